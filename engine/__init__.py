@@ -1,0 +1,23 @@
+"""Clubscore's rules engine: deal records in, scores and standings out.
+
+Pure Python with no dependencies and no I/O.  The contract is
+docs/deal-records.md; the entry points are :func:`check` and :func:`check_match`,
+and ``python -m engine check|match FILE`` on the command line.
+"""
+
+from engine.api import check, check_match
+from engine.game import DealResult, MatchResult, Standing
+from engine.problems import NotARecord, Problem
+from engine.registry import GAMES, get_game
+
+__all__ = [
+    "GAMES",
+    "DealResult",
+    "MatchResult",
+    "NotARecord",
+    "Problem",
+    "Standing",
+    "check",
+    "check_match",
+    "get_game",
+]

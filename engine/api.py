@@ -1,0 +1,165 @@
+"""The engine's two entry points: :func:`check` a deal record, :func:`check_match` a match.
+
+Both are pure functions of a JSON-shaped value.  A value that is not a record at
+all (not an object, no known game) raises :class:`~engine.problems.NotARecord`;
+everything else wrong with a record is reported in the result's ``errors``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.game import ENVELOPE_KEYS, DealResult, Game, MatchResult, Standing
+from engine.problems import Checker, NotARecord, join
+from engine.registry import get_game
+
+MATCH_KEYS = frozenset({"deals", "target"})
+
+
+def _game_of(record: Any, what: str) -> Game:
+    if not isinstance(record, dict):
+        raise NotARecord(f"a {what} is a JSON object, not {type(record).__name__}")
+    name = record.get("game")
+    if not isinstance(name, str):
+        raise NotARecord(f"a {what} needs a 'game' string")
+    game = get_game(name)
+    if game is None:
+        raise NotARecord(f"unknown game {name!r}")
+    return game
+
+
+def _players(game: Game, record: Mapping[str, Any], checker: Checker) -> list[str] | None:
+    raw = checker.typed(checker.require(record, "players"), list, "players")
+    if raw is None:
+        return None
+    players: list[str] = []
+    for i, name in enumerate(raw):
+        path = join("players", i)
+        if not isinstance(name, str) or not name.strip():
+            checker.add("wrong_type", path, "a player is a non-empty string")
+        elif name in players:
+            checker.add("duplicate_player", path, f"'{name}' is listed twice")
+        else:
+            players.append(name)
+    if len(players) != len(raw):
+        return None
+    if len(players) not in game.player_counts:
+        counts = ", ".join(str(n) for n in sorted(game.player_counts))
+        checker.add(
+            "player_count",
+            "players",
+            f"{game.name} is played by {counts} players, not {len(players)}",
+        )
+        return None
+    return players
+
+
+def _rules(game: Game, record: Mapping[str, Any], checker: Checker) -> dict[str, Any] | None:
+    raw = record.get("rules", {})
+    rules = checker.typed(raw, dict, "rules")
+    if rules is None:
+        return None
+    before = len(checker.problems)
+    checker.known_keys(rules, game.rule_names, "rules")
+    checked = game.check_rules(rules, checker, "rules")
+    return checked if len(checker.problems) == before else None
+
+
+def _check_deal(game: Game, record: Mapping[str, Any]) -> DealResult:
+    checker = Checker()
+    checker.known_keys(record, ENVELOPE_KEYS | game.deal_keys)
+    players = _players(game, record, checker)
+    rules = _rules(game, record, checker)
+    scored = None
+    if players is not None and rules is not None:
+        scored = game.score_deal(record, players, rules, checker)
+    if scored is None or not checker.ok:
+        return DealResult(game.name, tuple(checker.problems), {}, {})
+    details = {**scored.details, "winners": list(scored.winners)}
+    return DealResult(game.name, (), dict(scored.scores), details)
+
+
+def check(record: Any) -> DealResult:
+    """Check and score one deal record (docs/deal-records.md)."""
+    return _check_deal(_game_of(record, "deal record"), record)
+
+
+def check_match(record: Any) -> MatchResult:
+    """Check every deal of a match record and compute the match's standings.
+
+    Standings are computed from the valid deals even when some deal is invalid,
+    so that a scorer sees what the rest adds up to; ``valid`` is false then.
+    A deal played after the match was already decided is an error (``match_over``).
+    """
+    game = _game_of(record, "match record")
+    checker = Checker()
+    checker.known_keys(record, ENVELOPE_KEYS | MATCH_KEYS | game.inherited_keys)
+    players = _players(game, record, checker)
+    _rules(game, record, checker)
+    target = game.default_target
+    if "target" in record:
+        if game.default_target is None:
+            checker.add("not_applicable", "target", f"a {game.name} match is open-ended")
+        else:
+            target = checker.integer(record["target"], "target", minimum=1) or target
+    deals = checker.typed(checker.require(record, "deals"), list, "deals")
+    if players is None or deals is None:
+        return MatchResult(game.name, tuple(checker.problems), (), False, None, (), ())
+
+    inherited = {k: record[k] for k in ENVELOPE_KEYS | game.inherited_keys if k in record}
+    sides = game.sides(players)
+    totals = dict.fromkeys(players, 0)
+    won = dict.fromkeys(players, 0)
+    played = 0
+    finished = False
+    results: list[DealResult] = []
+    for i, deal in enumerate(deals):
+        path = join("deals", i)
+        if not isinstance(deal, dict):
+            checker.add("wrong_type", path, "a deal is a JSON object")
+            continue
+        for key in ("game", "players"):
+            if key in deal and deal[key] != record.get(key):
+                checker.add(f"{key}_mismatch", join(path, key), f"differs from the match's '{key}'")
+        result = _check_deal(game, {**inherited, **deal})
+        results.append(result)
+        checker.problems.extend(p.under(path) for p in result.errors)
+        if not result.valid:
+            continue
+        if finished:
+            checker.add("match_over", path, "the match was already decided before this deal")
+            continue
+        played += 1
+        for player, score in result.scores.items():
+            totals[player] += score
+        for player in result.winners:
+            won[player] += 1
+        finished = game.is_finished([totals[side[0]] for side in sides], played, target)
+
+    standings = _rank(game, players, totals, won, played)
+    winners: tuple[str, ...] = ()
+    winner = None
+    if finished:
+        top = game.winning_sides(sides, {s.player: s for s in standings})
+        winners = tuple(p for side in top for p in side)
+        winner = top[0][0] if len(top) == 1 else None
+    return MatchResult(
+        game.name, tuple(checker.problems), standings, finished, winner, winners, tuple(results)
+    )
+
+
+def _rank(
+    game: Game, players: list[str], totals: dict[str, int], won: dict[str, int], played: int
+) -> tuple[Standing, ...]:
+    """Standard competition ranking (1, 2, 2, 4) by the game's own order; ties keep seat order."""
+    order = sorted(players, key=lambda p: game.rank_key(totals[p], won[p]))
+    standings: list[Standing] = []
+    for position, player in enumerate(order):
+        key = game.rank_key(totals[player], won[player])
+        if standings and game.rank_key(standings[-1].total, standings[-1].deals_won) == key:
+            rank = standings[-1].rank
+        else:
+            rank = position + 1
+        standings.append(Standing(player, totals[player], played, won[player], rank))
+    return tuple(standings)

@@ -1,0 +1,106 @@
+"""Cards and their canonical text form.
+
+A card is written as a suit letter (``S`` ``H`` ``D`` ``C``) followed by a rank
+(``A`` ``2``…``10`` ``J`` ``Q`` ``K``); the joker is ``JK`` and Rettler's bridge
+card is ``BR``.  Input may be lower case and may use the suit symbols
+(♠ ♥/♡ ♦/♢ ♣); :func:`parse_card` always returns the canonical form, so
+``parse_card(text).code`` round-trips every card.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class InvalidCard(ValueError):
+    """The text is not a card code."""
+
+
+class Suit(StrEnum):
+    """The four suits, by their canonical letter."""
+
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+"""Ranks in the order of a suit, ace low (games give their own strength orders)."""
+
+FACE_RANKS: frozenset[str] = frozenset({"A", "10", "J", "Q", "K"})
+"""The ranks Napoleon and Rettler call point cards (点札) and Comp-13 calls face cards (絵札)."""
+
+JOKER = "JK"
+BRIDGE = "BR"
+
+_SUIT_ALIASES: dict[str, Suit] = {
+    "S": Suit.SPADES,
+    "♠": Suit.SPADES,
+    "H": Suit.HEARTS,
+    "♥": Suit.HEARTS,
+    "♡": Suit.HEARTS,
+    "D": Suit.DIAMONDS,
+    "♦": Suit.DIAMONDS,
+    "♢": Suit.DIAMONDS,
+    "C": Suit.CLUBS,
+    "♣": Suit.CLUBS,
+}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One card; two-deck games simply hold two equal values."""
+
+    code: str
+    """Canonical code: ``"SA"``, ``"H10"``, ``"JK"``, ``"BR"``."""
+
+    @property
+    def suit(self) -> Suit | None:
+        """The suit, or ``None`` for the joker and the bridge card."""
+        return None if self.code in (JOKER, BRIDGE) else Suit(self.code[0])
+
+    @property
+    def rank(self) -> str | None:
+        """The rank (``"A"``, ``"10"``, ``"K"``…), or ``None`` for the joker and the bridge."""
+        return None if self.code in (JOKER, BRIDGE) else self.code[1:]
+
+    @property
+    def is_joker(self) -> bool:
+        """True for the joker."""
+        return self.code == JOKER
+
+    @property
+    def is_face(self) -> bool:
+        """True for A, 10, J, Q and K of any suit (never the joker)."""
+        return self.rank in FACE_RANKS
+
+    def __str__(self) -> str:
+        return self.code
+
+
+def parse_card(text: object) -> Card:
+    """Read one card code in any accepted spelling; raise :class:`InvalidCard` otherwise."""
+    if not isinstance(text, str):
+        raise InvalidCard(f"a card is a string such as 'SA', not {type(text).__name__}")
+    raw = text.strip().upper()
+    if raw in (JOKER, BRIDGE):
+        return Card(raw)
+    if len(raw) >= 2 and raw[0] in _SUIT_ALIASES and raw[1:] in RANKS:
+        return Card(_SUIT_ALIASES[raw[0]].value + raw[1:])
+    raise InvalidCard(f"{text!r} is not a card (expected e.g. 'SA', 'H10', 'DJ', 'JK')")
+
+
+def standard_deck(*, copies: int = 1, jokers: int = 0, bridges: int = 0) -> Counter[str]:
+    """How many of each card code a game's deck holds."""
+    deck: Counter[str] = Counter()
+    for suit in Suit:
+        for rank in RANKS:
+            deck[suit.value + rank] = copies
+    if jokers:
+        deck[JOKER] = jokers
+    if bridges:
+        deck[BRIDGE] = bridges
+    return deck

@@ -1,0 +1,118 @@
+"""Comp-13 (コンプ・イチサン): deal scores from captured face cards, a 12-deal match.
+
+Deal score (rulebook, ゲームの各回の終了と得点計算): +1 per captured card, +3 for
+a captured joker (instead of +1), −1 per face card (A 10 J Q K) left in hand, −2
+per joker left in hand, +3 when the four kings are captured, +2 for each other
+face rank captured four of a kind.  Ranking: score; then fewer penalty points;
+then the higher sum of the captured cards' ranks (A 1 … K 13, joker 0); then
+order of play from the dealer.  The deal's winner is the next provisional
+dealer (仮親).
+
+Decisions: the rulebook plays with 4 (2 possible); 3 players are accepted too.
+A match of ``target`` deals (default 12) is won by the highest total, ties by
+more deals won; players still tied share the win (``winner`` is null and
+``winners`` names them all).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.cards import Card, standard_deck
+from engine.game import Game, Scored
+from engine.problems import Checker, join
+
+RANK_VALUE = {"A": 1, "10": 10, "J": 11, "Q": 12, "K": 13}
+FOUR_KINGS_BONUS = 3
+FOUR_OF_A_KIND_BONUS = 2
+
+
+class Comp13(Game):
+    name = "comp13"
+    player_counts = frozenset({2, 3, 4})
+    deal_keys = frozenset({"captured", "hand_faces"})
+    rule_names = frozenset({"jokers"})
+    inherited_keys = frozenset({"rules"})
+    default_target = 12
+
+    def check_rules(self, rules: Mapping[str, Any], checker: Checker, path: str) -> dict[str, Any]:
+        jokers = checker.integer(rules.get("jokers", 0), join(path, "jokers"), minimum=0, maximum=3)
+        return {"jokers": jokers or 0}
+
+    def score_deal(
+        self, record: Mapping[str, Any], players: list[str], rules: dict[str, Any], checker: Checker
+    ) -> Scored | None:
+        captured = self._cards_by_player(record, "captured", players, checker)
+        in_hand = self._cards_by_player(record, "hand_faces", players, checker)
+        if captured is None or in_hand is None:
+            return None
+        placed = [
+            (join(join(field, p), i), card)
+            for field, cards in (("captured", captured), ("hand_faces", in_hand))
+            for p in players
+            for i, card in enumerate(cards[p])
+        ]
+        checker.deck_counts(placed, standard_deck(jokers=rules["jokers"]))
+        if not checker.ok:
+            return None
+
+        scores: dict[str, int] = {}
+        penalties: dict[str, int] = {}
+        rank_sums: dict[str, int] = {}
+        for p in players:
+            penalty = sum(2 if c.is_joker else 1 for c in in_hand[p])
+            scores[p] = _captured_points(captured[p]) - penalty
+            penalties[p] = penalty
+            rank_sums[p] = sum(RANK_VALUE.get(c.rank or "", 0) for c in captured[p])
+        ranking = sorted(
+            players, key=lambda p: (-scores[p], penalties[p], -rank_sums[p], players.index(p))
+        )
+        return Scored(
+            scores=scores,
+            winners=(ranking[0],),
+            details={
+                "ranking": ranking,
+                "winner": ranking[0],
+                "next_dealer": ranking[0],
+                "penalties": penalties,
+                "captured_rank_sum": rank_sums,
+            },
+        )
+
+    def _cards_by_player(
+        self, record: Mapping[str, Any], field: str, players: list[str], checker: Checker
+    ) -> dict[str, list[Card]] | None:
+        raw = checker.per_player(checker.require(record, field), players, field)
+        if raw is None:
+            return None
+        result: dict[str, list[Card]] = {}
+        for p, value in raw.items():
+            cards = checker.cards(value, join(field, p))
+            if cards is None:
+                continue
+            for i, card in enumerate(cards):
+                if not (card.is_face or card.is_joker):
+                    checker.add(
+                        "not_a_face_card",
+                        join(join(field, p), i),
+                        f"{card.code} is not a face card (A 10 J Q K) or a joker",
+                    )
+            result[p] = cards
+        return result if len(result) == len(players) else None
+
+    def rank_key(self, total: int, deals_won: int) -> tuple[int, ...]:
+        return (-total, -deals_won)
+
+    def is_finished(
+        self, side_totals: Sequence[int], deals_played: int, target: int | None
+    ) -> bool:
+        return target is not None and deals_played >= target
+
+
+def _captured_points(cards: list[Card]) -> int:
+    points = sum(3 if c.is_joker else 1 for c in cards)
+    for rank in RANK_VALUE:
+        if sum(1 for c in cards if c.rank == rank) == 4:
+            points += FOUR_KINGS_BONUS if rank == "K" else FOUR_OF_A_KIND_BONUS
+    return points

@@ -1,0 +1,303 @@
+"""What Napoleon and Rettler share: a declaration, adjutants, point cards and a zero-sum payout.
+
+This module checks and scores *summary* records (docs/deal-records.md): who
+declared what, who turned out to be an adjutant, and how many point cards
+(10 J Q K A) each player won.  The two games differ only in the hooks a
+subclass sets: how many point cards exist, the lowest declaration, how many
+adjutants may be named, the widow size and the score table.
+
+Decisions where the rulebook is silent or ambiguous (each has a test):
+
+* 全付け (the army takes every point card) loses unless the declaration was the
+  maximum (2.3.5, and the chapter 3 footnote).  It moves a flat 240, shared
+  equally inside the army (1:1, and 1:1:1 with two adjutants) and equally by the
+  coalition.  With 8-player Rettler and a lone Rettler, 240 does not divide by
+  the 7 coalition members: the book's own 8-player rounding is used (the lone
+  columns of C.5/C.6 use 63 = 7 × 9 instead of 60), so the Rettler pays 252 and
+  each member gains 36.  ``multiplier`` is ``null`` for 全付け.
+* The number of named adjutant cards may not exceed the adjutants the
+  declaration allows: each named card makes at least one adjutant unless the
+  declarer holds it, which a summary record cannot show.
+* A deal is "won" (for the standings' deals-won count) by every player whose
+  score went up.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from engine.game import Game, Scored
+from engine.games.score_tables import Payout
+from engine.problems import Checker, join
+
+TRUMPS: tuple[str, ...] = (
+    "black",
+    "red",
+    "igo-notrump",
+    "notrump",
+    "chigaku-notrump",
+    "spades",
+    "hearts",
+    "diamonds",
+    "clubs",
+)
+"""Trumps from the highest priority to the lowest (黒 > 赤 > 囲碁将棋部ノートラ > … > クラブ)."""
+
+FULL_PLAY_KEYS = frozenset({"hands", "widow", "discards", "tricks"})
+
+ALL_TAKEN_POINTS = 240
+EIGHT_PLAYER_LONE_ALL_TAKEN = 252
+
+
+class DeclarerGame(Game):
+    """Summary scoring shared by Napoleon and Rettler."""
+
+    point_cards_total: ClassVar[int]
+    deal_keys = (
+        frozenset(
+            {"declaration", "adjutant_cards", "adjutants", "point_cards", "discarded_point_cards"}
+        )
+        | FULL_PLAY_KEYS
+    )
+
+    # -- hooks -----------------------------------------------------------------
+    @abstractmethod
+    def widow_size(self, players: int) -> int:
+        """Cards left in the centre (中のカード), tables 2.1 and 3.1."""
+
+    @abstractmethod
+    def adjutant_choices(self, players: int) -> tuple[int, ...]:
+        """How many adjutants a declaration may allow with this many players."""
+
+    @abstractmethod
+    def minimum_count(self, players: int, adjutants: int) -> int:
+        """The lowest declaration (2.3.2, table 3.2)."""
+
+    @abstractmethod
+    def deck(self) -> Counter[str]:
+        """How many of each card the deck holds."""
+
+    @abstractmethod
+    def payout(
+        self, players: int, count: int, allowed: int, won: bool, taken: int, found: int
+    ) -> Payout:
+        """The score table row for a decided (non-全付け) deal."""
+
+    # -- checking --------------------------------------------------------------
+    def score_deal(
+        self, record: Mapping[str, Any], players: list[str], rules: dict[str, Any], checker: Checker
+    ) -> Scored | None:
+        given = sorted(FULL_PLAY_KEYS & record.keys())
+        if given:
+            checker.add(
+                "replay_not_supported",
+                given[0],
+                "full-play records (hands, widow, discards, tricks) are not replayed yet; "
+                "send the summary fields instead",
+            )
+            return None
+        n = len(players)
+        declaration = self._declaration(record, players, checker)
+        allowed = declaration[3] if declaration else None
+        adjutants = self._adjutants(record, players, declaration, allowed, checker)
+        self._adjutant_cards(record, allowed, checker)
+        points = self._point_cards(record, players, checker)
+        discarded = checker.integer(
+            record.get("discarded_point_cards", 0),
+            "discarded_point_cards",
+            minimum=0,
+            maximum=self.widow_size(n),
+        )
+        if points is not None and discarded is not None:
+            total = sum(points.values()) + discarded
+            if total != self.point_cards_total:
+                checker.add(
+                    "point_cards_total",
+                    "point_cards",
+                    f"the players' point cards ({sum(points.values())}) and the discarded ones "
+                    f"({discarded}) add up to {total}, not {self.point_cards_total}",
+                )
+                return None
+        if declaration is None or adjutants is None or points is None or not checker.ok:
+            return None
+        declarer, count, _trump, allowed = declaration
+        return self._settle(players, declarer, count, allowed, adjutants, points)
+
+    def _declaration(
+        self, record: Mapping[str, Any], players: list[str], checker: Checker
+    ) -> tuple[str, int, str, int] | None:
+        raw = checker.typed(checker.require(record, "declaration"), dict, "declaration")
+        if raw is None:
+            return None
+        checker.known_keys(raw, {"player", "count", "trump", "adjutants"}, "declaration")
+        declarer = checker.player(
+            checker.require(raw, "player", "declaration"), players, "declaration.player"
+        )
+        trump = checker.typed(
+            checker.require(raw, "trump", "declaration"), str, "declaration.trump"
+        )
+        if trump is not None and trump not in TRUMPS:
+            checker.add(
+                "unknown_trump", "declaration.trump", f"'{trump}' is not one of {', '.join(TRUMPS)}"
+            )
+            trump = None
+        choices = self.adjutant_choices(len(players))
+        allowed: int | None
+        if "adjutants" in raw:
+            allowed = checker.integer(raw["adjutants"], "declaration.adjutants")
+            if allowed is not None and allowed not in choices:
+                checker.add(
+                    "adjutant_count",
+                    "declaration.adjutants",
+                    f"with {len(players)} players a declaration allows "
+                    f"{' or '.join(map(str, choices))} adjutant(s), not {allowed}",
+                )
+                allowed = None
+        elif len(choices) == 1:
+            allowed = choices[0]
+        else:
+            checker.add(
+                "missing_field",
+                "declaration.adjutants",
+                f"with {len(players)} players say whether the declaration allows "
+                f"{' or '.join(map(str, choices))} adjutants",
+            )
+            allowed = None
+        count = checker.integer(checker.require(raw, "count", "declaration"), "declaration.count")
+        if count is not None and allowed is not None:
+            lowest = self.minimum_count(len(players), allowed)
+            if not lowest <= count <= self.point_cards_total:
+                checker.add(
+                    "count_out_of_range",
+                    "declaration.count",
+                    f"with {len(players)} players and {allowed} adjutant(s) a declaration is "
+                    f"{lowest} to {self.point_cards_total} point cards, not {count}",
+                )
+                count = None
+        if declarer is None or count is None or trump is None or allowed is None:
+            return None
+        return declarer, count, trump, allowed
+
+    def _adjutants(
+        self,
+        record: Mapping[str, Any],
+        players: list[str],
+        declaration: tuple[str, int, str, int] | None,
+        allowed: int | None,
+        checker: Checker,
+    ) -> list[str] | None:
+        raw = checker.typed(checker.require(record, "adjutants"), list, "adjutants")
+        if raw is None:
+            return None
+        found: list[str] = []
+        for i, value in enumerate(raw):
+            path = join("adjutants", i)
+            name = checker.player(value, players, path)
+            if name is None:
+                continue
+            if declaration is not None and name == declaration[0]:
+                checker.add("declarer_as_adjutant", path, f"'{name}' is the declarer")
+            elif name in found:
+                checker.add("duplicate_player", path, f"'{name}' is listed twice")
+            else:
+                found.append(name)
+        if allowed is not None and len(raw) > allowed:
+            checker.add(
+                "too_many_adjutants",
+                "adjutants",
+                f"the declaration allows {allowed} adjutant(s), {len(raw)} are listed",
+            )
+            return None
+        return found if len(found) == len(raw) else None
+
+    def _adjutant_cards(
+        self, record: Mapping[str, Any], allowed: int | None, checker: Checker
+    ) -> None:
+        if "adjutant_cards" not in record:
+            return
+        cards = checker.cards(record["adjutant_cards"], "adjutant_cards")
+        if cards is None:
+            return
+        checker.deck_counts(
+            ((join("adjutant_cards", i), c) for i, c in enumerate(cards)), self.deck()
+        )
+        if allowed is not None and len(cards) > allowed:
+            checker.add(
+                "too_many_adjutant_cards",
+                "adjutant_cards",
+                f"{len(cards)} cards named, but the declaration allows {allowed} adjutant(s): "
+                "naming more cards than adjutants is a foul (3.3.5)",
+            )
+        if len(cards) == 0 and record.get("adjutants"):
+            checker.add("adjutant_without_card", "adjutants", "no adjutant card was named")
+
+    def _point_cards(
+        self, record: Mapping[str, Any], players: list[str], checker: Checker
+    ) -> dict[str, int] | None:
+        raw = checker.per_player(checker.require(record, "point_cards"), players, "point_cards")
+        if raw is None:
+            return None
+        points: dict[str, int] = {}
+        for name, value in raw.items():
+            number = checker.integer(
+                value, join("point_cards", name), minimum=0, maximum=self.point_cards_total
+            )
+            if number is not None:
+                points[name] = number
+        return points if len(points) == len(players) else None
+
+    # -- settling --------------------------------------------------------------
+    def _settle(
+        self,
+        players: list[str],
+        declarer: str,
+        count: int,
+        allowed: int,
+        adjutants: list[str],
+        points: dict[str, int],
+    ) -> Scored:
+        army = [declarer, *adjutants]
+        coalition = [p for p in players if p not in army]
+        taken = sum(points[p] for p in army)
+        multiplier: int | None
+        if taken == self.point_cards_total and count < self.point_cards_total:
+            outcome = "all_taken"
+            multiplier = None
+            leader, each_adjutant, each_coalition = self._all_taken(len(players), len(army))
+        else:
+            won = taken >= count
+            outcome = "declarer_win" if won else "coalition_win"
+            pay = self.payout(len(players), count, allowed, won, taken, len(adjutants))
+            multiplier = pay.multiplier
+            leader, each_adjutant, each_coalition = pay.leader, pay.adjutant or 0, pay.coalition
+        scores = {p: each_coalition for p in players}
+        scores[declarer] = leader
+        for adjutant in adjutants:
+            scores[adjutant] = each_adjutant
+        if sum(scores.values()) != 0:  # pragma: no cover - the tables are zero-sum
+            raise AssertionError(f"score table row is not zero-sum: {scores}")
+        winners = tuple(p for p in players if scores[p] > 0)
+        return Scored(
+            scores=scores,
+            winners=winners,
+            details={
+                "point_cards": dict(points),
+                "adjutants": list(adjutants),
+                "coalition": coalition,
+                "army_point_cards": taken,
+                "outcome": outcome,
+                "multiplier": multiplier,
+            },
+        )
+
+    def _all_taken(self, players: int, army: int) -> tuple[int, int, int]:
+        """全付け: 240 split equally in the army and in the coalition (see module doc)."""
+        coalition = players - army
+        if ALL_TAKEN_POINTS % coalition:
+            # Only 8-player lone Rettler (7 members): the book's 63 rounding, 63 × 4 = 252 = 7 × 36.
+            each = EIGHT_PLAYER_LONE_ALL_TAKEN // coalition
+            return -EIGHT_PLAYER_LONE_ALL_TAKEN, 0, each
+        return -ALL_TAKEN_POINTS // army, -ALL_TAKEN_POINTS // army, ALL_TAKEN_POINTS // coalition

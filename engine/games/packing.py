@@ -1,0 +1,150 @@
+"""Packing (Sid Sackson, *A Gamut of Games*): throw-off per suit and the race to 500.
+
+2 players use one deck, 3 or more two decks.  With 4 and 6 players every other
+seat is a partner, so the sides are ``players[0::2]`` and ``players[1::2]``;
+``teams`` must say exactly that.  At the end of a deal, for each suit, the
+smallest number of packs any side holds in that suit is thrown off by every
+side, each side its lowest-scoring packs (the rulebook allows that choice; a
+club always takes it).  The rest score A 20, K to 8 10, 7 to 2 5 (special pairs
+count nothing at the end).  Every player receives their side's score.
+
+A match ends when a side reaches ``target`` (default 500) alone at the top;
+sides tied at the top at or over the target play another deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.cards import Card, Suit, standard_deck
+from engine.game import Game, Scored
+from engine.problems import Checker, join
+
+END_VALUE = {"A": 20, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 10, "8": 10}
+LOW_VALUE = 5
+
+
+def card_value(card: Card) -> int:
+    """A card's worth when a deal is scored (not its value during play)."""
+    return END_VALUE.get(card.rank or "", LOW_VALUE)
+
+
+def pack_value(pack: list[Card]) -> int:
+    return sum(card_value(c) for c in pack)
+
+
+class Packing(Game):
+    name = "packing"
+    player_counts = frozenset({2, 3, 4, 6})
+    deal_keys = frozenset({"teams", "packs"})
+    inherited_keys = frozenset({"teams"})
+    default_target = 500
+
+    def sides(self, players: list[str]) -> list[list[str]]:
+        if len(players) in (4, 6):
+            return [players[0::2], players[1::2]]
+        return [[p] for p in players]
+
+    def score_deal(
+        self, record: Mapping[str, Any], players: list[str], rules: dict[str, Any], checker: Checker
+    ) -> Scored | None:
+        sides = self.sides(players)
+        self._check_teams(record, players, sides, checker)
+        packs = self._packs(record, players, checker)
+        if packs is None or not checker.ok:
+            return None
+
+        side_scores: list[int] = []
+        thrown: list[list[list[str]]] = []
+        for side in sides:
+            side_packs = [pack for p in side for pack in packs[p]]
+            kept, off = _throw_off(side_packs, [[q for p in s for q in packs[p]] for s in sides])
+            side_scores.append(sum(pack_value(pack) for pack in kept))
+            thrown.append([[c.code for c in pack] for pack in off])
+        best = max(side_scores)
+        scores = {p: side_scores[i] for i, side in enumerate(sides) for p in side}
+        winners = tuple(p for i, side in enumerate(sides) if side_scores[i] == best for p in side)
+        return Scored(
+            scores=scores,
+            winners=winners,
+            details={"sides": sides, "side_scores": side_scores, "thrown_off": thrown},
+        )
+
+    def _check_teams(
+        self,
+        record: Mapping[str, Any],
+        players: list[str],
+        sides: list[list[str]],
+        checker: Checker,
+    ) -> None:
+        if len(players) not in (4, 6):
+            if "teams" in record:
+                checker.add(
+                    "not_applicable", "teams", f"{len(players)} players play without partners"
+                )
+            return
+        teams = checker.typed(checker.require(record, "teams"), list, "teams")
+        if teams is None:
+            return
+        wanted = sorted(sorted(side) for side in sides)
+        given = sorted(sorted(t) for t in teams if isinstance(t, list))
+        if given != wanted:
+            checker.add(
+                "wrong_teams",
+                "teams",
+                f"partners sit alternately: the teams are {sides[0]} and {sides[1]}",
+            )
+
+    def _packs(
+        self, record: Mapping[str, Any], players: list[str], checker: Checker
+    ) -> dict[str, list[list[Card]]] | None:
+        raw = checker.per_player(checker.require(record, "packs"), players, "packs")
+        if raw is None:
+            return None
+        packs: dict[str, list[list[Card]]] = {}
+        placed: list[tuple[str, Card]] = []
+        for p, value in raw.items():
+            path = join("packs", p)
+            items = checker.typed(value, list, path)
+            if items is None:
+                continue
+            packs[p] = []
+            for i, pack_raw in enumerate(items):
+                pack_path = join(path, i)
+                pack = checker.cards(pack_raw, pack_path)
+                if pack is None:
+                    continue
+                if len(pack) < 2:
+                    checker.add(
+                        "short_pack",
+                        pack_path,
+                        "a pack is a field card and at least one card from hand",
+                    )
+                if any(c.suit is None for c in pack) or len({c.suit for c in pack}) > 1:
+                    checker.add("mixed_suits", pack_path, "a pack holds cards of one suit")
+                placed.extend((join(pack_path, j), c) for j, c in enumerate(pack))
+                packs[p].append(pack)
+        deck = standard_deck(copies=1 if len(players) == 2 else 2)
+        checker.deck_counts(placed, deck)
+        return packs if len(packs) == len(players) else None
+
+    def is_finished(
+        self, side_totals: Sequence[int], deals_played: int, target: int | None
+    ) -> bool:
+        best = max(side_totals)
+        return target is not None and best >= target and list(side_totals).count(best) == 1
+
+
+def _throw_off(
+    own: list[list[Card]], every_side: list[list[list[Card]]]
+) -> tuple[list[list[Card]], list[list[Card]]]:
+    """Split one side's packs into (kept, thrown off)."""
+    kept: list[list[Card]] = []
+    off: list[list[Card]] = []
+    for suit in Suit:
+        mine = sorted((p for p in own if p[0].suit == suit), key=pack_value)
+        least = min(sum(1 for p in side if p[0].suit == suit) for side in every_side)
+        off.extend(mine[:least])
+        kept.extend(mine[least:])
+    return kept, off

@@ -1,0 +1,21 @@
+"""Which games the engine knows, by their record name.
+
+A game module defines a :class:`~engine.game.Game` subclass; adding a game is
+one import and one entry here.
+"""
+
+from __future__ import annotations
+
+from engine.game import Game
+from engine.games.comp13 import Comp13
+from engine.games.napoleon import Napoleon
+from engine.games.packing import Packing
+from engine.games.rettler import Rettler
+
+GAMES: dict[str, Game] = {game.name: game for game in (Napoleon(), Rettler(), Comp13(), Packing())}
+"""Every implemented game, by the ``game`` value of its records."""
+
+
+def get_game(name: str) -> Game | None:
+    """The game called ``name``, or ``None`` when the engine does not implement it."""
+    return GAMES.get(name)

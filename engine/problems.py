@@ -69,6 +69,16 @@ def _type_name(value: object) -> str:
     return type(value).__name__
 
 
+class _Missing:
+    """What :meth:`Checker.require` returns for an absent field (already reported)."""
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+
+
 @dataclass
 class Checker:
     """Collects problems while a game reads a record."""
@@ -84,14 +94,19 @@ class Checker:
 
     # -- readers -----------------------------------------------------------------
     def require(self, record: Mapping[str, Any], key: str, path: str = "") -> Any:
-        """The value at ``key``, or ``None`` with a ``missing_field`` problem."""
+        """The value at ``key``, or :data:`MISSING` with a ``missing_field`` problem.
+
+        Every reader below passes :data:`MISSING` on as ``None`` without a second problem.
+        """
         if key not in record:
             self.add("missing_field", join(path, key), f"'{key}' is required")
-            return None
+            return MISSING
         return record[key]
 
     def typed(self, value: Any, kind: type, path: str) -> Any:
         """``value`` when it has the JSON type ``kind`` (bool is never an int), else ``None``."""
+        if value is MISSING:
+            return None
         if type(value) is kind:
             return value
         self.add("wrong_type", path, f"expected {_TYPE_NAMES[kind]}, got {_type_name(value)}")
@@ -151,6 +166,8 @@ class Checker:
         return {k: v for k, v in mapping.items() if k in players}
 
     def card(self, value: Any, path: str) -> Card | None:
+        if value is MISSING:
+            return None
         try:
             return parse_card(value)
         except InvalidCard as exc:

@@ -1,0 +1,1 @@
+"""Standings (and later ratings and exports), kept up to date by Celery tasks."""

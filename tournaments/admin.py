@@ -1,0 +1,229 @@
+"""The Django admin, for league administrators.
+
+Deals are entered through ``tournaments.actions.enter_deal`` here too, so the
+engine judges every record; a stored deal is read-only (corrections, with their
+history, are a workflow of their own).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+
+import engine
+from tournaments import actions
+from tournaments.models import Club, ClubNight, Deal, DealScore, Match, Player, Season, Seat, Table
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "created_at"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["display_name", "name_ja", "handle", "club"]
+    list_filter = ["club"]
+    search_fields = ["display_name", "name_ja", "handle"]
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "starts_on", "ends_on"]
+    list_filter = ["club"]
+    search_fields = ["name"]
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    extra = 0
+
+
+@admin.register(ClubNight)
+class ClubNightAdmin(admin.ModelAdmin):
+    list_display = ["date", "season", "venue"]
+    list_filter = ["season__club", "season"]
+    date_hierarchy = "date"
+    inlines = [TableInline]
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["name", "club_night", "scorer"]
+    list_filter = ["club_night__season"]
+
+
+class SeatFormSet(forms.BaseInlineFormSet):
+    """Seats are checked as a whole: the season's club, the game's player count."""
+
+    def clean(self) -> None:
+        super().clean()
+        match: Match = self.instance
+        if not getattr(match, "table_id", None) or not match.game:
+            return
+        seats = [
+            form.cleaned_data
+            for form in self.forms
+            if form.cleaned_data and not form.cleaned_data.get("DELETE")
+        ]
+        seats.sort(key=lambda s: s["position"])
+        players = [s["player"] for s in seats]
+        club = match.table.club_night.season.club
+        errors = [f"{p} is not a player of {club}" for p in players if p.club_id != club.pk]
+        record = {
+            "game": match.game,
+            "players": [p.handle for p in players],
+            "rules": match.rules,
+            "deals": [],
+        }
+        if match.target is not None and engine.GAMES[match.game].default_target is not None:
+            record["target"] = match.target
+        errors += [f"{e.path}: {e.message}" for e in engine.check_match(record).errors]
+        if errors:
+            raise ValidationError(errors)
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    formset = SeatFormSet
+    extra = 0
+    min_num = 2
+    autocomplete_fields = ["player"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return obj is None or not obj.deals.exists()
+
+
+class DealInline(admin.TabularInline):
+    model = Deal
+    extra = 0
+    fields = ["number", "entered_by", "entered_at", "scores_summary"]
+    readonly_fields = fields
+    show_change_link = True
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="scores")
+    def scores_summary(self, deal: Deal) -> str:
+        return ", ".join(f"{s.player.handle} {s.score:+d}" for s in deal.scores.all())
+
+
+class MatchAdminForm(forms.ModelForm):
+    class Meta:
+        model = Match
+        fields = ["table", "game", "rules", "target", "status"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        table, game = data.get("table"), data.get("game")
+        if table and game and game not in table.club_night.season.games:
+            raise ValidationError({"game": f"{table.club_night.season} does not count {game}"})
+        if game and data.get("target") is None:
+            data["target"] = engine.GAMES[game].default_target
+        return data
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    form = MatchAdminForm
+    list_display = ["pk", "game", "table", "status", "deal_count", "created_at"]
+    list_filter = ["game", "status", "table__club_night__season"]
+    search_fields = ["seats__player__display_name", "seats__player__handle", "table__name"]
+    inlines = [SeatInline, DealInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
+        return super().get_queryset(request).annotate(deal_count=Count("deals"))
+
+    @admin.display(ordering="deal_count")
+    def deal_count(self, match: Match) -> int:
+        return match.deal_count  # type: ignore[attr-defined]
+
+
+class DealAddForm(forms.ModelForm):
+    number = forms.IntegerField(required=False, min_value=1, help_text="Empty: the next deal.")
+
+    class Meta:
+        model = Deal
+        fields = ["match", "record"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        match, record = data.get("match"), data.get("record")
+        if match is None or record is None:
+            return data
+        try:
+            result = engine.check(actions.complete_record(match, record))
+        except actions.Rejection as rejection:
+            raise ValidationError({"record": str(rejection)}) from None
+        if not result.valid:
+            raise ValidationError(
+                {"record": [f"{e.path or 'record'}: {e.message} ({e.code})" for e in result.errors]}
+            )
+        return data
+
+
+class DealScoreInline(admin.TabularInline):
+    model = DealScore
+    extra = 0
+    can_delete = False
+    readonly_fields = ["player", "score", "won"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Deal)
+class DealAdmin(admin.ModelAdmin):
+    list_display = ["match", "number", "entered_by", "entered_at"]
+    list_filter = ["match__game", "match__table__club_night__season"]
+    search_fields = ["match__pk"]
+    inlines = [DealScoreInline]
+    readonly_fields = ["pretty_record"]
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any):
+        if obj is None:
+            kwargs["form"] = DealAddForm
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        if obj is None:
+            return ["match", "number", "record"]
+        return ["match", "number", "entered_by", "entered_at", "pretty_record"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        if obj is None:
+            return []
+        return ["match", "number", "entered_by", "entered_at", "pretty_record"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False if obj is not None else super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="record")
+    def pretty_record(self, deal: Deal) -> str:
+        return json.dumps(deal.record, ensure_ascii=False, indent=2)
+
+    def save_model(self, request: HttpRequest, obj: Deal, form: forms.Form, change: bool) -> None:
+        deal = actions.enter_deal(
+            form.cleaned_data["match"],
+            form.cleaned_data["record"],
+            user=request.user,
+            number=form.cleaned_data.get("number"),
+        )
+        obj.pk = deal.pk
+        obj.number = deal.number
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        """The deal's scores were written by ``enter_deal``."""

@@ -1,0 +1,210 @@
+"""The demo club: a season, ten players, two club nights and a match of each headline game.
+
+Every deal goes through ``actions.enter_deal``, so the engine accepts each one
+exactly as a scorer's entry would be accepted.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from tournaments import actions
+from tournaments.models import Club, ClubNight, Player, Season, Table
+
+DEMO_CLUB = "Kanda Card Club"
+ADMIN = ("admin", "demo-admin-2026")
+SCORER = ("scorer", "demo-scorer-2026")
+
+PLAYERS = [
+    ("aki", "Aki", "亜紀"),
+    ("ben", "Ben", ""),
+    ("chika", "Chika", "千佳"),
+    ("dai", "Dai", "大"),
+    ("emi", "Emi", "恵美"),
+    ("fumi", "Fumi", "文"),
+    ("gen", "Gen", "玄"),
+    ("hana", "Hana", "花"),
+    ("ito", "Ito", "伊藤"),
+    ("jun", "Jun", "純"),
+]
+
+RETTLER_DEALS: list[dict[str, Any]] = [
+    {
+        "declaration": {"player": "aki", "count": 28, "trump": "diamonds"},
+        "adjutant_cards": ["SA"],
+        "adjutants": ["chika", "dai"],
+        "point_cards": {"aki": 16, "ben": 6, "chika": 10, "dai": 3, "emi": 1, "fumi": 2},
+        "discarded_point_cards": 2,
+    },
+    {
+        "declaration": {"player": "ben", "count": 30, "trump": "black"},
+        "adjutant_cards": ["HJ", "CA"],
+        "adjutants": ["emi"],
+        "point_cards": {"aki": 5, "ben": 14, "chika": 6, "dai": 4, "emi": 9, "fumi": 2},
+    },
+    {
+        "declaration": {"player": "fumi", "count": 25, "trump": "spades"},
+        "adjutant_cards": ["SA"],
+        "adjutants": ["aki", "ben"],
+        "point_cards": {"aki": 8, "ben": 7, "chika": 5, "dai": 4, "emi": 3, "fumi": 12},
+        "discarded_point_cards": 1,
+    },
+]
+
+NAPOLEON_DEALS: list[dict[str, Any]] = [
+    {
+        "declaration": {"player": "gen", "count": 15, "trump": "hearts"},
+        "adjutant_cards": ["SA"],
+        "adjutants": ["ito"],
+        "point_cards": {"gen": 9, "hana": 3, "ito": 7, "jun": 1},
+    },
+    {
+        "declaration": {"player": "hana", "count": 16, "trump": "spades"},
+        "adjutant_cards": ["HK"],
+        "adjutants": [],
+        "point_cards": {"gen": 3, "hana": 12, "ito": 2, "jun": 2},
+        "discarded_point_cards": 1,
+    },
+    {
+        "declaration": {"player": "jun", "count": 14, "trump": "notrump"},
+        "adjutant_cards": ["JK"],
+        "adjutants": ["gen"],
+        "point_cards": {"gen": 6, "hana": 4, "ito": 2, "jun": 8},
+    },
+]
+
+COMP13_DEALS: list[dict[str, Any]] = [
+    {
+        "captured": {
+            "aki": ["SK", "HK", "DK", "CK", "SA"],
+            "ben": ["HA", "D10", "JK"],
+            "chika": ["SQ", "HQ"],
+            "dai": ["CA", "S10"],
+        },
+        "hand_faces": {"aki": [], "ben": [], "chika": ["CQ"], "dai": ["DJ"]},
+    },
+    {
+        "captured": {
+            "aki": ["S10", "H10"],
+            "ben": ["SJ", "HJ", "DJ", "CJ", "DA"],
+            "chika": ["SK", "JK", "HA"],
+            "dai": ["DQ", "CQ", "C10"],
+        },
+        "hand_faces": {"aki": ["SA", "HK"], "ben": [], "chika": [], "dai": ["CK"]},
+    },
+    {
+        "captured": {
+            "aki": ["SQ", "HQ", "DQ", "CQ"],
+            "ben": ["SA"],
+            "chika": ["HK", "DK", "D10"],
+            "dai": ["JK", "CA", "H10", "S10"],
+        },
+        "hand_faces": {"aki": ["HA"], "ben": ["SJ", "CK"], "chika": [], "dai": []},
+    },
+    {
+        "captured": {
+            "aki": ["CK"],
+            "ben": ["HA", "SA", "H10"],
+            "chika": ["SJ", "DJ"],
+            "dai": ["SK", "HK", "DA"],
+        },
+        "hand_faces": {"aki": ["JK", "CJ"], "ben": [], "chika": ["HQ"], "dai": ["C10"]},
+    },
+]
+
+# Partners sit alternately: emi and gen against fumi and hana.
+PACKING_DEALS: list[dict[str, Any]] = [
+    {
+        "packs": {
+            "emi": [["HA", "H5", "H3"], ["S10", "S2"], ["DK", "D9", "D4"]],
+            "fumi": [["HJ", "H7"], ["CQ", "C8", "C6"], ["CK", "C9"]],
+            "gen": [["SA", "SK", "S5"], ["DA", "D3"]],
+            "hana": [["DQ", "D10"], ["SJ", "S4"], ["CA", "C3"]],
+        }
+    },
+    {
+        "packs": {
+            "emi": [["SA", "S9", "S4"], ["HQ", "H8"], ["CA", "C5", "C4"]],
+            "fumi": [["DA", "D7"], ["SK", "S3"]],
+            "gen": [["DK", "DQ", "D2"], ["CK", "C10", "C2"], ["HA", "H6"], ["SQ", "S8"]],
+            "hana": [["C9", "C7"], ["D10", "D5"], ["DJ", "D4"]],
+        }
+    },
+    {
+        "packs": {
+            "emi": [["HA", "HK", "H9"], ["DA", "D8"], ["SA", "SQ"]],
+            "fumi": [["CJ", "C4"], ["HQ", "H3"], ["CA", "C9", "C2"]],
+            "gen": [["CK", "C5"], ["DK", "D5"], ["SK", "S10", "S6"], ["HA", "H4"]],
+            "hana": [["D9", "D2"], ["SJ", "S7"], ["SA", "S3"]],
+        }
+    },
+    {
+        "packs": {
+            "emi": [["HA", "HK", "HQ"], ["DA", "DK"], ["SQ", "S9"]],
+            "fumi": [["C8", "C4"], ["H10", "H2"]],
+            "gen": [["CA", "CK", "C5"], ["SA", "SK", "S6"], ["DQ", "D7"], ["HJ", "H4"]],
+            "hana": [["D9", "D3"]],
+        }
+    },
+]
+
+
+@transaction.atomic
+def load_demo() -> Club | None:
+    """Create the demo club; ``None`` when it exists already (loading is idempotent)."""
+    if Club.objects.filter(name=DEMO_CLUB).exists():
+        return None
+    users = get_user_model()
+    if not users.objects.filter(username=ADMIN[0]).exists():
+        users.objects.create_superuser(ADMIN[0], "admin@example.org", ADMIN[1])
+    scorer = users.objects.filter(username=SCORER[0]).first() or users.objects.create_user(
+        SCORER[0], "scorer@example.org", SCORER[1]
+    )
+    club = Club.objects.create(name=DEMO_CLUB, slug="kanda")
+    players = {
+        handle: Player.objects.create(club=club, handle=handle, display_name=name, name_ja=ja)
+        for handle, name, ja in PLAYERS
+    }
+    season = Season.objects.create(
+        club=club,
+        name="Autumn League 2026",
+        games=["rettler", "napoleon", "comp13", "packing"],
+        starts_on=dt.date(2026, 10, 1),
+        ends_on=dt.date(2026, 12, 20),
+    )
+    nights = [
+        ClubNight.objects.create(
+            season=season, date=dt.date(2026, 10, d), venue="Kanda hall, room 2"
+        )
+        for d in (3, 17)
+    ]
+    plan = [
+        (
+            nights[0],
+            "Table 1",
+            "rettler",
+            ["aki", "ben", "chika", "dai", "emi", "fumi"],
+            {},
+            RETTLER_DEALS,
+        ),
+        (nights[0], "Table 2", "napoleon", ["gen", "hana", "ito", "jun"], {}, NAPOLEON_DEALS),
+        (
+            nights[1],
+            "Table 1",
+            "comp13",
+            ["aki", "ben", "chika", "dai"],
+            {"jokers": 1},
+            COMP13_DEALS,
+        ),
+        (nights[1], "Table 2", "packing", ["emi", "fumi", "gen", "hana"], {}, PACKING_DEALS),
+    ]
+    for night, table_name, game, seated, rules, deals in plan:
+        table = Table.objects.create(club_night=night, name=table_name, scorer=scorer)
+        match = actions.create_match(table, game, [players[h] for h in seated], rules=rules)
+        for record in deals:
+            actions.enter_deal(match, record, user=scorer)
+    return club

@@ -1,0 +1,212 @@
+"""Clubs, players, seasons, club nights, tables, matches and deals.
+
+A match belongs to a table of a club night of a season of a club; the chain is
+the single source of which club owns what.  Rules live in ``engine/``: these
+models only store what the engine checked (see ``tournaments.actions``).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+import engine
+
+
+def game_choices() -> list[tuple[str, str]]:
+    return [(name, name) for name in sorted(engine.GAMES)]
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=200, unique=True)
+    slug = models.SlugField(max_length=60, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players")
+    handle = models.SlugField(
+        max_length=40,
+        help_text=_("The player's identifier in deal records; unique in the club."),
+    )
+    display_name = models.CharField(max_length=100)
+    name_ja = models.CharField(_("name in Japanese"), max_length=100, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["club", "display_name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "handle"], name="player_handle_unique_in_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.display_name} ({self.handle})"
+
+
+class Season(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="seasons")
+    name = models.CharField(max_length=200)
+    games = models.JSONField(
+        default=list, help_text=_('The games this season counts, e.g. ["rettler", "comp13"].')
+    )
+    starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["club", "-starts_on", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} – {self.name}"
+
+    def clean(self) -> None:
+        if not isinstance(self.games, list) or not self.games:
+            raise ValidationError({"games": _("List at least one game.")})
+        unknown = [g for g in self.games if g not in engine.GAMES]
+        if unknown:
+            raise ValidationError(
+                {"games": _("Unknown game(s): %(games)s") % {"games": ", ".join(map(str, unknown))}}
+            )
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise ValidationError({"ends_on": _("A season cannot end before it starts.")})
+
+
+class ClubNight(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="club_nights")
+    date = models.DateField()
+    venue = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-date"]
+
+    def __str__(self) -> str:
+        return f"{self.season.name} {self.date:%Y-%m-%d}"
+
+
+class Table(models.Model):
+    club_night = models.ForeignKey(ClubNight, on_delete=models.CASCADE, related_name="tables")
+    name = models.CharField(max_length=60)
+    scorer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="scored_tables",
+    )
+
+    class Meta:
+        ordering = ["club_night", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club_night", "name"], name="table_name_unique_per_night"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_night} {self.name}"
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        FINISHED = "finished", _("finished")
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="matches")
+    game = models.CharField(max_length=20, choices=game_choices)
+    rules = models.JSONField(
+        default=dict, blank=True, help_text=_("Rules variants (the record's 'rules').")
+    )
+    target = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("Comp-13: deals in the match (12); Packing: points to win (500); else empty."),
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "matches"
+        indexes = [models.Index(fields=["table", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.pk} at {self.table}"
+
+    @property
+    def season(self) -> Season:
+        return self.table.club_night.season
+
+    def seated_players(self) -> list[Player]:
+        """The players in order of play (uses a prefetched ``seats`` when there is one)."""
+        return [seat.player for seat in sorted(self.seats.all(), key=lambda s: s.position)]
+
+    def partnerships(self) -> list[list[str]]:
+        """The sides by player handle: partners sit alternately, so the seat order decides."""
+        handles = [p.handle for p in self.seated_players()]
+        return engine.GAMES[self.game].sides(handles)
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField(help_text=_("0 is the first in order of play."))
+
+    class Meta:
+        ordering = ["match", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["match", "player"], name="seat_player_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at seat {self.position}"
+
+
+class Deal(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="deals")
+    number = models.PositiveIntegerField(help_text=_("1 for the match's first deal."))
+    record = models.JSONField(help_text=_("The deal record, as in docs/deal-records.md."))
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    entered_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            # Two scorers submitting the same deal number: one wins, the other gets a conflict.
+            models.UniqueConstraint(fields=["match", "number"], name="deal_number_unique_in_match")
+        ]
+
+    def __str__(self) -> str:
+        return f"deal {self.number} of {self.match}"
+
+
+class DealScore(models.Model):
+    """One player's result in one deal, as the engine computed it when the deal was entered."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="scores")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="deal_scores")
+    score = models.IntegerField()
+    won = models.BooleanField(help_text=_("The player is credited with winning the deal."))
+
+    class Meta:
+        ordering = ["deal", "player"]
+        constraints = [models.UniqueConstraint(fields=["deal", "player"], name="deal_score_unique")]
+        # The season rebuild aggregates by player over a season's deals.
+        indexes = [models.Index(fields=["player", "deal"])]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.score:+d}"

@@ -1,0 +1,165 @@
+"""REST serializers.  Writes of matches and deals go through ``tournaments.actions``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+import engine
+from scoring.models import MatchStanding, SeasonStanding
+from tournaments.models import Club, ClubNight, Deal, Match, Player, Season, Table
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Club
+        fields = ["id", "name", "slug", "created_at"]
+        read_only_fields = ["created_at"]
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "club", "handle", "display_name", "name_ja"]
+
+
+class SeasonSerializer(serializers.ModelSerializer):
+    games = serializers.ListField(
+        child=serializers.ChoiceField(choices=sorted(engine.GAMES)), allow_empty=False
+    )
+
+    class Meta:
+        model = Season
+        fields = ["id", "club", "name", "games", "starts_on", "ends_on"]
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        starts, ends = attrs.get("starts_on"), attrs.get("ends_on")
+        if starts and ends and ends < starts:
+            raise serializers.ValidationError({"ends_on": "a season cannot end before it starts"})
+        return attrs
+
+
+class ClubNightSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ClubNight
+        fields = ["id", "season", "date", "venue"]
+
+
+class TableSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Table
+        fields = ["id", "club_night", "name", "scorer"]
+
+
+class MatchStandingSerializer(serializers.ModelSerializer):
+    handle = serializers.CharField(source="player.handle", read_only=True)
+    display_name = serializers.CharField(source="player.display_name", read_only=True)
+
+    class Meta:
+        model = MatchStanding
+        fields = ["player", "handle", "display_name", "rank", "total", "deals", "deals_won"]
+
+
+class SeasonStandingSerializer(serializers.ModelSerializer):
+    handle = serializers.CharField(source="player.handle", read_only=True)
+    display_name = serializers.CharField(source="player.display_name", read_only=True)
+
+    class Meta:
+        model = SeasonStanding
+        fields = [
+            "season",
+            "game",
+            "player",
+            "handle",
+            "display_name",
+            "rank",
+            "total",
+            "deals",
+            "deals_won",
+            "matches",
+            "matches_won",
+        ]
+
+
+class SeatSerializer(serializers.Serializer):
+    position = serializers.IntegerField(read_only=True)
+    player = serializers.IntegerField(source="player.id", read_only=True)
+    handle = serializers.CharField(source="player.handle", read_only=True)
+    display_name = serializers.CharField(source="player.display_name", read_only=True)
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    players = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(),
+        many=True,
+        write_only=True,
+        help_text="Player ids in order of play.",
+    )
+    seats = SeatSerializer(many=True, read_only=True)
+    partnerships = serializers.SerializerMethodField()
+    standings = MatchStandingSerializer(many=True, read_only=True)
+    season = serializers.IntegerField(source="table.club_night.season_id", read_only=True)
+    deal_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "table",
+            "season",
+            "game",
+            "players",
+            "seats",
+            "partnerships",
+            "rules",
+            "target",
+            "status",
+            "created_at",
+            "finished_at",
+            "deal_count",
+            "standings",
+        ]
+        read_only_fields = ["status", "created_at", "finished_at"]
+
+    def get_partnerships(self, match: Match) -> list[list[str]] | None:
+        sides = match.partnerships()
+        return sides if any(len(side) > 1 for side in sides) else None
+
+
+class DealScoreSerializer(serializers.Serializer):
+    handle = serializers.CharField(source="player.handle")
+    score = serializers.IntegerField()
+    won = serializers.BooleanField()
+
+
+class DealSerializer(serializers.ModelSerializer):
+    scores = DealScoreSerializer(many=True, read_only=True)
+    entered_by = serializers.CharField(source="entered_by.username", read_only=True, default=None)
+
+    class Meta:
+        model = Deal
+        fields = ["id", "match", "number", "record", "scores", "entered_by", "entered_at"]
+
+
+class DealInputSerializer(serializers.Serializer):
+    """What a scorer POSTs: the deal record, and optionally the deal's number in the match."""
+
+    record = serializers.JSONField(help_text="A deal record (docs/deal-records.md).")
+    number = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="The deal's number in the match; a retried submit with the same number "
+        "gets 409 instead of a second deal.",
+    )
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    path = serializers.CharField()
+    message = serializers.CharField()
+
+
+class RejectionSerializer(serializers.Serializer):
+    errors = ErrorSerializer(many=True)
+    existing = DealSerializer(required=False)

@@ -195,6 +195,9 @@ class DealAdmin(admin.ModelAdmin):
             kwargs["form"] = DealAddForm
         return super().get_form(request, obj, change=change, **kwargs)
 
+    def get_inlines(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        return [] if obj is None else self.inlines
+
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         if obj is None:
             return ["match", "number", "record"]

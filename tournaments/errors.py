@@ -17,6 +17,9 @@ def _flatten(detail: Any, path: str) -> list[dict[str, str]]:
     if isinstance(detail, dict):
         errors = []
         for key, value in detail.items():
+            if isinstance(key, int):  # a list field's item
+                errors.extend(_flatten(value, f"{path}[{key}]"))
+                continue
             key = "" if key == "non_field_errors" else str(key)
             errors.extend(_flatten(value, f"{path}.{key}" if path and key else path or key))
         return errors

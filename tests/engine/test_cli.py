@@ -82,6 +82,12 @@ def test_match_prints_standings_and_each_deal():
     assert done.returncode == 0, done.stdout
     out = json.loads(done.stdout)
     assert {"game", "valid", "errors", "standings", "finished", "winner", "deals"} <= set(out)
-    assert out["standings"][0] == {"player": "A", "total": 60, "deals": 2, "deals_won": 2, "rank": 1}
+    assert out["standings"][0] == {
+        "player": "A",
+        "total": 60,
+        "deals": 2,
+        "deals_won": 2,
+        "rank": 1,
+    }
     assert out["finished"] is False and out["winner"] is None
     assert len(out["deals"]) == 2

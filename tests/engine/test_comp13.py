@@ -29,9 +29,7 @@ def test_face_cards_left_in_hand_cost_one_and_a_joker_two():
 def test_four_kings_add_three_and_another_face_rank_four_of_a_kind_adds_two():
     kings = engine.check(deal({"P1": ["SK", "HK", "DK", "CK"]}))
     assert kings.scores["P1"] == 4 + 3
-    aces_and_jacks = engine.check(
-        deal({"P2": ["SA", "HA", "DA", "CA", "SJ", "HJ", "DJ", "CJ"]})
-    )
+    aces_and_jacks = engine.check(deal({"P2": ["SA", "HA", "DA", "CA", "SJ", "HJ", "DJ", "CJ"]}))
     assert aces_and_jacks.scores["P2"] == 8 + 2 + 2
 
 
@@ -73,7 +71,9 @@ def test_a_match_is_twelve_deals_won_by_the_highest_total_ties_by_deals_won():
     assert result.valid and result.finished
     assert result.winner == "P1"
     assert [(s.player, s.total, s.deals_won, s.rank) for s in result.standings][:3] == [
-        ("P1", 6, 6, 1), ("P2", 5, 5, 2), ("P3", 2, 1, 3)
+        ("P1", 6, 6, 1),
+        ("P2", 5, 5, 2),
+        ("P3", 2, 1, 3),
     ]
 
 
@@ -99,4 +99,6 @@ def test_a_deal_after_the_last_one_is_refused_and_fewer_deals_is_not_finished():
 def test_deal_errors_inside_a_match_carry_the_deals_path():
     bad = deal({"P1": ["S3"]})
     result = engine.check_match({"game": "comp13", "players": PLAYERS, "deals": [bad]})
-    assert ("not_a_face_card", "deals[0].captured.P1[0]") in [(e.code, e.path) for e in result.errors]
+    assert ("not_a_face_card", "deals[0].captured.P1[0]") in [
+        (e.code, e.path) for e in result.errors
+    ]

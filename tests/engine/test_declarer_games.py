@@ -205,10 +205,19 @@ def test_discarded_point_cards_cannot_exceed_the_widow():
 
 @pytest.mark.parametrize(
     ("game", "n", "count", "allowed"),
-    [("napoleon", 3, 15, None), ("napoleon", 4, 13, None), ("napoleon", 5, 11, None),
-     ("napoleon", 4, 21, None), ("rettler", 4, 24, None), ("rettler", 5, 19, 1),
-     ("rettler", 5, 29, 2), ("rettler", 6, 24, None), ("rettler", 7, 22, None),
-     ("rettler", 8, 19, None), ("rettler", 8, 41, None)],
+    [
+        ("napoleon", 3, 15, None),
+        ("napoleon", 4, 13, None),
+        ("napoleon", 5, 11, None),
+        ("napoleon", 4, 21, None),
+        ("rettler", 4, 24, None),
+        ("rettler", 5, 19, 1),
+        ("rettler", 5, 29, 2),
+        ("rettler", 6, 24, None),
+        ("rettler", 7, 22, None),
+        ("rettler", 8, 19, None),
+        ("rettler", 8, 41, None),
+    ],
 )
 def test_declarations_outside_the_books_range_are_refused(game, n, count, allowed):
     record = summary(game, n, count, 0, [], allowed=allowed)

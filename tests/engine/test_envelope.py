@@ -21,8 +21,16 @@ def codes(result):
 
 @pytest.mark.parametrize(
     ("text", "code"),
-    [("SA", "SA"), ("h10", "H10"), ("♠A", "SA"), ("♡q", "HQ"), ("♢2", "D2"), ("♣k", "CK"),
-     ("jk", "JK"), ("BR", "BR")],
+    [
+        ("SA", "SA"),
+        ("h10", "H10"),
+        ("♠A", "SA"),
+        ("♡q", "HQ"),
+        ("♢2", "D2"),
+        ("♣k", "CK"),
+        ("jk", "JK"),
+        ("BR", "BR"),
+    ],
 )
 def test_card_codes_are_read_in_every_documented_spelling(text, code):
     assert parse_card(text).code == code

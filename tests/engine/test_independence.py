@@ -21,6 +21,12 @@ def test_nothing_under_engine_imports_django_or_the_apps():
     sources = sorted(ENGINE.rglob("*.py"))
     assert sources
     for source in sources:
-        forbidden = imported_modules(source) & {"django", "rest_framework", "celery",
-                                                "tournaments", "scoring", "config"}
+        forbidden = imported_modules(source) & {
+            "django",
+            "rest_framework",
+            "celery",
+            "tournaments",
+            "scoring",
+            "config",
+        }
         assert not forbidden, f"{source.relative_to(ENGINE.parent)} imports {forbidden}"

@@ -14,7 +14,9 @@ def deal(packs, players=("N", "E", "S", "W"), teams=True):
     return record
 
 
-@pytest.mark.parametrize(("code", "value"), [("SA", 20), ("HK", 10), ("D8", 10), ("C7", 5), ("S2", 5)])
+@pytest.mark.parametrize(
+    ("code", "value"), [("SA", 20), ("HK", 10), ("D8", 10), ("C7", 5), ("S2", 5)]
+)
 def test_cards_are_worth_their_end_of_deal_values(code, value):
     assert card_value(parse_card(code)) == value
 
@@ -95,7 +97,10 @@ def test_the_first_side_to_reach_the_target_wins():
     assert result.finished
     assert result.winner == "N" and result.winners == ("N", "S")
     assert [(s.player, s.total) for s in result.standings] == [
-        ("N", 50), ("S", 50), ("E", 25), ("W", 25)
+        ("N", 50),
+        ("S", 50),
+        ("E", 25),
+        ("W", 25),
     ]
 
 

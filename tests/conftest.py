@@ -1,0 +1,97 @@
+"""The cast and the set-up shared by the Django tests.
+
+A small named cast, as in the house style: ``league_admin`` (staff), ``scorer``
+(enters deals), and a club with ten players, a season counting every game, a
+club night and a table.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from rest_framework.test import APIClient
+
+from tournaments import actions
+from tournaments.models import Club, ClubNight, Player, Season, Table
+
+HANDLES = ["aki", "ben", "chika", "dai", "emi", "fumi", "gen", "hana", "ito", "jun"]
+
+
+@pytest.fixture(autouse=True)
+def _plain_static_storage(settings):
+    """Tests render admin pages without running collectstatic."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture
+def league_admin(django_user_model):
+    return django_user_model.objects.create_user(
+        "admin", "admin@example.org", "admin-password-1", is_staff=True, is_superuser=True
+    )
+
+
+@pytest.fixture
+def scorer(django_user_model):
+    return django_user_model.objects.create_user("scorer", "scorer@example.org", "scorer-pass-1")
+
+
+@pytest.fixture
+def club(db):
+    return Club.objects.create(name="Test Club", slug="test")
+
+
+@pytest.fixture
+def players(club):
+    return {h: Player.objects.create(club=club, handle=h, display_name=h.title()) for h in HANDLES}
+
+
+@pytest.fixture
+def season(club):
+    return Season.objects.create(
+        club=club, name="Spring", games=["napoleon", "rettler", "comp13", "packing"]
+    )
+
+
+@pytest.fixture
+def table(season):
+    night = ClubNight.objects.create(season=season, date=dt.date(2026, 11, 7), venue="Hall")
+    return Table.objects.create(club_night=night, name="Table 1")
+
+
+@pytest.fixture
+def make_match(table, players):
+    def make(game, handles, *, rules=None, target=None, at=None):
+        return actions.create_match(
+            at or table, game, [players[h] for h in handles], rules=rules, target=target
+        )
+
+    return make
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+@pytest.fixture
+def scorer_api(scorer):
+    client = APIClient()
+    client.force_authenticate(scorer)
+    return client
+
+
+def napoleon_deal(declarer="aki", adjutant="chika", count=15, points=None):
+    """A valid 4-player Napoleon summary among aki, ben, chika, dai."""
+    return {
+        "declaration": {"player": declarer, "count": count, "trump": "hearts"},
+        "adjutant_cards": ["SA"],
+        "adjutants": [adjutant] if adjutant else [],
+        "point_cards": points or {"aki": 9, "ben": 3, "chika": 7, "dai": 1},
+    }
+
+
+NAPOLEON_SEATS = ["aki", "ben", "chika", "dai"]

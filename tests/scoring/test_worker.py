@@ -1,0 +1,113 @@
+"""A real Celery worker on Redis and PostgreSQL keeps the standings current."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+import engine
+from config.celery import app as celery_app
+from tests.conftest import NAPOLEON_SEATS, napoleon_deal
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def worker():
+    """A worker process using the test database; tasks are sent to it, not run eagerly."""
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        pytest.fail("the worker tests need PostgreSQL (run them with `make test`)")
+    if not settings.CELERY_BROKER_URL.startswith("redis://"):
+        pytest.fail("the worker tests need CELERY_BROKER_URL=redis://… (run them with `make test`)")
+    db = settings.DATABASES["default"]
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "CELERY_TASK_ALWAYS_EAGER": "0",
+    }
+    celery_app.control.purge()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--loglevel=WARNING",
+            "--concurrency=2",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    # With the CELERY namespace the prefixed name is the one Celery reads.
+    eager = celery_app.conf.CELERY_TASK_ALWAYS_EAGER
+    celery_app.conf.CELERY_TASK_ALWAYS_EAGER = False
+    try:
+        yield process
+    finally:
+        celery_app.conf.CELERY_TASK_ALWAYS_EAGER = eager
+        process.terminate()
+        try:
+            output, _ = process.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            output, _ = process.communicate()
+        if "Traceback" in output:
+            print(output)
+
+
+def wait_for(fetch, predicate, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    value = fetch()
+    while not predicate(value):
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting; last value: {value!r}")
+        time.sleep(0.1)
+        value = fetch()
+    return value
+
+
+def test_a_worker_computes_the_standings_of_deals_entered_through_the_api(
+    worker, scorer_api, make_match, season
+):
+    assert celery_app.conf.task_always_eager is False
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    records = [napoleon_deal(declarer=d, adjutant="chika") for d in ("aki", "aki", "ben")]
+    for record in records:
+        response = scorer_api.post(
+            f"/api/matches/{match.pk}/deals/", {"record": record}, format="json"
+        )
+        assert response.status_code == 201, response.json()
+    expected = {
+        p: sum(
+            engine.check({"game": "napoleon", "players": NAPOLEON_SEATS, **r}).scores[p]
+            for r in records
+        )
+        for p in NAPOLEON_SEATS
+    }
+
+    def standings():
+        return scorer_api.get(f"/api/standings/?match={match.pk}").json()["results"]
+
+    rows = wait_for(standings, lambda rows: rows and rows[0]["deals"] == 3)
+    totals = {r["handle"]: r["total"] for r in rows}
+    assert totals == expected
+    season_rows = wait_for(
+        lambda: scorer_api.get(f"/api/standings/?season={season.pk}").json()["results"],
+        lambda rows: rows and rows[0]["deals"] == 3,
+    )
+    assert {r["handle"]: r["total"] for r in season_rows} == totals

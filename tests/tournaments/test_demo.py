@@ -1,0 +1,38 @@
+"""The demo club loads, every deal is one the engine accepts, and loading twice is harmless."""
+
+import pytest
+from django.contrib.auth import authenticate
+from django.core.management import call_command
+
+import engine
+from tournaments import actions
+from tournaments.demo import ADMIN, SCORER
+from tournaments.models import ClubNight, Deal, Match, Player
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_demo_league_has_what_the_readme_promises(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("load_demo")
+    assert Player.objects.count() >= 8
+    assert ClubNight.objects.count() == 2
+    seats = {m.game: len(m.seated_players()) for m in Match.objects.all()}
+    assert seats == {"rettler": 6, "napoleon": 4, "comp13": 4, "packing": 4}
+    assert Deal.objects.filter(match__game="comp13").count() >= 3
+    packing = Match.objects.get(game="packing")
+    assert any(len(side) == 2 for side in packing.partnerships())
+    for match in Match.objects.all():
+        records = [d.record for d in match.deals.order_by("number")]
+        assert engine.check_match(actions.match_record(match, records)).valid
+        assert match.standings.count() == len(match.seated_players())
+    admin = authenticate(username=ADMIN[0], password=ADMIN[1])
+    assert admin is not None and admin.is_staff
+    assert authenticate(username=SCORER[0], password=SCORER[1]) is not None
+
+
+def test_loading_the_demo_twice_changes_nothing():
+    call_command("load_demo")
+    deals = Deal.objects.count()
+    call_command("load_demo")
+    assert Deal.objects.count() == deals

@@ -1,0 +1,105 @@
+"""Clubs, players, seasons and matches through the API."""
+
+import pytest
+
+from tests.conftest import NAPOLEON_SEATS
+from tournaments.models import Club, Match, Player
+
+pytestmark = pytest.mark.django_db
+
+
+def test_anyone_may_read_the_league_but_only_staff_may_change_it(
+    api, scorer_api, league_admin, club
+):
+    assert api.get("/api/clubs/").json()["results"][0]["name"] == "Test Club"
+    assert scorer_api.post("/api/clubs/", {"name": "X", "slug": "x"}).status_code == 403
+    api.force_authenticate(league_admin)
+    assert api.post("/api/clubs/", {"name": "X", "slug": "x"}).status_code == 201
+    assert Club.objects.filter(slug="x").exists()
+
+
+def test_players_are_filtered_by_club(api, players, club):
+    other = Club.objects.create(name="Other", slug="other")
+    Player.objects.create(club=other, handle="zed", display_name="Zed")
+    body = api.get(f"/api/players/?club={club.pk}").json()
+    assert body["count"] == 10 and "zed" not in [p["handle"] for p in body["results"]]
+
+
+def test_a_season_lists_only_known_games(api, league_admin, club):
+    api.force_authenticate(league_admin)
+    response = api.post(
+        "/api/seasons/", {"club": club.pk, "name": "S", "games": ["poker"]}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["path"] == "games[0]"
+
+
+def test_a_league_admin_creates_a_match_with_seats_in_order(api, league_admin, table, players):
+    api.force_authenticate(league_admin)
+    seats = [players[h].pk for h in ["dai", "aki", "chika", "ben"]]
+    response = api.post(
+        "/api/matches/", {"table": table.pk, "game": "packing", "players": seats}, format="json"
+    )
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert [s["handle"] for s in body["seats"]] == ["dai", "aki", "chika", "ben"]
+    assert body["partnerships"] == [["dai", "chika"], ["aki", "ben"]]
+    assert body["target"] == 500 and body["status"] == "open"
+
+
+def test_a_match_refuses_players_of_another_club_and_games_the_season_does_not_count(
+    api, league_admin, table, players, season
+):
+    api.force_authenticate(league_admin)
+    outsider = Player.objects.create(
+        club=Club.objects.create(name="O", slug="o"), handle="o", display_name="O"
+    )
+    seats = [players["aki"].pk, players["ben"].pk, outsider.pk]
+    response = api.post(
+        "/api/matches/", {"table": table.pk, "game": "napoleon", "players": seats}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"][0] == {
+        "code": "not_a_member",
+        "path": "players[2]",
+        "message": "O (o) is not a player of Test Club",
+    }
+    season.games = ["rettler"]
+    season.save()
+    response = api.post(
+        "/api/matches/",
+        {"table": table.pk, "game": "napoleon", "players": [players[h].pk for h in NAPOLEON_SEATS]},
+        format="json",
+    )
+    assert response.json()["errors"][0]["code"] == "game_not_in_season"
+    assert not Match.objects.exists()
+
+
+def test_a_match_refuses_a_player_count_the_game_does_not_allow(api, league_admin, table, players):
+    api.force_authenticate(league_admin)
+    seats = [players[h].pk for h in ["aki", "ben", "chika", "dai", "emi"]]
+    response = api.post(
+        "/api/matches/", {"table": table.pk, "game": "packing", "players": seats}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == "player_count"
+
+
+def test_matches_are_listed_with_seats_and_standings_in_a_fixed_number_of_queries(
+    api, make_match, django_assert_max_num_queries, season
+):
+    for _ in range(5):
+        make_match("napoleon", NAPOLEON_SEATS)
+    with django_assert_max_num_queries(6):
+        body = api.get(f"/api/matches/?season={season.pk}").json()
+    assert body["count"] == 5
+    assert all(len(m["seats"]) == 4 and m["standings"] == [] for m in body["results"])
+
+
+def test_the_openapi_schema_and_docs_are_served_without_outside_assets(api):
+    schema = api.get("/api/schema/")
+    assert schema.status_code == 200
+    assert b"/api/matches/{id}/deals/" in schema.content
+    docs = api.get("/api/docs/")
+    assert docs.status_code == 200
+    assert b"cdn.jsdelivr" not in docs.content and b"unpkg" not in docs.content

@@ -10,8 +10,11 @@ card is ``BR``.  Input may be lower case and may use the suit symbols
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
+from types import MappingProxyType
 
 
 class InvalidCard(ValueError):
@@ -93,8 +96,9 @@ def parse_card(text: object) -> Card:
     raise InvalidCard(f"{text!r} is not a card (expected e.g. 'SA', 'H10', 'DJ', 'JK')")
 
 
-def standard_deck(*, copies: int = 1, jokers: int = 0, bridges: int = 0) -> Counter[str]:
-    """How many of each card code a game's deck holds."""
+@cache
+def standard_deck(*, copies: int = 1, jokers: int = 0, bridges: int = 0) -> Mapping[str, int]:
+    """How many of each card code a game's deck holds (shared and read-only: built once)."""
     deck: Counter[str] = Counter()
     for suit in Suit:
         for rank in RANKS:
@@ -103,4 +107,4 @@ def standard_deck(*, copies: int = 1, jokers: int = 0, bridges: int = 0) -> Coun
         deck[JOKER] = jokers
     if bridges:
         deck[BRIDGE] = bridges
-    return deck
+    return MappingProxyType(deck)

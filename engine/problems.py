@@ -184,7 +184,7 @@ class Checker:
             return None
         return [card for card in cards if card is not None]
 
-    def deck_counts(self, placed: Iterable[tuple[str, Card]], deck: Counter[str]) -> None:
+    def deck_counts(self, placed: Iterable[tuple[str, Card]], deck: Mapping[str, int]) -> None:
         """Each card used at most as often as the deck holds it; the excess copies are named."""
         seen: Counter[str] = Counter()
         for path, card in placed:

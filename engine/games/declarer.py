@@ -25,7 +25,6 @@ Decisions where the rulebook is silent or ambiguous (each has a test):
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -77,7 +76,7 @@ class DeclarerGame(Game):
         """The lowest declaration (2.3.2, table 3.2)."""
 
     @abstractmethod
-    def deck(self) -> Counter[str]:
+    def deck(self) -> Mapping[str, int]:
         """How many of each card the deck holds."""
 
     @abstractmethod

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Mapping
 
 from engine.cards import standard_deck
 from engine.games.declarer import DeclarerGame
@@ -29,7 +29,7 @@ class Napoleon(DeclarerGame):
     def minimum_count(self, players: int, adjutants: int) -> int:
         return MINIMUM[players]
 
-    def deck(self) -> Counter[str]:
+    def deck(self) -> Mapping[str, int]:
         return standard_deck(jokers=1)
 
     def payout(

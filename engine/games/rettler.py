@@ -8,7 +8,7 @@ the bands of the converted count's row, as the book reads literally.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Mapping
 
 from engine.cards import standard_deck
 from engine.games.declarer import DeclarerGame
@@ -40,7 +40,7 @@ class Rettler(DeclarerGame):
     def minimum_count(self, players: int, adjutants: int) -> int:
         return MINIMUM[(players, adjutants)]
 
-    def deck(self) -> Counter[str]:
+    def deck(self) -> Mapping[str, int]:
         return standard_deck(copies=2, jokers=2, bridges=2)
 
     def payout(

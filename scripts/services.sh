@@ -46,7 +46,6 @@ else
   if [ ! -f "$DATA/PG_VERSION" ]; then
     "${as_pg[@]}" "$PGBIN/initdb" -D "$DATA" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
   fi
-  rm -f "$DATA/postmaster.pid.stale"
   "${as_pg[@]}" "$PGBIN/pg_ctl" -D "$DATA" -l "$DATA/server.log" -w -t 60 \
     -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $DATA -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
     start >/dev/null

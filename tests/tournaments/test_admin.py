@@ -63,3 +63,46 @@ def test_the_match_page_shows_its_seats_and_deals(admin_client, make_match):
     actions.enter_deal(match, napoleon_deal())
     page = admin_client.get(f"/admin/tournaments/match/{match.pk}/change/").content.decode()
     assert "aki +40" in page and "Seats" in page
+
+
+def seat_form(players, handles, prefix="seats"):
+    data = {
+        f"{prefix}-TOTAL_FORMS": str(len(handles)),
+        f"{prefix}-INITIAL_FORMS": "0",
+        f"{prefix}-MIN_NUM_FORMS": "2",
+        f"{prefix}-MAX_NUM_FORMS": "1000",
+        "deals-TOTAL_FORMS": "0",
+        "deals-INITIAL_FORMS": "0",
+        "deals-MIN_NUM_FORMS": "0",
+        "deals-MAX_NUM_FORMS": "1000",
+    }
+    for i, handle in enumerate(handles):
+        data[f"{prefix}-{i}-player"] = str(players[handle].pk)
+        data[f"{prefix}-{i}-position"] = str(i)
+    return data
+
+
+def test_a_league_admin_creates_a_match_with_its_seats(admin_client, table, players):
+    from tournaments.models import Match
+
+    form = {"table": table.pk, "game": "comp13", "rules": "{}", "target": "", "status": "open"}
+    response = admin_client.post(
+        "/admin/tournaments/match/add/", {**form, **seat_form(players, ["aki", "ben", "chika"])}
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    match = Match.objects.get()
+    assert [p.handle for p in match.seated_players()] == ["aki", "ben", "chika"]
+    assert match.target == 12
+
+
+def test_the_admin_refuses_seats_the_game_does_not_allow(admin_client, table, players):
+    from tournaments.models import Match
+
+    form = {"table": table.pk, "game": "packing", "rules": "{}", "target": "", "status": "open"}
+    handles = ["aki", "ben", "chika", "dai", "emi"]
+    response = admin_client.post(
+        "/admin/tournaments/match/add/", {**form, **seat_form(players, handles)}
+    )
+    assert response.status_code == 200
+    assert "packing is played by 2, 3, 4, 6 players, not 5" in response.content.decode()
+    assert not Match.objects.exists()

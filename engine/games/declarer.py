@@ -1,10 +1,12 @@
 """What Napoleon and Rettler share: a declaration, adjutants, point cards and a zero-sum payout.
 
-This module checks and scores *summary* records (docs/deal-records.md): who
-declared what, who turned out to be an adjutant, and how many point cards
-(10 J Q K A) each player won.  The two games differ only in the hooks a
-subclass sets: how many point cards exist, the lowest declaration, how many
-adjutants may be named, the widow size and the score table.
+This module checks and scores both kinds of record (docs/deal-records.md): a
+*summary* states who declared what, who turned out to be an adjutant and how many
+point cards (10 J Q K A) each player won; a *full-play* record gives the hands
+and every trick, and :mod:`engine.games.replay` derives the same facts from it.
+The two games differ only in the hooks a subclass sets: how many point cards
+exist, the lowest declaration, how many adjutants may be named, the hand and
+widow sizes, the deck and the score table.
 
 Decisions where the rulebook is silent or ambiguous (each has a test):
 
@@ -15,9 +17,10 @@ Decisions where the rulebook is silent or ambiguous (each has a test):
   the 7 coalition members: the book's own 8-player rounding is used (the lone
   columns of C.5/C.6 use 63 = 7 × 9 instead of 60), so the Rettler pays 252 and
   each member gains 36.  ``multiplier`` is ``null`` for 全付け.
-* The number of named adjutant cards may not exceed the adjutants the
-  declaration allows: each named card makes at least one adjutant unless the
-  declarer holds it, which a summary record cannot show.
+* In a summary record the number of named adjutant cards may not exceed the
+  adjutants the declaration allows: each named card makes at least one adjutant
+  unless the declarer holds it, which a summary record cannot show.  A full-play
+  record is checked exactly, against the declarer's dealt hand (3.3.5).
 * A deal is "won" (for the standings' deals-won count) by every player whose
   score went up.
 """
@@ -29,6 +32,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine.game import Game, Scored
+from engine.games.replay import replay
 from engine.games.score_tables import Payout
 from engine.problems import Checker, join
 
@@ -68,6 +72,10 @@ class DeclarerGame(Game):
         """Cards left in the centre (中のカード), tables 2.1 and 3.1."""
 
     @abstractmethod
+    def hand_size(self, players: int) -> int:
+        """Cards dealt to each player, tables 2.1 and 3.1."""
+
+    @abstractmethod
     def adjutant_choices(self, players: int) -> tuple[int, ...]:
         """How many adjutants a declaration may allow with this many players."""
 
@@ -89,18 +97,11 @@ class DeclarerGame(Game):
     def score_deal(
         self, record: Mapping[str, Any], players: list[str], rules: dict[str, Any], checker: Checker
     ) -> Scored | None:
-        given = sorted(FULL_PLAY_KEYS & record.keys())
-        if given:
-            checker.add(
-                "replay_not_supported",
-                given[0],
-                "full-play records (hands, widow, discards, tricks) are not replayed yet; "
-                "send the summary fields instead",
-            )
-            return None
         n = len(players)
         declaration = self._declaration(record, players, checker)
         allowed = declaration[3] if declaration else None
+        if FULL_PLAY_KEYS & record.keys():
+            return self._score_full_play(record, players, declaration, checker)
         adjutants = self._adjutants(record, players, declaration, allowed, checker)
         self._adjutant_cards(record, allowed, checker)
         points = self._point_cards(record, players, checker)
@@ -124,6 +125,38 @@ class DeclarerGame(Game):
             return None
         declarer, count, _trump, allowed = declaration
         return self._settle(players, declarer, count, allowed, adjutants, points)
+
+    def _score_full_play(
+        self,
+        record: Mapping[str, Any],
+        players: list[str],
+        declaration: tuple[str, int, str, int] | None,
+        checker: Checker,
+    ) -> Scored | None:
+        """Replay the deal; summary fields given as well must agree with the replay."""
+        replayed = replay(self, record, players, declaration, checker)
+        if replayed is None or declaration is None:
+            return None
+        given = {
+            "adjutants": replayed.adjutants,
+            "point_cards": replayed.point_cards,
+            "discarded_point_cards": replayed.discarded_point_cards,
+        }
+        for key, derived in given.items():
+            if key in record and record[key] != derived:
+                checker.add(
+                    "replay_mismatch",
+                    key,
+                    f"the record says {record[key]!r}, the replay gives {derived!r}",
+                )
+        if not checker.ok:
+            return None
+        declarer, count, _trump, allowed = declaration
+        scored = self._settle(
+            players, declarer, count, allowed, replayed.adjutants, replayed.point_cards
+        )
+        scored.details["trick_winners"] = replayed.trick_winners
+        return scored
 
     def _declaration(
         self, record: Mapping[str, Any], players: list[str], checker: Checker

@@ -11,6 +11,9 @@ from engine.games.score_tables import Payout, napoleon_payout
 WIDOW = {3: 5, 4: 5, 5: 3}
 """Table 2.1: cards left in the centre (hands are 16, 12 and 10)."""
 
+HAND = {3: 16, 4: 12, 5: 10}
+"""Table 2.1: cards dealt to each player."""
+
 MINIMUM = {3: 16, 4: 14, 5: 12}
 """2.3.2: the lowest declaration by player count."""
 
@@ -22,6 +25,9 @@ class Napoleon(DeclarerGame):
 
     def widow_size(self, players: int) -> int:
         return WIDOW[players]
+
+    def hand_size(self, players: int) -> int:
+        return HAND[players]
 
     def adjutant_choices(self, players: int) -> tuple[int, ...]:
         return (1,)

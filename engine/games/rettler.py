@@ -22,6 +22,9 @@ from engine.games.score_tables import (
 WIDOW = {4: 4, 5: 3, 6: 6, 7: 3, 8: 4}
 """Table 3.1: cards left in the centre (hands are 26, 21, 17, 15 and 13)."""
 
+HAND = {4: 26, 5: 21, 6: 17, 7: 15, 8: 13}
+"""Table 3.1: cards dealt to each player."""
+
 MINIMUM = {(4, 1): 25, (5, 1): 20, (5, 2): 30, (6, 2): 25, (7, 2): 23, (8, 2): 20}
 """Table 3.2: the lowest declaration by player count and adjutants allowed."""
 
@@ -33,6 +36,9 @@ class Rettler(DeclarerGame):
 
     def widow_size(self, players: int) -> int:
         return WIDOW[players]
+
+    def hand_size(self, players: int) -> int:
+        return HAND[players]
 
     def adjutant_choices(self, players: int) -> tuple[int, ...]:
         return tuple(adjutants for (n, adjutants) in MINIMUM if n == players)

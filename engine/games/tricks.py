@@ -1,0 +1,226 @@
+"""Who wins a trick of single cards in Napoleon and Rettler (rulebook 2.3.4, 3.3.3, 3.3.4).
+
+Strength, from the strongest (each step only where the rules make it effective):
+
+1. マイティ (♠A); with よろめき (♡Q) in the same trick the ♡Q wins, with よろめき返し
+   (♡K) as well the ♡K wins, and in Rettler with よろめき返し返し (♡A) too the ♡A wins.
+2. The joker, only when led (not on the first trick of an ordinary or red/black trump).
+3. 正ジャック: the jack of a trump suit (the 4 in 囲碁将棋部ノートラ, none in 地学部ノートラ).
+4. 裏ジャック: the jack of the trump suit's colour partner (not with red/black).
+5. セイム 2: when every card of the trick is of the led suit, the 2 of that suit; not
+   on a ♠3 lead, and in Rettler a second 2 played last wins (セイム 2 返し).
+6. Trump cards by rank (A K Q J 10 … 2).
+7. Cards of the led suit by rank; any other card never wins.
+
+With ordinary trumps (a suit, red or black) the first and the last trick know only
+step 1 (and the joker on the last trick): trumps, jacks and セイム 2 are void.  The
+no-trump family has no first/last-trick rule; its trump is the led suit (the
+suit the leader names on a joker lead).
+
+Equal cards: in Rettler the first played wins (3.3.3).  With red/black the two
+trump suits are equal: a trump lead's suit wins, otherwise the first played
+(2.3.4, 赤、黒).
+
+Decision (ambiguous in the book): a joker lead that has no effect (first trick of
+an ordinary trump) is won as if the trick had been led by the first card after
+the joker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.cards import BRIDGE, JOKER, Card, Suit
+
+RANK_ORDER = {"A": 14, "K": 13, "Q": 12, "J": 11, "10": 10, "9": 9, "8": 8, "7": 7, "6": 6,
+              "5": 5, "4": 4, "3": 3, "2": 2}  # fmt: skip
+
+PARTNER = {Suit.SPADES: Suit.CLUBS, Suit.CLUBS: Suit.SPADES, Suit.HEARTS: Suit.DIAMONDS,
+           Suit.DIAMONDS: Suit.HEARTS}  # fmt: skip
+"""Each suit's suit of the same colour (裏ジャック)."""
+
+BLACK = frozenset({Suit.SPADES, Suit.CLUBS})
+RED = frozenset({Suit.HEARTS, Suit.DIAMONDS})
+
+TRUMP_SUIT = {"spades": Suit.SPADES, "hearts": Suit.HEARTS, "diamonds": Suit.DIAMONDS,
+              "clubs": Suit.CLUBS}  # fmt: skip
+
+MIGHTY, YOROMEKI, YOROMEKI_GAESHI, YOROMEKI_GAESHI_GAESHI = "SA", "HQ", "HK", "HA"
+JOKER_CALL = "S3"
+"""♠3 ジョーカー落とし: leading it obliges the joker's holder to give the joker up."""
+
+
+@dataclass(frozen=True, slots=True)
+class Trump:
+    """A declared trump and what it makes of a trick."""
+
+    name: str
+    """The record's value: ``spades`` … ``clubs``, ``red``, ``black``, ``notrump``,
+    ``igo-notrump`` or ``chigaku-notrump``."""
+
+    @property
+    def ordinary(self) -> bool:
+        """A suit, red or black: the kinds with first- and last-trick rules."""
+        return self.name in TRUMP_SUIT or self.name in ("red", "black")
+
+    @property
+    def notrump(self) -> bool:
+        """The no-trump family: the led suit is the trump."""
+        return self.name.endswith("notrump")
+
+    @property
+    def jack_rank(self) -> str | None:
+        """The rank of the 正/裏 jacks: J, the 4 in 囲碁将棋部ノートラ, none in 地学部ノートラ."""
+        return {"igo-notrump": "4", "chigaku-notrump": None}.get(self.name, "J")
+
+    def suits(self, led: Suit | None) -> frozenset[Suit]:
+        """The trump suits of a trick whose led (or named) suit is ``led``."""
+        if self.name in TRUMP_SUIT:
+            return frozenset({TRUMP_SUIT[self.name]})
+        if self.name == "black":
+            return BLACK
+        if self.name == "red":
+            return RED
+        if self.name == "chigaku-notrump" or led is None:
+            return frozenset()
+        return frozenset({led})
+
+    def called_suits(self, named: Suit | None) -> frozenset[Suit]:
+        """What a joker lead calls for: the trump (either colour with red/black, the named suit)."""
+        if self.name in ("red", "black"):
+            return self.suits(None)
+        return self.suits(named)
+
+
+@dataclass(frozen=True, slots=True)
+class TrickContext:
+    """Where a trick stands in the deal."""
+
+    trump: Trump
+    first: bool
+    last: bool
+    rettler: bool
+    named: Suit | None = None
+    """The suit the leader named on a joker lead (no-trump family)."""
+
+    @property
+    def restricted(self) -> bool:
+        """First or last trick of an ordinary trump: only マイティ and its answers count."""
+        return self.trump.ordinary and (self.first or self.last)
+
+
+def _rank(card: Card) -> int:
+    return RANK_ORDER[card.rank] if card.rank else 0
+
+
+def _led_as_joker(card: Card, ctx: TrickContext) -> bool:
+    """A joker lead, or Rettler's bridge led on the last trick (as strong as the joker)."""
+    return card.code == JOKER or (card.code == BRIDGE and ctx.last)
+
+
+def led_suit(cards: Sequence[Card], ctx: TrickContext) -> Suit | None:
+    """The suit the trick is played in (for strength, not for following)."""
+    lead = cards[0]
+    if not _led_as_joker(lead, ctx):
+        return lead.suit
+    if ctx.named is not None:
+        return ctx.named
+    if ctx.trump.name in TRUMP_SUIT and not ctx.restricted:
+        return TRUMP_SUIT[ctx.trump.name]
+    return next((c.suit for c in cards[1:] if c.suit is not None), None)
+
+
+def _first(cards: Sequence[Card], code: str) -> int | None:
+    return next((i for i, c in enumerate(cards) if c.code == code), None)
+
+
+def _best(cards: Sequence[Card], candidates: list[int], prefer: Suit | None) -> int:
+    """The strongest by rank; equal ranks: the ``prefer`` suit, then the first played."""
+    return min(candidates, key=lambda i: (-_rank(cards[i]), cards[i].suit != prefer, i))
+
+
+def trick_winner(cards: Sequence[Card], ctx: TrickContext) -> int:
+    """The index (in order of play) of the card that wins a trick of single cards."""
+    mighty = _first(cards, MIGHTY)
+    if mighty is not None:
+        answer = _first(cards, YOROMEKI)
+        if answer is None:
+            return mighty
+        gaeshi = _first(cards, YOROMEKI_GAESHI)
+        if gaeshi is not None:
+            answer = gaeshi
+            if ctx.rettler and (gaeshi2 := _first(cards, YOROMEKI_GAESHI_GAESHI)) is not None:
+                answer = gaeshi2
+        return answer
+
+    if _led_as_joker(cards[0], ctx) and not (ctx.trump.ordinary and ctx.first):
+        return 0
+    suit = led_suit(cards, ctx)
+    if suit is None:  # nothing but jokers and bridges: the lead keeps it
+        return 0
+    trumps = frozenset() if ctx.restricted else ctx.trump.suits(suit)
+    jack = None if ctx.restricted else ctx.trump.jack_rank
+
+    if jack is not None and trumps:
+        prefer = suit if suit in trumps else None
+        true_jacks = [i for i, c in enumerate(cards) if c.rank == jack and c.suit in trumps]
+        if true_jacks:
+            return _best(cards, true_jacks, prefer)
+        if len(trumps) == 1:
+            (trump_suit,) = trumps
+            false_jacks = [
+                i for i, c in enumerate(cards) if c.rank == jack and c.suit == PARTNER[trump_suit]
+            ]
+            if false_jacks:
+                return false_jacks[0]
+
+    if not ctx.restricted and cards[0].code != JOKER_CALL and all(c.suit == suit for c in cards):
+        twos = [i for i, c in enumerate(cards) if c.rank == "2"]
+        if twos:
+            if ctx.rettler and len(twos) > 1 and twos[-1] == len(cards) - 1:
+                return twos[-1]  # セイム 2 返し
+            return twos[0]
+
+    in_trump = [i for i, c in enumerate(cards) if c.suit in trumps]
+    if in_trump:
+        return _best(cards, in_trump, suit if suit in trumps else None)
+    following = [i for i, c in enumerate(cards) if c.suit == suit]
+    return _best(cards, following, suit) if following else 0
+
+
+# -- what a player may play ------------------------------------------------------------------
+
+
+def legal_cards(
+    hand: Sequence[Card], lead: Card | None, ctx: TrickContext
+) -> tuple[list[Card], str | None]:
+    """The cards of ``hand`` a player may play to a trick led by ``lead`` (``None``: leading).
+
+    Returns the legal cards and the rule that limited them (for the error message):
+    ``follow``, ``joker_call`` (a joker lead: the called trump, else a point card),
+    ``give_up_joker`` (♠3 led: the joker's holder plays it; Rettler may play the bridge
+    instead).  The bridge may not be led except on the last trick.
+    """
+    cards = list(hand)
+    if lead is None:
+        playable = [c for c in cards if c.code != BRIDGE]
+        if ctx.last or not playable:  # a hand of nothing but bridges may lead one
+            return cards, None
+        return playable, "bridge_lead"
+    bridges = [c for c in cards if c.code == BRIDGE]
+    if lead.code == JOKER_CALL and any(c.code == JOKER for c in cards):
+        return [c for c in cards if c.code == JOKER] + bridges, "give_up_joker"
+    if _led_as_joker(lead, ctx):
+        called = ctx.trump.called_suits(ctx.named)
+        in_called = [c for c in cards if c.suit in called]
+        if in_called:
+            return in_called + bridges, "joker_call"
+        points = [c for c in cards if c.is_face]
+        if points:
+            return points + bridges, "joker_call"
+        return cards, None
+    same = [c for c in cards if c.suit == lead.suit]
+    if same:
+        return same, "follow"
+    return cards, None

@@ -1,0 +1,189 @@
+"""Full-deal replay of Napoleon and Rettler records (docs/deal-records.md, "Full play")."""
+
+import copy
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine.cards import parse_card
+from engine.games.simulate import random_full_deal
+from engine.registry import GAMES
+
+SUMMARY_KEYS = ("game", "players", "declaration", "adjutant_cards")
+
+
+def deal(game="napoleon", n=4, seed=1, **kw):
+    return random_full_deal(GAMES[game], [f"P{i}" for i in range(n)], random.Random(seed), **kw)
+
+
+def codes(record):
+    return [(e.code, e.path) for e in engine.check(record).errors]
+
+
+def summary_of(record, result):
+    out = {k: record[k] for k in SUMMARY_KEYS}
+    out["adjutants"] = result.details["adjutants"]
+    out["point_cards"] = result.details["point_cards"]
+    discarded = sum(1 for c in record["discards"] if parse_card(c).is_face)
+    out["discarded_point_cards"] = discarded
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    game=st.sampled_from(["napoleon", "rettler"]),
+    seed=st.integers(0, 10**9),
+    data=st.data(),
+)
+def test_random_legal_deals_replay_score_zero_sum_and_match_their_summary(game, seed, data):
+    n = data.draw(st.sampled_from(sorted(GAMES[game].player_counts)))
+    record = deal(game, n, seed)
+    result = engine.check(record)
+    assert result.valid, [e.to_dict() for e in result.errors]
+    assert sum(result.scores.values()) == 0
+    assert len(result.details["trick_winners"]) == GAMES[game].hand_size(n)
+    total = sum(result.details["point_cards"].values())
+    discarded = summary_of(record, result)["discarded_point_cards"]
+    assert total + discarded == GAMES[game].point_cards_total
+    from_summary = engine.check(summary_of(record, result))
+    assert from_summary.valid and from_summary.scores == result.scores
+
+
+def test_the_first_trick_is_led_by_the_declarer():
+    record = deal()
+    declarer = record["declaration"]["player"]
+    assert record["tricks"][0]["plays"][0]["player"] == declarer
+    wrong = copy.deepcopy(record)
+    plays = wrong["tricks"][0]["plays"]
+    plays.append(plays.pop(0))
+    assert codes(wrong)[0] == ("wrong_leader", "tricks[0].plays[0].player")
+
+
+def test_a_card_not_in_hand_is_named_with_its_path():
+    record = deal()
+    who = record["tricks"][2]["plays"][1]["player"]
+    held = set(record["hands"][who]) | set(record["widow"])
+    stranger = next(c for p, h in record["hands"].items() if p != who for c in h if c not in held)
+    record["tricks"][2]["plays"][1]["cards"] = [stranger]
+    assert ("card_not_held", "tricks[2].plays[1].cards") in codes(record)
+
+
+def find_revoke(record):
+    """A play where the player held the led suit and could swap in another suit's card."""
+    for t, trick in enumerate(record["tricks"][:-1]):
+        lead = trick["plays"][0]["cards"][0]
+        if lead in ("JK", "BR", "S3"):
+            continue
+        for k, play in enumerate(trick["plays"][1:], start=1):
+            card = play["cards"][0]
+            if card[0] != lead[0]:
+                continue
+            # a later card of another suit this player still holds
+            later = [p["cards"][0] for tr in record["tricks"][t + 1 :] for p in tr["plays"]
+                     if p["player"] == play["player"]]  # fmt: skip
+            other = next((c for c in later if c[0] != lead[0] and c not in ("JK", "BR")), None)
+            if other:
+                return t, k, card, other
+    return None
+
+
+def test_a_revoke_is_reported_and_every_other_problem_too():
+    record = deal(seed=3)
+    t, k, card, other = find_revoke(record)
+    who = record["tricks"][t]["plays"][k]["player"]
+    # swap the two cards between the tricks: the first becomes a revoke
+    for trick in record["tricks"][t + 1 :]:
+        for play in trick["plays"]:
+            if play["player"] == who and play["cards"] == [other]:
+                play["cards"] = [card]
+    record["tricks"][t]["plays"][k]["cards"] = [other]
+    record["discards"][0] = "BR"
+    found = codes(record)
+    assert ("discard_not_held", "discards[0]") in found
+    assert ("revoke", f"tricks[{t}].plays[{k}].cards") in found
+
+
+def test_hands_must_be_the_tables_size_and_the_whole_deck():
+    record = deal()
+    record["hands"]["P0"] = record["hands"]["P0"][:-1]
+    found = codes(record)
+    assert ("wrong_card_count", "hands.P0") in found
+
+
+def test_a_card_dealt_twice_is_an_error():
+    record = deal()
+    record["hands"]["P1"][0] = record["hands"]["P0"][0]
+    assert ("too_many_copies", "hands.P1[0]") in codes(record)
+
+
+def test_discards_come_from_the_declarers_hand_and_the_widow():
+    record = deal()
+    declarer = record["declaration"]["player"]
+    other = next(p for p in record["players"] if p != declarer)
+    record["discards"][0] = record["hands"][other][0]
+    assert ("discard_not_held", "discards[0]") in codes(record)
+
+
+def test_summary_fields_given_with_the_tricks_must_agree():
+    record = deal()
+    result = engine.check(record)
+    record["point_cards"] = {**result.details["point_cards"]}
+    assert engine.check(record).valid
+    first, second = record["players"][:2]
+    record["point_cards"][first] += 1
+    record["point_cards"][second] -= 1
+    assert codes(record) == [("replay_mismatch", "point_cards")]
+
+
+def test_adjutants_are_whoever_holds_a_named_card_after_the_exchange():
+    record = deal("rettler", 6, seed=11, adjutants=2)
+    result = engine.check(record)
+    named = set(record["adjutant_cards"])
+    declarer = record["declaration"]["player"]
+    holders = {p for p, h in record["hands"].items() if p != declarer and named & set(h)}
+    assert set(result.details["adjutants"]) == holders
+
+
+def test_1_nin_dachi_when_the_named_card_was_in_the_widow():
+    for seed in range(200):
+        record = deal(seed=seed)
+        if record["adjutant_cards"] and record["adjutant_cards"][0] in record["widow"]:
+            break
+    else:
+        pytest.fail("no deal with the named card in the widow")
+    result = engine.check(record)
+    assert result.valid and result.details["adjutants"] == []
+
+
+def test_3_3_5_naming_cards_that_could_make_too_many_adjutants_is_a_foul():
+    record = deal("rettler", 4, seed=5, adjutants=1)  # 4 players: one adjutant
+    declarer = record["declaration"]["player"]
+    own = set(record["hands"][declarer])
+    record["adjutant_cards"] = [c for c in ("SA", "HJ", "DJ", "CJ", "HA") if c not in own][:1]
+    assert ("too_many_adjutant_cards", "adjutant_cards") in codes(record)  # two copies of it
+
+
+def test_rettler_pair_plays_are_refused_clearly_until_they_are_replayed():
+    record = deal("rettler", 6, seed=2)
+    record["tricks"][1]["plays"][0]["cards"] = ["SA", "SA"]
+    assert ("pairs_not_supported", "tricks[1].plays[0].cards") in codes(record)
+
+
+def test_a_notrump_joker_lead_must_name_its_suit():
+    for seed in range(500):
+        record = deal(seed=seed)
+        leads = [t["plays"][0] for t in record["tricks"]]
+        if record["declaration"]["trump"].endswith("notrump") and any(
+            p["cards"] == ["JK"] for p in leads
+        ):
+            break
+    else:
+        pytest.fail("no notrump deal with a joker lead")
+    for play in leads:
+        if play["cards"] == ["JK"]:
+            assert play["suit"] in ("spades", "hearts", "diamonds", "clubs")
+            del play["suit"]
+    assert "missing_field" in [c for c, _ in codes(record)]

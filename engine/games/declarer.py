@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.game import Game, Scored
@@ -48,6 +49,17 @@ TRUMPS: tuple[str, ...] = (
     "clubs",
 )
 """Trumps from the highest priority to the lowest (黒 > 赤 > 囲碁将棋部ノートラ > … > クラブ)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A declaration as said at the table: 「ハート 15 枚で立つ」."""
+
+    count: int
+    trump: str
+    adjutants: int | None = None
+    """Only where the player count offers a choice (5-player Rettler)."""
+
 
 FULL_PLAY_KEYS = frozenset({"hands", "widow", "discards", "tricks"})
 
@@ -92,6 +104,19 @@ class DeclarerGame(Game):
         self, players: int, count: int, allowed: int, won: bool, taken: int, found: int
     ) -> Payout:
         """The score table row for a decided (non-全付け) deal."""
+
+    # -- declarations ----------------------------------------------------------
+    def bid_priority(self, players: int, bid: Bid) -> tuple[int, int]:
+        """Higher is stronger: the count (converted where table 3.3 says), then the trump."""
+        return (self.comparable_count(players, bid), -TRUMPS.index(bid.trump))
+
+    def comparable_count(self, players: int, bid: Bid) -> int:
+        """The count two declarations are compared by (Rettler converts 5-player two-adjutant ones)."""
+        return bid.count
+
+    def outranks(self, players: int, bid: Bid, standing: Bid) -> bool:
+        """Whether ``bid`` may be declared over ``standing`` (2.3.2, 3.3.2)."""
+        return self.bid_priority(players, bid) > self.bid_priority(players, standing)
 
     # -- checking --------------------------------------------------------------
     def score_deal(

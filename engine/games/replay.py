@@ -16,7 +16,7 @@ and 原爆 are not replayed yet: a play of more than one card is refused with
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,14 @@ from engine.problems import Checker, join
 
 if TYPE_CHECKING:
     from engine.games.declarer import DeclarerGame
+
+MISDEAL_RANKS = frozenset({"2", "4", "10", "J", "Q", "K", "A"})
+
+
+def is_misdeal(hand: Iterable[Card]) -> bool:
+    """倒れ (2.3.1, 3.3.1): a hand with no 2, 4, 10, J, Q, K, A and no joker may ask for a redeal."""
+    return not any(card.is_joker or card.rank in MISDEAL_RANKS for card in hand)
+
 
 RULE_MESSAGES = {
     "follow": "must follow the led suit",
@@ -49,6 +57,8 @@ class Replayed:
     discarded_point_cards: int
     adjutants: list[str]
     trick_winners: list[str]
+    misdeal_hands: list[str]
+    """Players whose dealt hand was 倒れ (they could have asked for a redeal)."""
 
 
 def replay(
@@ -128,6 +138,7 @@ def replay(
         discarded_point_cards=sum(1 for c in discards if c.is_face),
         adjutants=adjutants,
         trick_winners=[w for w, _ in winners],
+        misdeal_hands=[p for p in players if is_misdeal(hands[p])],
     )
 
 

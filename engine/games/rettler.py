@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.cards import standard_deck
-from engine.games.declarer import DeclarerGame
+from engine.games.declarer import Bid, DeclarerGame
 from engine.games.score_tables import (
     Payout,
     rettler_five_player_conversion,
@@ -48,6 +48,11 @@ class Rettler(DeclarerGame):
 
     def deck(self) -> Mapping[str, int]:
         return standard_deck(copies=2, jokers=2, bridges=2)
+
+    def comparable_count(self, players: int, bid: Bid) -> int:
+        if players == 5 and bid.adjutants == 2:
+            return rettler_five_player_conversion()[bid.count]
+        return bid.count
 
     def payout(
         self, players: int, count: int, allowed: int, won: bool, taken: int, found: int

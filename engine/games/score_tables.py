@@ -72,8 +72,17 @@ def _napoleon_rows() -> tuple[_NapoleonRow, ...]:
     return tuple(rows)
 
 
-def napoleon_payout(players: int, declared: int, won: bool, taken: int, lone: bool) -> Payout:
-    """Tables C.1-C.3.  Odd declarations share the row of the even count below (C.1.2)."""
+def napoleon_payout(players: int, declared: int, won: bool, taken: int, adjutants: int) -> Payout:
+    """Tables C.1-C.3.  Odd declarations share the row of the even count below (C.1.2).
+
+    Six players (6.1.4, two adjutants) have no printed table: appendix C's prose
+    formulas are applied with the multiplier of the 5-player table's row (C.3),
+    which is the table for the same declarations.
+    """
+    if players == 6:
+        multiplier = napoleon_payout(5, declared, won, taken, 0).multiplier
+        return formula_payout(players, 60 * multiplier, won, adjutants, multiplier)
+    lone = adjutants == 0
     for row in _napoleon_rows():
         if row.players == players and declared in row.declared and row.win == won:
             if won or taken in row.taken:
@@ -83,6 +92,26 @@ def napoleon_payout(players: int, declared: int, won: bool, taken: int, lone: bo
                 leader, adjutant, coalition = row.with_adjutant
                 return Payout(leader, adjutant, coalition, multiplier)
     raise LookupError(f"no Napoleon score row for {players} players, {declared} declared")
+
+
+def formula_payout(players: int, points: int, won: bool, adjutants: int, multiplier: int) -> Payout:
+    """Appendix C's prose: who pays whom and the splits inside the army (C.1.1, C.1.2).
+
+    On a win the leader and each adjutant share 2:1; on a loss they pay 3:1
+    (each adjutant a third of the leader's share with two adjutants, 3:1:1).
+    The coalition shares its side equally.
+    """
+    coalition = players - 1 - adjutants
+    leader_share, adjutant_share = {0: (1, 0), 1: (2, 1), 2: (2, 1)}[adjutants] if won else {
+        0: (1, 0), 1: (3, 1), 2: (3, 1)}[adjutants]  # fmt: skip
+    parts = leader_share + adjutant_share * adjutants
+    sign = 1 if won else -1
+    return Payout(
+        leader=sign * points * leader_share // parts,
+        adjutant=sign * points * adjutant_share // parts if adjutants else None,
+        coalition=-sign * points // coalition,
+        multiplier=multiplier,
+    )
 
 
 @dataclass(frozen=True, slots=True)

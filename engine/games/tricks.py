@@ -5,10 +5,12 @@ Strength, from the strongest (each step only where the rules make it effective):
 1. マイティ (♠A); with よろめき (♡Q) in the same trick the ♡Q wins, with よろめき返し
    (♡K) as well the ♡K wins, and in Rettler with よろめき返し返し (♡A) too the ♡A wins.
 2. The joker, only when led (not on the first trick of an ordinary or red/black trump).
-3. 正ジャック: the jack of a trump suit (the 4 in 囲碁将棋部ノートラ, none in 地学部ノートラ).
-4. 裏ジャック: the jack of the trump suit's colour partner (not with red/black).
-5. セイム 2: when every card of the trick is of the led suit, the 2 of that suit; not
-   on a ♠3 lead, and in Rettler a second 2 played last wins (セイム 2 返し).
+3. セイム 2: when every card of the trick is of the led suit, the 2 of that suit; not
+   on a ♠3 lead, and in Rettler a second 2 played last wins (セイム 2 返し).  It
+   beats the jacks: table 2.2 marks セイム 2 effective from 正ジャック down, and
+   appendix A lists "セイム 2 does not work on the jacks" as a local rule.
+4. 正ジャック: the jack of a trump suit (the 4 in 囲碁将棋部ノートラ, none in 地学部ノートラ).
+5. 裏ジャック: the jack of the trump suit's colour partner (not with red/black).
 6. Trump cards by rank (A K Q J 10 … 2).
 7. Cards of the led suit by rank; any other card never wins.
 
@@ -162,6 +164,13 @@ def trick_winner(cards: Sequence[Card], ctx: TrickContext) -> int:
     trumps = frozenset() if ctx.restricted else ctx.trump.suits(suit)
     jack = None if ctx.restricted else ctx.trump.jack_rank
 
+    if not ctx.restricted and cards[0].code != JOKER_CALL and all(c.suit == suit for c in cards):
+        twos = [i for i, c in enumerate(cards) if c.rank == "2"]
+        if twos:
+            if ctx.rettler and len(twos) > 1 and twos[-1] == len(cards) - 1:
+                return twos[-1]  # セイム 2 返し
+            return twos[0]
+
     if jack is not None and trumps:
         prefer = suit if suit in trumps else None
         true_jacks = [i for i, c in enumerate(cards) if c.rank == jack and c.suit in trumps]
@@ -174,13 +183,6 @@ def trick_winner(cards: Sequence[Card], ctx: TrickContext) -> int:
             ]
             if false_jacks:
                 return false_jacks[0]
-
-    if not ctx.restricted and cards[0].code != JOKER_CALL and all(c.suit == suit for c in cards):
-        twos = [i for i, c in enumerate(cards) if c.rank == "2"]
-        if twos:
-            if ctx.rettler and len(twos) > 1 and twos[-1] == len(cards) - 1:
-                return twos[-1]  # セイム 2 返し
-            return twos[0]
 
     in_trump = [i for i, c in enumerate(cards) if c.suit in trumps]
     if in_trump:

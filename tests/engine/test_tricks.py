@@ -76,8 +76,12 @@ def test_2_3_4_same_two_needs_every_card_in_the_led_suit():
     assert win(["D5", "DA", "D2", "H3"], "clubs") == 1
 
 
-def test_2_3_4_same_two_does_not_beat_the_jacks():
-    assert win(["S5", "SJ", "S2", "SK"], "spades") == 1
+def test_2_3_4_same_two_beats_the_jacks_but_not_mighty():
+    # Table 2.2: セイム 2 is effective from 正ジャック down; appendix A's local rules list
+    # "セイム 2 does not work on the jacks" and "セイム 2 works on mighty" as departures.
+    assert win(["S5", "SJ", "S2", "SK"], "spades") == 2
+    assert win(["C5", "CJ", "C2", "CK"], "spades") == 2  # 裏ジャック ♣J
+    assert win(["S5", "SA", "S2", "SK"], "hearts") == 1
 
 
 def test_2_3_4_same_two_is_void_on_a_spade_three_lead():

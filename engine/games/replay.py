@@ -8,9 +8,9 @@ discarded point cards and the adjutants (the players who held a named card
 after the exchange; none when the declarer took them all: 1人立ち).
 
 Every illegal play is reported with its path; the replay goes on after one, so
-that a scorer sees all of them at once.  Rettler's pair leads (2枚回し), 点札請求
-and 原爆 are not replayed yet: a play of more than one card is refused with
-``pairs_not_supported``.
+that a scorer sees all of them at once.  Leads, Rettler's pairs (2枚回し), 点札請求
+and 原爆 are in :mod:`engine.games.leads`, the duties of following in
+:mod:`engine.games.follow`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card
-from engine.games.tricks import TRUMP_SUIT, TrickContext, Trump, legal_cards, trick_winner
+from engine.games.follow import is_legal
+from engine.games.leads import classify_lead, duty_for, resolve
+from engine.games.tricks import TRUMP_SUIT, TrickContext, Trump
 from engine.problems import Checker, join
 
 if TYPE_CHECKING:
@@ -39,13 +41,15 @@ RULE_MESSAGES = {
     "follow": "must follow the led suit",
     "joker_call": "a joker lead calls for the trump, or else a point card",
     "give_up_joker": "♠3 was led: the joker must be given up (ジョーカー落とし)",
-    "bridge_lead": "the bridge may be led only on the last trick",
+    "point_call": "点札請求: point cards of the led suit, or else any point card",
+    "bomb": "原爆: マイティ, then trumps, then point cards (or as many 2s)",
 }
 RULE_CODES = {
     "follow": "revoke",
     "joker_call": "revoke",
     "give_up_joker": "joker_not_given_up",
-    "bridge_lead": "bridge_lead",
+    "point_call": "revoke",
+    "bomb": "revoke",
 }
 
 
@@ -127,7 +131,7 @@ def replay(
     ]
 
     trump = Trump(trump_name)
-    winners = _play_tricks(game, record, players, declarer, trump, in_play, hand_size, checker)
+    winners = _play_tricks(game, record, players, declarer, trump, in_play, checker)
     if winners is None:
         return None
     points = dict.fromkeys(players, 0)
@@ -168,102 +172,140 @@ def _play_tricks(
     declarer: str,
     trump: Trump,
     hands: dict[str, list[Card]],
-    hand_size: int,
     checker: Checker,
 ) -> list[tuple[str, list[Card]]] | None:
     tricks = checker.typed(checker.require(record, "tricks"), list, "tricks")
     if tricks is None:
         return None
-    if len(tricks) != hand_size:
-        checker.add(
-            "wrong_trick_count", "tricks", f"a deal is {hand_size} tricks, {len(tricks)} are given"
-        )
-        return None
     n = len(players)
     leader = declarer
+    point_call = False
     result: list[tuple[str, list[Card]]] = []
     for t, trick in enumerate(tricks):
         path = join("tricks", t)
-        trick = checker.typed(trick, dict, path)
-        if trick is None:
+        if not hands[leader]:
+            checker.add("wrong_trick_count", path, "the hands are empty: the deal is over")
             return None
-        checker.known_keys(trick, {"plays"}, path)
-        plays = checker.typed(checker.require(trick, "plays", path), list, join(path, "plays"))
+        plays = _read_plays(trick, path, n, checker)
         if plays is None:
             return None
-        if len(plays) != n:
-            checker.add(
-                "wrong_play_count", join(path, "plays"), f"every one of the {n} players plays once"
-            )
-            return None
-        named = None
         order = players[players.index(leader) :] + players[: players.index(leader)]
-        played: list[Card] = []
-        for k, play in enumerate(plays):
-            play_path = join(join(path, "plays"), k)
-            play = checker.typed(play, dict, play_path)
-            if play is None:
-                return None
-            checker.known_keys(
-                play, {"player", "cards", "suit"} if k == 0 else {"player", "cards"}, play_path
-            )
-            who = checker.player(
-                checker.require(play, "player", play_path), players, join(play_path, "player")
-            )
-            cards = checker.cards(
-                checker.require(play, "cards", play_path), join(play_path, "cards")
-            )
-            if who is None or cards is None:
-                return None
+        for k, (who, _cards, _raw) in enumerate(plays):
             if who != order[k]:
                 code = "wrong_leader" if k == 0 else "wrong_order"
-                checker.add(code, join(play_path, "player"), f"{order[k]} plays here, not {who}")
-                return None
-            if len(cards) != 1:
                 checker.add(
-                    "pairs_not_supported"
-                    if game.name == "rettler" and len(cards) > 1
-                    else "wrong_card_count",
-                    join(play_path, "cards"),
-                    "each play is one card (Rettler's pair leads and 原爆 are not replayed yet)",
+                    code,
+                    join(join(join(path, "plays"), k), "player"),
+                    f"{order[k]} plays here, not {who}",
                 )
                 return None
-            card = cards[0]
-            if k == 0:
-                named = _named_suit(play, card, trump, checker, play_path)
-            ctx = TrickContext(trump, first=t == 0, last=t == hand_size - 1,
-                               rettler=game.name == "rettler", named=named)  # fmt: skip
-            hand = hands[who]
-            if card not in hand:
+        lead_cards, lead_raw = plays[0][1], plays[0][2]
+        named = _named_suit(lead_raw, lead_cards, trump, checker, join(join(path, "plays"), 0))
+        ctx = TrickContext(
+            trump,
+            first=t == 0,
+            last=len(lead_cards) == len(hands[leader]),
+            rettler=game.name == "rettler",
+            named=named,
+            point_call=point_call,
+        )
+        lead = classify_lead(lead_cards, ctx, n, hands[leader])
+        if isinstance(lead, str):
+            checker.add("illegal_lead", join(join(join(path, "plays"), 0), "cards"), lead)
+            return None
+        duty = duty_for(lead, ctx)
+        for k, (who, cards, _raw) in enumerate(plays):
+            cards_path = join(join(join(path, "plays"), k), "cards")
+            if len(cards) != lead.size:
                 checker.add(
-                    "card_not_held", join(play_path, "cards"), f"{who} does not hold {card.code}"
+                    "wrong_card_count",
+                    cards_path,
+                    f"every player plays {lead.size} card(s) to this lead",
                 )
-            else:
-                legal, rule = legal_cards(hand, played[0] if played else None, ctx)
-                if card not in legal and rule is not None:
-                    checker.add(RULE_CODES[rule], join(play_path, "cards"),
-                                f"{who} played {card.code}: {RULE_MESSAGES[rule]}")  # fmt: skip
-                hand.remove(card)
-            played.append(card)
-        winner = order[trick_winner(played, ctx)]
-        result.append((winner, played))
+                return None
+            missing = Counter(c.code for c in cards) - Counter(c.code for c in hands[who])
+            if missing:
+                checker.add(
+                    "card_not_held",
+                    cards_path,
+                    f"{who} does not hold {', '.join(sorted(missing.elements()))}",
+                )
+                return None
+            if k > 0 and not is_legal(cards, hands[who], duty):
+                checker.add(RULE_CODES[duty.rule], cards_path,
+                            f"{who} played {' '.join(c.code for c in cards)}: {RULE_MESSAGES[duty.rule]}")  # fmt: skip
+            for card in cards:
+                hands[who].remove(card)
+        outcome = resolve([cards for _, cards, _ in plays], lead, ctx)
+        winner = order[outcome.winner]
+        result.append((winner, [c for _, cards, _ in plays for c in cards]))
         leader = winner
+        point_call = outcome.little
+    left = [p for p in players if hands[p]]
+    if left:
+        checker.add(
+            "wrong_trick_count",
+            "tricks",
+            f"the tricks end with cards still in hand ({', '.join(left)})",
+        )
     return result if checker.ok else None
 
 
+def _read_plays(
+    trick: Any, path: str, n: int, checker: Checker
+) -> list[tuple[str, list[Card], Mapping[str, Any]]] | None:
+    """The trick's plays as (player, cards, raw object); ``None`` after a problem."""
+    trick = checker.typed(trick, dict, path)
+    if trick is None:
+        return None
+    checker.known_keys(trick, {"plays"}, path)
+    raw_plays = checker.typed(checker.require(trick, "plays", path), list, join(path, "plays"))
+    if raw_plays is None:
+        return None
+    if len(raw_plays) != n:
+        checker.add(
+            "wrong_play_count", join(path, "plays"), f"every one of the {n} players plays once"
+        )
+        return None
+    plays = []
+    for k, play in enumerate(raw_plays):
+        play_path = join(join(path, "plays"), k)
+        play = checker.typed(play, dict, play_path)
+        if play is None:
+            return None
+        checker.known_keys(
+            play, {"player", "cards", "suit"} if k == 0 else {"player", "cards"}, play_path
+        )
+        who = checker.typed(
+            checker.require(play, "player", play_path), str, join(play_path, "player")
+        )
+        cards = checker.cards(checker.require(play, "cards", play_path), join(play_path, "cards"))
+        if who is None or cards is None:
+            return None
+        if not cards:
+            checker.add(
+                "wrong_card_count", join(play_path, "cards"), "a play has at least one card"
+            )
+            return None
+        plays.append((who, cards, play))
+    return plays
+
+
 def _named_suit(
-    play: Mapping[str, Any], card: Card, trump: Trump, checker: Checker, path: str
+    play: Mapping[str, Any], cards: list[Card], trump: Trump, checker: Checker, path: str
 ) -> Any:
-    """The suit named on a joker lead (``suit`` on the lead play).
+    """The suit named on a joker lead or a 原爆 (``suit`` on the lead play).
 
     Required in the no-trump family.  With red/black the contract lets the record
     name one of the two trump suits; the followers may still play either (2.3.4).
     """
-    may_name = card.is_joker and (trump.notrump or trump.name in ("red", "black"))
+    names = cards[0].is_joker or len(cards) > 2
     if "suit" not in play:
-        if card.is_joker and trump.notrump:
+        if names and trump.notrump:
             checker.add(
-                "missing_field", join(path, "suit"), "a joker lead in no-trump names a suit"
+                "missing_field",
+                join(path, "suit"),
+                "a joker lead or a 原爆 in no-trump names a suit",
             )
         return None
     name = play["suit"]
@@ -272,12 +314,9 @@ def _named_suit(
             "unknown_suit", join(path, "suit"), f"{name!r} is not spades, hearts, diamonds or clubs"
         )
         return None
-    if not may_name:
-        checker.add(
-            "not_applicable",
-            join(path, "suit"),
-            "only a joker lead in no-trump or red/black names a suit",
-        )
+    if not (names and (trump.notrump or trump.name in ("red", "black"))):
+        checker.add("not_applicable", join(path, "suit"),
+                    "only a joker lead or a 原爆 in no-trump or red/black names a suit")  # fmt: skip
         return None
     if trump.name in ("red", "black") and TRUMP_SUIT[name] not in trump.suits(None):
         checker.add("unknown_suit", join(path, "suit"), f"{name} is not a {trump.name} trump suit")

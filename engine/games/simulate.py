@@ -12,7 +12,9 @@ from typing import Any
 
 from engine.cards import Card, Suit
 from engine.games.declarer import TRUMPS, DeclarerGame
-from engine.games.tricks import TrickContext, Trump, legal_cards, trick_winner
+from engine.games.follow import random_legal_play
+from engine.games.leads import Lead, LeadKind, classify_lead, duty_for, resolve
+from engine.games.tricks import TrickContext, Trump
 
 SUIT_NAMES = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds",
               Suit.CLUBS: "clubs"}  # fmt: skip
@@ -54,27 +56,31 @@ def random_full_deal(
     tricks = []
     leader = declarer
     the_trump = Trump(trump)
-    for t in range(size):
+    rettler = game.name == "rettler"
+    point_call = False
+    t = 0
+    while in_play[leader]:
         order = players[players.index(leader) :] + players[: players.index(leader)]
-        played: list[Card] = []
-        plays: list[dict[str, Any]] = []
-        named_suit = None
-        ctx = TrickContext(
-            the_trump, first=t == 0, last=t == size - 1, rettler=game.name == "rettler"
+        lead, ctx, named_suit = _choose_lead(
+            in_play[leader], the_trump, t, rettler, point_call, n, rng
         )
-        for who in order:
-            legal, _rule = legal_cards(in_play[who], played[0] if played else None, ctx)
-            card = rng.choice(legal)
-            play: dict[str, Any] = {"player": who, "cards": [card.code]}
-            if not played and card.is_joker and the_trump.notrump:
-                named_suit = rng.choice(list(Suit))
-                play["suit"] = SUIT_NAMES[named_suit]
-                ctx = TrickContext(the_trump, ctx.first, ctx.last, ctx.rettler, named=named_suit)
-            in_play[who].remove(card)
-            played.append(card)
-            plays.append(play)
+        plays: list[dict[str, Any]] = [{"player": leader, "cards": [c.code for c in lead.cards]}]
+        if named_suit is not None:
+            plays[0]["suit"] = SUIT_NAMES[named_suit]
+        duty = duty_for(lead, ctx)
+        played = [list(lead.cards)]
+        for who in order[1:]:
+            cards = random_legal_play(in_play[who], lead.size, duty, rng)
+            plays.append({"player": who, "cards": [c.code for c in cards]})
+            played.append(cards)
+        for who, cards in zip(order, played, strict=True):
+            for card in cards:
+                in_play[who].remove(card)
         tricks.append({"plays": plays})
-        leader = order[trick_winner(played, ctx)]
+        outcome = resolve(played, lead, ctx)
+        leader = order[outcome.winner]
+        point_call = outcome.little
+        t += 1
 
     declaration: dict[str, Any] = {"player": declarer, "count": count, "trump": trump}
     if len(game.adjutant_choices(n)) > 1:
@@ -89,3 +95,37 @@ def random_full_deal(
         "discards": [c.code for c in discards],
         "tricks": tricks,
     }
+
+
+def _choose_lead(
+    hand: list[Card],
+    trump: Trump,
+    t: int,
+    rettler: bool,
+    point_call: bool,
+    n: int,
+    rng: random.Random,
+) -> tuple[Lead, TrickContext, Suit | None]:
+    """A random legal lead: now and then a pair or a 原爆 where the hand allows one."""
+    named = rng.choice(list(Suit)) if trump.notrump else None
+    singles: list[list[Card]] = [[c] for c in hand]
+    rng.shuffle(singles)
+    preferred: list[list[Card]] = []
+    if rettler:
+        codes = sorted({c.code for c in hand if sum(1 for d in hand if d.code == c.code) >= 2})
+        jacks = [c for c in hand if c.rank == trump.jack_rank]
+        if len(jacks) >= 5 and rng.random() < 0.7:
+            preferred.append(jacks)
+        if codes and rng.random() < 0.4:
+            preferred += [[Card(code), Card(code)] for code in rng.sample(codes, len(codes))]
+    options = preferred + singles
+    for cards in options:
+        ctx = TrickContext(trump, first=t == 0, last=len(cards) == len(hand), rettler=rettler,
+                           named=named, point_call=point_call)  # fmt: skip
+        lead = classify_lead(cards, ctx, n, hand)
+        if isinstance(lead, Lead):
+            names = cards[0].is_joker or lead.kind == LeadKind.BOMB
+            if not (names and trump.notrump):
+                ctx = TrickContext(trump, ctx.first, ctx.last, rettler, None, point_call)
+            return lead, ctx, ctx.named
+    raise AssertionError("a hand always has a legal lead")  # pragma: no cover

@@ -104,7 +104,9 @@ class TrickContext:
     last: bool
     rettler: bool
     named: Suit | None = None
-    """The suit the leader named on a joker lead (no-trump family)."""
+    """The suit the leader named on a joker lead or a 原爆 (no-trump family)."""
+    point_call: bool = False
+    """点札請求: the leader won the previous trick with a リトル (Rettler, 3.3.3)."""
 
     @property
     def restricted(self) -> bool:
@@ -116,7 +118,7 @@ def _rank(card: Card) -> int:
     return RANK_ORDER[card.rank] if card.rank else 0
 
 
-def _led_as_joker(card: Card, ctx: TrickContext) -> bool:
+def led_as_joker(card: Card, ctx: TrickContext) -> bool:
     """A joker lead, or Rettler's bridge led on the last trick (as strong as the joker)."""
     return card.code == JOKER or (card.code == BRIDGE and ctx.last)
 
@@ -124,7 +126,7 @@ def _led_as_joker(card: Card, ctx: TrickContext) -> bool:
 def led_suit(cards: Sequence[Card], ctx: TrickContext) -> Suit | None:
     """The suit the trick is played in (for strength, not for following)."""
     lead = cards[0]
-    if not _led_as_joker(lead, ctx):
+    if not led_as_joker(lead, ctx):
         return lead.suit
     if ctx.named is not None:
         return ctx.named
@@ -134,6 +136,7 @@ def led_suit(cards: Sequence[Card], ctx: TrickContext) -> Suit | None:
 
 
 def _first(cards: Sequence[Card], code: str) -> int | None:
+    """The index of the first ``code`` played."""
     return next((i for i, c in enumerate(cards) if c.code == code), None)
 
 
@@ -142,21 +145,28 @@ def _best(cards: Sequence[Card], candidates: list[int], prefer: Suit | None) -> 
     return min(candidates, key=lambda i: (-_rank(cards[i]), cards[i].suit != prefer, i))
 
 
+def mighty_chain(cards: Sequence[Card], mighty: int, rettler: bool) -> int:
+    """マイティ at ``mighty`` would win: よろめき, よろめき返し, よろめき返し返し answer it."""
+    answer = _first(cards, YOROMEKI)
+    if answer is None:
+        return mighty
+    gaeshi = _first(cards, YOROMEKI_GAESHI)
+    if gaeshi is not None:
+        answer = gaeshi
+        if rettler and (gaeshi2 := _first(cards, YOROMEKI_GAESHI_GAESHI)) is not None:
+            answer = gaeshi2
+    return answer
+
+
 def trick_winner(cards: Sequence[Card], ctx: TrickContext) -> int:
     """The index (in order of play) of the card that wins a trick of single cards."""
     mighty = _first(cards, MIGHTY)
     if mighty is not None:
-        answer = _first(cards, YOROMEKI)
-        if answer is None:
-            return mighty
-        gaeshi = _first(cards, YOROMEKI_GAESHI)
-        if gaeshi is not None:
-            answer = gaeshi
-            if ctx.rettler and (gaeshi2 := _first(cards, YOROMEKI_GAESHI_GAESHI)) is not None:
-                answer = gaeshi2
-        return answer
+        return mighty_chain(cards, mighty, ctx.rettler)
+    if ctx.point_call:  # 3.3.3: a single 点札請求 lead loses only to マイティ
+        return 0
 
-    if _led_as_joker(cards[0], ctx) and not (ctx.trump.ordinary and ctx.first):
+    if led_as_joker(cards[0], ctx) and not (ctx.trump.ordinary and ctx.first):
         return 0
     suit = led_suit(cards, ctx)
     if suit is None:  # nothing but jokers and bridges: the lead keeps it
@@ -189,40 +199,3 @@ def trick_winner(cards: Sequence[Card], ctx: TrickContext) -> int:
         return _best(cards, in_trump, suit if suit in trumps else None)
     following = [i for i, c in enumerate(cards) if c.suit == suit]
     return _best(cards, following, suit) if following else 0
-
-
-# -- what a player may play ------------------------------------------------------------------
-
-
-def legal_cards(
-    hand: Sequence[Card], lead: Card | None, ctx: TrickContext
-) -> tuple[list[Card], str | None]:
-    """The cards of ``hand`` a player may play to a trick led by ``lead`` (``None``: leading).
-
-    Returns the legal cards and the rule that limited them (for the error message):
-    ``follow``, ``joker_call`` (a joker lead: the called trump, else a point card),
-    ``give_up_joker`` (♠3 led: the joker's holder plays it; Rettler may play the bridge
-    instead).  The bridge may not be led except on the last trick.
-    """
-    cards = list(hand)
-    if lead is None:
-        playable = [c for c in cards if c.code != BRIDGE]
-        if ctx.last or not playable:  # a hand of nothing but bridges may lead one
-            return cards, None
-        return playable, "bridge_lead"
-    bridges = [c for c in cards if c.code == BRIDGE]
-    if lead.code == JOKER_CALL and any(c.code == JOKER for c in cards):
-        return [c for c in cards if c.code == JOKER] + bridges, "give_up_joker"
-    if _led_as_joker(lead, ctx):
-        called = ctx.trump.called_suits(ctx.named)
-        in_called = [c for c in cards if c.suit in called]
-        if in_called:
-            return in_called + bridges, "joker_call"
-        points = [c for c in cards if c.is_face]
-        if points:
-            return points + bridges, "joker_call"
-        return cards, None
-    same = [c for c in cards if c.suit == lead.suit]
-    if same:
-        return same, "follow"
-    return cards, None

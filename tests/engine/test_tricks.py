@@ -3,7 +3,9 @@
 import pytest
 
 from engine.cards import Card, Suit
-from engine.games.tricks import TrickContext, Trump, legal_cards, trick_winner
+from engine.games.follow import is_legal
+from engine.games.leads import classify_lead, duty_for
+from engine.games.tricks import TrickContext, Trump, trick_winner
 
 
 def win(codes, trump, *, first=False, last=False, rettler=False, named=None):
@@ -12,10 +14,16 @@ def win(codes, trump, *, first=False, last=False, rettler=False, named=None):
 
 
 def legal(hand, lead, trump="hearts", **kw):
+    """The cards of ``hand`` that may be played to ``lead`` (``None``: that may be led)."""
     ctx = TrickContext(Trump(trump), first=kw.get("first", False), last=kw.get("last", False),
                        rettler=kw.get("rettler", False), named=kw.get("named"))  # fmt: skip
-    cards, _rule = legal_cards([Card(c) for c in hand], Card(lead) if lead else None, ctx)
-    return sorted(c.code for c in cards)
+    cards = [Card(c) for c in hand]
+    if lead is None:
+        return sorted(
+            c.code for c in cards if not isinstance(classify_lead([c], ctx, 6, cards), str)
+        )
+    duty = duty_for(classify_lead([Card(lead)], ctx, 6), ctx)
+    return sorted(c.code for c in cards if is_legal([c], cards, duty))
 
 
 # 2.3.4 一般論 ----------------------------------------------------------------------------------

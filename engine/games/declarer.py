@@ -181,6 +181,9 @@ class DeclarerGame(Game):
             players, declarer, count, allowed, replayed.adjutants, replayed.point_cards
         )
         scored.details["trick_winners"] = replayed.trick_winners
+        scored.details["misdeal_hands"] = replayed.misdeal_hands
+        if self.name == "rettler":
+            scored.details["point_calls"] = replayed.point_calls
         return scored
 
     def _declaration(

@@ -63,6 +63,8 @@ class Replayed:
     trick_winners: list[str]
     misdeal_hands: list[str]
     """Players whose dealt hand was 倒れ (they could have asked for a redeal)."""
+    point_calls: list[int]
+    """The tricks (0-based) that were 点札請求."""
 
 
 def replay(
@@ -131,7 +133,8 @@ def replay(
     ]
 
     trump = Trump(trump_name)
-    winners = _play_tricks(game, record, players, declarer, trump, in_play, checker)
+    point_calls: list[int] = []
+    winners = _play_tricks(game, record, players, declarer, trump, in_play, checker, point_calls)
     if winners is None:
         return None
     points = dict.fromkeys(players, 0)
@@ -143,6 +146,7 @@ def replay(
         adjutants=adjutants,
         trick_winners=[w for w, _ in winners],
         misdeal_hands=[p for p in players if is_misdeal(hands[p])],
+        point_calls=point_calls,
     )
 
 
@@ -173,6 +177,7 @@ def _play_tricks(
     trump: Trump,
     hands: dict[str, list[Card]],
     checker: Checker,
+    point_calls: list[int],
 ) -> list[tuple[str, list[Card]]] | None:
     tricks = checker.typed(checker.require(record, "tricks"), list, "tricks")
     if tricks is None:
@@ -209,6 +214,8 @@ def _play_tricks(
             named=named,
             point_call=point_call,
         )
+        if point_call:
+            point_calls.append(t)
         lead = classify_lead(lead_cards, ctx, n, hands[leader])
         if isinstance(lead, str):
             checker.add("illegal_lead", join(join(join(path, "plays"), 0), "cards"), lead)

@@ -8,6 +8,7 @@ benchmark data.  Players play a random legal card; they are not trying to win.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import Card, Suit
@@ -21,20 +22,34 @@ SUIT_NAMES = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diam
 
 
 def random_full_deal(
-    game: DeclarerGame, players: list[str], rng: random.Random, *, adjutants: int | None = None
+    game: DeclarerGame,
+    players: list[str],
+    rng: random.Random,
+    *,
+    adjutants: int | None = None,
+    trump: str | None = None,
+    declarer_cards: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """A complete, legal full-play record for ``players``."""
+    """A complete, legal full-play record for ``players``.
+
+    ``declarer_cards`` are dealt to the first player, who then declares (to set
+    up a pair or a 原爆); otherwise the declarer and the trump are random.
+    """
     n = len(players)
     deck = [Card(code) for code, copies in sorted(game.deck().items()) for _ in range(copies)]
     rng.shuffle(deck)
+    forced = [Card(code) for code in declarer_cards]
+    for card in forced:
+        deck.remove(card)
+    deck = forced + deck
     size = game.hand_size(n)
     hands = {p: deck[i * size : (i + 1) * size] for i, p in enumerate(players)}
     widow = deck[n * size :]
 
-    declarer = rng.choice(players)
+    declarer = players[0] if declarer_cards else rng.choice(players)
     allowed = adjutants if adjutants is not None else rng.choice(game.adjutant_choices(n))
     count = rng.randint(game.minimum_count(n, allowed), game.point_cards_total)
-    trump = rng.choice(TRUMPS)
+    trump = trump or rng.choice(TRUMPS)
     own = {c.code for c in hands[declarer]}
     # Name cards the declarer does not hold, never more possible adjutants than allowed.
     candidates = sorted({c.code for c in deck if c.code not in own})
@@ -46,7 +61,10 @@ def random_full_deal(
             named.append(code)
             possible += copies
     pool = hands[declarer] + widow
-    discards = rng.sample(pool, len(widow))
+    discardable = list(pool)
+    for code in declarer_cards:  # keep the cards the caller set up
+        discardable.remove(Card(code))
+    discards = rng.sample(discardable, len(widow))
     in_play = {p: list(hands[p]) for p in players}
     remaining = list(pool)
     for card in discards:

@@ -191,3 +191,67 @@ def test_a_notrump_joker_lead_must_name_its_suit():
             assert play["suit"] in ("spades", "hearts", "diamonds", "clubs")
             del play["suit"]
     assert "missing_field" in [c for c, _ in codes(record)]
+
+
+def find_deal(predicate, **kw):
+    for seed in range(300):
+        record = deal(seed=seed, **kw)
+        if predicate(record):
+            return record
+    pytest.fail("no simulated deal has it")
+
+
+def leads_of(record):
+    return [t["plays"][0]["cards"] for t in record["tricks"]]
+
+
+def test_a_replayed_bomb_takes_its_trick_and_everyone_plays_as_many_cards():
+    jacks = ["HJ", "HJ", "DJ", "DJ", "SJ", "SJ"]
+    record = find_deal(
+        lambda r: any(len(cards) > 2 for cards in leads_of(r)),
+        game="rettler",
+        n=6,
+        trump="notrump",
+        declarer_cards=jacks,
+    )
+    result = engine.check(record)
+    assert result.valid, [e.to_dict() for e in result.errors]
+    t = next(i for i, cards in enumerate(leads_of(record)) if len(cards) > 2)
+    plays = record["tricks"][t]["plays"]
+    assert all(len(p["cards"]) == len(plays[0]["cards"]) for p in plays)
+    if not any(all(c.endswith("2") for c in p["cards"]) for p in plays[1:]):
+        assert result.details["trick_winners"][t] == plays[0]["player"]
+
+
+def test_after_a_little_the_next_trick_is_a_point_call_that_the_replay_enforces():
+    def point_call_with_a_victim(r):
+        """(trick, play) where a follower of a 点札請求 played a point card but held another card."""
+        for t in engine.check(r).details["point_calls"]:
+            trick = r["tricks"][t]
+            if trick["plays"][0]["cards"][0] in ("JK", "BR"):
+                continue
+            for k, play in enumerate(trick["plays"][1:], start=1):
+                later = [(u, j, c) for u, tr in enumerate(r["tricks"][t + 1 :], start=t + 1)
+                         for j, p in enumerate(tr["plays"]) if p["player"] == play["player"]
+                         for c in p["cards"] if not parse_card(c).is_face and c not in ("JK", "BR")]  # fmt: skip
+                if later and any(parse_card(c).is_face for c in play["cards"]):
+                    return t, k, later[0]
+        return None
+
+    record = find_deal(lambda r: point_call_with_a_victim(r) is not None, game="rettler", n=6)
+    t, k, (u, j, plain) = point_call_with_a_victim(record)
+    given = record["tricks"][t]["plays"][k]["cards"]
+    point = next(c for c in given if parse_card(c).is_face)
+    given[given.index(point)] = plain
+    later = record["tricks"][u]["plays"][j]["cards"]
+    later[later.index(plain)] = point
+    assert ("revoke", f"tricks[{t}].plays[{k}].cards") in codes(record)
+
+
+def test_a_misdealt_hand_is_reported_in_the_details():
+    record = deal("napoleon", 4, seed=8)
+    assert engine.check(record).details["misdeal_hands"] == []
+    weak = ["S3", "H5", "D6", "C7", "S8", "H9", "D3", "C5", "S6", "H7", "D8", "C9"]
+    record = deal("napoleon", 4, seed=8, declarer_cards=weak)
+    result = engine.check(record)
+    assert result.valid and result.details["misdeal_hands"] == ["P0"]

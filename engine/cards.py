@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from types import MappingProxyType
 
 
@@ -59,26 +59,23 @@ class Card:
 
     code: str
     """Canonical code: ``"SA"``, ``"H10"``, ``"JK"``, ``"BR"``."""
+    suit: Suit | None = field(init=False, compare=False, repr=False)
+    """The suit, or ``None`` for the joker and the bridge."""
+    rank: str | None = field(init=False, compare=False, repr=False)
+    """The rank (``"A"``, ``"10"``, ``"K"``…), or ``None`` for the joker and the bridge."""
+    is_joker: bool = field(init=False, compare=False, repr=False)
+    """True for the joker."""
+    is_face: bool = field(init=False, compare=False, repr=False)
+    """True for A, 10, J, Q and K of any suit (never the joker)."""
 
-    @property
-    def suit(self) -> Suit | None:
-        """The suit, or ``None`` for the joker and the bridge card."""
-        return None if self.code in (JOKER, BRIDGE) else Suit(self.code[0])
-
-    @property
-    def rank(self) -> str | None:
-        """The rank (``"A"``, ``"10"``, ``"K"``…), or ``None`` for the joker and the bridge."""
-        return None if self.code in (JOKER, BRIDGE) else self.code[1:]
-
-    @property
-    def is_joker(self) -> bool:
-        """True for the joker."""
-        return self.code == JOKER
-
-    @property
-    def is_face(self) -> bool:
-        """True for A, 10, J, Q and K of any suit (never the joker)."""
-        return self.rank in FACE_RANKS
+    def __post_init__(self) -> None:
+        # Derived once: the replay reads these for every card of every trick.
+        plain = self.code not in (JOKER, BRIDGE)
+        rank = self.code[1:] if plain else None
+        object.__setattr__(self, "suit", Suit(self.code[0]) if plain else None)
+        object.__setattr__(self, "rank", rank)
+        object.__setattr__(self, "is_joker", self.code == JOKER)
+        object.__setattr__(self, "is_face", rank in FACE_RANKS)
 
     def __str__(self) -> str:
         return self.code
@@ -86,14 +83,30 @@ class Card:
 
 def parse_card(text: object) -> Card:
     """Read one card code in any accepted spelling; raise :class:`InvalidCard` otherwise."""
+    card = BY_CODE.get(text) if type(text) is str else None
+    if card is not None:  # the canonical spelling: one shared value per card
+        return card
     if not isinstance(text, str):
         raise InvalidCard(f"a card is a string such as 'SA', not {type(text).__name__}")
+    if len(text) > 8:  # never cache or echo a long string
+        raise InvalidCard(f"{text[:8]!r}… is not a card (expected e.g. 'SA', 'H10', 'DJ', 'JK')")
+    return _parse(text)
+
+
+@lru_cache(maxsize=512)
+def _parse(text: str) -> Card:
     raw = text.strip().upper()
     if raw in (JOKER, BRIDGE):
         return Card(raw)
     if len(raw) >= 2 and raw[0] in _SUIT_ALIASES and raw[1:] in RANKS:
         return Card(_SUIT_ALIASES[raw[0]].value + raw[1:])
     raise InvalidCard(f"{text!r} is not a card (expected e.g. 'SA', 'H10', 'DJ', 'JK')")
+
+
+BY_CODE: dict[str, Card] = {
+    code: Card(code) for code in [s.value + r for s in Suit for r in RANKS] + [JOKER, BRIDGE]
+}
+"""Every card by its canonical code."""
 
 
 @cache

@@ -179,10 +179,11 @@ class Checker:
         items = self.typed(value, list, path)
         if items is None:
             return None
-        cards = [self.card(item, join(path, i)) for i, item in enumerate(items)]
-        if any(card is None for card in cards):
-            return None
-        return [card for card in cards if card is not None]
+        try:
+            return [parse_card(item) for item in items]
+        except InvalidCard:  # slow path: name every bad card with its own path
+            cards = [self.card(item, join(path, i)) for i, item in enumerate(items)]
+            return None if any(card is None for card in cards) else cards  # type: ignore[return-value]
 
     def deck_counts(self, placed: Iterable[tuple[str, Card]], deck: Mapping[str, int]) -> None:
         """Each card used at most as often as the deck holds it; the excess copies are named."""

@@ -21,10 +21,11 @@ A 原爆返し (as many 2s as the bomb has jacks) is always legal.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.cards import BRIDGE, JOKER, Card, Suit
+from engine.cards import BRIDGE, BY_CODE, JOKER, Card, Suit
 
 Predicate = Callable[[Card], bool]
 
@@ -85,27 +86,34 @@ def bomb_answer(called: frozenset[Suit], jacks: int) -> Duty:
 NO_DUTY = Duty()
 
 
-def _meets(play: list[Card], hand: list[Card], duty: Duty) -> bool:
+def _meets(play: list[Card], hand: Counter[str], duty: Duty) -> bool:
     size = len(play)
     for i in range(1, len(duty.levels) + 1):
         level = duty.levels[:i]
-        held = sum(1 for c in hand if any(p(c) for p in level))
         given = sum(1 for c in play if any(p(c) for p in level))
+        if given >= size:  # the play is all of this level: nothing more can be asked
+            return True
+        held = sum(k for code, k in hand.items() if k > 0 and any(p(BY_CODE[code]) for p in level))
         if given < min(size, held):
             return False
     return True
 
 
-def is_legal(play: Sequence[Card], hand: Sequence[Card], duty: Duty) -> bool:
-    """Whether ``play`` (cards all taken from ``hand``) meets ``duty``."""
-    play, hand = list(play), list(hand)
+def is_legal(play: Sequence[Card], hand: Counter[str] | Sequence[Card], duty: Duty) -> bool:
+    """Whether ``play`` (cards all taken from ``hand``) meets ``duty``.
+
+    ``hand`` is the cards, or their counts by code (as the replay keeps them).
+    """
+    play = list(play)
+    if not isinstance(hand, Counter):
+        hand = Counter(c.code for c in hand)
     if duty.twos_answer and len(play) == duty.twos_answer and all(c.rank == "2" for c in play):
         return True
-    if duty.mighty_first and any(c.code == "SA" for c in hand):
+    if duty.mighty_first and hand["SA"] > 0:
         if not any(c.code == "SA" for c in play):
             return False
         play.remove(Card("SA"))
-        hand.remove(Card("SA"))
+        hand = hand - Counter({"SA": 1})
     if duty.bridges_stand_in:
         play = [c for c in play if c.code != BRIDGE]
     return _meets(play, hand, duty)

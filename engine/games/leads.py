@@ -80,14 +80,14 @@ class Lead:
 
 
 def classify_lead(
-    cards: Sequence[Card], ctx: TrickContext, players: int, hand: Sequence[Card] = ()
+    cards: Sequence[Card], ctx: TrickContext, players: int, *, only_bridges: bool = False
 ) -> Lead | str:
     """The lead, or a sentence saying why these cards are not a lead.
 
-    Decision: a hand of nothing but bridges may lead one before the last trick.
+    Decision: a hand of nothing but bridges (``only_bridges``) may lead one before
+    the last trick.
     """
     cards = tuple(cards)
-    only_bridges = bool(hand) and all(c.code == BRIDGE for c in hand)
     if len(cards) == 1:
         if cards[0].code == BRIDGE and not ctx.last and not only_bridges:
             return "the bridge may be led only on the last trick"

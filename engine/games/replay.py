@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import Card
+from engine.cards import BRIDGE, Card, InvalidCard, parse_card
 from engine.games.follow import is_legal
 from engine.games.leads import classify_lead, duty_for, resolve
 from engine.games.tricks import TRUMP_SUIT, TrickContext, Trump
@@ -85,11 +85,14 @@ def replay(
         )
     if hands is None or widow is None:
         return None
-    dealt = [(join(join("hands", p), i), c) for p in players for i, c in enumerate(hands[p])]
-    dealt += [(join("widow", i), c) for i, c in enumerate(widow)]
-    before = len(checker.problems)
-    checker.deck_counts(dealt, game.deck())
-    if len(checker.problems) == before and len(dealt) != sum(game.deck().values()):
+    counts = Counter(c.code for p in players for c in hands[p])
+    counts.update(c.code for c in widow)
+    deck = game.deck()
+    if any(k > deck.get(code, 0) for code, k in counts.items()):  # name each excess copy
+        dealt = [(join(join("hands", p), i), c) for p in players for i, c in enumerate(hands[p])]
+        dealt += [(join("widow", i), c) for i, c in enumerate(widow)]
+        checker.deck_counts(dealt, deck)
+    elif counts.total() != deck_size(deck):
         checker.add("incomplete_deck", "hands", "the hands and the widow are not the whole deck")
     if declaration is None or not checker.ok:
         return None
@@ -126,11 +129,10 @@ def replay(
         else:
             pool[card.code] -= 1
     # The replay goes on after a bad discard, so that the tricks are checked too.
-    in_play = {p: list(hands[p]) for p in players}
-    in_play[declarer] = [Card(code) for code in pool.elements()]
-    adjutants = [
-        p for p in players if p != declarer and any(c.code in named_codes for c in in_play[p])
-    ]
+    # Hands in play are counts by card code: the replay looks cards up for every play.
+    in_play = {p: Counter(c.code for c in hands[p]) for p in players}
+    in_play[declarer] = +pool
+    adjutants = [p for p in players if p != declarer and named_codes & in_play[p].keys()]
 
     trump = Trump(trump_name)
     point_calls: list[int] = []
@@ -148,6 +150,10 @@ def replay(
         misdeal_hands=[p for p in players if is_misdeal(hands[p])],
         point_calls=point_calls,
     )
+
+
+def deck_size(deck: Mapping[str, int]) -> int:
+    return sum(deck.values())
 
 
 def _hands(
@@ -175,7 +181,7 @@ def _play_tricks(
     players: list[str],
     declarer: str,
     trump: Trump,
-    hands: dict[str, list[Card]],
+    hands: dict[str, Counter[str]],
     checker: Checker,
     point_calls: list[int],
 ) -> list[tuple[str, list[Card]]] | None:
@@ -187,8 +193,8 @@ def _play_tricks(
     point_call = False
     result: list[tuple[str, list[Card]]] = []
     for t, trick in enumerate(tricks):
-        path = join("tricks", t)
-        if not hands[leader]:
+        path = f"tricks[{t}]"
+        if not hands[leader].total():
             checker.add("wrong_trick_count", path, "the hands are empty: the deal is over")
             return None
         plays = _read_plays(trick, path, n, checker)
@@ -205,24 +211,29 @@ def _play_tricks(
                 )
                 return None
         lead_cards, lead_raw = plays[0][1], plays[0][2]
-        named = _named_suit(lead_raw, lead_cards, trump, checker, join(join(path, "plays"), 0))
+        named = None
+        if "suit" in lead_raw or lead_cards[0].is_joker or len(lead_cards) > 2:
+            named = _named_suit(lead_raw, lead_cards, trump, checker, join(join(path, "plays"), 0))
         ctx = TrickContext(
             trump,
             first=t == 0,
-            last=len(lead_cards) == len(hands[leader]),
+            last=len(lead_cards) == hands[leader].total(),
             rettler=game.name == "rettler",
             named=named,
             point_call=point_call,
         )
         if point_call:
             point_calls.append(t)
-        lead = classify_lead(lead_cards, ctx, n, hands[leader])
+        only_bridges = all(code == BRIDGE for code in +hands[leader])
+        lead = classify_lead(lead_cards, ctx, n, only_bridges=only_bridges)
         if isinstance(lead, str):
             checker.add("illegal_lead", join(join(join(path, "plays"), 0), "cards"), lead)
             return None
         duty = duty_for(lead, ctx)
+        follows = duty.rule == "follow"
+        led = lead.cards[0].suit
         for k, (who, cards, _raw) in enumerate(plays):
-            cards_path = join(join(join(path, "plays"), k), "cards")
+            cards_path = f"{path}.plays[{k}].cards"
             if len(cards) != lead.size:
                 checker.add(
                     "wrong_card_count",
@@ -230,25 +241,31 @@ def _play_tricks(
                     f"every player plays {lead.size} card(s) to this lead",
                 )
                 return None
-            missing = Counter(c.code for c in cards) - Counter(c.code for c in hands[who])
+            hand = hands[who]
+            if len(cards) == 1:
+                missing = [] if hand[cards[0].code] else [cards[0].code]
+            else:
+                missing = list((Counter(c.code for c in cards) - hand).elements())
             if missing:
                 checker.add(
                     "card_not_held",
                     cards_path,
-                    f"{who} does not hold {', '.join(sorted(missing.elements()))}",
+                    f"{who} does not hold {', '.join(sorted(missing))}",
                 )
                 return None
-            if k > 0 and not is_legal(cards, hands[who], duty):
+            # Following suit is always legal: the full duty check only when it is not that.
+            plain = follows and all(c.suit == led for c in cards)
+            if k > 0 and not plain and not is_legal(cards, hand, duty):
                 checker.add(RULE_CODES[duty.rule], cards_path,
                             f"{who} played {' '.join(c.code for c in cards)}: {RULE_MESSAGES[duty.rule]}")  # fmt: skip
             for card in cards:
-                hands[who].remove(card)
+                hand[card.code] -= 1
         outcome = resolve([cards for _, cards, _ in plays], lead, ctx)
         winner = order[outcome.winner]
         result.append((winner, [c for _, cards, _ in plays for c in cards]))
         leader = winner
         point_call = outcome.little
-    left = [p for p in players if hands[p]]
+    left = [p for p in players if hands[p].total()]
     if left:
         checker.add(
             "wrong_trick_count",
@@ -261,11 +278,16 @@ def _play_tricks(
 def _read_plays(
     trick: Any, path: str, n: int, checker: Checker
 ) -> list[tuple[str, list[Card], Mapping[str, Any]]] | None:
-    """The trick's plays as (player, cards, raw object); ``None`` after a problem."""
+    """The trick's plays as (player, cards, raw object); ``None`` after a problem.
+
+    Paths are only built when something is wrong: this runs for every play of
+    every trick.
+    """
     trick = checker.typed(trick, dict, path)
     if trick is None:
         return None
-    checker.known_keys(trick, {"plays"}, path)
+    if len(trick) != 1:
+        checker.known_keys(trick, {"plays"}, path)
     raw_plays = checker.typed(checker.require(trick, "plays", path), list, join(path, "plays"))
     if raw_plays is None:
         return None
@@ -276,26 +298,44 @@ def _read_plays(
         return None
     plays = []
     for k, play in enumerate(raw_plays):
-        play_path = join(join(path, "plays"), k)
-        play = checker.typed(play, dict, play_path)
-        if play is None:
-            return None
-        checker.known_keys(
-            play, {"player", "cards", "suit"} if k == 0 else {"player", "cards"}, play_path
+        who = play.get("player") if type(play) is dict else None
+        cards = _fast_cards(play.get("cards")) if type(play) is dict else None
+        extra = type(play) is dict and not play.keys() <= (
+            {"player", "cards", "suit"} if k == 0 else {"player", "cards"}
         )
-        who = checker.typed(
-            checker.require(play, "player", play_path), str, join(play_path, "player")
-        )
-        cards = checker.cards(checker.require(play, "cards", play_path), join(play_path, "cards"))
-        if who is None or cards is None:
-            return None
-        if not cards:
-            checker.add(
-                "wrong_card_count", join(play_path, "cards"), "a play has at least one card"
+        if type(who) is not str or cards is None or extra:
+            play_path = join(join(path, "plays"), k)
+            play = checker.typed(play, dict, play_path)
+            if play is None:
+                return None
+            checker.known_keys(
+                play, {"player", "cards", "suit"} if k == 0 else {"player", "cards"}, play_path
             )
-            return None
+            who = checker.typed(
+                checker.require(play, "player", play_path), str, join(play_path, "player")
+            )
+            cards = checker.cards(
+                checker.require(play, "cards", play_path), join(play_path, "cards")
+            )
+            if who is None or cards is None or extra:
+                return None
+            if not cards:
+                checker.add(
+                    "wrong_card_count", join(play_path, "cards"), "a play has at least one card"
+                )
+                return None
         plays.append((who, cards, play))
     return plays
+
+
+def _fast_cards(value: Any) -> list[Card] | None:
+    """The cards of a well-formed, non-empty list; ``None`` sends the caller to the checks."""
+    if type(value) is not list or not value:
+        return None
+    try:
+        return [parse_card(item) for item in value]
+    except InvalidCard:
+        return None
 
 
 def _named_suit(

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.cards import Card, Suit
+from engine.cards import BRIDGE, Card, Suit
 from engine.games.declarer import TRUMPS, DeclarerGame
 from engine.games.follow import random_legal_play
 from engine.games.leads import Lead, LeadKind, classify_lead, duty_for, resolve
@@ -140,7 +140,7 @@ def _choose_lead(
     for cards in options:
         ctx = TrickContext(trump, first=t == 0, last=len(cards) == len(hand), rettler=rettler,
                            named=named, point_call=point_call)  # fmt: skip
-        lead = classify_lead(cards, ctx, n, hand)
+        lead = classify_lead(cards, ctx, n, only_bridges=all(c.code == BRIDGE for c in hand))
         if isinstance(lead, Lead):
             names = cards[0].is_joker or lead.kind == LeadKind.BOMB
             if not (names and trump.notrump):

@@ -19,8 +19,11 @@ def legal(hand, lead, trump="hearts", **kw):
                        rettler=kw.get("rettler", False), named=kw.get("named"))  # fmt: skip
     cards = [Card(c) for c in hand]
     if lead is None:
+        only = all(c.code == "BR" for c in cards)
         return sorted(
-            c.code for c in cards if not isinstance(classify_lead([c], ctx, 6, cards), str)
+            c.code
+            for c in cards
+            if not isinstance(classify_lead([c], ctx, 6, only_bridges=only), str)
         )
     duty = duty_for(classify_lead([Card(lead)], ctx, 6), ctx)
     return sorted(c.code for c in cards if is_legal([c], cards, duty))

@@ -36,6 +36,8 @@ RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J"
 FACE_RANKS: frozenset[str] = frozenset({"A", "10", "J", "Q", "K"})
 """The ranks Napoleon and Rettler call point cards (点札) and Comp-13 calls face cards (絵札)."""
 
+_ACE_HIGH = {rank: 14 if rank == "A" else i + 1 for i, rank in enumerate(RANKS)}
+
 JOKER = "JK"
 BRIDGE = "BR"
 
@@ -67,6 +69,8 @@ class Card:
     """True for the joker."""
     is_face: bool = field(init=False, compare=False, repr=False)
     """True for A, 10, J, Q and K of any suit (never the joker)."""
+    strength: int = field(init=False, compare=False, repr=False)
+    """The rank's order with the ace high: A 14, K 13 … 2 2; 0 for the joker and bridge."""
 
     def __post_init__(self) -> None:
         # Derived once: the replay reads these for every card of every trick.
@@ -76,6 +80,7 @@ class Card:
         object.__setattr__(self, "rank", rank)
         object.__setattr__(self, "is_joker", self.code == JOKER)
         object.__setattr__(self, "is_face", rank in FACE_RANKS)
+        object.__setattr__(self, "strength", 0 if rank is None else _ACE_HIGH[rank])
 
     def __str__(self) -> str:
         return self.code

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import BRIDGE, Card, InvalidCard, parse_card
+from engine.cards import BRIDGE, BY_CODE, Card
 from engine.games.follow import is_legal
 from engine.games.leads import classify_lead, duty_for, resolve
 from engine.games.tricks import TRUMP_SUIT, TrickContext, Trump
@@ -175,6 +175,10 @@ def _hands(
     return hands if len(hands) == len(players) else None
 
 
+LEAD_KEYS = frozenset({"player", "cards", "suit"})
+PLAY_KEYS = frozenset({"player", "cards"})
+
+
 def _play_tricks(
     game: DeclarerGame,
     record: Mapping[str, Any],
@@ -185,87 +189,100 @@ def _play_tricks(
     checker: Checker,
     point_calls: list[int],
 ) -> list[tuple[str, list[Card]]] | None:
+    """Play every trick; this loop runs for every card of every deal, so it is kept tight."""
     tricks = checker.typed(checker.require(record, "tricks"), list, "tricks")
     if tricks is None:
         return None
     n = len(players)
+    rettler = game.name == "rettler"
+    seat = {p: i for i, p in enumerate(players)}
+    sizes = {p: hands[p].total() for p in players}
+    # Cards left in each suit, per player: following suit is checked in O(1).
+    suits = {p: Counter() for p in players}
+    for p in players:
+        for code, count in hands[p].items():
+            suits[p][BY_CODE[code].suit] += count
     leader = declarer
     point_call = False
     result: list[tuple[str, list[Card]]] = []
     for t, trick in enumerate(tricks):
-        path = f"tricks[{t}]"
-        if not hands[leader].total():
-            checker.add("wrong_trick_count", path, "the hands are empty: the deal is over")
+        if not sizes[leader]:
+            checker.add(
+                "wrong_trick_count", f"tricks[{t}]", "the hands are empty: the deal is over"
+            )
             return None
-        plays = _read_plays(trick, path, n, checker)
+        plays = _read_plays(trick, f"tricks[{t}]", n, checker)
         if plays is None:
             return None
-        order = players[players.index(leader) :] + players[: players.index(leader)]
-        for k, (who, _cards, _raw) in enumerate(plays):
-            if who != order[k]:
+        start = seat[leader]
+        order = [players[(start + k) % n] for k in range(n)]
+        for k in range(n):
+            if plays[k][0] != order[k]:
                 code = "wrong_leader" if k == 0 else "wrong_order"
                 checker.add(
                     code,
-                    join(join(join(path, "plays"), k), "player"),
-                    f"{order[k]} plays here, not {who}",
+                    f"tricks[{t}].plays[{k}].player",
+                    f"{order[k]} plays here, not {plays[k][0]}",
                 )
                 return None
         lead_cards, lead_raw = plays[0][1], plays[0][2]
         named = None
         if "suit" in lead_raw or lead_cards[0].is_joker or len(lead_cards) > 2:
-            named = _named_suit(lead_raw, lead_cards, trump, checker, join(join(path, "plays"), 0))
+            named = _named_suit(lead_raw, lead_cards, trump, checker, f"tricks[{t}].plays[0]")
         ctx = TrickContext(
-            trump,
-            first=t == 0,
-            last=len(lead_cards) == hands[leader].total(),
-            rettler=game.name == "rettler",
-            named=named,
-            point_call=point_call,
+            trump, t == 0, len(lead_cards) == sizes[leader], rettler, named, point_call
         )
         if point_call:
             point_calls.append(t)
-        only_bridges = all(code == BRIDGE for code in +hands[leader])
+        only_bridges = lead_cards[0].code == BRIDGE and all(
+            code == BRIDGE for code, k in hands[leader].items() if k > 0
+        )
         lead = classify_lead(lead_cards, ctx, n, only_bridges=only_bridges)
         if isinstance(lead, str):
-            checker.add("illegal_lead", join(join(join(path, "plays"), 0), "cards"), lead)
+            checker.add("illegal_lead", f"tricks[{t}].plays[0].cards", lead)
             return None
         duty = duty_for(lead, ctx)
-        follows = duty.rule == "follow"
-        led = lead.cards[0].suit
-        for k, (who, cards, _raw) in enumerate(plays):
-            cards_path = f"{path}.plays[{k}].cards"
-            if len(cards) != lead.size:
-                checker.add(
-                    "wrong_card_count",
-                    cards_path,
-                    f"every player plays {lead.size} card(s) to this lead",
-                )
+        size = lead.size
+        plain_suit = lead.cards[0].suit if duty.rule == "follow" else False
+        for k in range(n):
+            who, cards, _raw = plays[k]
+            if len(cards) != size:
+                checker.add("wrong_card_count", f"tricks[{t}].plays[{k}].cards",
+                            f"every player plays {size} card(s) to this lead")  # fmt: skip
                 return None
             hand = hands[who]
-            if len(cards) == 1:
-                missing = [] if hand[cards[0].code] else [cards[0].code]
+            if size == 1:
+                missing = [] if hand.get(cards[0].code) else [cards[0].code]
             else:
-                missing = list((Counter(c.code for c in cards) - hand).elements())
+                need = Counter(c.code for c in cards)
+                missing = [code for code, count in need.items() if hand.get(code, 0) < count]
             if missing:
-                checker.add(
-                    "card_not_held",
-                    cards_path,
-                    f"{who} does not hold {', '.join(sorted(missing))}",
-                )
+                checker.add("card_not_held", f"tricks[{t}].plays[{k}].cards",
+                            f"{who} does not hold {', '.join(sorted(missing))}")  # fmt: skip
                 return None
-            # Following suit is always legal: the full duty check only when it is not that.
-            plain = follows and all(c.suit == led for c in cards)
-            if k > 0 and not plain and not is_legal(cards, hand, duty):
-                checker.add(RULE_CODES[duty.rule], cards_path,
+            if not k:
+                legal = True
+            elif plain_suit is not False:  # plain following: as many of the suit as held
+                given = (
+                    sum(1 for c in cards if c.suit is plain_suit)
+                    if size > 1
+                    else int(cards[0].suit is plain_suit)
+                )
+                legal = given >= size or given >= suits[who][plain_suit]
+            else:
+                legal = is_legal(cards, hand, duty)
+            if not legal:
+                checker.add(RULE_CODES[duty.rule], f"tricks[{t}].plays[{k}].cards",
                             f"{who} played {' '.join(c.code for c in cards)}: {RULE_MESSAGES[duty.rule]}")  # fmt: skip
             for card in cards:
                 hand[card.code] -= 1
-        outcome = resolve([cards for _, cards, _ in plays], lead, ctx)
-        winner = order[outcome.winner]
-        result.append((winner, [c for _, cards, _ in plays for c in cards]))
-        leader = winner
+                suits[who][card.suit] -= 1
+            sizes[who] -= size
+        outcome = resolve([p[1] for p in plays], lead, ctx)
+        leader = order[outcome.winner]
+        result.append((leader, [c for p in plays for c in p[1]]))
         point_call = outcome.little
-    left = [p for p in players if hands[p].total()]
+    left = [p for p in players if sizes[p]]
     if left:
         checker.add(
             "wrong_trick_count",
@@ -283,59 +300,53 @@ def _read_plays(
     Paths are only built when something is wrong: this runs for every play of
     every trick.
     """
-    trick = checker.typed(trick, dict, path)
-    if trick is None:
-        return None
-    if len(trick) != 1:
+    raw_plays = trick.get("plays") if type(trick) is dict and len(trick) == 1 else None
+    if type(raw_plays) is not list:
+        trick = checker.typed(trick, dict, path)
+        if trick is None:
+            return None
         checker.known_keys(trick, {"plays"}, path)
-    raw_plays = checker.typed(checker.require(trick, "plays", path), list, join(path, "plays"))
-    if raw_plays is None:
-        return None
+        raw_plays = checker.typed(checker.require(trick, "plays", path), list, join(path, "plays"))
+        if raw_plays is None:
+            return None
     if len(raw_plays) != n:
         checker.add(
             "wrong_play_count", join(path, "plays"), f"every one of the {n} players plays once"
         )
         return None
     plays = []
+    allowed = LEAD_KEYS
     for k, play in enumerate(raw_plays):
-        who = play.get("player") if type(play) is dict else None
-        cards = _fast_cards(play.get("cards")) if type(play) is dict else None
-        extra = type(play) is dict and not play.keys() <= (
-            {"player", "cards", "suit"} if k == 0 else {"player", "cards"}
+        if type(play) is dict and play.keys() <= allowed:
+            who = play.get("player")
+            cards = _fast_cards(play.get("cards"))
+            if type(who) is str and cards is not None:
+                plays.append((who, cards, play))
+                allowed = PLAY_KEYS
+                continue
+        play_path = join(join(path, "plays"), k)
+        play = checker.typed(play, dict, play_path)
+        if play is None:
+            return None
+        checker.known_keys(play, allowed, play_path)
+        who = checker.typed(
+            checker.require(play, "player", play_path), str, join(play_path, "player")
         )
-        if type(who) is not str or cards is None or extra:
-            play_path = join(join(path, "plays"), k)
-            play = checker.typed(play, dict, play_path)
-            if play is None:
-                return None
-            checker.known_keys(
-                play, {"player", "cards", "suit"} if k == 0 else {"player", "cards"}, play_path
+        cards = checker.cards(checker.require(play, "cards", play_path), join(play_path, "cards"))
+        if cards == []:
+            checker.add(
+                "wrong_card_count", join(play_path, "cards"), "a play has at least one card"
             )
-            who = checker.typed(
-                checker.require(play, "player", play_path), str, join(play_path, "player")
-            )
-            cards = checker.cards(
-                checker.require(play, "cards", play_path), join(play_path, "cards")
-            )
-            if who is None or cards is None or extra:
-                return None
-            if not cards:
-                checker.add(
-                    "wrong_card_count", join(play_path, "cards"), "a play has at least one card"
-                )
-                return None
-        plays.append((who, cards, play))
+        return None
     return plays
 
 
 def _fast_cards(value: Any) -> list[Card] | None:
-    """The cards of a well-formed, non-empty list; ``None`` sends the caller to the checks."""
+    """The cards of a non-empty list of canonical codes; ``None`` sends the caller to the checks."""
     if type(value) is not list or not value:
         return None
-    try:
-        return [parse_card(item) for item in value]
-    except InvalidCard:
-        return None
+    cards = [BY_CODE.get(item) for item in value]  # type: ignore[arg-type]
+    return None if None in cards else cards  # type: ignore[return-value]
 
 
 def _named_suit(

@@ -31,7 +31,8 @@ the joker.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from engine.cards import BRIDGE, JOKER, Card, Suit
 
@@ -55,49 +56,51 @@ JOKER_CALL = "S3"
 
 @dataclass(frozen=True, slots=True)
 class Trump:
-    """A declared trump and what it makes of a trick."""
+    """A declared trump and what it makes of a trick (its facts are worked out once)."""
 
     name: str
     """The record's value: ``spades`` … ``clubs``, ``red``, ``black``, ``notrump``,
     ``igo-notrump`` or ``chigaku-notrump``."""
+    ordinary: bool = field(init=False)
+    """A suit, red or black: the kinds with first- and last-trick rules."""
+    notrump: bool = field(init=False)
+    """The no-trump family: the led suit is the trump."""
+    jack_rank: str | None = field(init=False)
+    """The rank of the 正/裏 jacks: J, the 4 in 囲碁将棋部ノートラ, none in 地学部ノートラ."""
+    fixed: frozenset[Suit] | None = field(init=False)
+    """The trump suits when they do not depend on the lead (a suit, red, black)."""
 
-    @property
-    def ordinary(self) -> bool:
-        """A suit, red or black: the kinds with first- and last-trick rules."""
-        return self.name in TRUMP_SUIT or self.name in ("red", "black")
-
-    @property
-    def notrump(self) -> bool:
-        """The no-trump family: the led suit is the trump."""
-        return self.name.endswith("notrump")
-
-    @property
-    def jack_rank(self) -> str | None:
-        """The rank of the 正/裏 jacks: J, the 4 in 囲碁将棋部ノートラ, none in 地学部ノートラ."""
-        return {"igo-notrump": "4", "chigaku-notrump": None}.get(self.name, "J")
+    def __post_init__(self) -> None:
+        name = self.name
+        fixed = {"black": BLACK, "red": RED}.get(name)
+        if name in TRUMP_SUIT:
+            fixed = frozenset({TRUMP_SUIT[name]})
+        object.__setattr__(self, "ordinary", fixed is not None)
+        object.__setattr__(self, "notrump", name.endswith("notrump"))
+        object.__setattr__(
+            self, "jack_rank", {"igo-notrump": "4", "chigaku-notrump": None}.get(name, "J")
+        )
+        object.__setattr__(self, "fixed", fixed)
 
     def suits(self, led: Suit | None) -> frozenset[Suit]:
         """The trump suits of a trick whose led (or named) suit is ``led``."""
-        if self.name in TRUMP_SUIT:
-            return frozenset({TRUMP_SUIT[self.name]})
-        if self.name == "black":
-            return BLACK
-        if self.name == "red":
-            return RED
+        if self.fixed is not None:
+            return self.fixed
         if self.name == "chigaku-notrump" or led is None:
-            return frozenset()
-        return frozenset({led})
+            return NO_SUITS
+        return _ONE_SUIT[led]
 
     def called_suits(self, named: Suit | None) -> frozenset[Suit]:
         """What a joker lead calls for: the trump (either colour with red/black, the named suit)."""
-        if self.name in ("red", "black"):
-            return self.suits(None)
         return self.suits(named)
 
 
-@dataclass(frozen=True, slots=True)
-class TrickContext:
-    """Where a trick stands in the deal."""
+NO_SUITS: frozenset[Suit] = frozenset()
+_ONE_SUIT = {suit: frozenset({suit}) for suit in Suit}
+
+
+class TrickContext(NamedTuple):
+    """Where a trick stands in the deal (a named tuple: one is made for every trick)."""
 
     trump: Trump
     first: bool
@@ -160,42 +163,43 @@ def mighty_chain(cards: Sequence[Card], mighty: int, rettler: bool) -> int:
 
 def trick_winner(cards: Sequence[Card], ctx: TrickContext) -> int:
     """The index (in order of play) of the card that wins a trick of single cards."""
-    mighty = _first(cards, MIGHTY)
-    if mighty is not None:
-        return mighty_chain(cards, mighty, ctx.rettler)
+    codes = [c.code for c in cards]
+    if MIGHTY in codes:
+        return mighty_chain(cards, codes.index(MIGHTY), ctx.rettler)
     if ctx.point_call:  # 3.3.3: a single 点札請求 lead loses only to マイティ
         return 0
-
-    if led_as_joker(cards[0], ctx) and not (ctx.trump.ordinary and ctx.first):
+    trump = ctx.trump
+    if led_as_joker(cards[0], ctx) and not (trump.ordinary and ctx.first):
         return 0
     suit = led_suit(cards, ctx)
     if suit is None:  # nothing but jokers and bridges: the lead keeps it
         return 0
-    trumps = frozenset() if ctx.restricted else ctx.trump.suits(suit)
-    jack = None if ctx.restricted else ctx.trump.jack_rank
-
-    if not ctx.restricted and cards[0].code != JOKER_CALL and all(c.suit == suit for c in cards):
-        twos = [i for i, c in enumerate(cards) if c.rank == "2"]
-        if twos:
-            if ctx.rettler and len(twos) > 1 and twos[-1] == len(cards) - 1:
-                return twos[-1]  # セイム 2 返し
-            return twos[0]
-
-    if jack is not None and trumps:
-        prefer = suit if suit in trumps else None
-        true_jacks = [i for i, c in enumerate(cards) if c.rank == jack and c.suit in trumps]
-        if true_jacks:
-            return _best(cards, true_jacks, prefer)
-        if len(trumps) == 1:
-            (trump_suit,) = trumps
-            false_jacks = [
-                i for i, c in enumerate(cards) if c.rank == jack and c.suit == PARTNER[trump_suit]
-            ]
-            if false_jacks:
-                return false_jacks[0]
-
-    in_trump = [i for i, c in enumerate(cards) if c.suit in trumps]
-    if in_trump:
-        return _best(cards, in_trump, suit if suit in trumps else None)
-    following = [i for i, c in enumerate(cards) if c.suit == suit]
-    return _best(cards, following, suit) if following else 0
+    if ctx.restricted:
+        trumps, jack, false_suit = NO_SUITS, None, None
+    else:
+        trumps, jack = trump.suits(suit), trump.jack_rank
+        false_suit = PARTNER[next(iter(trumps))] if len(trumps) == 1 else None
+        if codes[0] != JOKER_CALL and all(c.suit is suit for c in cards):
+            twos = [i for i, c in enumerate(cards) if c.rank == "2"]
+            if twos:
+                if ctx.rettler and len(twos) > 1 and twos[-1] == len(cards) - 1:
+                    return twos[-1]  # セイム 2 返し
+                return twos[0]
+    lead_is_trump = suit in trumps
+    best, best_key = 0, (-1,)
+    for i, c in enumerate(cards):
+        # Ties keep the first played; with red/black, a card of the led trump suit first.
+        prefer = 1 if lead_is_trump and c.suit is suit else 0
+        if jack is not None and c.rank == jack and c.suit in trumps:
+            key: tuple[int, ...] = (4, 0, prefer)
+        elif jack is not None and c.rank == jack and c.suit is false_suit:
+            key = (3,)
+        elif c.suit in trumps:
+            key = (2, c.strength, prefer)
+        elif c.suit is suit:
+            key = (1, c.strength)
+        else:
+            key = (0,)
+        if key > best_key:
+            best, best_key = i, key
+    return best

@@ -21,7 +21,10 @@ from typing import Any
 
 from engine.cards import Card, standard_deck
 from engine.game import Game, Scored
+from engine.games.comp13_play import replay_comp13
 from engine.problems import Checker, join
+
+FULL_PLAY_KEYS = frozenset({"hands", "stock", "moves", "dealer_card"})
 
 RANK_VALUE = {"A": 1, "10": 10, "J": 11, "Q": 12, "K": 13}
 FOUR_KINGS_BONUS = 3
@@ -31,7 +34,7 @@ FOUR_OF_A_KIND_BONUS = 2
 class Comp13(Game):
     name = "comp13"
     player_counts = frozenset({2, 3, 4})
-    deal_keys = frozenset({"captured", "hand_faces"})
+    deal_keys = frozenset({"captured", "hand_faces"}) | FULL_PLAY_KEYS
     rule_names = frozenset({"jokers"})
     inherited_keys = frozenset({"rules"})
     default_target = 12
@@ -43,6 +46,9 @@ class Comp13(Game):
     def score_deal(
         self, record: Mapping[str, Any], players: list[str], rules: dict[str, Any], checker: Checker
     ) -> Scored | None:
+        deck = standard_deck(jokers=rules["jokers"])
+        if FULL_PLAY_KEYS & record.keys():
+            return self._score_full_play(record, players, deck, checker)
         captured = self._cards_by_player(record, "captured", players, checker)
         in_hand = self._cards_by_player(record, "hand_faces", players, checker)
         if captured is None or in_hand is None:
@@ -53,20 +59,55 @@ class Comp13(Game):
             for p in players
             for i, card in enumerate(cards[p])
         ]
-        checker.deck_counts(placed, standard_deck(jokers=rules["jokers"]))
+        checker.deck_counts(placed, deck)
         if not checker.ok:
             return None
+        return self.settle(players, captured, in_hand)
 
+    def _score_full_play(
+        self,
+        record: Mapping[str, Any],
+        players: list[str],
+        deck: Mapping[str, int],
+        checker: Checker,
+    ) -> Scored | None:
+        """Replay the moves; ``captured``/``hand_faces`` given as well must agree."""
+        replayed = replay_comp13(record, players, deck, checker)
+        if replayed is None:
+            return None
+        for key, derived in (("captured", replayed.captured), ("hand_faces", replayed.hand_faces)):
+            if key in record:
+                given = self._cards_by_player(record, key, players, checker)
+                if given is not None and _as_sets(given) != _as_sets(derived):
+                    checker.add("replay_mismatch", key, f"the replay gives {_as_codes(derived)}")
+        if not checker.ok:
+            return None
+        scored = self.settle(replayed.order_from_dealer, replayed.captured, replayed.hand_faces)
+        scored.details.update(
+            dealer=replayed.dealer,
+            ended=replayed.ended,
+            captured=_as_codes(replayed.captured),
+            hand_faces=_as_codes(replayed.hand_faces),
+        )
+        return scored
+
+    def settle(
+        self,
+        order: list[str],
+        captured: Mapping[str, list[Card]],
+        in_hand: Mapping[str, list[Card]],
+    ) -> Scored:
+        """Score and rank a deal; ``order`` is the order of play from the dealer (the last tie-break)."""
         scores: dict[str, int] = {}
         penalties: dict[str, int] = {}
         rank_sums: dict[str, int] = {}
-        for p in players:
+        for p in order:
             penalty = sum(2 if c.is_joker else 1 for c in in_hand[p])
             scores[p] = _captured_points(captured[p]) - penalty
             penalties[p] = penalty
             rank_sums[p] = sum(RANK_VALUE.get(c.rank or "", 0) for c in captured[p])
         ranking = sorted(
-            players, key=lambda p: (-scores[p], penalties[p], -rank_sums[p], players.index(p))
+            order, key=lambda p: (-scores[p], penalties[p], -rank_sums[p], order.index(p))
         )
         return Scored(
             scores=scores,
@@ -116,3 +157,11 @@ def _captured_points(cards: list[Card]) -> int:
         if sum(1 for c in cards if c.rank == rank) == 4:
             points += FOUR_KINGS_BONUS if rank == "K" else FOUR_OF_A_KIND_BONUS
     return points
+
+
+def _as_codes(cards: Mapping[str, list[Card]]) -> dict[str, list[str]]:
+    return {p: [c.code for c in cs] for p, cs in cards.items()}
+
+
+def _as_sets(cards: Mapping[str, list[Card]]) -> dict[str, list[str]]:
+    return {p: sorted(c.code for c in cs) for p, cs in cards.items()}

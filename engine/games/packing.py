@@ -19,7 +19,10 @@ from typing import Any
 
 from engine.cards import Card, Suit, standard_deck
 from engine.game import Game, Scored
+from engine.games.packing_play import replay_packing
 from engine.problems import Checker, join
+
+FULL_PLAY_KEYS = frozenset({"hands", "table", "stock", "turns"})
 
 END_VALUE = {"A": 20, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 10, "8": 10}
 LOW_VALUE = 5
@@ -37,7 +40,7 @@ def pack_value(pack: list[Card]) -> int:
 class Packing(Game):
     name = "packing"
     player_counts = frozenset({2, 3, 4, 6})
-    deal_keys = frozenset({"teams", "packs"})
+    deal_keys = frozenset({"teams", "packs"}) | FULL_PLAY_KEYS
     inherited_keys = frozenset({"teams"})
     default_target = 500
 
@@ -51,7 +54,18 @@ class Packing(Game):
     ) -> Scored | None:
         sides = self.sides(players)
         self._check_teams(record, players, sides, checker)
-        packs = self._packs(record, players, checker)
+        if FULL_PLAY_KEYS & record.keys():
+            packs = replay_packing(record, players, self.deck(len(players)), checker)
+            if packs is not None and "packs" in record:
+                derived = {p: [[c.code for c in pack] for pack in packs[p]] for p in players}
+                given = self._packs(record, players, checker)
+                if (
+                    given is not None
+                    and {p: [[c.code for c in pk] for pk in given[p]] for p in players} != derived
+                ):
+                    checker.add("replay_mismatch", "packs", f"the replay gives {derived}")
+        else:
+            packs = self._packs(record, players, checker)
         if packs is None or not checker.ok:
             return None
 
@@ -125,9 +139,12 @@ class Packing(Game):
                     checker.add("mixed_suits", pack_path, "a pack holds cards of one suit")
                 placed.extend((join(pack_path, j), c) for j, c in enumerate(pack))
                 packs[p].append(pack)
-        deck = standard_deck(copies=1 if len(players) == 2 else 2)
-        checker.deck_counts(placed, deck)
+        checker.deck_counts(placed, self.deck(len(players)))
         return packs if len(packs) == len(players) else None
+
+    def deck(self, players: int) -> Mapping[str, int]:
+        """One deck for two players, two decks (104 cards) for three or more."""
+        return standard_deck(copies=1 if players == 2 else 2)
 
     def is_finished(
         self, side_totals: Sequence[int], deals_played: int, target: int | None

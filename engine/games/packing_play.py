@@ -1,0 +1,452 @@
+"""Packing: replaying a deal turn by turn, and random legal deals.
+
+The full-play record (docs/deal-records.md, "Packing full play") gives the five
+cards dealt to each player, the three face-up table cards, the stock from the
+top (or each turn's ``draw``) and every turn.  A turn draws the top card.  A
+draw of a suit the table does not show goes to the table and ends the turn;
+otherwise the player keeps it and may pack: one table card taken with hand
+cards of its suit worth at least one point more, counting the special same-suit
+pairs (55 54 53 52 44 43 42 33 32 22) from the hand.  After a pack the player
+may steal, once per suit, other players' packs (partners' too) of a suit other
+than the pack just made, with hand cards of that suit worth more than the stolen
+packs' total (no special pairs on the stolen side); several packs of one owner
+and one suit may be stolen at once.  When all four suits are on the table the
+draw is kept secret and the player must pack if any pack is possible.  The deal
+ends after the player who drew the last card has played.
+
+Decisions: packs are named in steals by their index in the owner's list of
+packs (in the order made; a stolen pack leaves the list).  A turn that cannot
+pack with all four suits on the table simply ends (the hand is shown at the
+table; the record needs nothing more).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from engine.cards import Card, Suit
+from engine.problems import Checker, join
+
+PLAY_VALUE = {"A": 20, "K": 10, "Q": 10, "J": 10}
+SPECIAL_PAIRS = {
+    ("5", "5"): 55, ("4", "5"): 54, ("3", "5"): 53, ("2", "5"): 52, ("4", "4"): 44,
+    ("3", "4"): 43, ("2", "4"): 42, ("3", "3"): 33, ("2", "3"): 32, ("2", "2"): 22,
+}  # fmt: skip
+"""Same-suit pairs played from the hand, and what they are worth at that moment."""
+
+HAND_SIZE = 5
+TABLE_SIZE = 3
+TURN_KEYS = frozenset({"player", "draw", "pack", "steals"})
+
+
+def play_value(card: Card) -> int:
+    """A card's value during play: A 20, K Q J 10, 10 to 2 face value."""
+    return PLAY_VALUE.get(card.rank or "", 0) or int(card.rank or 0)
+
+
+def hand_value(cards: Sequence[Card]) -> int:
+    """The most that cards from the hand are worth, pairing them into special pairs."""
+    small = sorted(c.rank for c in cards if c.rank in ("2", "3", "4", "5"))
+    others = sum(play_value(c) for c in cards if c.rank not in ("2", "3", "4", "5"))
+    return others + _best_pairs(tuple(small))
+
+
+def _best_pairs(ranks: tuple[str, ...]) -> int:
+    if not ranks:
+        return 0
+    first, rest = ranks[0], ranks[1:]
+    best = int(first) + _best_pairs(rest)  # the first card alone
+    for i, other in enumerate(rest):
+        pair = SPECIAL_PAIRS.get(tuple(sorted((first, other))))  # type: ignore[arg-type]
+        if pair:
+            best = max(best, pair + _best_pairs(rest[:i] + rest[i + 1 :]))
+    return best
+
+
+@dataclass
+class Table:
+    """The state of a Packing deal in play."""
+
+    hands: dict[str, Counter[str]]
+    table: list[Card]
+    stock: list[Card]
+    packs: dict[str, list[list[Card]]] = field(default_factory=dict)
+
+    def suits_on_table(self) -> set[Suit | None]:
+        return {c.suit for c in self.table}
+
+    def cards_in_hand(self, player: str) -> list[Card]:
+        return [Card(code) for code in self.hands[player].elements()]
+
+
+def can_pack(state: Table, player: str) -> bool:
+    """Whether ``player`` has any pack: hand cards of a table card's suit worth more than it."""
+    hand = state.cards_in_hand(player)
+    return any(
+        hand_value([c for c in hand if c.suit == t.suit]) > play_value(t) for t in state.table
+    )
+
+
+# -- replay ------------------------------------------------------------------------------------
+
+
+def replay_packing(
+    record: Mapping[str, Any], players: list[str], deck: Mapping[str, int], checker: Checker
+) -> dict[str, list[list[Card]]] | None:
+    """Replay a full-play Packing record; the players' packs at the end, or ``None``."""
+    hands = _dealt(record, players, checker)
+    table = checker.cards(checker.require(record, "table"), "table")
+    if table is not None and len(table) != TABLE_SIZE:
+        checker.add(
+            "wrong_card_count",
+            "table",
+            f"the deal puts {TABLE_SIZE} cards face up, not {len(table)}",
+        )
+    stock = checker.cards(record["stock"], "stock") if "stock" in record else None
+    turns = checker.typed(checker.require(record, "turns"), list, "turns")
+    if hands is None or table is None or turns is None or not checker.ok:
+        return None
+    if stock is None:  # each turn names its draw
+        stock = []
+        for t, turn in enumerate(turns):
+            draw = turn.get("draw") if isinstance(turn, dict) else None
+            card = checker.card(draw, join(join("turns", t), "draw")) if draw is not None else None
+            if card is None and draw is None:
+                checker.add(
+                    "missing_field",
+                    join(join("turns", t), "draw"),
+                    "without 'stock' each turn names its draw",
+                )
+            if card is not None:
+                stock.append(card)
+        if not checker.ok:
+            return None
+    placed = [(join(join("hands", p), i), c) for p in players for i, c in enumerate(hands[p])]
+    placed += [(join("table", i), c) for i, c in enumerate(table)]
+    placed += [(join("stock", i), c) for i, c in enumerate(stock)]
+    checker.deck_counts(placed, deck)
+    if checker.ok and "stock" in record and len(placed) != sum(deck.values()):
+        checker.add(
+            "incomplete_deck", "stock", "the hands, the table and the stock are not the whole deck"
+        )
+    if not checker.ok:
+        return None
+    if len(turns) != len(stock):
+        checker.add(
+            "wrong_turn_count",
+            "turns",
+            f"one turn per card of the stock: {len(stock)}, not {len(turns)}",
+        )
+        return None
+
+    state = Table(
+        hands={p: Counter(c.code for c in hands[p]) for p in players},
+        table=list(table),
+        stock=list(stock),
+        packs={p: [] for p in players},
+    )
+    for t, turn in enumerate(turns):
+        path = join("turns", t)
+        if not _turn(state, players, players[t % len(players)], turn, path, checker):
+            return None
+    return state.packs
+
+
+def _dealt(
+    record: Mapping[str, Any], players: list[str], checker: Checker
+) -> dict[str, list[Card]] | None:
+    raw = checker.per_player(checker.require(record, "hands"), players, "hands")
+    if raw is None:
+        return None
+    hands = {}
+    for p, value in raw.items():
+        cards = checker.cards(value, join("hands", p))
+        if cards is not None and len(cards) != HAND_SIZE:
+            checker.add(
+                "wrong_card_count",
+                join("hands", p),
+                f"a hand is dealt {HAND_SIZE} cards, not {len(cards)}",
+            )
+        if cards is not None:
+            hands[p] = cards
+    return hands if len(hands) == len(players) else None
+
+
+def _turn(
+    state: Table, players: list[str], who: str, turn: Any, path: str, checker: Checker
+) -> bool:
+    turn = checker.typed(turn, dict, path)
+    if turn is None:
+        return False
+    checker.known_keys(turn, TURN_KEYS, path)
+    player = checker.player(checker.require(turn, "player", path), players, join(path, "player"))
+    if player is None:
+        return False
+    if player != who:
+        checker.add("wrong_order", join(path, "player"), f"it is {who}'s turn, not {player}'s")
+        return False
+    drawn = state.stock.pop(0)
+    if "draw" in turn:
+        given = checker.card(turn["draw"], join(path, "draw"))
+        if given is not None and given != drawn:
+            checker.add(
+                "wrong_draw",
+                join(path, "draw"),
+                f"the top of the stock is {drawn.code}, not {given.code}",
+            )
+            return False
+    four_suits = len(state.suits_on_table() - {None}) == 4
+    if drawn.suit not in state.suits_on_table():
+        state.table.append(drawn)  # shown to all, and the turn ends
+        for key in ("pack", "steals"):
+            if key in turn:
+                checker.add(
+                    "not_applicable",
+                    join(path, key),
+                    f"{drawn.code} matches no table suit: it goes to the table",
+                )
+        return checker.ok
+    state.hands[who][drawn.code] += 1
+    if "pack" not in turn:
+        if four_suits and can_pack(state, who):
+            checker.add("must_pack", path, "all four suits are on the table: a pack is required")
+        if "steals" in turn:
+            checker.add("not_applicable", join(path, "steals"), "a steal needs a pack first")
+        return checker.ok
+    suit = _pack(state, who, turn["pack"], join(path, "pack"), checker)
+    if suit is None:
+        return False
+    steals = checker.typed(turn.get("steals", []), list, join(path, "steals"))
+    if steals is None:
+        return False
+    used = {suit}
+    for s, steal in enumerate(steals):
+        if not _steal(state, players, who, steal, used, join(join(path, "steals"), s), checker):
+            return False
+    return checker.ok
+
+
+def _take_from_hand(
+    state: Table, who: str, raw: Any, path: str, checker: Checker
+) -> list[Card] | None:
+    cards = checker.cards(raw, path)
+    if cards is None:
+        return None
+    if not cards:
+        checker.add("wrong_card_count", path, "at least one card from the hand")
+        return None
+    missing = Counter(c.code for c in cards) - state.hands[who]
+    if missing:
+        checker.add(
+            "card_not_held", path, f"{who} does not hold {', '.join(sorted(missing.elements()))}"
+        )
+        return None
+    return cards
+
+
+def _pack(state: Table, who: str, raw: Any, path: str, checker: Checker) -> Suit | None:
+    raw = checker.typed(raw, dict, path)
+    if raw is None:
+        return None
+    checker.known_keys(raw, {"table", "hand"}, path)
+    taken = checker.card(checker.require(raw, "table", path), join(path, "table"))
+    cards = _take_from_hand(
+        state, who, checker.require(raw, "hand", path), join(path, "hand"), checker
+    )
+    if taken is None or cards is None:
+        return None
+    if taken not in state.table:
+        checker.add("not_on_table", join(path, "table"), f"{taken.code} is not on the table")
+        return None
+    if any(c.suit != taken.suit for c in cards):
+        checker.add(
+            "mixed_suits",
+            join(path, "hand"),
+            f"a pack on {taken.code} is made with {taken.suit} cards",
+        )
+        return None
+    if hand_value(cards) <= play_value(taken):
+        checker.add(
+            "pack_too_weak",
+            join(path, "hand"),
+            f"{' '.join(c.code for c in cards)} is worth {hand_value(cards)}, not more than {taken.code} ({play_value(taken)})",
+        )
+        return None
+    state.table.remove(taken)
+    for c in cards:
+        state.hands[who][c.code] -= 1
+    state.packs[who].append([taken, *cards])
+    return taken.suit
+
+
+def _steal(
+    state: Table,
+    players: list[str],
+    who: str,
+    raw: Any,
+    used: set[Suit | None],
+    path: str,
+    checker: Checker,
+) -> bool:
+    raw = checker.typed(raw, dict, path)
+    if raw is None:
+        return False
+    checker.known_keys(raw, {"from", "packs", "hand"}, path)
+    victim = checker.player(checker.require(raw, "from", path), players, join(path, "from"))
+    indexes = checker.typed(checker.require(raw, "packs", path), list, join(path, "packs"))
+    cards = _take_from_hand(
+        state, who, checker.require(raw, "hand", path), join(path, "hand"), checker
+    )
+    if victim is None or indexes is None or cards is None:
+        return False
+    if victim == who:
+        checker.add("own_pack", join(path, "from"), "a player steals other players' packs")
+        return False
+    owned = state.packs[victim]
+    if (
+        not indexes
+        or any(type(i) is not int or not 0 <= i < len(owned) for i in indexes)
+        or len(set(indexes)) != len(indexes)
+    ):
+        checker.add(
+            "no_such_pack", join(path, "packs"), f"{victim} has packs 0 to {len(owned) - 1}"
+        )
+        return False
+    stolen = [owned[i] for i in indexes]
+    suit = stolen[0][0].suit
+    if any(p[0].suit != suit for p in stolen) or any(c.suit != suit for c in cards):
+        checker.add("mixed_suits", path, "a steal takes packs of one suit with cards of that suit")
+        return False
+    if suit in used:
+        checker.add("suit_used", path, f"a {suit} pack was made or stolen this turn already")
+        return False
+    worth = sum(play_value(c) for p in stolen for c in p)
+    if hand_value(cards) <= worth:
+        checker.add(
+            "steal_too_weak",
+            join(path, "hand"),
+            f"{' '.join(c.code for c in cards)} is worth {hand_value(cards)}, not more than the packs' {worth}",
+        )
+        return False
+    used.add(suit)
+    state.packs[victim] = [p for i, p in enumerate(owned) if i not in indexes]
+    for c in cards:
+        state.hands[who][c.code] -= 1
+    state.packs[who].append([c for p in stolen for c in p] + cards)
+    return True
+
+
+# -- random legal deals --------------------------------------------------------------------------
+
+
+def random_packing_deal(
+    players: list[str],
+    deck: Mapping[str, int],
+    rng: random.Random,
+    teams: list[list[str]] | None = None,
+) -> dict[str, Any]:
+    """A complete, legal full-play record: players pack and steal when they can, now and then."""
+    cards = [Card(code) for code, copies in sorted(deck.items()) for _ in range(copies)]
+    rng.shuffle(cards)
+    n = len(players)
+    hands = {p: cards[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i, p in enumerate(players)}
+    table = cards[n * HAND_SIZE : n * HAND_SIZE + TABLE_SIZE]
+    stock = cards[n * HAND_SIZE + TABLE_SIZE :]
+    state = Table(
+        hands={p: Counter(c.code for c in hands[p]) for p in players},
+        table=list(table),
+        stock=list(stock),
+        packs={p: [] for p in players},
+    )
+    turns = []
+    for t in range(len(stock)):
+        who = players[t % n]
+        turn: dict[str, Any] = {"player": who}
+        four = len(state.suits_on_table() - {None}) == 4
+        drawn = state.stock.pop(0)
+        if drawn.suit not in state.suits_on_table():
+            state.table.append(drawn)
+            turns.append(turn)
+            continue
+        state.hands[who][drawn.code] += 1
+        options = _pack_options(state, who)
+        if options and (four or rng.random() < 0.8):
+            taken, used_cards = rng.choice(options)
+            state.table.remove(taken)
+            for c in used_cards:
+                state.hands[who][c.code] -= 1
+            state.packs[who].append([taken, *used_cards])
+            turn["pack"] = {"table": taken.code, "hand": [c.code for c in used_cards]}
+            steals = []
+            used = {taken.suit}
+            for victim, indexes, stealing in _steal_options(state, players, who, used, rng):
+                stolen = [state.packs[victim][i] for i in indexes]
+                suit = stolen[0][0].suit
+                if suit in used or any(
+                    state.hands[who][c.code] < sum(1 for d in stealing if d == c) for c in stealing
+                ):
+                    continue
+                used.add(suit)
+                state.packs[victim] = [
+                    p for i, p in enumerate(state.packs[victim]) if i not in indexes
+                ]
+                for c in stealing:
+                    state.hands[who][c.code] -= 1
+                state.packs[who].append([c for p in stolen for c in p] + stealing)
+                steals.append(
+                    {"from": victim, "packs": indexes, "hand": [c.code for c in stealing]}
+                )
+            if steals:
+                turn["steals"] = steals
+        turns.append(turn)
+    record: dict[str, Any] = {
+        "game": "packing",
+        "players": list(players),
+        "hands": {p: [c.code for c in hands[p]] for p in players},
+        "table": [c.code for c in table],
+        "stock": [c.code for c in stock],
+        "turns": turns,
+    }
+    if teams:
+        record["teams"] = teams
+    return record
+
+
+def _pack_options(state: Table, who: str) -> list[tuple[Card, list[Card]]]:
+    hand = state.cards_in_hand(who)
+    options = []
+    for taken in state.table:
+        same = [c for c in hand if c.suit == taken.suit]
+        for size in range(1, min(3, len(same)) + 1):
+            for combo in combinations(same, size):
+                if hand_value(combo) > play_value(taken):
+                    options.append((taken, list(combo)))
+    return options
+
+
+def _steal_options(
+    state: Table, players: list[str], who: str, used: set[Suit | None], rng: random.Random
+) -> list[tuple[str, list[int], list[Card]]]:
+    """A few steals worth trying, one pack at a time, with the smallest winning hand cards."""
+    hand = state.cards_in_hand(who)
+    found = []
+    for victim in players:
+        if victim == who:
+            continue
+        for i, pack in enumerate(state.packs[victim]):
+            suit = pack[0].suit
+            if suit in used:
+                continue
+            same = sorted((c for c in hand if c.suit == suit), key=play_value, reverse=True)
+            worth = sum(play_value(c) for c in pack)
+            for size in range(1, len(same) + 1):
+                if hand_value(same[:size]) > worth:
+                    found.append((victim, [i], same[:size]))
+                    break
+    rng.shuffle(found)
+    return found[:1] if rng.random() < 0.7 else []

@@ -112,6 +112,7 @@ def check_match(record: Any) -> MatchResult:
     totals = dict.fromkeys(players, 0)
     won = dict.fromkeys(players, 0)
     played = 0
+    next_dealer = None
     finished = False
     results: list[DealResult] = []
     for i, deal in enumerate(deals):
@@ -131,6 +132,7 @@ def check_match(record: Any) -> MatchResult:
             checker.add("match_over", path, "the match was already decided before this deal")
             continue
         played += 1
+        next_dealer = game.next_dealer(players, played, result) or next_dealer
         for player, score in result.scores.items():
             totals[player] += score
         for player in result.winners:
@@ -145,7 +147,14 @@ def check_match(record: Any) -> MatchResult:
         winners = tuple(p for side in top for p in side)
         winner = top[0][0] if len(top) == 1 else None
     return MatchResult(
-        game.name, tuple(checker.problems), standings, finished, winner, winners, tuple(results)
+        game.name,
+        tuple(checker.problems),
+        standings,
+        finished,
+        winner,
+        winners,
+        tuple(results),
+        next_dealer=None if finished else next_dealer,
     )
 
 

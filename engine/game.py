@@ -88,6 +88,7 @@ class MatchResult:
     winner: str | None
     winners: tuple[str, ...]
     deals: tuple[DealResult, ...]
+    next_dealer: str | None = None
 
     @property
     def valid(self) -> bool:
@@ -102,6 +103,7 @@ class MatchResult:
             "finished": self.finished,
             "winner": self.winner,
             "winners": list(self.winners),
+            "next_dealer": self.next_dealer,
             "deals": [d.to_dict() for d in self.deals],
         }
 
@@ -146,6 +148,10 @@ class Game(ABC):
     ) -> bool:
         """Whether the match is over after this many deals; open-ended by default."""
         return False
+
+    def next_dealer(self, players: list[str], played: int, result: DealResult) -> str | None:
+        """Who deals the next deal after ``played`` deals (``None``: the game does not say)."""
+        return None
 
     def winning_sides(
         self, sides: list[list[str]], standings: Mapping[str, Standing]

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card, standard_deck
-from engine.game import Game, Scored
+from engine.game import DealResult, Game, Scored
 from engine.games.comp13_play import replay_comp13
 from engine.problems import Checker, join
 
@@ -141,6 +141,10 @@ class Comp13(Game):
                     )
             result[p] = cards
         return result if len(result) == len(players) else None
+
+    def next_dealer(self, players: list[str], played: int, result: DealResult) -> str | None:
+        """The deal's winner is the next provisional dealer (仮親)."""
+        return result.details["next_dealer"]
 
     def rank_key(self, total: int, deals_won: int) -> tuple[int, ...]:
         return (-total, -deals_won)

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card, Suit, standard_deck
-from engine.game import Game, Scored
+from engine.game import DealResult, Game, Scored
 from engine.games.packing_play import replay_packing
 from engine.problems import Checker, join
 
@@ -54,16 +54,13 @@ class Packing(Game):
     ) -> Scored | None:
         sides = self.sides(players)
         self._check_teams(record, players, sides, checker)
-        if FULL_PLAY_KEYS & record.keys():
+        full = bool(FULL_PLAY_KEYS & record.keys())
+        if full:
             packs = replay_packing(record, players, self.deck(len(players)), checker)
             if packs is not None and "packs" in record:
-                derived = {p: [[c.code for c in pack] for pack in packs[p]] for p in players}
                 given = self._packs(record, players, checker)
-                if (
-                    given is not None
-                    and {p: [[c.code for c in pk] for pk in given[p]] for p in players} != derived
-                ):
-                    checker.add("replay_mismatch", "packs", f"the replay gives {derived}")
+                if given is not None and _codes(given) != _codes(packs):
+                    checker.add("replay_mismatch", "packs", f"the replay gives {_codes(packs)}")
         else:
             packs = self._packs(record, players, checker)
         if packs is None or not checker.ok:
@@ -79,11 +76,10 @@ class Packing(Game):
         best = max(side_scores)
         scores = {p: side_scores[i] for i, side in enumerate(sides) for p in side}
         winners = tuple(p for i, side in enumerate(sides) if side_scores[i] == best for p in side)
-        return Scored(
-            scores=scores,
-            winners=winners,
-            details={"sides": sides, "side_scores": side_scores, "thrown_off": thrown},
-        )
+        details: dict[str, Any] = {"sides": sides, "side_scores": side_scores, "thrown_off": thrown}
+        if full:
+            details["packs"] = _codes(packs)
+        return Scored(scores=scores, winners=winners, details=details)
 
     def _check_teams(
         self,
@@ -142,6 +138,11 @@ class Packing(Game):
         checker.deck_counts(placed, self.deck(len(players)))
         return packs if len(packs) == len(players) else None
 
+    def next_dealer(self, players: list[str], played: int, result: DealResult) -> str | None:
+        """The deal rotates clockwise: ``players`` starts left of the first dealer, who is the
+        last of them; after ``played`` deals the dealer is ``players[played - 1]``."""
+        return players[(played - 1) % len(players)]
+
     def deck(self, players: int) -> Mapping[str, int]:
         """One deck for two players, two decks (104 cards) for three or more."""
         return standard_deck(copies=1 if players == 2 else 2)
@@ -165,3 +166,9 @@ def _throw_off(
         off.extend(mine[:least])
         kept.extend(mine[least:])
     return kept, off
+
+
+def _codes(packs: Mapping[str, list[list[Card]]]) -> dict[str, list[list[str]]]:
+    return {
+        p: [[c.code for c in pack] for pack in player_packs] for p, player_packs in packs.items()
+    }

@@ -102,3 +102,12 @@ def test_deal_errors_inside_a_match_carry_the_deals_path():
     assert ("not_a_face_card", "deals[0].captured.P1[0]") in [
         (e.code, e.path) for e in result.errors
     ]
+
+
+def test_a_match_reports_the_next_provisional_dealer_the_last_deals_winner():
+    deals = [deal({"P3": ["SK"]}), deal({"P2": ["SK", "HK"]})]
+    result = engine.check_match(
+        {"game": "comp13", "players": PLAYERS, "rules": {"jokers": 1}, "deals": deals}
+    )
+    assert result.next_dealer == "P2"
+    assert result.to_dict()["next_dealer"] == "P2"

@@ -115,3 +115,10 @@ def test_sides_level_at_the_target_play_another_deal_and_then_the_higher_wins():
     assert not tied.finished and tied.winner is None
     decided = match([packs_worth(2, 2), packs_worth(0, 1)], target=50)
     assert decided.finished and decided.winner == "E" and decided.winners == ("E", "W")
+
+
+def test_the_deal_rotates_clockwise_and_the_match_reports_the_next_dealer():
+    # players start left of the first dealer (W): N deals the second deal, E the third.
+    assert match([packs_worth(1, 0)]).next_dealer == "N"
+    assert match([packs_worth(1, 0), packs_worth(0, 1)]).next_dealer == "E"
+    assert match([packs_worth(2, 0)], target=50).next_dealer is None  # the match is over

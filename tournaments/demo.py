@@ -1,17 +1,23 @@
 """The demo club: a season, ten players, two club nights and a match of each headline game.
 
 Every deal goes through ``actions.enter_deal``, so the engine accepts each one
-exactly as a scorer's entry would be accepted.
+exactly as a scorer's entry would be accepted.  The Comp-13 and Packing matches
+open with a deal logged move by move (a full play record).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import random
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+import engine
+from engine.cards import standard_deck
+from engine.games.comp13_play import random_comp13_deal
+from engine.games.packing_play import random_packing_deal
 from tournaments import actions
 from tournaments.models import Club, ClubNight, Player, Season, Table
 
@@ -153,6 +159,25 @@ PACKING_DEALS: list[dict[str, Any]] = [
 ]
 
 
+def full_play_deals(game: str, seated: list[str]) -> list[dict[str, Any]]:
+    """The first deal of the Comp-13 and Packing matches as a complete play log.
+
+    Made by the engine's own simulation with a fixed seed, so it is the same legal
+    deal on every machine.
+    """
+    rng = random.Random(2026)
+    if game == "comp13":
+        record = random_comp13_deal(seated, standard_deck(jokers=1), rng, jokers=1)
+    elif game == "packing":
+        packing = engine.GAMES["packing"]
+        record = random_packing_deal(seated, packing.deck(len(seated)), rng, packing.sides(seated))
+    else:
+        return []
+    for key in ("game", "players", "rules", "teams"):  # the match supplies these
+        record.pop(key, None)
+    return [record]
+
+
 @transaction.atomic
 def load_demo() -> Club | None:
     """Create the demo club; ``None`` when it exists already (loading is idempotent)."""
@@ -205,6 +230,6 @@ def load_demo() -> Club | None:
     for night, table_name, game, seated, rules, deals in plan:
         table = Table.objects.create(club_night=night, name=table_name, scorer=scorer)
         match = actions.create_match(table, game, [players[h] for h in seated], rules=rules)
-        for record in deals:
+        for record in [*full_play_deals(game, seated), *deals]:
             actions.enter_deal(match, record, user=scorer)
     return club

@@ -34,7 +34,7 @@ FOUR_OF_A_KIND_BONUS = 2
 class Comp13(Game):
     name = "comp13"
     player_counts = frozenset({2, 3, 4})
-    deal_keys = frozenset({"captured", "hand_faces"}) | FULL_PLAY_KEYS
+    deal_keys = frozenset({"captured", "hand_faces", "dealer"}) | FULL_PLAY_KEYS
     rule_names = frozenset({"jokers"})
     inherited_keys = frozenset({"rules"})
     default_target = 12
@@ -60,9 +60,15 @@ class Comp13(Game):
             for i, card in enumerate(cards[p])
         ]
         checker.deck_counts(placed, deck)
+        order = players
+        if "dealer" in record:
+            dealer = checker.player(record["dealer"], players, "dealer")
+            if dealer is not None:
+                start = players.index(dealer)
+                order = players[start:] + players[:start]
         if not checker.ok:
             return None
-        return self.settle(players, captured, in_hand)
+        return self.settle(order, captured, in_hand)
 
     def _score_full_play(
         self,

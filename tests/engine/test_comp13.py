@@ -111,3 +111,10 @@ def test_a_match_reports_the_next_provisional_dealer_the_last_deals_winner():
     )
     assert result.next_dealer == "P2"
     assert result.to_dict()["next_dealer"] == "P2"
+
+
+def test_the_last_tie_break_runs_from_the_dealer_named_in_the_record():
+    tied = deal({"P1": ["SK"], "P3": ["HK"]})
+    assert engine.check(tied).details["winner"] == "P1"
+    assert engine.check({**tied, "dealer": "P2"}).details["winner"] == "P3"
+    assert [e.code for e in engine.check({**tied, "dealer": "P9"}).errors] == ["unknown_player"]

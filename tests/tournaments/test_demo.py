@@ -22,6 +22,9 @@ def test_the_demo_league_has_what_the_readme_promises(django_capture_on_commit_c
     assert Deal.objects.filter(match__game="comp13").count() >= 3
     packing = Match.objects.get(game="packing")
     assert any(len(side) == 2 for side in packing.partnerships())
+    # Comp-13 and Packing each open with a deal logged move by move.
+    assert "moves" in Deal.objects.get(match__game="comp13", number=1).record
+    assert "turns" in Deal.objects.get(match__game="packing", number=1).record
     for match in Match.objects.all():
         records = [d.record for d in match.deals.order_by("number")]
         assert engine.check_match(actions.match_record(match, records)).valid

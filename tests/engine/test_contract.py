@@ -39,3 +39,12 @@ def test_every_error_code_the_engine_emits_is_documented():
     documented = set(re.findall(r"`([a-z_]+)`", DOC.split("### Error codes")[1].split("## ")[0]))
     assert emitted, "no error codes found in engine/"
     assert emitted <= documented, sorted(emitted - documented)
+
+
+def test_every_example_record_in_docs_examples_is_valid():
+    examples = sorted((ROOT / "docs" / "examples").glob("*.json"))
+    assert {p.stem.split("-")[0] for p in examples} >= {"napoleon", "rettler", "comp13", "packing"}
+    for path in examples:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        result = engine.check_match(record) if "deals" in record else engine.check(record)
+        assert result.valid, (path.name, [e.to_dict() for e in result.errors])

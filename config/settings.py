@@ -117,6 +117,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -127,7 +129,9 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
 
 # A deal record is small; anything near this is not a deal record.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024

@@ -1,25 +1,149 @@
-"""Server-rendered pages."""
+"""Server-rendered pages: the league, the score sheets and the table-side deal entry."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Prefetch
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
 
-from scoring.models import MatchStanding
-from tournaments.models import Match, Season
+from scoring.charts import line_chart
+from scoring.models import MatchStanding, SeasonStanding
+from scoring.sheets import match_sheet, season_chart
+from tournaments import actions
+from tournaments.forms import DealEntryForm
+from tournaments.models import ClubNight, Match, Player, Season
+
+CARD_PAD = [s + r for s in "SHDC" for r in ("A", "10", "J", "Q", "K")] + ["JK"]
+"""The cards a Comp-13 entry needs: the twenty face cards and the joker."""
 
 
-def home(request: HttpRequest) -> HttpResponse:
-    """The clubs' seasons and their latest matches with standings."""
-    seasons = Season.objects.select_related("club").order_by("club__name", "name")
-    matches = (
-        Match.objects.select_related("table__club_night__season")
+def _matches():
+    return (
+        Match.objects.select_related("table__club_night__season__club")
         .prefetch_related(
             "seats__player",
             Prefetch("standings", queryset=MatchStanding.objects.select_related("player")),
         )
         .annotate(deal_count=Count("deals"))
-        .order_by("-created_at", "-pk")[:20]
     )
-    return render(request, "tournaments/home.html", {"seasons": seasons, "matches": matches})
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """The seasons, the club nights and the latest matches with standings."""
+    seasons = Season.objects.select_related("club").order_by("club__name", "name")
+    nights = ClubNight.objects.select_related("season").order_by("-date")[:10]
+    matches = _matches().order_by("-created_at", "-pk")[:12]
+    return render(
+        request, "tournaments/home.html", {"seasons": seasons, "nights": nights, "matches": matches}
+    )
+
+
+def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A leaderboard and a cumulative-points plot per game."""
+    season = get_object_or_404(Season.objects.select_related("club"), pk=pk)
+    rows = (
+        SeasonStanding.objects.filter(season=season)
+        .select_related("player")
+        .order_by("game", "rank")
+    )
+    boards: dict[str, list[SeasonStanding]] = defaultdict(list)
+    for row in rows:
+        boards[row.game].append(row)
+    games = [
+        {
+            "game": game,
+            "rows": boards.get(game, []),
+            "chart": line_chart(season_chart(season, game=game), title=f"{season.name} – {game}"),
+        }
+        for game in season.games
+    ]
+    nights = season.club_nights.order_by("date")
+    return render(
+        request, "tournaments/season.html", {"season": season, "games": games, "nights": nights}
+    )
+
+
+def club_night_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    night = get_object_or_404(ClubNight.objects.select_related("season__club"), pk=pk)
+    matches = _matches().filter(table__club_night=night).order_by("table__name", "pk")
+    return render(request, "tournaments/club_night.html", {"night": night, "matches": matches})
+
+
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The match's score sheet: deals as rows, players as columns, running totals."""
+    match = get_object_or_404(
+        Match.objects.select_related("table__club_night__season__club").prefetch_related(
+            "seats__player"
+        ),
+        pk=pk,
+    )
+    sheet = match_sheet(match)
+    return render(request, "tournaments/match.html", {"match": match, "sheet": sheet})
+
+
+def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player's matches and points over time, per season and game."""
+    player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
+    matches = _matches().filter(seats__player=player).order_by("-table__club_night__date", "-pk")
+    charts = []
+    for season in Season.objects.filter(club=player.club).order_by("-starts_on"):
+        for game in season.games:
+            chart = season_chart(season, game=game, player=player)
+            if chart.series:
+                charts.append({"season": season, "game": game,
+                               "svg": line_chart(chart, title=f"{player.display_name} – {game}")})  # fmt: skip
+    return render(
+        request, "tournaments/player.html", {"player": player, "matches": matches, "charts": charts}
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
+    """Table-side entry of the match's next deal, checked by the engine."""
+    match = get_object_or_404(
+        Match.objects.select_related("table__club_night__season").prefetch_related("seats__player"),
+        pk=pk,
+    )
+    next_number = match.deals.count() + 1
+    if request.method == "POST":
+        form = DealEntryForm(request.POST, match=match)
+        if form.is_valid():
+            record = form.record()
+            if form.is_valid():
+                try:
+                    deal = actions.enter_deal(
+                        match, record, user=request.user, number=form.cleaned_data.get("number")
+                    )
+                except actions.Rejection as rejection:
+                    form.attach_engine_errors(rejection.errors)
+                else:
+                    scores = ", ".join(
+                        f"{s.player.display_name} {s.score:+d}"
+                        for s in deal.scores.select_related("player")
+                    )
+                    messages.success(
+                        request,
+                        _("Deal %(n)s saved: %(scores)s") % {"n": deal.number, "scores": scores},
+                    )
+                    return redirect("match", pk=match.pk)
+    else:
+        form = DealEntryForm(match=match, initial={"number": next_number})
+    sheet = match_sheet(match)
+    return render(
+        request,
+        "tournaments/deal_entry.html",
+        {
+            "match": match,
+            "form": form,
+            "sheet": sheet,
+            "next_number": next_number,
+            "card_pad": CARD_PAD,
+        },
+    )

@@ -1,0 +1,153 @@
+"""Score sheets and standings as CSV, XLSX (openpyxl) and printable A4 PDF (reportlab).
+
+Each export is built from ``scoring.sheets`` (the match sheet) or the season's
+standings rows, so the files always say what the pages say.  Labels follow the
+active language; PDFs use the CID font HeiseiKakuGo-W5 that every PDF reader
+knows, so Japanese names print without shipping a font.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+
+from django.utils.translation import gettext as _
+from openpyxl import Workbook
+from openpyxl.styles import Font
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from scoring.models import SeasonStanding
+from scoring.sheets import MatchSheet
+from tournaments.models import Season
+
+FONT = "HeiseiKakuGo-W5"
+pdfmetrics.registerFont(UnicodeCIDFont(FONT))
+
+Cell = str | int | None
+
+
+def sheet_table(sheet: MatchSheet) -> tuple[list[str], list[list[Cell]]]:
+    """The score sheet as a header and rows: deals, then totals, deals won and ranks."""
+    header = [_("Deal"), *[p.display_name for p in sheet.players], _("Note")]
+    rows: list[list[Cell]] = [[row.number, *row.scores, row.note] for row in sheet.rows]
+    rows.append([_("Total"), *sheet.totals, ""])
+    rows.append([_("Deals won"), *sheet.deals_won, ""])
+    rows.append([_("Rank"), *sheet.ranks, ""])
+    return header, rows
+
+
+def standings_table(season: Season) -> tuple[list[str], list[list[Cell]]]:
+    header = [
+        _("Game"),
+        _("Rank"),
+        _("Player"),
+        _("Points"),
+        _("Deals"),
+        _("Deals won"),
+        _("Matches"),
+        _("Matches won"),
+    ]
+    rows: list[list[Cell]] = [
+        [
+            r.game,
+            r.rank,
+            r.player.display_name,
+            r.total,
+            r.deals,
+            r.deals_won,
+            r.matches,
+            r.matches_won,
+        ]
+        for r in SeasonStanding.objects.filter(season=season)
+        .select_related("player")
+        .order_by("game", "rank")
+    ]
+    return header, rows
+
+
+def sheet_title(sheet: MatchSheet) -> list[str]:
+    match = sheet.match
+    night = match.table.club_night
+    lines = [
+        f"{night.season.club.name} – {night.season.name}",
+        f"{night.date:%Y-%m-%d} {night.venue} · {match.table.name} · {match.game}",
+        _("Players") + ": " + ", ".join(p.display_name for p in sheet.players),
+    ]
+    if sheet.finished:
+        lines.append(_("Winner") + ": " + ", ".join(p.display_name for p in sheet.winners))
+    lines.append(_("Tie-break") + ": " + sheet.tie_break)
+    return lines
+
+
+# -- formats -----------------------------------------------------------------------------------
+
+
+def to_csv(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return ("\ufeff" + out.getvalue()).encode(
+        "utf-8"
+    )  # the BOM lets spreadsheet programs read UTF-8
+
+
+def to_xlsx(
+    title: str, header: Sequence[str], rows: Sequence[Sequence[Cell]], notes: Sequence[str] = ()
+) -> bytes:
+    """A workbook with numbers stored as numbers, the header in bold."""
+    book = Workbook()
+    sheet = book.active
+    sheet.title = title[:31]
+    for line in notes:
+        sheet.append([line])
+    if notes:
+        sheet.append([])
+    sheet.append(list(header))
+    for cell in sheet[sheet.max_row]:
+        cell.font = Font(bold=True)
+    for row in rows:
+        sheet.append(list(row))
+    header_row = len(notes) + (2 if notes else 1)
+    sheet.freeze_panes = f"B{header_row + 1}"
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def to_pdf(title_lines: Sequence[str], header: Sequence[str], rows: Sequence[Sequence[Cell]], *,
+           blank_rows: int = 0) -> bytes:  # fmt: skip
+    """A printable A4 page (or more) with a title block and the table."""
+    out = io.BytesIO()
+    doc = SimpleDocTemplate(out, pagesize=A4, leftMargin=15 * mm, rightMargin=15 * mm, topMargin=15 * mm,
+                            bottomMargin=15 * mm, title=title_lines[0] if title_lines else "Clubscore")  # fmt: skip
+    style = ParagraphStyle("body", fontName=FONT, fontSize=10, leading=14)
+    heading = ParagraphStyle("heading", parent=style, fontSize=14, leading=18)
+    story: list = [Paragraph(title_lines[0], heading)] if title_lines else []
+    story += [Paragraph(line, style) for line in title_lines[1:]]
+    story.append(Spacer(1, 6 * mm))
+    data = [list(header)] + [["" if c is None else str(c) for c in row] for row in rows]
+    data += [[""] * len(header) for _ in range(blank_rows)]
+    table = Table(data, repeatRows=1)
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, 9),
+                ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
+                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dde7f0")),
+                ("ALIGN", (1, 1), (-2, -1), "RIGHT"),
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f6f6f6")]),
+            ]
+            + ([("ROWHEIGHT", (0, 1), (-1, -1), 9 * mm)] if blank_rows else [])
+        )  # fmt: skip
+    )
+    story.append(table)
+    doc.build(story)
+    return out.getvalue()

@@ -1,0 +1,147 @@
+"""Score sheets and season series: the numbers behind the pages and the exports.
+
+A match's score sheet is rebuilt from its stored deal records with the engine's
+``check_match`` (one source for scores, totals, winner and tie-breaks); the
+pages, the CSV/XLSX/PDF exports and the tests all read it from here.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+
+import engine
+from tournaments.actions import match_record
+from tournaments.models import DealScore, Match, Player, Season
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    number: int
+    scores: list[int]
+    totals: list[int]
+    winners: list[str]
+    note: str
+    """A few words on the deal: the declaration, the outcome, the winner."""
+
+
+@dataclass(frozen=True)
+class MatchSheet:
+    match: Match
+    players: list[Player]
+    rows: list[SheetRow]
+    totals: list[int]
+    deals_won: list[int]
+    ranks: list[int]
+    finished: bool
+    winner: Player | None
+    winners: list[Player]
+    tie_break: str
+    """How this game breaks ties, said for the sheet."""
+    sides: list[list[str]] = field(default_factory=list)
+
+
+TIE_BREAKS = {
+    "comp13": "ties: more deals won",
+    "packing": "first side to the target; sides level at the top play another deal",
+    "napoleon": "cumulative zero-sum points",
+    "rettler": "cumulative zero-sum points",
+}
+
+
+def match_sheet(match: Match) -> MatchSheet:
+    players = match.seated_players()
+    handles = [p.handle for p in players]
+    records = list(match.deals.order_by("number").values_list("record", flat=True))
+    result = engine.check_match(match_record(match, records))
+    rows: list[SheetRow] = []
+    running = dict.fromkeys(handles, 0)
+    for number, deal in enumerate(result.deals, start=1):
+        for h in handles:
+            running[h] += deal.scores.get(h, 0)
+        rows.append(
+            SheetRow(
+                number=number,
+                scores=[deal.scores.get(h, 0) for h in handles],
+                totals=[running[h] for h in handles],
+                winners=list(deal.winners),
+                note=_note(match.game, deal.details),
+            )
+        )
+    by_handle = {p.handle: p for p in players}
+    standing = {s.player: s for s in result.standings}
+    return MatchSheet(
+        match=match,
+        players=players,
+        rows=rows,
+        totals=[running[h] for h in handles],
+        deals_won=[standing[h].deals_won for h in handles],
+        ranks=[standing[h].rank for h in handles],
+        finished=result.finished,
+        winner=by_handle.get(result.winner) if result.winner else None,
+        winners=[by_handle[h] for h in result.winners],
+        tie_break=TIE_BREAKS.get(match.game, ""),
+        sides=engine.GAMES[match.game].sides(handles),
+    )
+
+
+def _note(game: str, details: dict) -> str:
+    if game in ("napoleon", "rettler"):
+        outcome = {"declarer_win": "won", "coalition_win": "lost", "all_taken": "全付け"}
+        multiplier = details.get("multiplier")
+        return (
+            f"{details.get('army_point_cards')} taken, {outcome.get(details.get('outcome'), '')}"
+            + (f" ×{multiplier}" if multiplier else "")
+        )
+    if game == "comp13":
+        return f"winner {details.get('winner')}"
+    if game == "packing":
+        return " / ".join(str(s) for s in details.get("side_scores", []))
+    return ""
+
+
+@dataclass(frozen=True)
+class Series:
+    """One player's cumulative points after each deal they played, by the deal's place in the season."""
+
+    player: Player
+    points: list[tuple[int, int]]
+    """(deal ordinal in the season from 1, cumulative points)."""
+
+
+@dataclass(frozen=True)
+class SeasonChart:
+    series: list[Series]
+    deals: int
+    nights: list[tuple[int, date]]
+    """Where each club night starts on the deal axis."""
+
+
+def season_chart(
+    season: Season, *, game: str | None = None, player: Player | None = None
+) -> SeasonChart:
+    """Cumulative points per player over a season, in the order the deals were played (one query)."""
+    rows = DealScore.objects.filter(deal__match__table__club_night__season=season)
+    if game:
+        rows = rows.filter(deal__match__game=game)
+    if player:
+        rows = rows.filter(player=player)
+    rows = rows.order_by(
+        "deal__match__table__club_night__date", "deal__match_id", "deal__number"
+    ).values_list("player_id", "score", "deal_id", "deal__match__table__club_night__date")
+    ordinal: dict[int, int] = {}
+    nights: list[tuple[int, date]] = []
+    cumulative: dict[int, int] = defaultdict(int)
+    points: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for player_id, score, deal_id, day in rows:
+        if deal_id not in ordinal:
+            ordinal[deal_id] = len(ordinal) + 1
+            if not nights or nights[-1][1] != day:
+                nights.append((ordinal[deal_id], day))
+        cumulative[player_id] += score
+        points[player_id].append((ordinal[deal_id], cumulative[player_id]))
+    players = Player.objects.in_bulk(points.keys())
+    series = [Series(players[pid], pts) for pid, pts in points.items()]
+    series.sort(key=lambda s: (-s.points[-1][1], s.player.display_name))
+    return SeasonChart(series=series, deals=len(ordinal), nights=nights)

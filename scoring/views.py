@@ -1,0 +1,72 @@
+"""Downloads: a match's score sheet and a season's standings as CSV, XLSX or PDF."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+
+import engine
+from scoring import exports
+from scoring.sheets import match_sheet
+from tournaments.models import Match, Season
+
+CONTENT_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "pdf": "application/pdf",
+}
+BLANK_ROWS = {"comp13": 12, "packing": 15, "napoleon": 20, "rettler": 20}
+DEFAULT_SEATS = {"comp13": 4, "packing": 4, "napoleon": 4, "rettler": 6}
+
+
+def _download(body: bytes, fmt: str, name: str) -> HttpResponse:
+    response = HttpResponse(body, content_type=CONTENT_TYPES[fmt])
+    response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
+    return response
+
+
+def match_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+    match = get_object_or_404(
+        Match.objects.select_related("table__club_night__season__club").prefetch_related(
+            "seats__player"
+        ),
+        pk=pk,
+    )
+    sheet = match_sheet(match)
+    header, rows = exports.sheet_table(sheet)
+    name = f"match-{match.pk}-{match.game}"
+    if fmt == "csv":
+        return _download(exports.to_csv(header, rows), fmt, name)
+    if fmt == "xlsx":
+        return _download(
+            exports.to_xlsx(match.game, header, rows, exports.sheet_title(sheet)), fmt, name
+        )
+    return _download(exports.to_pdf(exports.sheet_title(sheet), header, rows), fmt, name)
+
+
+def season_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+    season = get_object_or_404(Season.objects.select_related("club"), pk=pk)
+    header, rows = exports.standings_table(season)
+    title = [f"{season.club.name} – {season.name}", _("Standings")]
+    name = f"season-{season.pk}-standings"
+    if fmt == "csv":
+        return _download(exports.to_csv(header, rows), fmt, name)
+    if fmt == "xlsx":
+        return _download(exports.to_xlsx(_("Standings"), header, rows, title), fmt, name)
+    return _download(exports.to_pdf(title, header, rows), fmt, name)
+
+
+def blank_sheet(request: HttpRequest, game: str) -> HttpResponse:
+    """A printable score sheet to fill in by hand, for tables that keep paper."""
+    if game not in engine.GAMES:
+        raise Http404(f"unknown game {game!r}")
+    seats = DEFAULT_SEATS[game]
+    header = [_("Deal"), *[_("Player %(n)s") % {"n": i + 1} for i in range(seats)], _("Note")]
+    title = [
+        f"Clubscore – {game}",
+        _("Club") + ": ____________   " + _("Date") + ": ________   " + _("Table") + ": ______",
+    ]
+    return _download(
+        exports.to_pdf(title, header, [], blank_rows=BLANK_ROWS[game]), "pdf", f"blank-{game}"
+    )

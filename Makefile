@@ -8,7 +8,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:$(PG_PORT)/clubscore
 TEST_BROKER_URL ?= redis://127.0.0.1:$(REDIS_PORT)/0
 DEMO_ENV := DEBUG=1 DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 CELERY_BROKER_URL=
 
-.PHONY: install demo services test lint bench
+.PHONY: install demo services browser-deps test lint
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,8 +26,11 @@ demo: install
 services:
 	bash scripts/services.sh $(PG_PORT) $(REDIS_PORT)
 
+browser-deps:
+	bash scripts/browser-deps.sh
+
 # The whole suite on PostgreSQL, with a real Celery worker on Redis for the worker tests.
-test: install services
+test: install services browser-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \

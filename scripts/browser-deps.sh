@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Debian's Chromium (driven by Playwright; never a browser download) and poppler-utils
+# (pdftoppm, for the PDF tests), installed when missing.
+set -euo pipefail
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v pdftoppm >/dev/null || missing+=(poppler-utils)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "browser-deps: install ${missing[*]} (Debian packages) to run the browser tests" >&2
+    exit 1
+  fi
+  echo "browser-deps: installing ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

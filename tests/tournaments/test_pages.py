@@ -1,0 +1,87 @@
+"""Pages and downloads through Django's test client (the browser tests are in tests/browser)."""
+
+import io
+import shutil
+import subprocess
+
+import pytest
+from django.core.management import call_command
+from openpyxl import load_workbook
+
+from scoring.models import MatchStanding
+from tournaments.models import Match, Season
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("load_demo")
+    return Season.objects.get()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_page_of_the_demo_league_renders(client, demo, lang, django_assert_max_num_queries):
+    client.cookies["django_language"] = lang
+    urls = ["/", f"/seasons/{demo.pk}/"]
+    urls += [f"/nights/{n.pk}/" for n in demo.club_nights.all()]
+    urls += [f"/matches/{m.pk}/" for m in Match.objects.all()]
+    urls += [f"/players/{p.pk}/" for p in demo.club.players.all()]
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+    with django_assert_max_num_queries(20):
+        client.get(f"/seasons/{demo.pk}/")
+
+
+def test_deal_entry_needs_a_signed_in_user(client, demo):
+    match = Match.objects.get(game="napoleon")
+    response = client.get(f"/matches/{match.pk}/enter/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_the_match_xlsx_opens_with_the_right_totals_stored_as_numbers(client, demo):
+    match = Match.objects.get(game="rettler")
+    response = client.get(f"/matches/{match.pk}/sheet.xlsx")
+    assert response.status_code == 200
+    sheet = load_workbook(io.BytesIO(response.content)).active
+    rows = list(sheet.iter_rows(values_only=True))
+    header = next(r for r in rows if r and r[0] == "Deal")
+    total = next(r for r in rows if r and r[0] == "Total")
+    expected = {s.player.display_name: s.total for s in MatchStanding.objects.filter(match=match)}
+    assert {name: total[i] for i, name in enumerate(header) if name in expected} == expected
+    assert all(isinstance(v, int) for v in total[1:-1])
+
+
+def test_the_match_csv_has_one_row_per_deal_and_the_totals(client, demo):
+    match = Match.objects.get(game="comp13")
+    text = client.get(f"/matches/{match.pk}/sheet.csv").content.decode("utf-8-sig")
+    lines = text.strip().splitlines()
+    assert lines[0].startswith("Deal,") and len(lines) == 1 + match.deals.count() + 3
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["/matches/{match}/sheet.pdf", "/seasons/{season}/standings.pdf", "/sheets/blank-rettler.pdf"],
+)
+def test_pdfs_render_as_a4_pages(client, demo, tmp_path, url):
+    if not shutil.which("pdftoppm"):
+        pytest.fail("pdftoppm (Debian's poppler-utils) is needed; make test installs it")
+    match = Match.objects.get(game="rettler")
+    response = client.get(url.format(match=match.pk, season=demo.pk))
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    pdf = tmp_path / "sheet.pdf"
+    pdf.write_bytes(response.content)
+    subprocess.run(["pdftoppm", "-r", "72", "-png", str(pdf), str(tmp_path / "page")], check=True)
+    pages = sorted(tmp_path.glob("page*.png"))
+    assert len(pages) == 1
+    header = pages[0].read_bytes()[16:24]
+    width, height = int.from_bytes(header[:4], "big"), int.from_bytes(header[4:], "big")
+    assert abs(width - 595) <= 1 and abs(height - 842) <= 1  # A4 (595.3 x 841.9 pt) at 72 dpi
+
+
+def test_exports_in_japanese_use_japanese_headers(client, demo):
+    client.cookies["django_language"] = "ja"
+    text = client.get(f"/seasons/{demo.pk}/standings.csv").content.decode("utf-8-sig")
+    assert text.splitlines()[0].startswith("ゲーム,順位,プレイヤー,得点")

@@ -95,3 +95,18 @@ def napoleon_deal(declarer="aki", adjutant="chika", count=15, points=None):
 
 
 NAPOLEON_SEATS = ["aki", "ben", "chika", "dai"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _close_stray_connections(django_db_setup, django_db_blocker):
+    """End sessions a worker or live-server thread left open, so the test database can be dropped."""
+    yield
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )

@@ -30,6 +30,9 @@ TRUMP_LABELS = {
 }
 
 
+MAX_UPLOAD = 1024 * 1024
+
+
 def _codes(text: str) -> list[str]:
     return [c for c in text.replace(",", " ").split() if c]
 
@@ -42,6 +45,7 @@ class DealEntryForm(forms.Form):
         required=False,
         widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
     )
+    full_record_file = forms.FileField(label=_("…or upload it as a .json file"), required=False)
     number = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
@@ -111,13 +115,20 @@ class DealEntryForm(forms.Form):
     # -- building the record ------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
         data = self.cleaned_data
-        if data.get("full_record", "").strip():
-            try:
-                record = json.loads(data["full_record"])
-            except json.JSONDecodeError as exc:
-                self.add_error("full_record", _("Not JSON: %(error)s") % {"error": exc})
+        text = data.get("full_record", "").strip()
+        upload = data.get("full_record_file")
+        if upload is not None:
+            if upload.size > MAX_UPLOAD:
+                self.add_error("full_record_file", _("A play log is at most 1 MB."))
                 return {}
-            return record
+            text = upload.read().decode("utf-8", errors="replace")
+        if text:
+            try:
+                return json.loads(text)
+            except (json.JSONDecodeError, RecursionError) as exc:
+                field = "full_record_file" if upload is not None else "full_record"
+                self.add_error(field, _("Not JSON: %(error)s") % {"error": exc})
+                return {}
         return getattr(self, f"_record_{self.match.game}")(data)
 
     def _record_napoleon(self, data: dict[str, Any]) -> dict[str, Any]:
@@ -162,6 +173,8 @@ class DealEntryForm(forms.Form):
         player = rest.split("[")[0].split(".")[0]
         if self.data.get("full_record", "").strip():
             return "full_record"
+        if self.files.get("full_record_file"):
+            return "full_record_file"
         mapping = {
             "declaration": {"player": "declarer", "count": "count", "trump": "trump", "adjutants": "allowed"}.get(player),
             "adjutant_cards": "adjutant_cards",

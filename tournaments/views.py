@@ -113,7 +113,7 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
     )
     next_number = match.deals.count() + 1
     if request.method == "POST":
-        form = DealEntryForm(request.POST, match=match)
+        form = DealEntryForm(request.POST, request.FILES, match=match)
         if form.is_valid():
             record = form.record()
             if form.is_valid():

@@ -85,3 +85,29 @@ def test_exports_in_japanese_use_japanese_headers(client, demo):
     client.cookies["django_language"] = "ja"
     text = client.get(f"/seasons/{demo.pk}/standings.csv").content.decode("utf-8-sig")
     assert text.splitlines()[0].startswith("ゲーム,順位,プレイヤー,得点")
+
+
+def test_a_full_play_log_can_be_uploaded_on_the_entry_page(client, demo, django_user_model):
+    import json as _json
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tournaments.demo import full_play_deals
+
+    match = Match.objects.get(game="comp13")
+    client.force_login(django_user_model.objects.get(username="scorer"))
+    record = full_play_deals("comp13", [p.handle for p in match.seated_players()])[0]
+    upload = SimpleUploadedFile(
+        "deal.json", _json.dumps(record).encode(), content_type="application/json"
+    )
+    before = match.deals.count()
+    response = client.post(
+        f"/matches/{match.pk}/enter/", {"full_record_file": upload, "number": before + 1}
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert match.deals.count() == before + 1
+    bad = SimpleUploadedFile("deal.json", b"{not json", content_type="application/json")
+    response = client.post(
+        f"/matches/{match.pk}/enter/", {"full_record_file": bad, "number": before + 2}
+    )
+    assert response.status_code == 200 and "Not JSON" in response.content.decode()

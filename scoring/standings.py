@@ -102,3 +102,19 @@ def rebuild_season_standings(season_id: int) -> bool:
         SeasonStanding.objects.filter(season=season).delete()
         SeasonStanding.objects.bulk_create(rows)
         return True
+
+
+def rebuild_all(*, club_id: int | None = None) -> tuple[int, int]:
+    """Rebuild every match's and every season's standings; returns (seasons, matches)."""
+    matches = Match.objects.all()
+    seasons = Season.objects.all()
+    if club_id is not None:
+        matches = matches.filter(table__club_night__season__club_id=club_id)
+        seasons = seasons.filter(club_id=club_id)
+    match_ids = list(matches.values_list("pk", flat=True))
+    for match_id in match_ids:
+        rebuild_match_standings(match_id)
+    season_ids = list(seasons.values_list("pk", flat=True))
+    for season_id in season_ids:
+        rebuild_season_standings(season_id)
+    return len(season_ids), len(match_ids)

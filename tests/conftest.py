@@ -19,6 +19,12 @@ HANDLES = ["aki", "ben", "chika", "dai", "emi", "fumi", "gen", "hana", "ito", "j
 
 
 @pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Test users need no slow hash (the API fuzzing signs in on every request)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _plain_static_storage(settings):
     """Tests render admin pages without running collectstatic."""
     settings.STORAGES = {

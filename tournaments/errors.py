@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db.models import ProtectedError, RestrictedError
+from django.http import Http404
 from rest_framework.exceptions import APIException, ErrorDetail, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -35,8 +38,38 @@ def _flatten(detail: Any, path: str) -> list[dict[str, str]]:
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, ProtectedError | RestrictedError):
+        # Deleting a club, player, season… that deals or matches still refer to.
+        names = sorted(
+            {
+                type(o)._meta.verbose_name_plural
+                for o in list(
+                    exc.protected_objects
+                    if isinstance(exc, ProtectedError)
+                    else exc.restricted_objects
+                )[:50]
+            }
+        )
+        message = f"still used by {', '.join(str(n) for n in names)}: delete or move those first"
+        return Response(
+            {"errors": [{"code": "in_use", "path": "", "message": message}]}, status=409
+        )
     response = exception_handler(exc, context)
-    if response is None or not isinstance(exc, APIException):
+    if response is None:
+        return response
+    if isinstance(exc, Http404):
+        response.data = {
+            "errors": [{"code": "not_found", "path": "", "message": str(exc) or "not found"}]
+        }
+        return response
+    if isinstance(exc, DjangoPermissionDenied):
+        response.data = {
+            "errors": [
+                {"code": "permission_denied", "path": "", "message": str(exc) or "not allowed"}
+            ]
+        }
+        return response
+    if not isinstance(exc, APIException):
         return response
     if isinstance(exc, ValidationError):
         response.data = {"errors": _flatten(exc.detail, "")}

@@ -153,6 +153,13 @@ class DealInputSerializer(serializers.Serializer):
         "gets 409 instead of a second deal.",
     )
 
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({key: "unknown field" for key in unknown})
+        return super().to_internal_value(data)
+
 
 class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField()

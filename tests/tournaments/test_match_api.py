@@ -103,3 +103,13 @@ def test_the_openapi_schema_and_docs_are_served_without_outside_assets(api):
     docs = api.get("/api/docs/")
     assert docs.status_code == 200
     assert b"cdn.jsdelivr" not in docs.content and b"unpkg" not in docs.content
+
+
+def test_deleting_a_club_still_in_use_is_a_conflict_not_a_server_error(
+    api, league_admin, players, club
+):
+    api.force_authenticate(league_admin)
+    response = api.delete(f"/api/clubs/{club.pk}/")
+    assert response.status_code == 409
+    assert response.json()["errors"][0]["code"] == "in_use"
+    assert Club.objects.filter(pk=club.pk).exists()

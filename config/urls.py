@@ -8,6 +8,7 @@ from rest_framework.routers import DefaultRouter
 
 from scoring import views as scoring_views
 from tournaments import api, views
+from tournaments.signin import LimitedLoginView
 
 router = DefaultRouter()
 router.register("clubs", api.ClubViewSet)
@@ -36,7 +37,7 @@ urlpatterns = [
     ),
     path("sheets/blank-<str:game>.pdf", scoring_views.blank_sheet, name="blank_sheet"),
     path("players/<int:pk>/", views.player_detail, name="player"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", LimitedLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -7,7 +7,7 @@ from typing import Any
 import django_filters
 from django.db.models import Count, Prefetch, QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import generics, mixins, permissions, status, viewsets
+from rest_framework import generics, mixins, permissions, status, throttling, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
@@ -125,6 +125,12 @@ class MatchViewSet(
         if self.action == "create":
             return [IsStaffOrReadOnly()]
         return super().get_permissions()
+
+    def get_throttles(self) -> list[throttling.BaseThrottle]:
+        if self.action == "deals" and self.request.method == "POST":
+            self.throttle_scope = "deal_entry"
+            return [throttling.ScopedRateThrottle()]
+        return super().get_throttles()
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         serializer = self.get_serializer(data=request.data)

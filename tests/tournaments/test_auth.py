@@ -51,27 +51,18 @@ def test_a_successful_sign_in_clears_the_count(client, scorer, settings):
     assert response.status_code == 302
 
 
-def test_deal_entry_is_rate_limited_per_user(scorer_api, make_match, settings):
-    settings.REST_FRAMEWORK = {
-        **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {"deal_entry": "2/min"},
-    }
+def test_deal_entry_is_rate_limited_per_user(scorer_api, make_match, monkeypatch):
     from rest_framework.throttling import ScopedRateThrottle
 
-    ScopedRateThrottle.THROTTLE_RATES = {"deal_entry": "2/min"}
-    try:
-        match = make_match("napoleon", NAPOLEON_SEATS)
-        codes = [
-            scorer_api.post(
-                f"/api/matches/{match.pk}/deals/", {"record": napoleon_deal()}, format="json"
-            ).status_code
-            for _ in range(3)
-        ]
-        assert codes == [201, 201, 429]
-        assert (
-            scorer_api.get(f"/api/matches/{match.pk}/deals/").status_code == 200
-        )  # reads are not limited
-    finally:
-        from rest_framework.settings import api_settings
-
-        ScopedRateThrottle.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"deal_entry": "2/min"})
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    codes = [
+        scorer_api.post(
+            f"/api/matches/{match.pk}/deals/", {"record": napoleon_deal()}, format="json"
+        ).status_code
+        for _ in range(3)
+    ]
+    assert codes == [201, 201, 429]
+    assert (
+        scorer_api.get(f"/api/matches/{match.pk}/deals/").status_code == 200
+    )  # reads are not limited

@@ -185,6 +185,27 @@ class Checker:
             cards = [self.card(item, join(path, i)) for i, item in enumerate(items)]
             return None if any(card is None for card in cards) else cards  # type: ignore[return-value]
 
+    def dealt_hands(
+        self, record: Mapping[str, Any], players: list[str], size: int, key: str = "hands"
+    ) -> dict[str, list[Card]] | None:
+        """Every player's dealt hand, each of ``size`` cards (full-play records)."""
+        raw = self.per_player(self.require(record, key), players, key)
+        if raw is None:
+            return None
+        hands: dict[str, list[Card]] = {}
+        for player, value in raw.items():
+            cards = self.cards(value, join(key, player))
+            if cards is None:
+                continue
+            if len(cards) != size:
+                self.add(
+                    "wrong_card_count",
+                    join(key, player),
+                    f"a hand is dealt {size} cards, not {len(cards)}",
+                )
+            hands[player] = cards
+        return hands if len(hands) == len(players) else None
+
     def deck_counts(self, placed: Iterable[tuple[str, Card]], deck: Mapping[str, int]) -> None:
         """Each card used at most as often as the deck holds it; the excess copies are named."""
         seen: Counter[str] = Counter()

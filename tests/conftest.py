@@ -110,7 +110,9 @@ def _close_stray_connections(django_db_setup, django_db_blocker):
     from django.db import connection
 
     with django_db_blocker.unblock():
-        if connection.vendor == "postgresql":
+        if connection.vendor == "postgresql" and connection.settings_dict["NAME"].startswith(
+            "test_"
+        ):
             with connection.cursor() as cursor:
                 cursor.execute(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, mixins, permissions, status, throttling, viewsets
 from rest_framework.decorators import action
@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring.models import MatchStanding, SeasonStanding
+from scoring.queries import matches_with_standings
 from tournaments import actions
 from tournaments.models import Club, ClubNight, Deal, DealScore, Match, Player, Season, Table
 from tournaments.serializers import (
@@ -111,15 +112,7 @@ class MatchViewSet(
     filterset_class = MatchFilter
 
     def get_queryset(self) -> QuerySet[Match]:
-        return (
-            Match.objects.select_related("table__club_night")
-            .prefetch_related(
-                "seats__player",
-                Prefetch("standings", queryset=MatchStanding.objects.select_related("player")),
-            )
-            .annotate(deal_count=Count("deals"))
-            .order_by("-created_at", "-pk")
-        )
+        return matches_with_standings().order_by("-created_at", "-pk")
 
     def get_permissions(self) -> list[permissions.BasePermission]:
         if self.action == "create":

@@ -6,14 +6,14 @@ from collections import defaultdict
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from scoring.charts import line_chart
-from scoring.models import MatchStanding, SeasonStanding
+from scoring.models import SeasonStanding
+from scoring.queries import matches_with_standings
 from scoring.sheets import match_sheet, season_chart
 from tournaments import actions
 from tournaments.forms import DealEntryForm
@@ -23,22 +23,11 @@ CARD_PAD = [s + r for s in "SHDC" for r in ("A", "10", "J", "Q", "K")] + ["JK"]
 """The cards a Comp-13 entry needs: the twenty face cards and the joker."""
 
 
-def _matches():
-    return (
-        Match.objects.select_related("table__club_night__season__club")
-        .prefetch_related(
-            "seats__player",
-            Prefetch("standings", queryset=MatchStanding.objects.select_related("player")),
-        )
-        .annotate(deal_count=Count("deals"))
-    )
-
-
 def home(request: HttpRequest) -> HttpResponse:
     """The seasons, the club nights and the latest matches with standings."""
     seasons = Season.objects.select_related("club").order_by("club__name", "name")
     nights = ClubNight.objects.select_related("season").order_by("-date")[:10]
-    matches = _matches().order_by("-created_at", "-pk")[:12]
+    matches = matches_with_standings().order_by("-created_at", "-pk")[:12]
     return render(
         request, "tournaments/home.html", {"seasons": seasons, "nights": nights, "matches": matches}
     )
@@ -71,7 +60,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def club_night_detail(request: HttpRequest, pk: int) -> HttpResponse:
     night = get_object_or_404(ClubNight.objects.select_related("season__club"), pk=pk)
-    matches = _matches().filter(table__club_night=night).order_by("table__name", "pk")
+    matches = matches_with_standings().filter(table__club_night=night).order_by("table__name", "pk")
     return render(request, "tournaments/club_night.html", {"night": night, "matches": matches})
 
 
@@ -90,7 +79,11 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A player's matches and points over time, per season and game."""
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
-    matches = _matches().filter(seats__player=player).order_by("-table__club_night__date", "-pk")
+    matches = (
+        matches_with_standings()
+        .filter(seats__player=player)
+        .order_by("-table__club_night__date", "-pk")
+    )
     charts = []
     for season in Season.objects.filter(club=player.club).order_by("-starts_on"):
         for game in season.games:

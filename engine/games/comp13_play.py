@@ -336,23 +336,10 @@ class Replayed:
 def replay_comp13(
     record: Mapping[str, Any], players: list[str], deck: Mapping[str, int], checker: Checker
 ) -> Replayed | None:
-    raw = checker.per_player(checker.require(record, "hands"), players, "hands")
+    hands = checker.dealt_hands(record, players, HAND_SIZE)
     stock = checker.cards(checker.require(record, "stock"), "stock")
     moves = checker.typed(checker.require(record, "moves"), list, "moves")
-    if raw is None or stock is None or moves is None:
-        return None
-    hands: dict[str, list[Card]] = {}
-    for p, value in raw.items():
-        cards = checker.cards(value, join("hands", p))
-        if cards is not None and len(cards) != HAND_SIZE:
-            checker.add(
-                "wrong_card_count",
-                join("hands", p),
-                f"a hand is dealt {HAND_SIZE} cards, not {len(cards)}",
-            )
-        if cards is not None:
-            hands[p] = cards
-    if len(hands) != len(players) or not checker.ok:
+    if hands is None or stock is None or moves is None or not checker.ok:
         return None
     placed = [(join(join("hands", p), i), c) for p in players for i, c in enumerate(hands[p])]
     placed += [(join("stock", i), c) for i, c in enumerate(stock)]

@@ -99,7 +99,7 @@ def replay_packing(
     record: Mapping[str, Any], players: list[str], deck: Mapping[str, int], checker: Checker
 ) -> dict[str, list[list[Card]]] | None:
     """Replay a full-play Packing record; the players' packs at the end, or ``None``."""
-    hands = _dealt(record, players, checker)
+    hands = checker.dealt_hands(record, players, HAND_SIZE)
     table = checker.cards(checker.require(record, "table"), "table")
     if table is not None and len(table) != TABLE_SIZE:
         checker.add(
@@ -155,26 +155,6 @@ def replay_packing(
         if not _turn(state, players, players[t % len(players)], turn, path, checker):
             return None
     return state.packs
-
-
-def _dealt(
-    record: Mapping[str, Any], players: list[str], checker: Checker
-) -> dict[str, list[Card]] | None:
-    raw = checker.per_player(checker.require(record, "hands"), players, "hands")
-    if raw is None:
-        return None
-    hands = {}
-    for p, value in raw.items():
-        cards = checker.cards(value, join("hands", p))
-        if cards is not None and len(cards) != HAND_SIZE:
-            checker.add(
-                "wrong_card_count",
-                join("hands", p),
-                f"a hand is dealt {HAND_SIZE} cards, not {len(cards)}",
-            )
-        if cards is not None:
-            hands[p] = cards
-    return hands if len(hands) == len(players) else None
 
 
 def _turn(

@@ -77,7 +77,7 @@ def replay(
     n = len(players)
     hand_size = game.hand_size(n)
     widow_size = game.widow_size(n)
-    hands = _hands(record, players, hand_size, checker)
+    hands = checker.dealt_hands(record, players, hand_size)
     widow = checker.cards(checker.require(record, "widow"), "widow")
     if widow is not None and len(widow) != widow_size:
         checker.add(
@@ -154,25 +154,6 @@ def replay(
 
 def deck_size(deck: Mapping[str, int]) -> int:
     return sum(deck.values())
-
-
-def _hands(
-    record: Mapping[str, Any], players: list[str], size: int, checker: Checker
-) -> dict[str, list[Card]] | None:
-    raw = checker.per_player(checker.require(record, "hands"), players, "hands")
-    if raw is None:
-        return None
-    hands: dict[str, list[Card]] = {}
-    for p, value in raw.items():
-        cards = checker.cards(value, join("hands", p))
-        if cards is None:
-            continue
-        if len(cards) != size:
-            checker.add(
-                "wrong_card_count", join("hands", p), f"a hand is {size} cards, not {len(cards)}"
-            )
-        hands[p] = cards
-    return hands if len(hands) == len(players) else None
 
 
 LEAD_KEYS = frozenset({"player", "cards", "suit"})

@@ -37,6 +37,7 @@ urlpatterns = [
     ),
     path("sheets/blank-<str:game>.pdf", scoring_views.blank_sheet, name="blank_sheet"),
     path("players/<int:pk>/", views.player_detail, name="player"),
+    path("deals/<int:pk>/confirm/", views.confirm_deal, name="confirm_deal"),
     path("accounts/login/", LimitedLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -24,6 +24,10 @@ class SheetRow:
     winners: list[str]
     note: str
     """A few words on the deal: the declaration, the outcome, the winner."""
+    deal_id: int = 0
+    pending: bool = False
+    """Waiting for confirmation: shown, not yet in the totals."""
+    entered_by_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -53,20 +57,30 @@ TIE_BREAKS = {
 def match_sheet(match: Match) -> MatchSheet:
     players = match.seated_players()
     handles = [p.handle for p in players]
-    records = list(match.deals.order_by("number").values_list("record", flat=True))
-    result = engine.check_match(match_record(match, records))
+    stored = list(match.deals.order_by("number"))
+    confirm = match.table.club_night.season.require_confirmation
+    pending = [confirm and d.confirmed_at is None for d in stored]
+    checked = engine.check_match(match_record(match, [d.record for d in stored]))
+    # Totals, ranks and the winner count the confirmed deals only.
+    result = engine.check_match(
+        match_record(match, [d.record for d, p in zip(stored, pending, strict=True) if not p])
+    )
     rows: list[SheetRow] = []
     running = dict.fromkeys(handles, 0)
-    for number, deal in enumerate(result.deals, start=1):
-        for h in handles:
-            running[h] += deal.scores.get(h, 0)
+    for deal, row, waiting in zip(stored, checked.deals, pending, strict=True):
+        if not waiting:
+            for h in handles:
+                running[h] += row.scores.get(h, 0)
         rows.append(
             SheetRow(
-                number=number,
-                scores=[deal.scores.get(h, 0) for h in handles],
+                number=deal.number,
+                scores=[row.scores.get(h, 0) for h in handles],
                 totals=[running[h] for h in handles],
-                winners=list(deal.winners),
-                note=_note(match.game, deal.details),
+                winners=list(row.winners),
+                note=_note(match.game, row.details),
+                deal_id=deal.pk,
+                pending=waiting,
+                entered_by_id=deal.entered_by_id,
             )
         )
     by_handle = {p.handle: p for p in players}

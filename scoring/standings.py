@@ -17,7 +17,7 @@ from django.db.models import Count, Q, Sum
 import engine
 from scoring.models import MatchStanding, SeasonStanding
 from tournaments.actions import match_record
-from tournaments.models import DealScore, Match, Season
+from tournaments.models import DealScore, Match, Season, counting_deals
 
 
 def rebuild_match_standings(match_id: int) -> int | None:
@@ -28,7 +28,9 @@ def rebuild_match_standings(match_id: int) -> int | None:
             return None
         seats = match.seats.select_related("player")
         players = {seat.player.handle: seat.player for seat in seats}
-        records = list(match.deals.order_by("number").values_list("record", flat=True))
+        records = list(
+            match.deals.filter(counting_deals()).order_by("number").values_list("record", flat=True)
+        )
         result = engine.check_match(match_record(match, records))
         MatchStanding.objects.filter(match=match).delete()
         MatchStanding.objects.bulk_create(
@@ -52,6 +54,8 @@ def rebuild_season_standings(season_id: int) -> bool:
         if season is None:
             return False
         in_season = Q(deal__match__table__club_night__season=season)
+        if season.require_confirmation:
+            in_season &= Q(deal__confirmed_at__isnull=False)
         totals = (
             DealScore.objects.filter(in_season)
             .values("deal__match__game", "player_id")

@@ -218,3 +218,33 @@ def enter_deal(
             locked.save(update_fields=["status", "finished_at"])
         transaction.on_commit(lambda: refresh_standings.delay(locked.pk))
     return deal
+
+
+def confirm_deal(deal: Deal, user: AbstractBaseUser) -> Deal:
+    """A second person at the table confirms a deal; it then counts in the standings.
+
+    The confirmer is never the person who entered the deal.
+    """
+    from scoring.tasks import refresh_standings
+
+    with transaction.atomic():
+        locked = Deal.objects.select_for_update().select_related("match").get(pk=deal.pk)
+        if locked.entered_by_id is not None and locked.entered_by_id == user.pk:
+            raise Rejection(
+                (
+                    _error(
+                        "same_person",
+                        "",
+                        "the deal must be confirmed by someone other than who entered it",
+                    ),
+                )
+            )
+        if locked.confirmed_at is not None:
+            raise Rejection((_error("already_confirmed", "", f"deal {locked.number} is confirmed already"),),
+                            conflict=True, existing=locked)  # fmt: skip
+        locked.confirmed_by = user
+        locked.confirmed_at = timezone.now()
+        locked.save(update_fields=["confirmed_by", "confirmed_at"])
+        match_id = locked.match_id
+        transaction.on_commit(lambda: refresh_standings.delay(match_id))
+    return locked

@@ -37,8 +37,8 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "starts_on", "ends_on"]
-    list_filter = ["club"]
+    list_display = ["name", "club", "starts_on", "ends_on", "require_confirmation"]
+    list_filter = ["club", "require_confirmation"]
     search_fields = ["name"]
 
 
@@ -201,12 +201,28 @@ class DealAdmin(admin.ModelAdmin):
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         if obj is None:
             return ["match", "number", "record"]
-        return ["match", "number", "entered_by", "entered_at", "pretty_record"]
+        return [
+            "match",
+            "number",
+            "entered_by",
+            "entered_at",
+            "confirmed_by",
+            "confirmed_at",
+            "pretty_record",
+        ]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         if obj is None:
             return []
-        return ["match", "number", "entered_by", "entered_at", "pretty_record"]
+        return [
+            "match",
+            "number",
+            "entered_by",
+            "entered_at",
+            "confirmed_by",
+            "confirmed_at",
+            "pretty_record",
+        ]
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False if obj is not None else super().has_change_permission(request, obj)

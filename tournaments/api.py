@@ -181,7 +181,20 @@ class DealViewSet(viewsets.ReadOnlyModelViewSet):
     filterset_fields = ["match", "number"]
 
     def get_queryset(self) -> QuerySet[Deal]:
-        return deals_queryset().order_by("match", "number")
+        return deals_queryset().select_related("confirmed_by").order_by("match", "number")
+
+    @extend_schema(
+        request=None,
+        responses={200: DealSerializer, 400: RejectionSerializer, 409: RejectionSerializer},
+    )
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def confirm(self, request: Request, pk: str | None = None) -> Response:
+        """A second person at the table confirms the deal (never the one who entered it)."""
+        try:
+            deal = actions.confirm_deal(self.get_object(), request.user)
+        except actions.Rejection as rejection:
+            return rejection_response(rejection)
+        return Response(DealSerializer(deals_queryset().get(pk=deal.pk)).data)
 
 
 class StandingsView(generics.GenericAPIView):

@@ -60,6 +60,10 @@ class Season(models.Model):
     )
     starts_on = models.DateField(null=True, blank=True)
     ends_on = models.DateField(null=True, blank=True)
+    require_confirmation = models.BooleanField(
+        default=False,
+        help_text=_("Each deal counts only once a second person at the table has confirmed it."),
+    )
 
     class Meta:
         ordering = ["club", "-starts_on", "name"]
@@ -182,6 +186,14 @@ class Deal(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     entered_at = models.DateTimeField(default=timezone.now)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="confirmed_deals",
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "number"]
@@ -192,6 +204,18 @@ class Deal(models.Model):
 
     def __str__(self) -> str:
         return f"deal {self.number} of {self.match}"
+
+    @property
+    def pending(self) -> bool:
+        """Waiting for a second person's confirmation (it does not count in standings yet)."""
+        return self.confirmed_at is None and self.match.table.club_night.season.require_confirmation
+
+
+def counting_deals() -> models.Q:
+    """The deals that count in standings: confirmed, or in a season that asks no confirmation."""
+    return models.Q(confirmed_at__isnull=False) | models.Q(
+        match__table__club_night__season__require_confirmation=False
+    )
 
 
 class DealScore(models.Model):

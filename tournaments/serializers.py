@@ -31,7 +31,7 @@ class SeasonSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Season
-        fields = ["id", "club", "name", "games", "starts_on", "ends_on"]
+        fields = ["id", "club", "name", "games", "starts_on", "ends_on", "require_confirmation"]
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         starts, ends = attrs.get("starts_on"), attrs.get("ends_on")
@@ -136,10 +136,14 @@ class DealScoreSerializer(serializers.Serializer):
 class DealSerializer(serializers.ModelSerializer):
     scores = DealScoreSerializer(many=True, read_only=True)
     entered_by = serializers.CharField(source="entered_by.username", read_only=True, default=None)
+    confirmed_by = serializers.CharField(
+        source="confirmed_by.username", read_only=True, default=None
+    )
 
     class Meta:
         model = Deal
-        fields = ["id", "match", "number", "record", "scores", "entered_by", "entered_at"]
+        fields = ["id", "match", "number", "record", "scores", "entered_by", "entered_at",
+                  "confirmed_by", "confirmed_at"]  # fmt: skip
 
 
 class DealInputSerializer(serializers.Serializer):

@@ -17,7 +17,7 @@ from scoring.queries import matches_with_standings
 from scoring.sheets import match_sheet, season_chart
 from tournaments import actions
 from tournaments.forms import DealEntryForm
-from tournaments.models import ClubNight, Match, Player, Season
+from tournaments.models import ClubNight, Deal, Match, Player, Season
 
 CARD_PAD = [s + r for s in "SHDC" for r in ("A", "10", "J", "Q", "K")] + ["JK"]
 """The cards a Comp-13 entry needs: the twenty face cards and the joker."""
@@ -140,3 +140,17 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
             "card_pad": CARD_PAD,
         },
     )
+
+
+@login_required
+@require_http_methods(["POST"])
+def confirm_deal(request: HttpRequest, pk: int) -> HttpResponse:
+    """The match page's confirm button for a pending deal."""
+    deal = get_object_or_404(Deal.objects.select_related("match"), pk=pk)
+    try:
+        actions.confirm_deal(deal, request.user)
+    except actions.Rejection as rejection:
+        messages.error(request, str(rejection))
+    else:
+        messages.success(request, _("Deal %(n)s confirmed.") % {"n": deal.number})
+    return redirect("match", pk=deal.match_id)

@@ -57,7 +57,7 @@ TIE_BREAKS = {
 def match_sheet(match: Match) -> MatchSheet:
     players = match.seated_players()
     handles = [p.handle for p in players]
-    stored = list(match.deals.order_by("number"))
+    stored = list(match.deals.filter(deleted_at__isnull=True).order_by("number"))
     confirm = match.table.club_night.season.require_confirmation
     pending = [confirm and d.confirmed_at is None for d in stored]
     checked = engine.check_match(match_record(match, [d.record for d in stored]))

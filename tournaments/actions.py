@@ -184,7 +184,8 @@ def enter_deal(
         result = engine.check(full)
         if not result.valid:
             raise Rejection(tuple(p.to_dict() for p in result.errors))
-        state = engine.check_match(match_record(locked, [d.record for d in stored] + [full]))
+        active = [d.record for d in stored if d.deleted_at is None]
+        state = engine.check_match(match_record(locked, [*active, full]))
         if not state.valid:
             raise Rejection(tuple(p.to_dict() for p in state.errors), conflict=True)
 

@@ -15,16 +15,20 @@ from rest_framework.response import Response
 
 from scoring.models import MatchStanding, SeasonStanding
 from scoring.queries import matches_with_standings
-from tournaments import actions
+from tournaments import actions, corrections
 from tournaments.models import Club, ClubNight, Deal, DealScore, Match, Player, Season, Table
 from tournaments.serializers import (
     ClubNightSerializer,
     ClubSerializer,
+    CorrectionResultSerializer,
+    CorrectionSerializer,
     DealInputSerializer,
     DealSerializer,
+    DealVersionSerializer,
     MatchSerializer,
     MatchStandingSerializer,
     PlayerSerializer,
+    ReasonSerializer,
     RejectionSerializer,
     SeasonSerializer,
     SeasonStandingSerializer,
@@ -142,6 +146,13 @@ class MatchViewSet(
         match = self.get_queryset().get(pk=match.pk)
         return Response(self.get_serializer(match).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(request=None, responses={200: MatchSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAdminUser])
+    def reopen(self, request: Request, pk: str | None = None) -> Response:
+        """Administrators reopen a finished match so that its deals can be corrected."""
+        match = corrections.reopen_match(self.get_object())
+        return Response(self.get_serializer(self.get_queryset().get(pk=match.pk)).data)
+
     @extend_schema(
         request=DealInputSerializer,
         responses={
@@ -174,14 +185,93 @@ class MatchViewSet(
         )
 
 
-class DealViewSet(viewsets.ReadOnlyModelViewSet):
-    """Every deal, filterable by match; entering goes through /api/matches/{id}/deals/."""
+class DealViewSet(
+    mixins.RetrieveModelMixin,
+    mixins.ListModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Every deal, filterable by match; entering goes through /api/matches/{id}/deals/;
+    PUT corrects a deal, DELETE deletes it (``?reason=``), both keeping its history."""
+
+    http_method_names = ["get", "post", "put", "delete", "head", "options"]
 
     serializer_class = DealSerializer
     filterset_fields = ["match", "number"]
 
     def get_queryset(self) -> QuerySet[Deal]:
         return deals_queryset().select_related("confirmed_by").order_by("match", "number")
+
+    def get_permissions(self) -> list[permissions.BasePermission]:
+        if self.action in ("restore", "history"):
+            return [permissions.IsAdminUser()]
+        if self.action in ("update", "partial_update", "destroy", "confirm"):
+            return [permissions.IsAuthenticated()]
+        return super().get_permissions()
+
+    def _changed(self, change: Any, deal: Deal, *args: Any) -> Response:
+        try:
+            changed, effect = change(deal, *args)
+        except actions.Rejection as rejection:
+            return rejection_response(rejection)
+        body = DealSerializer(deals_queryset().get(pk=changed.pk)).data
+        return Response({"deal": body, "effect": [e.to_dict() for e in effect]})
+
+    @extend_schema(
+        request=CorrectionSerializer,
+        responses={
+            200: CorrectionResultSerializer,
+            400: RejectionSerializer,
+            409: RejectionSerializer,
+        },
+    )
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Correct the deal: a new record and the reason; the old record is kept."""
+        payload = CorrectionSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        return self._changed(
+            corrections.correct_deal,
+            self.get_object(),
+            data["record"],
+            request.user,
+            data["reason"],
+        )
+
+    @extend_schema(
+        parameters=[OpenApiParameter("reason", str, required=True)],
+        responses={
+            200: CorrectionResultSerializer,
+            400: RejectionSerializer,
+            409: RejectionSerializer,
+        },
+    )
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Delete the deal (it keeps its number and history; an administrator can restore it)."""
+        reason = request.query_params.get("reason", "")
+        return self._changed(corrections.delete_deal, self.get_object(), request.user, reason)
+
+    @extend_schema(
+        request=ReasonSerializer,
+        responses={200: CorrectionResultSerializer, 409: RejectionSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def restore(self, request: Request, pk: str | None = None) -> Response:
+        """Administrators bring a deleted deal back."""
+        payload = ReasonSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        reason = payload.validated_data["reason"]
+        return self._changed(corrections.restore_deal, self.get_object(), request.user, reason)
+
+    @extend_schema(responses={200: DealVersionSerializer(many=True)})
+    @action(detail=True, methods=["get"])
+    def history(self, request: Request, pk: str | None = None) -> Response:
+        """Every previous version of the deal: who, when, why, and the record before."""
+        deal = self.get_object()
+        return Response(
+            DealVersionSerializer(deal.versions.select_related("changed_by"), many=True).data
+        )
 
     @extend_schema(
         request=None,

@@ -2,7 +2,7 @@
 
 The document holds what cannot be derived: players, seasons, club nights,
 tables, matches with their seats, and every deal record with who entered it and
-when.  Standings are derived data: an import rebuilds them from the deals.
+when, and every previous version of it (deleted deals included).  Standings are derived data: an import rebuilds them from the deals.
 Deals are re-entered through ``actions.enter_deal``, so the engine checks every
 record of a restored club again.
 """
@@ -37,7 +37,22 @@ def export_club(club: Club) -> dict[str, Any]:
                             "record": d.record,
                             "entered_by": d.entered_by.get_username() if d.entered_by else None,
                             "entered_at": d.entered_at.isoformat(),
-                        }
+                            "deleted_at": d.deleted_at.isoformat() if d.deleted_at else None,
+                            "versions": [
+                                {
+                                    "action": v.action,
+                                    "record_before": v.record_before,
+                                    "reason": v.reason,
+                                    "changed_by": v.changed_by.get_username()
+                                    if v.changed_by
+                                    else None,
+                                    "changed_at": v.changed_at.isoformat(),
+                                }
+                                for v in d.versions.order_by("changed_at", "pk").select_related(
+                                    "changed_by"
+                                )
+                            ],
+                        }  # fmt: skip
                         for d in match.deals.order_by("number").select_related("entered_by")
                     ]
                     matches.append({

@@ -194,6 +194,9 @@ class Deal(models.Model):
         related_name="confirmed_deals",
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    deleted_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("Deleted deals keep their number and their history.")
+    )
 
     class Meta:
         ordering = ["match", "number"]
@@ -212,10 +215,34 @@ class Deal(models.Model):
 
 
 def counting_deals() -> models.Q:
-    """The deals that count in standings: confirmed, or in a season that asks no confirmation."""
-    return models.Q(confirmed_at__isnull=False) | models.Q(
-        match__table__club_night__season__require_confirmation=False
+    """The deals that count in standings: not deleted; confirmed, or in a season that asks
+    no confirmation."""
+    return models.Q(deleted_at__isnull=True) & (
+        models.Q(confirmed_at__isnull=False)
+        | models.Q(match__table__club_night__season__require_confirmation=False)
     )
+
+
+class DealVersion(models.Model):
+    """Every version a deal has had: who changed it, when, why, and the record before."""
+
+    class Action(models.TextChoices):
+        CORRECTED = "corrected", _("corrected")
+        DELETED = "deleted", _("deleted")
+        RESTORED = "restored", _("restored")
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="versions")
+    action = models.CharField(max_length=10, choices=Action.choices)
+    record_before = models.JSONField(help_text=_("The deal record before this change."))
+    reason = models.CharField(max_length=500)
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    changed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["deal", "changed_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.deal} {self.action} at {self.changed_at:%Y-%m-%d %H:%M}"
 
 
 class DealScore(models.Model):

@@ -8,7 +8,7 @@ from rest_framework import serializers
 
 import engine
 from scoring.models import MatchStanding, SeasonStanding
-from tournaments.models import Club, ClubNight, Deal, Match, Player, Season, Table
+from tournaments.models import Club, ClubNight, Deal, DealVersion, Match, Player, Season, Table
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -143,7 +143,7 @@ class DealSerializer(serializers.ModelSerializer):
     class Meta:
         model = Deal
         fields = ["id", "match", "number", "record", "scores", "entered_by", "entered_at",
-                  "confirmed_by", "confirmed_at"]  # fmt: skip
+                  "confirmed_by", "confirmed_at", "deleted_at"]  # fmt: skip
 
 
 class DealInputSerializer(serializers.Serializer):
@@ -163,6 +163,39 @@ class DealInputSerializer(serializers.Serializer):
             if unknown:
                 raise serializers.ValidationError({key: "unknown field" for key in unknown})
         return super().to_internal_value(data)
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        max_length=500, help_text="Why the deal changes (kept in its history)."
+    )
+
+
+class CorrectionSerializer(ReasonSerializer):
+    record = serializers.JSONField(help_text="The corrected deal record.")
+
+
+class EffectSerializer(serializers.Serializer):
+    player = serializers.CharField()
+    total_before = serializers.IntegerField()
+    total_after = serializers.IntegerField()
+    rank_before = serializers.IntegerField(allow_null=True)
+    rank_after = serializers.IntegerField(allow_null=True)
+
+
+class CorrectionResultSerializer(serializers.Serializer):
+    deal = DealSerializer()
+    effect = EffectSerializer(
+        many=True, help_text="The season leaderboard of the game, before and after."
+    )
+
+
+class DealVersionSerializer(serializers.ModelSerializer):
+    changed_by = serializers.CharField(source="changed_by.username", read_only=True, default=None)
+
+    class Meta:
+        model = DealVersion
+        fields = ["action", "reason", "changed_by", "changed_at", "record_before"]
 
 
 class ErrorSerializer(serializers.Serializer):

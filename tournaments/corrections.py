@@ -1,0 +1,163 @@
+"""Correcting, deleting and restoring deals, keeping every previous version.
+
+Every change is one transaction under the match's row lock: the engine re-checks
+the match's deals in order with the change applied (a correction can change who
+won a deal, or when a Packing match ended), the previous record is kept as a
+``DealVersion``, and the standings are rebuilt once the change commits.  The
+answer says what the change did to the season's leaderboard: each affected
+player's points and rank before and after.
+
+Finished matches are locked: an administrator reopens one first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+import engine
+from tournaments.actions import Rejection, _error, complete_record, match_record
+from tournaments.models import Deal, DealScore, DealVersion, Match, counting_deals
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One player's season line (for the match's game) before and after a change."""
+
+    player: str
+    total_before: int
+    total_after: int
+    rank_before: int | None
+    rank_after: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "total_before": self.total_before, "total_after": self.total_after,
+                "rank_before": self.rank_before, "rank_after": self.rank_after}  # fmt: skip
+
+
+def _season_totals(match: Match) -> dict[str, int]:
+    """Season totals by player handle for the match's game, counting what counts now."""
+    rows = (
+        DealScore.objects.filter(deal__in=Deal.objects.filter(counting_deals()))
+        .filter(
+            deal__match__table__club_night__season=match.table.club_night.season_id,
+            deal__match__game=match.game,
+        )
+        .values("player__handle")
+        .annotate(total=Sum("score"))
+    )
+    return {r["player__handle"]: r["total"] for r in rows}
+
+
+def _ranks(totals: dict[str, int]) -> dict[str, int]:
+    order = sorted(totals, key=lambda p: -totals[p])
+    ranks: dict[str, int] = {}
+    for i, player in enumerate(order):
+        ranks[player] = (
+            ranks[order[i - 1]] if i and totals[order[i - 1]] == totals[player] else i + 1
+        )
+    return ranks
+
+
+def _effect(before: dict[str, int], after: dict[str, int], players: Iterable[str]) -> list[Effect]:
+    rb, ra = _ranks(before), _ranks(after)
+    return [Effect(p, before.get(p, 0), after.get(p, 0), rb.get(p), ra.get(p)) for p in players]
+
+
+def _rescore(match: Match, active: list[Deal]) -> engine.MatchResult:
+    """Check the match's active deals in order; refuse if any is now invalid; rewrite scores."""
+    result = engine.check_match(match_record(match, [d.record for d in active]))
+    if not result.valid:
+        raise Rejection(tuple(p.to_dict() for p in result.errors))
+    players = {p.handle: p for p in match.seated_players()}
+    DealScore.objects.filter(deal__match=match).delete()
+    DealScore.objects.bulk_create(
+        DealScore(deal=deal, player=players[h], score=score, won=h in outcome.winners)
+        for deal, outcome in zip(active, result.deals, strict=True)
+        for h, score in outcome.scores.items()
+    )
+    return result
+
+
+def _change(
+    deal: Deal, user: AbstractBaseUser, reason: str, action: str, apply
+) -> tuple[Deal, list[Effect]]:
+    from scoring.tasks import refresh_standings
+
+    if not reason or not reason.strip():
+        raise Rejection((_error("missing_field", "reason", "say why the deal changes"),))
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=deal.match_id)
+        if match.status == Match.Status.FINISHED:
+            raise Rejection((_error("match_locked", "", "this match is finished: an administrator reopens it first"),),
+                            conflict=True)  # fmt: skip
+        locked = Deal.objects.select_for_update().get(pk=deal.pk)
+        before = _season_totals(match)
+        DealVersion.objects.create(deal=locked, action=action, record_before=locked.record, reason=reason.strip(),
+                                   changed_by=user)  # fmt: skip
+        apply(match, locked)
+        locked.save()
+        active = list(match.deals.filter(deleted_at__isnull=True).order_by("number"))
+        result = _rescore(match, active)
+        finished = result.finished
+        match.status = Match.Status.FINISHED if finished else Match.Status.OPEN
+        match.finished_at = timezone.now() if finished else None
+        match.save(update_fields=["status", "finished_at"])
+        after = _season_totals(match)
+        effect = _effect(before, after, [p.handle for p in match.seated_players()])
+        transaction.on_commit(lambda: refresh_standings.delay(match.pk))
+    return locked, effect
+
+
+def correct_deal(
+    deal: Deal, record: Any, user: AbstractBaseUser, reason: str
+) -> tuple[Deal, list[Effect]]:
+    """Replace a deal's record; the old one is kept."""
+    if deal.deleted_at is not None:
+        raise Rejection(
+            (_error("deleted", "", "restore the deal before correcting it"),), conflict=True
+        )
+
+    def apply(match: Match, locked: Deal) -> None:
+        full = complete_record(match, record)
+        checked = engine.check(full)
+        if not checked.valid:
+            raise Rejection(tuple(p.to_dict() for p in checked.errors))
+        locked.record = full
+
+    return _change(deal, user, reason, DealVersion.Action.CORRECTED, apply)
+
+
+def delete_deal(deal: Deal, user: AbstractBaseUser, reason: str) -> tuple[Deal, list[Effect]]:
+    """Take a deal out of the match; it keeps its number and its history."""
+    if deal.deleted_at is not None:
+        raise Rejection((_error("deleted", "", "the deal is deleted already"),), conflict=True)
+
+    def apply(match: Match, locked: Deal) -> None:
+        locked.deleted_at = timezone.now()
+
+    return _change(deal, user, reason, DealVersion.Action.DELETED, apply)
+
+
+def restore_deal(deal: Deal, user: AbstractBaseUser, reason: str) -> tuple[Deal, list[Effect]]:
+    """Bring a deleted deal back (administrators only: checked by the caller)."""
+    if deal.deleted_at is None:
+        raise Rejection((_error("not_deleted", "", "the deal is not deleted"),), conflict=True)
+
+    def apply(match: Match, locked: Deal) -> None:
+        locked.deleted_at = None
+
+    return _change(deal, user, reason, DealVersion.Action.RESTORED, apply)
+
+
+def reopen_match(match: Match) -> Match:
+    """An administrator reopens a finished match so its deals can be corrected."""
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.OPEN, finished_at=None)
+    match.refresh_from_db()
+    return match

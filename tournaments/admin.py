@@ -18,7 +18,18 @@ from django.http import HttpRequest
 
 import engine
 from tournaments import actions
-from tournaments.models import Club, ClubNight, Deal, DealScore, Match, Player, Season, Seat, Table
+from tournaments.models import (
+    Club,
+    ClubNight,
+    Deal,
+    DealScore,
+    DealVersion,
+    Match,
+    Player,
+    Season,
+    Seat,
+    Table,
+)
 
 
 @admin.register(Club)
@@ -182,12 +193,25 @@ class DealScoreInline(admin.TabularInline):
         return False
 
 
+class DealVersionInline(admin.TabularInline):
+    """Every previous version of the deal: who, when, why, the record before."""
+
+    model = DealVersion
+    extra = 0
+    can_delete = False
+    fields = ["action", "reason", "changed_by", "changed_at", "record_before"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(Deal)
 class DealAdmin(admin.ModelAdmin):
-    list_display = ["match", "number", "entered_by", "entered_at"]
+    list_display = ["match", "number", "entered_by", "entered_at", "confirmed_at", "deleted_at"]
     list_filter = ["match__game", "match__table__club_night__season"]
     search_fields = ["match__pk"]
-    inlines = [DealScoreInline]
+    inlines = [DealScoreInline, DealVersionInline]
     readonly_fields = ["pretty_record"]
 
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any):

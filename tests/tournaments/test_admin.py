@@ -106,3 +106,13 @@ def test_the_admin_refuses_seats_the_game_does_not_allow(admin_client, table, pl
     assert response.status_code == 200
     assert "packing is played by 2, 3, 4, 6 players, not 5" in response.content.decode()
     assert not Match.objects.exists()
+
+
+def test_the_deal_page_shows_its_history(admin_client, make_match, league_admin):
+    from tournaments import actions, corrections
+
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    deal = actions.enter_deal(match, napoleon_deal())
+    corrections.delete_deal(deal, league_admin, "entered at the wrong table")
+    page = admin_client.get(f"/admin/tournaments/deal/{deal.pk}/change/").content.decode()
+    assert "entered at the wrong table" in page and "deleted" in page

@@ -108,13 +108,17 @@ def rebuild_season_standings(season_id: int) -> bool:
         return True
 
 
-def rebuild_all(*, club_id: int | None = None) -> tuple[int, int]:
-    """Rebuild every match's and every season's standings; returns (seasons, matches)."""
+def rebuild_all(*, club_id: int | None = None, season_id: int | None = None) -> tuple[int, int]:
+    """Rebuild the matches' and then the seasons' standings (all, one club's or one season's);
+    returns (seasons, matches)."""
     matches = Match.objects.all()
     seasons = Season.objects.all()
     if club_id is not None:
         matches = matches.filter(table__club_night__season__club_id=club_id)
         seasons = seasons.filter(club_id=club_id)
+    if season_id is not None:
+        matches = matches.filter(table__club_night__season_id=season_id)
+        seasons = seasons.filter(pk=season_id)
     match_ids = list(matches.values_list("pk", flat=True))
     for match_id in match_ids:
         rebuild_match_standings(match_id)

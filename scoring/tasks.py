@@ -6,7 +6,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
-from scoring.standings import rebuild_match_standings, rebuild_season_standings
+from scoring.standings import rebuild_all, rebuild_match_standings, rebuild_season_standings
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
@@ -20,10 +20,4 @@ def refresh_standings(match_id: int) -> None:
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def refresh_season(season_id: int) -> None:
     """Recompute every match of a season and then its leaderboards (after a bulk import)."""
-    from tournaments.models import Match
-
-    for match_id in Match.objects.filter(table__club_night__season_id=season_id).values_list(
-        "pk", flat=True
-    ):
-        rebuild_match_standings(match_id)
-    rebuild_season_standings(season_id)
+    rebuild_all(season_id=season_id)

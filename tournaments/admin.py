@@ -193,6 +193,12 @@ class DealScoreInline(admin.TabularInline):
         return False
 
 
+STORED_DEAL_FIELDS = [
+    "match", "number", "entered_by", "entered_at", "confirmed_by", "confirmed_at", "deleted_at", "pretty_record",
+]  # fmt: skip
+"""A stored deal is shown, never edited here: corrections keep their history (the API)."""
+
+
 class DealVersionInline(admin.TabularInline):
     """Every previous version of the deal: who, when, why, the record before."""
 
@@ -223,30 +229,10 @@ class DealAdmin(admin.ModelAdmin):
         return [] if obj is None else self.inlines
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        if obj is None:
-            return ["match", "number", "record"]
-        return [
-            "match",
-            "number",
-            "entered_by",
-            "entered_at",
-            "confirmed_by",
-            "confirmed_at",
-            "pretty_record",
-        ]
+        return ["match", "number", "record"] if obj is None else STORED_DEAL_FIELDS
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        if obj is None:
-            return []
-        return [
-            "match",
-            "number",
-            "entered_by",
-            "entered_at",
-            "confirmed_by",
-            "confirmed_at",
-            "pretty_record",
-        ]
+        return [] if obj is None else STORED_DEAL_FIELDS
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False if obj is not None else super().has_change_permission(request, obj)

@@ -15,6 +15,18 @@ from rest_framework.test import APIClient
 from tournaments import actions
 from tournaments.models import Club, ClubNight, Player, Season, Table
 
+SEASON_LINE = (
+    "game",
+    "player__handle",
+    "total",
+    "deals",
+    "deals_won",
+    "matches",
+    "matches_won",
+    "rank",
+)
+"""The fields of a season standing that tests compare."""
+
 HANDLES = ["aki", "ben", "chika", "dai", "emi", "fumi", "gen", "hana", "ito", "jun"]
 
 

@@ -8,24 +8,13 @@ from django.db import connection
 from scoring.models import MatchStanding, SeasonStanding
 from scoring.standings import rebuild_match_standings, rebuild_season_standings
 from scoring.tasks import refresh_season, refresh_standings
-from tests.conftest import NAPOLEON_SEATS, napoleon_deal
+from tests.conftest import NAPOLEON_SEATS, SEASON_LINE, napoleon_deal
 from tournaments import actions
 from tournaments.models import DealScore, Table
 
 
 def season_rows(season):
-    return sorted(
-        SeasonStanding.objects.filter(season=season).values_list(
-            "game",
-            "player__handle",
-            "total",
-            "deals",
-            "deals_won",
-            "matches",
-            "matches_won",
-            "rank",
-        )
-    )
+    return sorted(SeasonStanding.objects.filter(season=season).values_list(*SEASON_LINE))
 
 
 def comp13(winner):

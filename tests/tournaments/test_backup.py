@@ -7,25 +7,14 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from scoring.models import MatchStanding, SeasonStanding
+from tests.conftest import SEASON_LINE
 from tournaments.models import Club, ClubNight, Deal, Match, Player, Season
 
 pytestmark = pytest.mark.django_db
 
 
 def standings():
-    season = sorted(
-        SeasonStanding.objects.values_list(
-            "season__name",
-            "game",
-            "player__handle",
-            "total",
-            "deals",
-            "deals_won",
-            "matches",
-            "matches_won",
-            "rank",
-        )
-    )
+    season = sorted(SeasonStanding.objects.values_list("season__name", *SEASON_LINE))
     match = sorted(MatchStanding.objects.values_list("match__game", "match__table__name", "player__handle",
                                                      "total", "deals", "deals_won", "rank"))  # fmt: skip
     return season, match

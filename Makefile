@@ -8,7 +8,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:$(PG_PORT)/clubscore
 TEST_BROKER_URL ?= redis://127.0.0.1:$(REDIS_PORT)/0
 DEMO_ENV := DEBUG=1 DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 CELERY_BROKER_URL=
 
-.PHONY: install demo services browser-deps test lint
+.PHONY: install engine engine-clean demo services browser-deps test lint bench
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,8 +17,21 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed
 
+# The engine compiled with mypyc (about twice as fast); rebuilt whenever a source changes.
+ENGINE_SOURCES := $(wildcard engine/*.py engine/games/*.py)
+engine/.compiled: $(ENGINE_SOURCES) scripts/build_engine.py $(VENV)/.installed
+	$(BIN)/python scripts/build_engine.py
+	touch $@
+
+engine: engine/.compiled
+
+# Back to the pure-Python engine (what a bare checkout without `make engine` runs).
+engine-clean:
+	rm -rf build/mypyc engine/.compiled
+	find engine -name '*.so' -delete
+
 # The embedded demo: SQLite, Celery tasks run eagerly, served at http://127.0.0.1:8000
-demo: install
+demo: install engine
 	$(DEMO_ENV) $(BIN)/python manage.py migrate --noinput
 	$(DEMO_ENV) $(BIN)/python manage.py load_demo
 	$(DEMO_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
@@ -30,9 +43,10 @@ browser-deps:
 	bash scripts/browser-deps.sh
 
 # The whole suite on PostgreSQL, with a real Celery worker on Redis for the worker tests.
-test: install services browser-deps
+test: install engine services browser-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
 	CELERY_TASK_ALWAYS_EAGER=1 DEBUG=0 SECRET_KEY=test-only-$$(date +%s%N) \
 	$(BIN)/pytest $(PYTEST_ARGS)
@@ -40,3 +54,8 @@ test: install services browser-deps
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+# Benchmarks, run by hand; the README holds the figures.
+bench: install engine
+	$(BIN)/python bench/engine_bench.py

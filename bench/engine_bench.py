@@ -1,4 +1,4 @@
-"""Engine throughput, run by hand: ``.venv/bin/python bench/engine_bench.py``.
+"""Engine throughput, run by hand: ``make bench`` (or ``.venv/bin/python bench/engine_bench.py``).
 
 Checks full-play Rettler records (6 players: hands, widow, discards and every
 trick, replayed with every rule) and summary records on one core, and compares
@@ -56,7 +56,9 @@ def main(n: int = 2_000) -> None:
     rng = random.Random(7)
     full = [random_full_deal(GAMES["rettler"], PLAYERS, rng) for _ in range(n)]
     summaries = [summary_of(r, engine.check(r)) for r in full]
-    print(f"Python {sys.version.split()[0]}, one core")
+    compiled = Path(engine.api.__file__).suffix == ".so"
+    how = "compiled with mypyc (make engine)" if compiled else "pure Python (no make engine)"
+    print(f"Python {sys.version.split()[0]}, one core, engine {how}")
     report("Rettler full-play (6 players, replayed)", [json.dumps(r) for r in full])
     report("Rettler summary", [json.dumps(r) for r in summaries])
 

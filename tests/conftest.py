@@ -8,6 +8,7 @@ club night and a table.
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import pytest
 from rest_framework.test import APIClient
@@ -28,6 +29,37 @@ SEASON_LINE = (
 """The fields of a season standing that tests compare."""
 
 HANDLES = ["aki", "ben", "chika", "dai", "emi", "fumi", "gen", "hana", "ito", "jun"]
+
+
+ENGINE = Path(__file__).resolve().parents[1] / "engine"
+
+
+def stale_engine_extensions() -> list[str]:
+    """Engine sources changed since the last ``make engine`` (which touches ``engine/.compiled``).
+
+    Python imports ``engine/x.*.so`` in place of ``engine/x.py``: after an edit
+    without a rebuild, the tests would check the old rules.  Without extensions
+    nothing can be stale.
+    """
+    if not any(ENGINE.rglob("*.so")):
+        return []
+    stamp = ENGINE / ".compiled"
+    built = stamp.stat().st_mtime if stamp.exists() else 0.0
+    return sorted(
+        str(source.relative_to(ENGINE.parent))
+        for source in ENGINE.rglob("*.py")
+        if source.stat().st_mtime > built
+    )
+
+
+def pytest_sessionstart(session):
+    stale = stale_engine_extensions()
+    if stale:
+        pytest.exit(
+            f"the compiled engine is older than {', '.join(stale)}: run `make engine` "
+            "(or `make engine-clean` to test the pure-Python engine)",
+            returncode=2,
+        )
 
 
 @pytest.fixture(autouse=True)

@@ -47,7 +47,7 @@ class Comp13(Game):
         self, record: Mapping[str, Any], players: list[str], rules: dict[str, Any], checker: Checker
     ) -> Scored | None:
         deck = standard_deck(jokers=rules["jokers"])
-        if FULL_PLAY_KEYS & record.keys():
+        if not FULL_PLAY_KEYS.isdisjoint(record):
             return self._score_full_play(record, players, deck, checker)
         captured = self._cards_by_player(record, "captured", players, checker)
         in_hand = self._cards_by_player(record, "hand_faces", players, checker)

@@ -165,7 +165,7 @@ class Deal:
         if self.over:
             return
         best = max(range(4), key=lambda i: (rank(self.fields[i][0]) if not self.is_joker_field(i) else -1,
-                                            SUIT_ORDER.get(self.fields[i][0].suit, 0)))  # fmt: skip
+                                            SUIT_ORDER.get(self.fields[i][0].suit, 0)))  # type: ignore[arg-type]  # fmt: skip
         self.dealer = self.players[best % n]
         self.turn = best % n
 
@@ -440,7 +440,7 @@ def _field(value: Any, path: str, checker: Checker, *, required: bool) -> int | 
 
 def legal_moves(deal: Deal, player: str) -> list[dict[str, Any]]:
     """Every play but the draw that ``player`` could make now."""
-    moves = []
+    moves: list[dict[str, Any]] = []
     for card in dict.fromkeys(deal.hands[player]):
         if card.is_joker:
             continue

@@ -125,7 +125,7 @@ class DeclarerGame(Game):
         n = len(players)
         declaration = self._declaration(record, players, checker)
         allowed = declaration[3] if declaration else None
-        if FULL_PLAY_KEYS & record.keys():
+        if not FULL_PLAY_KEYS.isdisjoint(record):
             return self._score_full_play(record, players, declaration, checker)
         adjutants = self._adjutants(record, players, declaration, allowed, checker)
         self._adjutant_cards(record, allowed, checker)

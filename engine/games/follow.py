@@ -45,8 +45,16 @@ class Duty:
     point_call or bomb."""
 
 
-def follow_suit(suit: Suit | None) -> Duty:
+def _follow(suit: Suit | None) -> Duty:
     return Duty(levels=(lambda c: c.suit == suit,))
+
+
+_FOLLOW: dict[Suit | None, Duty] = {suit: _follow(suit) for suit in [*Suit, None]}
+
+
+def follow_suit(suit: Suit | None) -> Duty:
+    """Follow the led suit: the commonest duty, made once per suit (duties are immutable)."""
+    return _FOLLOW[suit]
 
 
 def joker_call(called: frozenset[Suit]) -> Duty:

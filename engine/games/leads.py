@@ -136,7 +136,7 @@ def duty_for(lead: Lead, ctx: TrickContext) -> follow.Duty:
     if lead.kind == LeadKind.BOMB:
         return follow.bomb_answer(called, lead.size)
     if ctx.point_call:
-        return follow.point_call(called if led_as_joker(first, ctx) else frozenset({first.suit}))
+        return follow.point_call(called if led_as_joker(first, ctx) else frozenset({first.suit}))  # type: ignore[arg-type]
     if first.code == JOKER_CALL:
         return follow.give_up_joker()
     if led_as_joker(first, ctx):

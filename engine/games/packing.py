@@ -54,7 +54,7 @@ class Packing(Game):
     ) -> Scored | None:
         sides = self.sides(players)
         self._check_teams(record, players, sides, checker)
-        full = bool(FULL_PLAY_KEYS & record.keys())
+        full = not FULL_PLAY_KEYS.isdisjoint(record)
         if full:
             packs = replay_packing(record, players, self.deck(len(players)), checker)
             if packs is not None and "packs" in record:

@@ -204,7 +204,7 @@ def _turn(
     steals = checker.typed(turn.get("steals", []), list, join(path, "steals"))
     if steals is None:
         return False
-    used = {suit}
+    used: set[Suit | None] = {suit}
     for s, steal in enumerate(steals):
         if not _steal(state, players, who, steal, used, join(join(path, "steals"), s), checker):
             return False

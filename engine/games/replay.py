@@ -179,7 +179,7 @@ def _play_tricks(
     seat = {p: i for i, p in enumerate(players)}
     sizes = {p: hands[p].total() for p in players}
     # Cards left in each suit, per player: following suit is checked in O(1).
-    suits = {p: Counter() for p in players}
+    suits: dict[str, Counter[Any]] = {p: Counter() for p in players}
     for p in players:
         for code, count in hands[p].items():
             suits[p][BY_CODE[code].suit] += count
@@ -295,7 +295,7 @@ def _read_plays(
             "wrong_play_count", join(path, "plays"), f"every one of the {n} players plays once"
         )
         return None
-    plays = []
+    plays: list[tuple[str, list[Card], Mapping[str, Any]]] = []
     allowed = LEAD_KEYS
     for k, play in enumerate(raw_plays):
         if type(play) is dict and play.keys() <= allowed:
@@ -326,7 +326,7 @@ def _fast_cards(value: Any) -> list[Card] | None:
     """The cards of a non-empty list of canonical codes; ``None`` sends the caller to the checks."""
     if type(value) is not list or not value:
         return None
-    cards = [BY_CODE.get(item) for item in value]  # type: ignore[arg-type]
+    cards = [BY_CODE.get(item) for item in value]
     return None if None in cards else cards  # type: ignore[return-value]
 
 

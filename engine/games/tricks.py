@@ -186,20 +186,27 @@ def trick_winner(cards: Sequence[Card], ctx: TrickContext) -> int:
                     return twos[-1]  # セイム 2 返し
                 return twos[0]
     lead_is_trump = suit in trumps
-    best, best_key = 0, (-1,)
+    # Each card's key: its step (正ジャック 4, 裏ジャック 3, trump 2, led suit 1, other 0)
+    # times STEP, then its strength, doubled to make room for the red/black
+    # preference.  Ties keep the first played; with red/black, a card of the led
+    # trump suit first.
+    best, best_key = 0, -1
     for i, c in enumerate(cards):
-        # Ties keep the first played; with red/black, a card of the led trump suit first.
         prefer = 1 if lead_is_trump and c.suit is suit else 0
         if jack is not None and c.rank == jack and c.suit in trumps:
-            key: tuple[int, ...] = (4, 0, prefer)
+            key = 4 * STEP + prefer
         elif jack is not None and c.rank == jack and c.suit is false_suit:
-            key = (3,)
+            key = 3 * STEP
         elif c.suit in trumps:
-            key = (2, c.strength, prefer)
+            key = 2 * STEP + 2 * c.strength + prefer
         elif c.suit is suit:
-            key = (1, c.strength)
+            key = STEP + 2 * c.strength
         else:
-            key = (0,)
+            key = 0
         if key > best_key:
             best, best_key = i, key
     return best
+
+
+STEP = 1000
+"""Larger than twice any card's strength plus one."""

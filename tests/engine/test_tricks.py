@@ -201,3 +201,11 @@ def test_3_3_3_the_bridge_stands_in_for_a_called_card_and_leads_only_the_last_tr
 @pytest.mark.parametrize("trump", ["hearts", "black", "notrump"])
 def test_a_hand_void_in_the_led_suit_may_play_anything(trump):
     assert legal(["C4", "H2"], "D9", trump=trump) == ["C4", "H2"]
+
+
+def test_trick_keys_keep_the_steps_apart():
+    """trick_winner ranks by step * STEP + 2 * strength + preference: no strength may cross a step."""
+    from engine.cards import BY_CODE
+    from engine.games.tricks import STEP
+
+    assert 2 * max(card.strength for card in BY_CODE.values()) + 1 < STEP

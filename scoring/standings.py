@@ -53,9 +53,7 @@ def rebuild_season_standings(season_id: int) -> bool:
         season = Season.objects.select_for_update().filter(pk=season_id).first()
         if season is None:
             return False
-        in_season = Q(deal__match__table__club_night__season=season)
-        if season.require_confirmation:
-            in_season &= Q(deal__confirmed_at__isnull=False)
+        in_season = Q(deal__match__table__club_night__season=season) & counting_deals("deal__")
         totals = (
             DealScore.objects.filter(in_season)
             .values("deal__match__game", "player_id")

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 import engine
 from scoring import exports
 from scoring.sheets import match_sheet
+from tournaments.access import visible
 from tournaments.models import Match, Season
 
 CONTENT_TYPES = {
@@ -28,8 +29,11 @@ def _download(body: bytes, fmt: str, name: str) -> HttpResponse:
 
 def match_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     match = get_object_or_404(
-        Match.objects.select_related("table__club_night__season__club").prefetch_related(
-            "seats__player"
+        visible(
+            Match.objects.select_related("table__club_night__season__club").prefetch_related(
+                "seats__player"
+            ),
+            request.user,
         ),
         pk=pk,
     )
@@ -46,7 +50,7 @@ def match_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
 
 
 def season_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
-    season = get_object_or_404(Season.objects.select_related("club"), pk=pk)
+    season = get_object_or_404(visible(Season.objects.select_related("club"), request.user), pk=pk)
     header, rows = exports.standings_table(season)
     title = [f"{season.club.name} – {season.name}", _("Standings")]
     name = f"season-{season.pk}-standings"

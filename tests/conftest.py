@@ -14,7 +14,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tournaments import actions
-from tournaments.models import Club, ClubNight, Player, Season, Table
+from tournaments.models import Club, ClubNight, Membership, Player, Season, Table
 
 SEASON_LINE = (
     "game",
@@ -79,14 +79,35 @@ def _plain_static_storage(settings):
 
 @pytest.fixture
 def league_admin(django_user_model):
+    """The site operator (a superuser): every club, and the Django admin."""
     return django_user_model.objects.create_user(
         "admin", "admin@example.org", "admin-password-1", is_staff=True, is_superuser=True
     )
 
 
+def member_of(club, django_user_model, username, role):
+    user = django_user_model.objects.create_user(
+        username, f"{username}@example.org", f"{username}-pass-1"
+    )
+    Membership.objects.create(user=user, club=club, role=role)
+    return user
+
+
 @pytest.fixture
-def scorer(django_user_model):
-    return django_user_model.objects.create_user("scorer", "scorer@example.org", "scorer-pass-1")
+def club_admin(club, django_user_model):
+    """The club's league administrator (a membership, not a superuser)."""
+    return member_of(club, django_user_model, "clubadmin", Membership.Role.ADMIN)
+
+
+@pytest.fixture
+def scorer(club, django_user_model):
+    """A scorer of the club, and the scorer of the ``table`` fixture."""
+    return member_of(club, django_user_model, "scorer", Membership.Role.SCORER)
+
+
+@pytest.fixture
+def member(club, django_user_model):
+    return member_of(club, django_user_model, "member", Membership.Role.MEMBER)
 
 
 @pytest.fixture
@@ -107,9 +128,9 @@ def season(club):
 
 
 @pytest.fixture
-def table(season):
+def table(season, scorer):
     night = ClubNight.objects.create(season=season, date=dt.date(2026, 11, 7), venue="Hall")
-    return Table.objects.create(club_night=night, name="Table 1")
+    return Table.objects.create(club_night=night, name="Table 1", scorer=scorer)
 
 
 @pytest.fixture
@@ -127,11 +148,20 @@ def api():
     return APIClient()
 
 
+def client_of(user):
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
 @pytest.fixture
 def scorer_api(scorer):
-    client = APIClient()
-    client.force_authenticate(scorer)
-    return client
+    return client_of(scorer)
+
+
+@pytest.fixture
+def member_api(member):
+    return client_of(member)
 
 
 def napoleon_deal(declarer="aki", adjutant="chika", count=15, points=None):

@@ -25,6 +25,7 @@ from tournaments.models import (
     DealScore,
     DealVersion,
     Match,
+    Membership,
     Player,
     Season,
     Seat,
@@ -32,11 +33,18 @@ from tournaments.models import (
 )
 
 
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 1
+    autocomplete_fields = ["user"]
+
+
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
     list_display = ["name", "slug", "created_at"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
+    inlines = [MembershipInline]
 
 
 @admin.register(Player)
@@ -48,7 +56,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "starts_on", "ends_on", "require_confirmation"]
+    list_display = ["name", "club", "starts_on", "ends_on", "require_confirmation", "public"]
     list_filter = ["club", "require_confirmation"]
     search_fields = ["name"]
 

@@ -6,16 +6,17 @@ from typing import Any
 
 import django_filters
 from django.db.models import Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, mixins, permissions, status, throttling, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring.models import MatchStanding, SeasonStanding
 from scoring.queries import matches_with_standings
-from tournaments import actions, corrections
+from tournaments import access, actions, corrections
 from tournaments.models import Club, ClubNight, Deal, DealScore, Match, Player, Season, Table
 from tournaments.serializers import (
     ClubNightSerializer,
@@ -36,13 +37,34 @@ from tournaments.serializers import (
 )
 
 
-class IsStaffOrReadOnly(permissions.BasePermission):
-    """League administrators (staff) change a club's set-up; everyone may read it."""
+class ClubRole(permissions.BasePermission):
+    """Reads are scoped by ``access.visible``; a change needs the object's club administrator."""
+
+    message = "only a league administrator of this club may change it"
 
     def has_permission(self, request: Request, view: Any) -> bool:
         if request.method in permissions.SAFE_METHODS:
             return True
-        return bool(request.user and request.user.is_staff)
+        return bool(request.user and request.user.is_authenticated)
+
+    def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return access.can_administer(request.user, obj)
+
+
+def _deny(allowed: bool, message: str) -> None:
+    if not allowed:
+        raise PermissionDenied(message)
+
+
+ADMINS_ONLY = "only a league administrator of this club may do this"
+NOT_YOUR_TABLE = (
+    "only this table's scorer or a league administrator of the club may enter or correct its deals"
+)
+NOT_AT_THE_TABLE = (
+    "only a scorer or administrator of the club, or a player seated in the match, may confirm"
+)
 
 
 def rejection_response(rejection: actions.Rejection) -> Response:
@@ -53,39 +75,67 @@ def rejection_response(rejection: actions.Rejection) -> Response:
     return Response(body, status=code)
 
 
-class ClubViewSet(viewsets.ModelViewSet):
+class ClubScopedViewSet(viewsets.ModelViewSet):
+    """A club's set-up: members read it, its league administrators change it.
+
+    ``parent`` names the foreign key that places a new object in a club; it only
+    offers objects of the clubs the user administers, so another club's ids
+    answer "does not exist".
+    """
+
+    permission_classes = [ClubRole]
+    parent = ""
+
+    def get_queryset(self) -> QuerySet[Any]:
+        return access.visible(self.queryset.all(), self.request.user)  # type: ignore[union-attr]
+
+    def get_serializer(self, *args: Any, **kwargs: Any) -> Any:
+        serializer = super().get_serializer(*args, **kwargs)
+        field = getattr(serializer, "fields", {}).get(self.parent)
+        if field is not None and self.request is not None:
+            field.queryset = access.administered(field.queryset, self.request.user)
+        return serializer
+
+
+class ClubViewSet(ClubScopedViewSet):
+    """Clubs of the signed-in user; site operators create and delete clubs."""
+
     queryset = Club.objects.all()
     serializer_class = ClubSerializer
-    permission_classes = [IsStaffOrReadOnly]
     search_fields = ["name"]
 
+    def get_permissions(self) -> list[permissions.BasePermission]:
+        if self.action in ("create", "destroy"):
+            return [permissions.IsAdminUser()]
+        return super().get_permissions()
 
-class PlayerViewSet(viewsets.ModelViewSet):
+
+class PlayerViewSet(ClubScopedViewSet):
     queryset = Player.objects.all()
     serializer_class = PlayerSerializer
-    permission_classes = [IsStaffOrReadOnly]
     filterset_fields = ["club", "handle"]
+    parent = "club"
 
 
-class SeasonViewSet(viewsets.ModelViewSet):
+class SeasonViewSet(ClubScopedViewSet):
     queryset = Season.objects.all()
     serializer_class = SeasonSerializer
-    permission_classes = [IsStaffOrReadOnly]
     filterset_fields = ["club"]
+    parent = "club"
 
 
-class ClubNightViewSet(viewsets.ModelViewSet):
+class ClubNightViewSet(ClubScopedViewSet):
     queryset = ClubNight.objects.all()
     serializer_class = ClubNightSerializer
-    permission_classes = [IsStaffOrReadOnly]
     filterset_fields = ["season", "date"]
+    parent = "season"
 
 
-class TableViewSet(viewsets.ModelViewSet):
+class TableViewSet(ClubScopedViewSet):
     queryset = Table.objects.all()
     serializer_class = TableSerializer
-    permission_classes = [IsStaffOrReadOnly]
     filterset_fields = ["club_night"]
+    parent = "club_night"
 
 
 class MatchFilter(django_filters.FilterSet):
@@ -116,12 +166,23 @@ class MatchViewSet(
     filterset_class = MatchFilter
 
     def get_queryset(self) -> QuerySet[Match]:
-        return matches_with_standings().order_by("-created_at", "-pk")
+        matches = matches_with_standings().order_by("-created_at", "-pk")
+        return access.visible(matches, self.request.user)
 
     def get_permissions(self) -> list[permissions.BasePermission]:
-        if self.action == "create":
-            return [IsStaffOrReadOnly()]
+        if self.action == "create" or self.request.method not in permissions.SAFE_METHODS:
+            return [permissions.IsAuthenticated()]
         return super().get_permissions()
+
+    def get_serializer(self, *args: Any, **kwargs: Any) -> Any:
+        """A new match goes to a table the user scores, with players they can see."""
+        serializer = super().get_serializer(*args, **kwargs)
+        if self.action == "create" and self.request is not None:
+            user = self.request.user
+            fields = serializer.fields
+            fields["table"].queryset = access.scored_tables(Table.objects.all(), user)
+            fields["players"].child_relation.queryset = access.visible(Player.objects.all(), user)
+        return serializer
 
     def get_throttles(self) -> list[throttling.BaseThrottle]:
         if self.action == "deals" and self.request.method == "POST":
@@ -147,10 +208,12 @@ class MatchViewSet(
         return Response(self.get_serializer(match).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={200: MatchSerializer})
-    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAdminUser])
+    @action(detail=True, methods=["post"])
     def reopen(self, request: Request, pk: str | None = None) -> Response:
         """Administrators reopen a finished match so that its deals can be corrected."""
-        match = corrections.reopen_match(self.get_object())
+        match = self.get_object()
+        _deny(access.can_administer(request.user, match), ADMINS_ONLY)
+        match = corrections.reopen_match(match)
         return Response(self.get_serializer(self.get_queryset().get(pk=match.pk)).data)
 
     @extend_schema(
@@ -169,6 +232,7 @@ class MatchViewSet(
         if request.method == "GET":
             deals = deals_queryset().filter(match=match).order_by("number")
             return Response(DealSerializer(deals, many=True).data)
+        _deny(access.scores_table(request.user, match.table), NOT_YOUR_TABLE)
         payload = DealInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         try:
@@ -201,14 +265,24 @@ class DealViewSet(
     filterset_fields = ["match", "number"]
 
     def get_queryset(self) -> QuerySet[Deal]:
-        return deals_queryset().select_related("confirmed_by").order_by("match", "number")
+        deals = deals_queryset().select_related("confirmed_by").order_by("match", "number")
+        return access.visible(deals, self.request.user)
 
     def get_permissions(self) -> list[permissions.BasePermission]:
-        if self.action in ("restore", "history"):
-            return [permissions.IsAdminUser()]
-        if self.action in ("update", "partial_update", "destroy", "confirm"):
+        if self.request.method not in permissions.SAFE_METHODS or self.action == "history":
             return [permissions.IsAuthenticated()]
         return super().get_permissions()
+
+    def _scored_deal(self) -> Deal:
+        """The deal, when the user scores its table (or administers the club)."""
+        deal = self.get_object()
+        _deny(access.scores_table(self.request.user, deal.match.table), NOT_YOUR_TABLE)
+        return deal
+
+    def _administered_deal(self) -> Deal:
+        deal = self.get_object()
+        _deny(access.can_administer(self.request.user, deal), ADMINS_ONLY)
+        return deal
 
     def _changed(self, change: Any, deal: Deal, *args: Any) -> Response:
         try:
@@ -233,7 +307,7 @@ class DealViewSet(
         data = payload.validated_data
         return self._changed(
             corrections.correct_deal,
-            self.get_object(),
+            self._scored_deal(),
             data["record"],
             request.user,
             data["reason"],
@@ -250,7 +324,7 @@ class DealViewSet(
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Delete the deal (it keeps its number and history; an administrator can restore it)."""
         reason = request.query_params.get("reason", "")
-        return self._changed(corrections.delete_deal, self.get_object(), request.user, reason)
+        return self._changed(corrections.delete_deal, self._scored_deal(), request.user, reason)
 
     @extend_schema(
         request=ReasonSerializer,
@@ -259,16 +333,17 @@ class DealViewSet(
     @action(detail=True, methods=["post"])
     def restore(self, request: Request, pk: str | None = None) -> Response:
         """Administrators bring a deleted deal back."""
+        deal = self._administered_deal()
         payload = ReasonSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         reason = payload.validated_data["reason"]
-        return self._changed(corrections.restore_deal, self.get_object(), request.user, reason)
+        return self._changed(corrections.restore_deal, deal, request.user, reason)
 
     @extend_schema(responses={200: DealVersionSerializer(many=True)})
     @action(detail=True, methods=["get"])
     def history(self, request: Request, pk: str | None = None) -> Response:
         """Every previous version of the deal: who, when, why, and the record before."""
-        deal = self.get_object()
+        deal = self._administered_deal()
         return Response(
             DealVersionSerializer(deal.versions.select_related("changed_by"), many=True).data
         )
@@ -277,11 +352,13 @@ class DealViewSet(
         request=None,
         responses={200: DealSerializer, 400: RejectionSerializer, 409: RejectionSerializer},
     )
-    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    @action(detail=True, methods=["post"])
     def confirm(self, request: Request, pk: str | None = None) -> Response:
         """A second person at the table confirms the deal (never the one who entered it)."""
+        deal = self.get_object()
+        _deny(access.can_confirm(request.user, deal.match), NOT_AT_THE_TABLE)
         try:
-            deal = actions.confirm_deal(self.get_object(), request.user)
+            deal = actions.confirm_deal(deal, request.user)
         except actions.Rejection as rejection:
             return rejection_response(rejection)
         return Response(DealSerializer(deals_queryset().get(pk=deal.pk)).data)
@@ -305,11 +382,18 @@ class StandingsView(generics.GenericAPIView):
         season_id = request.query_params.get("season")
         if bool(match_id) == bool(season_id):
             raise ValidationError({"match": "give either match or season"})
+        user = request.user
         if match_id:
-            rows = MatchStanding.objects.filter(match_id=_int(match_id, "match"))
+            match = get_object_or_404(
+                access.visible(Match.objects, user), pk=_int(match_id, "match")
+            )
+            rows = MatchStanding.objects.filter(match=match)
             serializer_class: Any = MatchStandingSerializer
         else:
-            rows = SeasonStanding.objects.filter(season_id=_int(season_id, "season"))
+            season = get_object_or_404(
+                access.visible(Season.objects, user), pk=_int(season_id, "season")
+            )
+            rows = SeasonStanding.objects.filter(season=season)
             if game := request.query_params.get("game"):
                 rows = rows.filter(game=game)
             serializer_class = SeasonStandingSerializer

@@ -2,7 +2,10 @@
 
 The document holds what cannot be derived: players, seasons, club nights,
 tables, matches with their seats, and every deal record with who entered it and
-when, and every previous version of it (deleted deals included).  Standings are derived data: an import rebuilds them from the deals.
+when, who confirmed it, and every previous version of it (deleted deals
+included, still deleted after the import); the club's memberships and the
+players' accounts by user name (accounts themselves are not in the backup: an
+import links those that exist).  Standings are derived data: an import rebuilds them from the deals.
 Deals are re-entered through ``actions.enter_deal``, so the engine checks every
 record of a restored club again.
 """
@@ -16,7 +19,18 @@ from django.db import transaction
 from django.utils.dateparse import parse_date, parse_datetime
 
 from tournaments import actions
-from tournaments.models import Club, ClubNight, Deal, Match, Player, Season, Table
+from tournaments.models import (
+    Club,
+    ClubNight,
+    Deal,
+    DealScore,
+    DealVersion,
+    Match,
+    Membership,
+    Player,
+    Season,
+    Table,
+)
 
 FORMAT = "clubscore-club/1"
 
@@ -38,22 +52,25 @@ def export_club(club: Club) -> dict[str, Any]:
                             "entered_by": d.entered_by.get_username() if d.entered_by else None,
                             "entered_at": d.entered_at.isoformat(),
                             "deleted_at": d.deleted_at.isoformat() if d.deleted_at else None,
+                            "confirmed_by": _username(d.confirmed_by),
+                            "confirmed_at": d.confirmed_at.isoformat() if d.confirmed_at else None,
                             "versions": [
                                 {
                                     "action": v.action,
                                     "record_before": v.record_before,
                                     "reason": v.reason,
-                                    "changed_by": v.changed_by.get_username()
-                                    if v.changed_by
-                                    else None,
+                                    "changed_by": _username(v.changed_by),
                                     "changed_at": v.changed_at.isoformat(),
+                                    "effect": v.effect,
                                 }
                                 for v in d.versions.order_by("changed_at", "pk").select_related(
                                     "changed_by"
                                 )
                             ],
                         }  # fmt: skip
-                        for d in match.deals.order_by("number").select_related("entered_by")
+                        for d in match.deals.order_by("number").select_related(
+                            "entered_by", "confirmed_by"
+                        )
                     ]
                     matches.append({
                         "game": match.game, "rules": match.rules, "target": match.target,
@@ -67,16 +84,30 @@ def export_club(club: Club) -> dict[str, Any]:
             "name": season.name, "games": season.games,
             "starts_on": season.starts_on.isoformat() if season.starts_on else None,
             "ends_on": season.ends_on.isoformat() if season.ends_on else None, "club_nights": nights,
+            "require_confirmation": season.require_confirmation, "public": season.public,
         })  # fmt: skip
     return {
         "format": FORMAT,
         "club": {"name": club.name, "slug": club.slug},
         "players": [
-            {"handle": p.handle, "display_name": p.display_name, "name_ja": p.name_ja}
+            {
+                "handle": p.handle,
+                "display_name": p.display_name,
+                "name_ja": p.name_ja,
+                "user": _username(p.user),
+            }
             for p in players
+        ],  # fmt: skip
+        "members": [
+            {"user": m.user.get_username(), "role": m.role}
+            for m in club.memberships.select_related("user").order_by("pk")
         ],
         "seasons": seasons,
     }
+
+
+def _username(user: Any) -> str | None:
+    return user.get_username() if user is not None else None
 
 
 class ImportError_(ValueError):
@@ -98,13 +129,19 @@ def import_club(doc: dict[str, Any]) -> Club:
             handle=p["handle"],
             display_name=p["display_name"],
             name_ja=p.get("name_ja", ""),
+            user=users.get(p.get("user")),
         )  # fmt: skip
         for p in doc["players"]
     }
+    for m in doc.get("members", []):
+        if m["user"] in users:  # accounts are not in the backup: members without one are left out
+            Membership.objects.create(club=club, user=users[m["user"]], role=m["role"])
     for s in doc["seasons"]:
         season = Season.objects.create(club=club, name=s["name"], games=s["games"],
                                        starts_on=parse_date(s["starts_on"]) if s["starts_on"] else None,
-                                       ends_on=parse_date(s["ends_on"]) if s["ends_on"] else None)  # fmt: skip
+                                       ends_on=parse_date(s["ends_on"]) if s["ends_on"] else None,
+                                       require_confirmation=s.get("require_confirmation", False),
+                                       public=s.get("public", False))  # fmt: skip
         for n in s["club_nights"]:
             night = ClubNight.objects.create(
                 season=season, date=parse_date(n["date"]), venue=n["venue"]
@@ -131,6 +168,23 @@ def _import_match(
             )
         except actions.Rejection as rejection:
             raise ImportError_(f"deal {d['number']} of a {m['game']} match: {rejection}") from None
-        Deal.objects.filter(pk=deal.pk).update(entered_at=parse_datetime(d["entered_at"]))
+        Deal.objects.filter(pk=deal.pk).update(
+            entered_at=parse_datetime(d["entered_at"]),
+            deleted_at=_when(d.get("deleted_at")),
+            confirmed_by=users.get(d.get("confirmed_by")),
+            confirmed_at=_when(d.get("confirmed_at")),
+        )
+        if d.get("deleted_at"):  # as corrections.delete_deal left it: no scores
+            DealScore.objects.filter(deal=deal).delete()
+        DealVersion.objects.bulk_create(
+            DealVersion(deal=deal, action=v["action"], record_before=v["record_before"],
+                        reason=v["reason"], changed_by=users.get(v["changed_by"]),
+                        changed_at=parse_datetime(v["changed_at"]), effect=v.get("effect", []))
+            for v in d.get("versions", [])
+        )  # fmt: skip
     if m["status"] == Match.Status.FINISHED:
         Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+
+
+def _when(value: str | None) -> Any:
+    return parse_datetime(value) if value else None

@@ -44,7 +44,7 @@ class Effect:
 def _season_totals(match: Match) -> dict[str, int]:
     """Season totals by player handle for the match's game, counting what counts now."""
     rows = (
-        DealScore.objects.filter(deal__in=Deal.objects.filter(counting_deals()))
+        DealScore.objects.filter(counting_deals("deal__"))
         .filter(
             deal__match__table__club_night__season=match.table.club_night.season_id,
             deal__match__game=match.game,
@@ -99,8 +99,8 @@ def _change(
                             conflict=True)  # fmt: skip
         locked = Deal.objects.select_for_update().get(pk=deal.pk)
         before = _season_totals(match)
-        DealVersion.objects.create(deal=locked, action=action, record_before=locked.record, reason=reason.strip(),
-                                   changed_by=user)  # fmt: skip
+        version = DealVersion.objects.create(deal=locked, action=action, record_before=locked.record,
+                                             reason=reason.strip(), changed_by=user)  # fmt: skip
         apply(match, locked)
         locked.save()
         active = list(match.deals.filter(deleted_at__isnull=True).order_by("number"))
@@ -111,6 +111,8 @@ def _change(
         match.save(update_fields=["status", "finished_at"])
         after = _season_totals(match)
         effect = _effect(before, after, [p.handle for p in match.seated_players()])
+        version.effect = [e.to_dict() for e in effect]
+        version.save(update_fields=["effect"])
         transaction.on_commit(lambda: refresh_standings.delay(match.pk))
     return locked, effect
 

@@ -19,11 +19,13 @@ from engine.cards import standard_deck
 from engine.games.comp13_play import random_comp13_deal
 from engine.games.packing_play import random_packing_deal
 from tournaments import actions
-from tournaments.models import Club, ClubNight, Player, Season, Table
+from tournaments.models import Club, ClubNight, Membership, Player, Season, Table
 
 DEMO_CLUB = "Kanda Card Club"
 ADMIN = ("admin", "demo-admin-2026")
 SCORER = ("scorer", "demo-scorer-2026")
+MEMBER = ("member", "demo-member-2026")
+"""The member plays as Aki (``Player.user``): they may confirm deals of Aki's matches."""
 
 PLAYERS = [
     ("aki", "Aki", "亜紀"),
@@ -184,14 +186,29 @@ def load_demo() -> Club | None:
     if Club.objects.filter(name=DEMO_CLUB).exists():
         return None
     users = get_user_model()
-    if not users.objects.filter(username=ADMIN[0]).exists():
-        users.objects.create_superuser(ADMIN[0], "admin@example.org", ADMIN[1])
+    admin = users.objects.filter(username=ADMIN[0]).first() or users.objects.create_superuser(
+        ADMIN[0], "admin@example.org", ADMIN[1]
+    )
     scorer = users.objects.filter(username=SCORER[0]).first() or users.objects.create_user(
         SCORER[0], "scorer@example.org", SCORER[1]
     )
+    member = users.objects.filter(username=MEMBER[0]).first() or users.objects.create_user(
+        MEMBER[0], "member@example.org", MEMBER[1]
+    )
     club = Club.objects.create(name=DEMO_CLUB, slug="kanda")
+    Membership.objects.bulk_create([
+        Membership(club=club, user=admin, role=Membership.Role.ADMIN),
+        Membership(club=club, user=scorer, role=Membership.Role.SCORER),
+        Membership(club=club, user=member, role=Membership.Role.MEMBER),
+    ])  # fmt: skip
     players = {
-        handle: Player.objects.create(club=club, handle=handle, display_name=name, name_ja=ja)
+        handle: Player.objects.create(
+            club=club,
+            handle=handle,
+            display_name=name,
+            name_ja=ja,
+            user=member if handle == "aki" else None,
+        )  # fmt: skip
         for handle, name, ja in PLAYERS
     }
     season = Season.objects.create(
@@ -200,6 +217,7 @@ def load_demo() -> Club | None:
         games=["rettler", "napoleon", "comp13", "packing"],
         starts_on=dt.date(2026, 10, 1),
         ends_on=dt.date(2026, 12, 20),
+        public=True,
     )
     nights = [
         ClubNight.objects.create(

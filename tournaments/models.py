@@ -32,8 +32,43 @@ class Club(models.Model):
         return self.name
 
 
+class Membership(models.Model):
+    """A user's role in one club (tournaments.access has what each role may do).
+
+    Site operators (superusers) need none: they see and change every club.
+    """
+
+    class Role(models.TextChoices):
+        ADMIN = "admin", _("league administrator")
+        SCORER = "scorer", _("scorer")
+        MEMBER = "member", _("member")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+
+    class Meta:
+        ordering = ["club", "user"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club"], name="one_membership_per_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} – {self.club} ({self.role})"
+
+
 class Player(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+        help_text=_("The player's own account, if any: seated players may confirm deals."),
+    )
     handle = models.SlugField(
         max_length=40,
         help_text=_("The player's identifier in deal records; unique in the club."),
@@ -63,6 +98,12 @@ class Season(models.Model):
     require_confirmation = models.BooleanField(
         default=False,
         help_text=_("Each deal counts only once a second person at the table has confirmed it."),
+    )
+    public = models.BooleanField(
+        default=False,
+        help_text=_(
+            "Anyone may read its leaderboards, score sheets and exports without signing in."
+        ),
     )
 
     class Meta:
@@ -214,12 +255,12 @@ class Deal(models.Model):
         return self.confirmed_at is None and self.match.table.club_night.season.require_confirmation
 
 
-def counting_deals() -> models.Q:
+def counting_deals(through: str = "") -> models.Q:
     """The deals that count in standings: not deleted; confirmed, or in a season that asks
-    no confirmation."""
-    return models.Q(deleted_at__isnull=True) & (
-        models.Q(confirmed_at__isnull=False)
-        | models.Q(match__table__club_night__season__require_confirmation=False)
+    no confirmation.  ``through`` prefixes the lookups (``"deal__"`` from a DealScore)."""
+    return models.Q(**{f"{through}deleted_at__isnull": True}) & (
+        models.Q(**{f"{through}confirmed_at__isnull": False})
+        | models.Q(**{f"{through}match__table__club_night__season__require_confirmation": False})
     )
 
 
@@ -237,6 +278,14 @@ class DealVersion(models.Model):
     reason = models.CharField(max_length=500)
     changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
     changed_at = models.DateTimeField(default=timezone.now)
+    effect = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_(
+            "What the change did to the season's leaderboard: per seated player, "
+            "total and rank before and after."
+        ),
+    )
 
     class Meta:
         ordering = ["deal", "changed_at", "pk"]

@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 import engine
 from scoring.models import MatchStanding, SeasonStanding
+from tournaments import access
 from tournaments.models import Club, ClubNight, Deal, DealVersion, Match, Player, Season, Table
 
 
@@ -21,7 +22,7 @@ class ClubSerializer(serializers.ModelSerializer):
 class PlayerSerializer(serializers.ModelSerializer):
     class Meta:
         model = Player
-        fields = ["id", "club", "handle", "display_name", "name_ja"]
+        fields = ["id", "club", "handle", "display_name", "name_ja", "user"]
 
 
 class SeasonSerializer(serializers.ModelSerializer):
@@ -31,7 +32,16 @@ class SeasonSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Season
-        fields = ["id", "club", "name", "games", "starts_on", "ends_on", "require_confirmation"]
+        fields = [
+            "id",
+            "club",
+            "name",
+            "games",
+            "starts_on",
+            "ends_on",
+            "require_confirmation",
+            "public",
+        ]
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         starts, ends = attrs.get("starts_on"), attrs.get("ends_on")
@@ -50,6 +60,20 @@ class TableSerializer(serializers.ModelSerializer):
     class Meta:
         model = Table
         fields = ["id", "club_night", "name", "scorer"]
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """The scorer must be a scorer (or administrator) of the table's club."""
+        scorer = attrs.get("scorer", getattr(self.instance, "scorer", None))
+        night = attrs.get("club_night", getattr(self.instance, "club_night", None))
+        if scorer is not None and night is not None:
+            if access.role(scorer, night.season.club_id) not in (
+                access.Role.SCORER,
+                access.Role.ADMIN,
+            ):
+                raise serializers.ValidationError(
+                    {"scorer": f"{scorer} is not a scorer of this club"}, code="not_a_scorer"
+                )
+        return attrs
 
 
 class MatchStandingSerializer(serializers.ModelSerializer):

@@ -6,6 +6,7 @@ from collections import defaultdict
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -15,9 +16,10 @@ from scoring.charts import line_chart
 from scoring.models import SeasonStanding
 from scoring.queries import matches_with_standings
 from scoring.sheets import match_sheet, season_chart
-from tournaments import actions
+from tournaments import access, actions
+from tournaments.access import visible
 from tournaments.forms import DealEntryForm
-from tournaments.models import ClubNight, Deal, Match, Player, Season
+from tournaments.models import ClubNight, Deal, DealVersion, Match, Player, Season
 
 CARD_PAD = [s + r for s in "SHDC" for r in ("A", "10", "J", "Q", "K")] + ["JK"]
 """The cards a Comp-13 entry needs: the twenty face cards and the joker."""
@@ -25,9 +27,10 @@ CARD_PAD = [s + r for s in "SHDC" for r in ("A", "10", "J", "Q", "K")] + ["JK"]
 
 def home(request: HttpRequest) -> HttpResponse:
     """The seasons, the club nights and the latest matches with standings."""
-    seasons = Season.objects.select_related("club").order_by("club__name", "name")
-    nights = ClubNight.objects.select_related("season").order_by("-date")[:10]
-    matches = matches_with_standings().order_by("-created_at", "-pk")[:12]
+    user = request.user
+    seasons = visible(Season.objects.select_related("club"), user).order_by("club__name", "name")
+    nights = visible(ClubNight.objects.select_related("season"), user).order_by("-date")[:10]
+    matches = visible(matches_with_standings(), user).order_by("-created_at", "-pk")[:12]
     return render(
         request, "tournaments/home.html", {"seasons": seasons, "nights": nights, "matches": matches}
     )
@@ -35,7 +38,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A leaderboard and a cumulative-points plot per game."""
-    season = get_object_or_404(Season.objects.select_related("club"), pk=pk)
+    season = get_object_or_404(visible(Season.objects.select_related("club"), request.user), pk=pk)
     rows = (
         SeasonStanding.objects.filter(season=season)
         .select_related("player")
@@ -59,7 +62,9 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def club_night_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    night = get_object_or_404(ClubNight.objects.select_related("season__club"), pk=pk)
+    night = get_object_or_404(
+        visible(ClubNight.objects.select_related("season__club"), request.user), pk=pk
+    )
     matches = matches_with_standings().filter(table__club_night=night).order_by("table__name", "pk")
     return render(request, "tournaments/club_night.html", {"night": night, "matches": matches})
 
@@ -67,25 +72,44 @@ def club_night_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The match's score sheet: deals as rows, players as columns, running totals."""
     match = get_object_or_404(
-        Match.objects.select_related("table__club_night__season__club").prefetch_related(
-            "seats__player"
+        visible(
+            Match.objects.select_related("table__club_night__season__club").prefetch_related(
+                "seats__player"
+            ),
+            request.user,
         ),
         pk=pk,
     )
     sheet = match_sheet(match)
-    return render(request, "tournaments/match.html", {"match": match, "sheet": sheet})
+    corrections = (
+        DealVersion.objects.filter(deal__match=match)
+        .select_related("deal", "changed_by")
+        .order_by("-changed_at", "-pk")
+    )
+    return render(
+        request,
+        "tournaments/match.html",
+        {
+            "match": match,
+            "sheet": sheet,
+            "corrections": corrections,
+            "may_score": access.scores_table(request.user, match.table),
+            "may_confirm": access.can_confirm(request.user, match),
+        },
+    )
 
 
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A player's matches and points over time, per season and game."""
-    player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
+    user = request.user
+    player = get_object_or_404(visible(Player.objects.select_related("club"), user), pk=pk)
     matches = (
-        matches_with_standings()
+        visible(matches_with_standings(), user)
         .filter(seats__player=player)
         .order_by("-table__club_night__date", "-pk")
     )
     charts = []
-    for season in Season.objects.filter(club=player.club).order_by("-starts_on"):
+    for season in visible(Season.objects.filter(club=player.club), user).order_by("-starts_on"):
         for game in season.games:
             chart = season_chart(season, game=game, player=player)
             if chart.series:
@@ -101,9 +125,18 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
     """Table-side entry of the match's next deal, checked by the engine."""
     match = get_object_or_404(
-        Match.objects.select_related("table__club_night__season").prefetch_related("seats__player"),
+        visible(
+            Match.objects.select_related("table__club_night__season").prefetch_related(
+                "seats__player"
+            ),
+            request.user,
+        ),
         pk=pk,
     )
+    if not access.scores_table(request.user, match.table):
+        raise PermissionDenied(
+            _("Only this table's scorer or a league administrator enters its deals.")
+        )
     next_number = match.deals.count() + 1
     if request.method == "POST":
         form = DealEntryForm(request.POST, request.FILES, match=match)
@@ -146,7 +179,11 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["POST"])
 def confirm_deal(request: HttpRequest, pk: int) -> HttpResponse:
     """The match page's confirm button for a pending deal."""
-    deal = get_object_or_404(Deal.objects.select_related("match"), pk=pk)
+    deal = get_object_or_404(visible(Deal.objects.select_related("match"), request.user), pk=pk)
+    if not access.can_confirm(request.user, deal.match):
+        raise PermissionDenied(
+            _("Only a scorer, an administrator or a seated player confirms deals.")
+        )
     try:
         actions.confirm_deal(deal, request.user)
     except actions.Rejection as rejection:

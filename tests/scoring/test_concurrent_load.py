@@ -16,8 +16,8 @@ import engine
 from engine.games.simulate import random_full_deal
 from scoring.models import MatchStanding, SeasonStanding
 from scoring.standings import rebuild_all
-from tests.conftest import NAPOLEON_SEATS
-from tournaments.models import DealScore, Table
+from tests.conftest import NAPOLEON_SEATS, member_of
+from tournaments.models import DealScore, Membership, Table
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -68,8 +68,8 @@ def test_concurrent_entry_with_a_worker_ends_equal_to_a_rebuild(
     matches = [make_match("napoleon", NAPOLEON_SEATS, at=Table.objects.create(club_night=table.club_night, name=f"T{i}"))
                for i in range(10)]  # fmt: skip
     records = napoleon_summaries(DEALS, seed=2026)
-    users = [
-        django_user_model.objects.create_user(f"load{i}", "", "load-pass-123")
+    users = [  # league administrators: each enters at every table
+        member_of(season.club, django_user_model, f"load{i}", Membership.Role.ADMIN)
         for i in range(THREADS)
     ]
     failures: list[str] = []

@@ -3,12 +3,23 @@
 import json
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from scoring.models import MatchStanding, SeasonStanding
 from tests.conftest import SEASON_LINE
-from tournaments.models import Club, ClubNight, Deal, Match, Player, Season
+from tournaments import actions, corrections
+from tournaments.models import (
+    Club,
+    ClubNight,
+    Deal,
+    DealVersion,
+    Match,
+    Membership,
+    Player,
+    Season,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -25,8 +36,13 @@ def test_the_demo_club_round_trips_with_identical_standings(
 ):
     with django_capture_on_commit_callbacks(execute=True):
         call_command("load_demo")
+        users = {u.username: u for u in get_user_model().objects.all()}
+        napoleon = Deal.objects.filter(match__game="napoleon").order_by("number")
+        corrections.delete_deal(napoleon.last(), users["admin"], "entered at the wrong table")
+        actions.confirm_deal(napoleon.first(), users["member"])
     before = standings()
     deals_before = sorted(Deal.objects.values_list("match__game", "number", "record"), key=repr)
+    history_before = history()
     path = tmp_path / "kanda.json"
     call_command("export_club", "kanda", str(path))
     doc = json.loads(path.read_text(encoding="utf-8"))
@@ -43,6 +59,19 @@ def test_the_demo_club_round_trips_with_identical_standings(
         sorted(Deal.objects.values_list("match__game", "number", "record"), key=repr)
         == deals_before
     )
+    assert history() == history_before
+
+
+def history():
+    """What a backup keeps besides the records: deletions, confirmations, versions, roles."""
+    deals = sorted(Deal.objects.values_list("match__game", "number", "deleted_at", "confirmed_by__username",
+                                            "confirmed_at"), key=repr)  # fmt: skip
+    versions = list(DealVersion.objects.values_list("deal__number", "action", "reason", "changed_by__username",
+                                                    "changed_at", "effect"))  # fmt: skip
+    roles = sorted(Membership.objects.values_list("club__slug", "user__username", "role"))
+    linked = list(Player.objects.filter(user__isnull=False).values_list("handle", "user__username"))
+    public = list(Season.objects.values_list("name", "public", "require_confirmation"))
+    return deals, versions, roles, linked, public
 
 
 def test_an_import_over_an_existing_club_changes_nothing(tmp_path):

@@ -1,7 +1,10 @@
 """Correcting, deleting and restoring deals: every version kept, standings recomputed,
 the effect on the leaderboard shown, finished matches locked."""
 
+import re
+
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
 from scoring.models import MatchStanding
@@ -63,6 +66,14 @@ def test_a_correction_keeps_the_old_record_and_shows_the_effect(entered, scorer,
     assert (
         client_for(scorer).get(f"/api/deals/{first.pk}/history/").status_code == 403
     )  # administrators only
+    # The match page shows the correction and its effect, as stored with the version.
+    page = Client()
+    page.force_login(scorer)
+    html = page.get(f"/matches/{match.pk}/").content.decode()
+    assert "Corrections" in html and "wrong adjutant" in html
+    row = re.search(r"<tr><td>dai</td>(.*?)</tr>", html).group(1)
+    numbers = [int(n) for n in re.findall(r">(-?\d+)<", row)]
+    assert numbers[:2] == [effect["dai"]["total_before"], effect["dai"]["total_after"]]
 
 
 def test_an_invalid_correction_is_refused_and_changes_nothing(entered, scorer):

@@ -6,16 +6,17 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-from tournaments.models import Deal
+from tests.conftest import NAPOLEON_SEATS, member_of, napoleon_deal
+from tournaments.models import Deal, Membership
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_simultaneous_submits_of_one_deal_number_store_it_once(make_match, django_user_model):
     match = make_match("napoleon", NAPOLEON_SEATS)
-    scorers = [
-        django_user_model.objects.create_user(f"s{i}", "", "pw-long-enough-1") for i in range(4)
+    club = match.table.club_night.season.club
+    scorers = [  # administrators of the club: each may enter at every table
+        member_of(club, django_user_model, f"s{i}", Membership.Role.ADMIN) for i in range(4)
     ]
     start = threading.Barrier(len(scorers))
     answers: list[tuple[int, dict]] = []

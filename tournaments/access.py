@@ -1,0 +1,148 @@
+"""Who may read and change what: roles per club (issue 6).
+
+- **Site operator** (a superuser): every club; runs the Django admin.
+- **League administrator** (``Membership.Role.ADMIN``): everything of their
+  club: players, seasons, club nights, tables, matches, deals (entering,
+  correcting, deleting, restoring, reopening finished matches, history).
+- **Scorer** (``Membership.Role.SCORER``): reads their club; starts matches and
+  enters and corrects the deals of the tables whose ``scorer`` they are.
+- **Member** (``Membership.Role.MEMBER``): reads their club.  A member who is
+  seated in a match (``Player.user``) may confirm its deals.
+- **Anyone**, signed in or not: reads the seasons marked ``public`` (their
+  leaderboards, club nights, matches, deals, score sheets and exports), and
+  nothing else.  Of the club's players, only those seated in a public
+  season's match are visible (their names are on its leaderboard).
+
+Every query of the API, the pages and the exports goes through ``visible``;
+an object outside it answers 404 (its existence is not revealed), an object
+that can be read but not changed answers 403.
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+from typing import Any, TypeVar
+
+from django.db.models import Model, Q, QuerySet
+
+from scoring.models import MatchStanding, SeasonStanding
+from tournaments.models import (
+    Club,
+    ClubNight,
+    Deal,
+    DealScore,
+    Match,
+    Membership,
+    Player,
+    Season,
+    Seat,
+    Table,
+)
+
+M = TypeVar("M", bound=Model)
+
+_NIGHT = "club_night__season"
+_TABLE = f"table__{_NIGHT}"
+_MATCH = f"match__{_TABLE}"
+
+PATHS: dict[type[Model], tuple[str, str | None]] = {
+    Club: ("pk", None),
+    Membership: ("club", None),
+    Player: ("club", None),
+    Season: ("club", ""),
+    SeasonStanding: ("season__club", "season"),
+    ClubNight: ("season__club", "season"),
+    Table: (f"{_NIGHT}__club", _NIGHT),
+    Match: (f"{_TABLE}__club", _TABLE),
+    MatchStanding: (f"{_MATCH}__club", _MATCH),
+    Deal: (f"{_MATCH}__club", _MATCH),
+    DealScore: (f"deal__{_MATCH}__club", f"deal__{_MATCH}"),
+}
+"""Each model's path to its club, and to its season (``None``: never public)."""
+
+Role = Membership.Role
+
+
+def is_operator(user: Any) -> bool:
+    return bool(user.is_authenticated and user.is_superuser)
+
+
+def _memberships(user: Any, roles: tuple[str, ...] | None = None) -> QuerySet[Membership]:
+    rows = Membership.objects.filter(user=user)
+    return rows.filter(role__in=roles) if roles else rows
+
+
+def visible(queryset: QuerySet[M], user: Any) -> QuerySet[M]:
+    """The rows of ``queryset`` that ``user`` may read."""
+    if is_operator(user):
+        return queryset
+    club_path, season_path = PATHS[queryset.model]
+    allowed = Q(pk__in=[])
+    if user.is_authenticated:
+        allowed = Q(**{f"{club_path}__in": _memberships(user).values("club")})
+    if season_path is not None:
+        allowed |= Q(**{"__".join(filter(None, [season_path, "public"])): True})
+    if queryset.model is Player:  # named on a public leaderboard already
+        allowed |= Q(
+            pk__in=Seat.objects.filter(**{f"match__{_TABLE}__public": True}).values("player")
+        )
+    return queryset.filter(allowed)
+
+
+def administered(queryset: QuerySet[M], user: Any) -> QuerySet[M]:
+    """The rows of ``queryset`` in the clubs that ``user`` administers."""
+    if is_operator(user):
+        return queryset
+    club_path, _season = PATHS[queryset.model]
+    clubs = _memberships(user, (Role.ADMIN,)).values("club") if user.is_authenticated else []
+    return queryset.filter(**{f"{club_path}__in": clubs})
+
+
+def club_id(obj: Model) -> int:
+    """The id of the club ``obj`` belongs to (follows the foreign keys of ``PATHS``)."""
+    path = PATHS[type(obj)][0]
+    if path == "pk":
+        return obj.pk
+    *through, last = path.split("__")
+    return getattr(reduce(getattr, through, obj), f"{last}_id")
+
+
+def role(user: Any, club: int) -> str | None:
+    if not user.is_authenticated:
+        return None
+    return _memberships(user).filter(club_id=club).values_list("role", flat=True).first()
+
+
+def can_administer(user: Any, obj: Model) -> bool:
+    return is_operator(user) or role(user, club_id(obj)) == Role.ADMIN
+
+
+def scores_table(user: Any, table: Table) -> bool:
+    """Administrators of the club, and the table's own scorer while a scorer of the club."""
+    if is_operator(user):
+        return True
+    held = role(user, club_id(table))
+    return held == Role.ADMIN or (held == Role.SCORER and table.scorer_id == user.pk)
+
+
+def can_confirm(user: Any, match: Match) -> bool:
+    """Who may confirm the match's deals: a scorer or administrator of the club, or a
+    member seated in the match (the enterer never: ``actions.confirm_deal``)."""
+    if is_operator(user):
+        return True
+    held = role(user, club_id(match))
+    if held in (Role.ADMIN, Role.SCORER):
+        return True
+    return held == Role.MEMBER and match.seats.filter(player__user=user).exists()
+
+
+def scored_tables(queryset: QuerySet[Table], user: Any) -> QuerySet[Table]:
+    """The tables whose deals ``user`` may enter (see ``scores_table``)."""
+    if is_operator(user):
+        return queryset
+    if not user.is_authenticated:
+        return queryset.none()
+    scorer_of = _memberships(user, (Role.SCORER,)).values("club")
+    return administered(queryset, user) | queryset.filter(
+        scorer=user, club_night__season__club__in=scorer_of
+    )

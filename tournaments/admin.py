@@ -1,4 +1,6 @@
-"""The Django admin, for league administrators.
+"""The Django admin: site operators see every club; other staff users only the
+clubs they administer (``ClubScoped``: lists, change pages and the choices of
+every foreign key).
 
 Deals are entered through ``tournaments.actions.enter_deal`` here too, so the
 engine judges every record; a stored deal is read-only (corrections, with their
@@ -17,7 +19,7 @@ from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 
 import engine
-from tournaments import actions
+from tournaments import access, actions
 from tournaments.models import (
     Club,
     ClubNight,
@@ -33,6 +35,19 @@ from tournaments.models import (
 )
 
 
+class ClubScoped(admin.ModelAdmin):
+    """Lists, change pages and foreign-key choices limited to the clubs the user administers."""
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        return access.administered(super().get_queryset(request), request.user)
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        related = db_field.related_model
+        if related in access.PATHS:
+            kwargs["queryset"] = access.administered(related._default_manager.all(), request.user)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
 class MembershipInline(admin.TabularInline):
     model = Membership
     extra = 1
@@ -40,7 +55,7 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(ClubScoped):
     list_display = ["name", "slug", "created_at"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
@@ -48,14 +63,14 @@ class ClubAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ClubScoped):
     list_display = ["display_name", "name_ja", "handle", "club"]
     list_filter = ["club"]
     search_fields = ["display_name", "name_ja", "handle"]
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(ClubScoped):
     list_display = ["name", "club", "starts_on", "ends_on", "require_confirmation", "public"]
     list_filter = ["club", "require_confirmation"]
     search_fields = ["name"]
@@ -67,7 +82,7 @@ class TableInline(admin.TabularInline):
 
 
 @admin.register(ClubNight)
-class ClubNightAdmin(admin.ModelAdmin):
+class ClubNightAdmin(ClubScoped):
     list_display = ["date", "season", "venue"]
     list_filter = ["season__club", "season"]
     date_hierarchy = "date"
@@ -75,7 +90,7 @@ class ClubNightAdmin(admin.ModelAdmin):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(ClubScoped):
     list_display = ["name", "club_night", "scorer"]
     list_filter = ["club_night__season"]
 
@@ -153,7 +168,7 @@ class MatchAdminForm(forms.ModelForm):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ClubScoped):
     form = MatchAdminForm
     list_display = ["pk", "game", "table", "status", "deal_count", "created_at"]
     list_filter = ["game", "status", "table__club_night__season"]
@@ -221,7 +236,7 @@ class DealVersionInline(admin.TabularInline):
 
 
 @admin.register(Deal)
-class DealAdmin(admin.ModelAdmin):
+class DealAdmin(ClubScoped):
     list_display = ["match", "number", "entered_by", "entered_at", "confirmed_at", "deleted_at"]
     list_filter = ["match__game", "match__table__club_night__season"]
     search_fields = ["match__pk"]

@@ -3,9 +3,10 @@
 import json
 
 import pytest
+from django.contrib.auth.models import Permission
 
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-from tournaments.models import Deal
+from tournaments.models import Club, Deal, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -116,3 +117,26 @@ def test_the_deal_page_shows_its_history(admin_client, make_match, league_admin)
     corrections.delete_deal(deal, league_admin, "entered at the wrong table")
     page = admin_client.get(f"/admin/tournaments/deal/{deal.pk}/change/").content.decode()
     assert "entered at the wrong table" in page and "deleted" in page
+
+
+def test_a_staff_club_administrator_sees_only_their_club_in_the_admin(
+    client, club_admin, season, make_match, django_user_model
+):
+    """Staff rights on the models do not reach another club: lists, change pages, choices."""
+    club_admin.is_staff = True
+    club_admin.save()
+    club_admin.user_permissions.set(
+        Permission.objects.filter(content_type__app_label="tournaments")
+    )
+    other = Club.objects.create(name="Rival Club", slug="rival")
+    secret = Season.objects.create(club=other, name="Secret", games=["napoleon"])
+    client.force_login(club_admin)
+    listing = client.get("/admin/tournaments/season/").content.decode()
+    assert season.name in listing and "Secret" not in listing
+    assert client.get(f"/admin/tournaments/season/{secret.pk}/change/").status_code == 302
+    assert client.get(f"/admin/tournaments/club/{other.pk}/change/").status_code == 302
+    add_form = client.get("/admin/tournaments/season/add/").content.decode()
+    assert "Test Club" in add_form and "Rival Club" not in add_form
+    answer = client.post(f"/admin/tournaments/season/{secret.pk}/change/",
+                         {"club": other.pk, "name": "Mine", "games": '["napoleon"]'})  # fmt: skip
+    assert answer.status_code == 302 and Season.objects.get(pk=secret.pk).name == "Secret"

@@ -1,10 +1,11 @@
-"""Standings rows: derived data, rebuilt from the deals by ``scoring.standings``."""
+"""Standings and ratings: derived data, rebuilt from the deals by ``scoring.standings``
+and ``scoring.ratings``."""
 
 from __future__ import annotations
 
 from django.db import models
 
-from tournaments.models import Match, Player, Season
+from tournaments.models import Deal, Match, Player, Season
 
 
 class MatchStanding(models.Model):
@@ -52,3 +53,49 @@ class SeasonStanding(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season} {self.game}: {self.rank}. {self.player} {self.total}"
+
+
+class Rating(models.Model):
+    """A player's current skill rating in one game (the last of their ``RatingHistory``)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    game = models.CharField(max_length=20)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.FloatField(
+        help_text="The displayed rating: mu - 3 sigma (OpenSkill's ordinal)."
+    )
+    deals = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["game", "-rating", "player"]
+        constraints = [models.UniqueConstraint(fields=["player", "game"], name="rating_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.game}: {self.rating:.1f}"
+
+
+class RatingHistory(models.Model):
+    """A player's rating after one deal; ``seq`` orders a club's deals of one game."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
+    game = models.CharField(max_length=20)
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="rating_history")
+    night = models.DateField(
+        help_text="The club night of the deal (ratings are replayed by night)."
+    )
+    seq = models.PositiveIntegerField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.FloatField()
+    deals = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["player", "game", "seq"]
+        indexes = [models.Index(fields=["player", "game", "seq"])]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "deal"], name="rating_history_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.game} #{self.seq}: {self.rating:.1f}"

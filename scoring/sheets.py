@@ -120,8 +120,8 @@ class Series:
     """One player's cumulative points after each deal they played, by the deal's place in the season."""
 
     player: Player
-    points: list[tuple[int, int]]
-    """(deal ordinal in the season from 1, cumulative points)."""
+    points: list[tuple[int, int | float]]
+    """(deal ordinal in the season from 1, cumulative points or rating)."""
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from django.db.models import Count, Q, Sum
 
 import engine
 from scoring.models import MatchStanding, SeasonStanding
+from scoring.ratings import rebuild_club_ratings
 from tournaments.actions import match_record
 from tournaments.models import DealScore, Match, Season, counting_deals
 
@@ -107,8 +108,8 @@ def rebuild_season_standings(season_id: int) -> bool:
 
 
 def rebuild_all(*, club_id: int | None = None, season_id: int | None = None) -> tuple[int, int]:
-    """Rebuild the matches' and then the seasons' standings (all, one club's or one season's);
-    returns (seasons, matches)."""
+    """Rebuild the matches' and then the seasons' standings (all, one club's or one season's),
+    then the ratings of the clubs concerned (from scratch); returns (seasons, matches)."""
     matches = Match.objects.all()
     seasons = Season.objects.all()
     if club_id is not None:
@@ -123,4 +124,6 @@ def rebuild_all(*, club_id: int | None = None, season_id: int | None = None) -> 
     season_ids = list(seasons.values_list("pk", flat=True))
     for season_id in season_ids:
         rebuild_season_standings(season_id)
+    for club in sorted(set(seasons.values_list("club_id", flat=True))):
+        rebuild_club_ratings(club)
     return len(season_ids), len(match_ids)

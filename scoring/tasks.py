@@ -6,15 +6,17 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
+from scoring.ratings import refresh_match_ratings
 from scoring.standings import rebuild_all, rebuild_match_standings, rebuild_season_standings
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def refresh_standings(match_id: int) -> None:
-    """Recompute a match's standings, then its season's leaderboards."""
+    """Recompute a match's standings, its season's leaderboards, and its club's ratings."""
     season_id = rebuild_match_standings(match_id)
     if season_id is not None:
         rebuild_season_standings(season_id)
+        refresh_match_ratings(match_id)
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 
 from scoring.models import MatchStanding, SeasonStanding
 from scoring.queries import matches_with_standings
+from scoring.ratings import by_rating, with_ratings
 from tournaments import access, actions, corrections
 from tournaments.models import Club, ClubNight, Deal, DealScore, Match, Player, Season, Table
 from tournaments.serializers import (
@@ -374,6 +375,9 @@ class StandingsView(generics.GenericAPIView):
             OpenApiParameter("match", int, description="a match id"),
             OpenApiParameter("season", int, description="a season id"),
             OpenApiParameter("game", str, description="with season: one game's leaderboard"),
+            OpenApiParameter(
+                "order", str, enum=["points", "rating"], description="with season: the order"
+            ),
         ],
         responses={200: SeasonStandingSerializer(many=True)},
     )
@@ -396,6 +400,10 @@ class StandingsView(generics.GenericAPIView):
             rows = SeasonStanding.objects.filter(season=season)
             if game := request.query_params.get("game"):
                 rows = rows.filter(game=game)
+            order = request.query_params.get("order", "points")
+            if order not in ("points", "rating"):
+                raise ValidationError({"order": "points or rating"})
+            rows = by_rating(rows) if order == "rating" else with_ratings(rows)
             serializer_class = SeasonStandingSerializer
         page = self.paginate_queryset(rows.select_related("player"))
         return self.get_paginated_response(serializer_class(page, many=True).data)

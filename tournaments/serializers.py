@@ -88,6 +88,9 @@ class MatchStandingSerializer(serializers.ModelSerializer):
 class SeasonStandingSerializer(serializers.ModelSerializer):
     handle = serializers.CharField(source="player.handle", read_only=True)
     display_name = serializers.CharField(source="player.display_name", read_only=True)
+    rating = serializers.SerializerMethodField(
+        help_text="The player's current skill rating in the game (mu - 3 sigma), if rated."
+    )
 
     class Meta:
         model = SeasonStanding
@@ -103,7 +106,12 @@ class SeasonStandingSerializer(serializers.ModelSerializer):
             "deals_won",
             "matches",
             "matches_won",
+            "rating",
         ]
+
+    def get_rating(self, row: SeasonStanding) -> float | None:
+        rating = getattr(row, "rating", None)
+        return round(rating, 2) if rating is not None else None
 
 
 class SeatSerializer(serializers.Serializer):

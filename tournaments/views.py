@@ -13,8 +13,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from scoring.charts import line_chart
-from scoring.models import SeasonStanding
+from scoring.models import Rating, SeasonStanding
 from scoring.queries import matches_with_standings
+from scoring.ratings import by_rating, rating_chart, with_ratings
 from scoring.sheets import match_sheet, season_chart
 from tournaments import access, actions
 from tournaments.access import visible
@@ -39,11 +40,9 @@ def home(request: HttpRequest) -> HttpResponse:
 def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A leaderboard and a cumulative-points plot per game."""
     season = get_object_or_404(visible(Season.objects.select_related("club"), request.user), pk=pk)
-    rows = (
-        SeasonStanding.objects.filter(season=season)
-        .select_related("player")
-        .order_by("game", "rank")
-    )
+    sort = "rating" if request.GET.get("sort") == "rating" else "points"
+    rows = SeasonStanding.objects.filter(season=season).select_related("player")
+    rows = by_rating(rows) if sort == "rating" else with_ratings(rows).order_by("game", "rank")
     boards: dict[str, list[SeasonStanding]] = defaultdict(list)
     for row in rows:
         boards[row.game].append(row)
@@ -57,7 +56,9 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
     ]
     nights = season.club_nights.order_by("date")
     return render(
-        request, "tournaments/season.html", {"season": season, "games": games, "nights": nights}
+        request,
+        "tournaments/season.html",
+        {"season": season, "games": games, "nights": nights, "sort": sort},
     )
 
 
@@ -115,8 +116,14 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             if chart.series:
                 charts.append({"season": season, "game": game,
                                "svg": line_chart(chart, title=f"{player.display_name} – {game}")})  # fmt: skip
+    ratings = []
+    for rating in Rating.objects.filter(player=player).order_by("game"):
+        chart = rating_chart(player, rating.game)
+        ratings.append({"rating": rating, "svg": line_chart(chart, title=f"{player.display_name} – {rating.game}")})  # fmt: skip
     return render(
-        request, "tournaments/player.html", {"player": player, "matches": matches, "charts": charts}
+        request,
+        "tournaments/player.html",
+        {"player": player, "matches": matches, "charts": charts, "ratings": ratings},
     )
 
 

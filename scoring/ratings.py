@@ -1,0 +1,235 @@
+"""Skill ratings per game, from the deal records alone (issue 7).
+
+The model is OpenSkill's Plackett-Luce (the ``openskill`` package, its defaults:
+mu 25, sigma 25/3); the displayed rating is its ordinal, mu - 3 sigma, so a new
+player starts at 0 and climbs as the system grows sure of them.  Every counting
+deal (not deleted; confirmed where the season asks for it) is one rated event:
+
+- **Ranked games** (Comp-13, and any game without a declarer): every player is
+  their own team, ranked by the deal's score; equal scores are equal ranks.
+- **Partnership games** (Packing at 4 and 6): the engine's sides are the teams,
+  ranked by the side's deal score.
+- **Napoleon and Rettler**: two teams, the army (declarer and adjutants) and
+  the coalition, ranked by the deal's outcome.  Within the army the declarer
+  weighs twice an adjutant (OpenSkill's per-player weights), so the declarer
+  gains or loses most.  The deal's multiplier (appendix C: ×1, ×2, ×4 or ×16
+  by the count declared when the army wins, by the cards it took when it
+  loses; 全付け, 240 = 4 × 60, counts as ×4) scales the change of mu by
+  1 + log2(multiplier): 1, 2, 3 and 5 times the library's update, so that
+  each doubling of the stake moves the ratings one step further without a
+  ×16 deal swamping a season.  Sigma follows the library.
+
+The engine supplies everything about a deal (sides, declarer, adjutants,
+multiplier): no rule is restated here.
+
+Ratings are per club and game, in a fixed order of the deals: club night date,
+match start, match id, deal number.  ``rebuild_ratings`` replays a club's
+deals of one game from a given night on, starting from each player's last
+rating before that night; a rebuild from scratch gives the same numbers as the
+incremental updates, whatever order the deals were entered in.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F, OuterRef, QuerySet, Subquery
+from openskill.models import PlackettLuce
+
+import engine
+from scoring.models import Rating, RatingHistory, SeasonStanding
+from scoring.sheets import SeasonChart, Series
+from tournaments.models import Club, Deal, DealScore, Match, Player, Seat, counting_deals
+
+MODEL = PlackettLuce()
+ALL_TAKEN_MULTIPLIER = 4
+"""全付け has no multiplier in appendix C; its 240 points are 4 × the 60 of a ×1 deal."""
+DECLARER_WEIGHT, ADJUTANT_WEIGHT = 2.0, 1.0
+BATCH = 5000
+
+DEAL_ORDER = ("match__table__club_night__date", "match__created_at", "match_id", "number")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One deal as the rating sees it: teams of player ids, ranks (lower is better)."""
+
+    teams: list[list[int]]
+    ranks: list[float]
+    weights: list[list[float]] | None = None
+    stake: float = 1.0
+    """How far mu moves, relative to the library's update."""
+
+
+def event(
+    game: str, record: dict[str, Any], seats: list[tuple[str, int]], scores: dict[int, int]
+) -> Event:
+    """The rated event of one deal: ``seats`` are (handle, player id) in order of play."""
+    ids = dict(seats)
+    rules = engine.GAMES[game]
+    if game in ("napoleon", "rettler"):
+        details = engine.check(record).details
+        declarer = ids[record["declaration"]["player"]]
+        army = [declarer, *(ids[h] for h in details["adjutants"])]
+        coalition = [pid for _, pid in seats if pid not in army]
+        won = scores[declarer] > 0
+        multiplier = details["multiplier"] or ALL_TAKEN_MULTIPLIER
+        weights = [[DECLARER_WEIGHT] + [ADJUTANT_WEIGHT] * (len(army) - 1), [1.0] * len(coalition)]
+        return Event([army, coalition], [0, 1] if won else [1, 0], weights, stake(multiplier))
+    sides = rules.sides([h for h, _ in seats])
+    teams = [[ids[h] for h in side] for side in sides]
+    return Event(teams, [-sum(scores[pid] for pid in team) for team in teams])
+
+
+def stake(multiplier: int) -> float:
+    """How far a deal of this multiplier moves mu, relative to the library's update."""
+    return 1.0 + math.log2(multiplier)
+
+
+State = dict[int, tuple[float, float, int]]
+"""Player id → (mu, sigma, deals rated)."""
+
+
+def rate(ev: Event, state: State) -> list[tuple[int, float, float]]:
+    """The new (player, mu, sigma) of everyone in the event; ``state`` is updated."""
+    teams = [
+        [MODEL.rating(*state.get(pid, (MODEL.mu, MODEL.sigma, 0))[:2]) for pid in team]
+        for team in ev.teams
+    ]
+    rated = MODEL.rate(teams, ranks=list(ev.ranks), weights=ev.weights)
+    out = []
+    for team, before, after in zip(ev.teams, teams, rated, strict=True):
+        for pid, old, new in zip(team, before, after, strict=True):
+            mu = old.mu + ev.stake * (new.mu - old.mu)
+            deals = state.get(pid, (0.0, 0.0, 0))[2] + 1
+            state[pid] = (mu, new.sigma, deals)
+            out.append((pid, mu, new.sigma))
+    return out
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    return mu - 3 * sigma
+
+
+def _deals(club_id: int, game: str, since: dt.date | None) -> Iterator[tuple[Any, ...]]:
+    """(deal id, match id, night, record or None, {player id: score}) in rating order, streamed."""
+    deals = Deal.objects.filter(counting_deals(), match__game=game,
+                                match__table__club_night__season__club_id=club_id)  # fmt: skip
+    if since is not None:
+        deals = deals.filter(match__table__club_night__date__gte=since)
+    fields = ["pk", "match_id", "match__table__club_night__date"]
+    if game in ("napoleon", "rettler"):
+        fields.append("record")
+    rows = deals.order_by(*DEAL_ORDER).values_list(*fields).iterator(chunk_size=BATCH)
+    scores = (
+        DealScore.objects.filter(deal__in=deals)
+        .order_by(*(f"deal__{f}" for f in DEAL_ORDER), "player_id")
+        .values_list("deal_id", "player_id", "score")
+        .iterator(chunk_size=BATCH)
+    )
+    by_deal = groupby(scores, key=lambda row: row[0])
+    for row in rows:
+        deal_id, lines = next(by_deal)
+        assert deal_id == row[0]
+        yield row[0], row[1], row[2], row[3] if len(row) > 3 else None, {p: s for _, p, s in lines}
+
+
+def rebuild_ratings(club_id: int, game: str, since: dt.date | None = None) -> int:
+    """Replay the club's ratings in ``game`` from the night ``since`` (``None``: from the
+    first deal); returns the number of deals rated.  Under a lock on the club: two
+    rebuilds of one club run one after the other."""
+    with transaction.atomic():
+        if not Club.objects.select_for_update().filter(pk=club_id).exists():
+            return 0
+        history = RatingHistory.objects.filter(player__club_id=club_id, game=game)
+        state: State = {}
+        seq = 0
+        if since is None:
+            history.delete()
+        else:
+            history.filter(night__gte=since).delete()
+            last = history.filter(player=OuterRef("pk")).order_by("-seq")
+            players = Player.objects.filter(club_id=club_id).annotate(
+                mu=Subquery(last.values("mu")[:1]),
+                sigma=Subquery(last.values("sigma")[:1]),
+                n=Subquery(last.values("deals")[:1]),
+                seq=Subquery(last.values("seq")[:1]),
+            )
+            for pid, mu, sigma, n, at in players.filter(mu__isnull=False).values_list(
+                "pk", "mu", "sigma", "n", "seq"
+            ):
+                state[pid] = (mu, sigma, n)
+                seq = max(seq, at)
+        rated, pending = 0, []
+        seats: tuple[int, list[tuple[str, int]]] = (0, [])
+        for deal_id, match_id, night, record, scores in _deals(club_id, game, since):
+            if seats[0] != match_id:
+                seats = (match_id, list(Seat.objects.filter(match_id=match_id).order_by("position")
+                                        .values_list("player__handle", "player_id")))  # fmt: skip
+            record = record or {}
+            seq += 1
+            rated += 1
+            for pid, mu, sigma in rate(event(game, record, seats[1], scores), state):
+                pending.append(RatingHistory(player_id=pid, game=game, deal_id=deal_id, night=night, seq=seq,
+                                             mu=mu, sigma=sigma, rating=ordinal(mu, sigma),
+                                             deals=state[pid][2]))  # fmt: skip
+            if len(pending) >= BATCH:
+                RatingHistory.objects.bulk_create(pending)
+                pending = []
+        RatingHistory.objects.bulk_create(pending)
+        Rating.objects.filter(player__club_id=club_id, game=game).delete()
+        Rating.objects.bulk_create(
+            Rating(player_id=pid, game=game, mu=mu, sigma=sigma, rating=ordinal(mu, sigma), deals=n)
+            for pid, (mu, sigma, n) in state.items()
+        )
+        return rated
+
+
+def refresh_match_ratings(match_id: int) -> None:
+    """After a change to a match's deals: replay its club's ratings from the match's night."""
+    match = (
+        Match.objects.filter(pk=match_id)
+        .values_list("game", "table__club_night__date", "table__club_night__season__club_id")
+        .first()
+    )
+    if match is not None:
+        game, night, club_id = match
+        rebuild_ratings(club_id, game, since=night)
+
+
+def rebuild_club_ratings(club_id: int) -> None:
+    """Every game of the club from scratch (``rebuild_standings``)."""
+    games = Match.objects.filter(table__club_night__season__club_id=club_id).values_list(
+        "game", flat=True
+    )
+    for game in sorted(set(games)):
+        rebuild_ratings(club_id, game)
+
+
+def with_ratings(standings: QuerySet[SeasonStanding]) -> QuerySet[SeasonStanding]:
+    """Season standings annotated with each player's current rating in the row's game."""
+    current = Rating.objects.filter(player=OuterRef("player"), game=OuterRef("game"))
+    return standings.annotate(rating=Subquery(current.values("rating")[:1]))
+
+
+def by_rating(standings: QuerySet[SeasonStanding]) -> QuerySet[SeasonStanding]:
+    return with_ratings(standings).order_by("game", F("rating").desc(nulls_last=True), "rank")
+
+
+def rating_chart(player: Player, game: str) -> SeasonChart:
+    """The player's rating after each of their deals in ``game``, with the nights marked."""
+    rows = RatingHistory.objects.filter(player=player, game=game).order_by("seq")
+    points: list[tuple[int, float]] = []
+    nights: list[tuple[int, dt.date]] = []
+    for i, (rating, night) in enumerate(rows.values_list("rating", "night"), start=1):
+        points.append((i, round(rating, 1)))
+        if not nights or nights[-1][1] != night:
+            nights.append((i, night))
+    series = [Series(player, points)] if points else []
+    return SeasonChart(series=series, deals=len(points), nights=nights)

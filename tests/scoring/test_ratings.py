@@ -1,0 +1,141 @@
+"""Skill ratings (issue 7): ties, the declarer model, and rebuilds equal to the updates."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from openskill.models import PlackettLuce
+
+from scoring.models import Rating, RatingHistory
+from scoring.ratings import ALL_TAKEN_MULTIPLIER, MODEL, event, rate, stake
+from tests.conftest import NAPOLEON_SEATS, napoleon_deal
+from tournaments import actions, corrections
+from tournaments.models import ClubNight, Table
+
+SEATS = [(h, i) for i, h in enumerate(NAPOLEON_SEATS, start=1)]  # handle, player id
+
+
+def comp13(captured):
+    hands = dict.fromkeys(NAPOLEON_SEATS, [])
+    return {"captured": {**hands, **captured}, "hand_faces": hands}
+
+
+def test_the_library_rates_equal_ranks_alike():
+    """Checked before relying on it: OpenSkill gives tied players of equal prior equal updates."""
+    model = PlackettLuce()
+    a, b, c, d = ([model.rating()] for _ in range(4))
+    after = model.rate([a, b, c, d], ranks=[1, 2, 2, 3])
+    assert after[1][0].mu == after[2][0].mu and after[1][0].sigma == after[2][0].sigma
+    assert after[0][0].mu > after[1][0].mu > after[3][0].mu
+
+
+def test_players_with_equal_deal_scores_are_rated_as_tied():
+    ev = event("comp13", {}, SEATS, {1: 6, 2: 6, 3: -6, 4: -6})
+    assert ev.ranks[0] == ev.ranks[1] and ev.ranks[2] == ev.ranks[3]
+    state = {}
+    rated = {pid: mu for pid, mu, _ in rate(ev, state)}
+    assert rated[1] == rated[2] > MODEL.mu > rated[3] == rated[4]
+
+
+def test_the_declarer_gains_most_and_a_bigger_stake_moves_further():
+    deal = {**napoleon_deal(), "game": "napoleon", "players": NAPOLEON_SEATS}
+    won = rate(event("napoleon", deal, SEATS, {1: 40, 2: -20, 3: 20, 4: -20}), {})
+    gain = {pid: mu - MODEL.mu for pid, mu, _ in won}
+    assert gain[1] > gain[3] > 0 > gain[2] and gain[2] == gain[4]  # aki declarer, chika adjutant
+
+    bigger = {**deal, "declaration": {"player": "aki", "count": 20, "trump": "hearts"},
+              "point_cards": {"aki": 13, "ben": 0, "chika": 7, "dai": 0}}  # fmt: skip
+    ev = event("napoleon", bigger, SEATS, {1: 100, 2: -50, 3: 50, 4: -50})
+    assert ev.stake > event("napoleon", deal, SEATS, {1: 40, 2: -20, 3: 20, 4: -20}).stake
+    assert dict((p, mu) for p, mu, _ in rate(ev, {}))[1] - MODEL.mu > gain[1]
+    assert [stake(m) for m in (1, 2, ALL_TAKEN_MULTIPLIER, 16)] == [1, 2, 3, 5]
+
+
+def test_partners_share_their_sides_result():
+    ev = event("packing", {}, SEATS, {1: 120, 2: -120, 3: 120, 4: -120})
+    assert ev.teams == [[1, 3], [2, 4]]
+    rated = {pid: mu for pid, mu, _ in rate(ev, {})}
+    assert rated[1] == rated[3] > rated[2] == rated[4]
+
+
+def ratings():
+    return (
+        sorted(
+            Rating.objects.values_list("player__handle", "game", "mu", "sigma", "rating", "deals")
+        ),
+        sorted(
+            RatingHistory.objects.values_list(
+                "player__handle",
+                "game",
+                "deal__number",
+                "deal__match_id",
+                "seq",
+                "mu",
+                "sigma",
+                "deals",
+            )
+        ),  # fmt: skip
+    )
+
+
+@pytest.mark.django_db
+def test_ratings_follow_the_deals_and_a_rebuild_gives_the_same_numbers(
+    make_match, table, scorer, django_capture_on_commit_callbacks
+):
+    later = ClubNight.objects.create(
+        season=table.club_night.season, date=dt.date(2026, 11, 21), venue="Hall"
+    )
+    first = make_match("napoleon", NAPOLEON_SEATS)
+    second = make_match(
+        "napoleon", NAPOLEON_SEATS, at=Table.objects.create(club_night=later, name="T")
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.enter_deal(first, napoleon_deal(), user=scorer)
+        actions.enter_deal(second, napoleon_deal(declarer="ben", adjutant="dai"), user=scorer)
+        # Entered last, played first: the later night is replayed after it.
+        late = actions.enter_deal(first, napoleon_deal(declarer="dai", adjutant=None, count=14,
+                                  points={"aki": 0, "ben": 4, "chika": 2, "dai": 14}), user=scorer)  # fmt: skip
+    incremental = ratings()
+    seqs = {(row[3], row[2]): row[4] for row in incremental[1] if row[0] == "aki"}
+    assert seqs == {(first.pk, 1): 1, (first.pk, 2): 2, (second.pk, 1): 3}  # by night, not by entry
+    assert {row[0]: row[5] for row in incremental[0]}["aki"] == 3
+
+    call_command("rebuild_standings")
+    assert ratings() == incremental
+
+    with django_capture_on_commit_callbacks(execute=True):
+        corrections.delete_deal(late, scorer, "never played")
+    after_delete = ratings()
+    assert {row[0]: row[5] for row in after_delete[0]}["aki"] == 2
+    call_command("rebuild_standings")
+    assert ratings() == after_delete
+
+
+@pytest.mark.django_db
+def test_leaderboards_sort_by_rating_or_points_and_players_see_their_rating(
+    make_match, season, scorer, member, member_api, django_capture_on_commit_callbacks
+):
+    match = make_match("comp13", NAPOLEON_SEATS)
+    with django_capture_on_commit_callbacks(execute=True):
+        # ben wins big once; aki wins twice by little: points put ben first, rating aki.
+        actions.enter_deal(match, comp13({"ben": ["SK", "HK", "DK", "CK"]}), user=scorer)
+        for _ in range(2):
+            actions.enter_deal(match, comp13({"aki": ["SJ"]}), user=scorer)
+    by_points = member_api.get(f"/api/standings/?season={season.pk}").json()["results"]
+    by_rating = member_api.get(f"/api/standings/?season={season.pk}&order=rating").json()["results"]
+    assert by_points[0]["handle"] == "ben" and by_rating[0]["handle"] == "aki"
+    assert by_rating[0]["rating"] > by_rating[1]["rating"]
+    assert member_api.get(f"/api/standings/?season={season.pk}&order=luck").status_code == 400
+
+    page = Client()
+    page.force_login(member)
+    html = page.get(f"/seasons/{season.pk}/?sort=rating").content.decode()
+    assert html.index(">Aki<") < html.index(">Ben<")
+    html = page.get(f"/seasons/{season.pk}/").content.decode()
+    assert html.index(">Ben<") < html.index(">Aki<")
+    aki = Rating.objects.get(player__handle="aki", game="comp13")
+    player_page = page.get(f"/players/{aki.player_id}/").content.decode()
+    assert "3 deals rated" in player_page and player_page.count("<svg") == 2

@@ -23,15 +23,6 @@ from engine.registry import GAMES  # noqa: E402
 PLAYERS = ["A", "B", "C", "D", "E", "F"]
 
 
-def summary_of(record: dict, result: engine.DealResult) -> dict:
-    keep = ("game", "players", "declaration", "adjutant_cards")
-    out = {k: record[k] for k in keep}
-    out["adjutants"] = result.details["adjutants"]
-    out["point_cards"] = result.details["point_cards"]
-    out["discarded_point_cards"] = 40 - sum(result.details["point_cards"].values())
-    return out
-
-
 def timed(fn, items) -> float:
     start = time.perf_counter()
     for item in items:
@@ -55,7 +46,7 @@ def report(label: str, texts: list[str]) -> None:
 def main(n: int = 2_000) -> None:
     rng = random.Random(7)
     full = [random_full_deal(GAMES["rettler"], PLAYERS, rng) for _ in range(n)]
-    summaries = [summary_of(r, engine.check(r)) for r in full]
+    summaries = [engine.summarize(r) for r in full]
     compiled = Path(engine.api.__file__).suffix == ".so"
     how = "compiled with mypyc (make engine)" if compiled else "pure Python (no make engine)"
     print(f"Python {sys.version.split()[0]}, one core, engine {how}")

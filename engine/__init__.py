@@ -1,11 +1,11 @@
 """Clubscore's rules engine: deal records in, scores and standings out.
 
 Pure Python with no dependencies and no I/O.  The contract is
-docs/deal-records.md; the entry points are :func:`check` and :func:`check_match`,
+docs/deal-records.md; the entry points are :func:`check`, :func:`check_match` and :func:`summarize`,
 and ``python -m engine check|match FILE`` on the command line.
 """
 
-from engine.api import check, check_match
+from engine.api import check, check_match, summarize
 from engine.game import DealResult, MatchResult, Standing
 from engine.problems import NotARecord, Problem
 from engine.registry import GAMES, get_game
@@ -19,5 +19,6 @@ __all__ = [
     "Standing",
     "check",
     "check_match",
+    "summarize",
     "get_game",
 ]

@@ -172,3 +172,21 @@ def _rank(
             rank = position + 1
         standings.append(Standing(player, totals[player], played, won[player], rank))
     return tuple(standings)
+
+
+def summarize(record: Any) -> dict[str, Any]:
+    """The summary record of a valid deal record: its envelope and the summary fields
+    (point cards, captured cards, packs) the engine derived from the play.  A summary
+    record comes back as it is; an invalid record raises ``ValueError``."""
+    game = _game_of(record, "deal record")
+    result = _check_deal(game, record)
+    if not result.valid:
+        first = result.errors[0]
+        raise ValueError(f"not a valid record: {first.path}: {first.message}")
+    envelope = {k: record[k] for k in ENVELOPE_KEYS if k in record}
+    if game.name == "packing" and "teams" in record:
+        envelope["teams"] = record["teams"]
+    summary = game.summary(record, result)
+    if not summary:
+        return dict(record)
+    return {**envelope, **summary}

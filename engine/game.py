@@ -134,6 +134,11 @@ class Game(ABC):
     ) -> Scored | None:
         """Check the game's fields and score the deal; ``None`` when problems were found."""
 
+    def summary(self, record: Mapping[str, Any], result: DealResult) -> dict[str, Any]:
+        """The summary fields equivalent to a valid full-play ``record`` (``result`` is its check):
+        a record of those fields scores the same.  Games without full play have none."""
+        return {}
+
     # -- match rules -----------------------------------------------------------
     def sides(self, players: list[str]) -> list[list[str]]:
         """Who wins or loses together: by default every player alone."""

@@ -43,6 +43,15 @@ class Comp13(Game):
         jokers = checker.integer(rules.get("jokers", 0), join(path, "jokers"), minimum=0, maximum=3)
         return {"jokers": jokers or 0}
 
+    def summary(self, record: Mapping[str, Any], result: DealResult) -> dict[str, Any]:
+        summary = {
+            "captured": result.details["captured"],
+            "hand_faces": result.details["hand_faces"],
+        }
+        if result.details["dealer"] is not None:
+            summary["dealer"] = result.details["dealer"]
+        return summary
+
     def score_deal(
         self, record: Mapping[str, Any], players: list[str], rules: dict[str, Any], checker: Checker
     ) -> Scored | None:

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.game import Game, Scored
+from engine.game import DealResult, Game, Scored
 from engine.games.replay import replay
 from engine.games.score_tables import Payout
 from engine.problems import Checker, join
@@ -119,6 +119,16 @@ class DeclarerGame(Game):
         return self.bid_priority(players, bid) > self.bid_priority(players, standing)
 
     # -- checking --------------------------------------------------------------
+    def summary(self, record: Mapping[str, Any], result: DealResult) -> dict[str, Any]:
+        points = result.details["point_cards"]
+        return {
+            "declaration": record["declaration"],
+            "adjutant_cards": record["adjutant_cards"],
+            "adjutants": result.details["adjutants"],
+            "point_cards": points,
+            "discarded_point_cards": self.point_cards_total - sum(points.values()),
+        }
+
     def score_deal(
         self, record: Mapping[str, Any], players: list[str], rules: dict[str, Any], checker: Checker
     ) -> Scored | None:

@@ -49,6 +49,9 @@ class Packing(Game):
             return [players[0::2], players[1::2]]
         return [[p] for p in players]
 
+    def summary(self, record: Mapping[str, Any], result: DealResult) -> dict[str, Any]:
+        return {"packs": result.details["packs"]} if "packs" in result.details else {}
+
     def score_deal(
         self, record: Mapping[str, Any], players: list[str], rules: dict[str, Any], checker: Checker
     ) -> Scored | None:

@@ -398,14 +398,21 @@ def random_packing_deal(
 
 
 def _pack_options(state: Table, who: str) -> list[tuple[Card, list[Card]]]:
+    """Packs of up to three hand cards, or of the whole suit in hand where only that beats
+    the table card (the rules set no limit: ``can_pack`` counts every card)."""
     hand = state.cards_in_hand(who)
     options = []
     for taken in state.table:
         same = [c for c in hand if c.suit == taken.suit]
-        for size in range(1, min(3, len(same)) + 1):
-            for combo in combinations(same, size):
-                if hand_value(combo) > play_value(taken):
-                    options.append((taken, list(combo)))
+        small = [
+            (taken, list(combo))
+            for size in range(1, min(3, len(same)) + 1)
+            for combo in combinations(same, size)
+            if hand_value(combo) > play_value(taken)
+        ]
+        if not small and hand_value(same) > play_value(taken):
+            small = [(taken, same)]
+        options += small
     return options
 
 

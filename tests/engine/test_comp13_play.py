@@ -255,3 +255,5 @@ def test_random_legal_games_replay_and_conserve_every_card(seed, n, jokers):
     summary = {"game": "comp13", "players": players[start:] + players[:start], "rules": {"jokers": jokers},
                "captured": result.details["captured"], "hand_faces": result.details["hand_faces"]}  # fmt: skip
     assert engine.check(summary).scores == result.scores
+    # The engine's own summary keeps the seating and names the dealer instead.
+    assert engine.check(engine.summarize(record)).scores == result.scores

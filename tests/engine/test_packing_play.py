@@ -9,7 +9,14 @@ from hypothesis import strategies as st
 
 import engine
 from engine.cards import Card, standard_deck
-from engine.games.packing_play import hand_value, play_value, random_packing_deal
+from engine.games.packing_play import (
+    Table,
+    _pack_options,
+    can_pack,
+    hand_value,
+    play_value,
+    random_packing_deal,
+)
 from engine.registry import GAMES
 
 PACKING = GAMES["packing"]
@@ -180,3 +187,26 @@ def test_random_legal_games_replay_and_conserve_every_card(seed, n):
         summary["teams"] = teams
     assert engine.check(summary).scores == result.scores
     assert standard_deck(copies=1 if n == 2 else 2) == PACKING.deck(n)
+
+
+def test_the_generator_packs_with_the_whole_suit_when_only_that_beats_the_table_card():
+    """A pack has no size limit (can_pack counts every card): with ♠A (20) on the table and
+    ♠6 ♠6 ♠7 ♠7 in hand, no three beat it (at most 20) but all four do (26).  The random
+    generator once offered only packs of up to three cards and so skipped a required pack."""
+    state = Table(hands={"N": Counter({"S6": 2, "S7": 2})}, table=[Card("SA")], stock=[],
+                  packs={"N": []})  # fmt: skip
+    assert can_pack(state, "N")
+    assert [(t.code, sorted(c.code for c in cs)) for t, cs in _pack_options(state, "N")] == [
+        ("SA", ["S6", "S6", "S7", "S7"])
+    ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**9), n=st.sampled_from([2, 3, 4, 6]))
+def test_a_summary_of_a_full_play_deal_scores_the_same(seed, n):
+    players = [f"P{i}" for i in range(n)]
+    teams = PACKING.sides(players) if n in (4, 6) else None
+    record = random_packing_deal(players, PACKING.deck(n), random.Random(seed), teams)
+    summary = engine.summarize(record)
+    assert "turns" not in summary and summary["packs"]
+    assert engine.check(summary).scores == engine.check(record).scores

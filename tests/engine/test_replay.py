@@ -52,6 +52,7 @@ def test_random_legal_deals_replay_score_zero_sum_and_match_their_summary(game, 
     assert total + discarded == GAMES[game].point_cards_total
     from_summary = engine.check(summary_of(record, result))
     assert from_summary.valid and from_summary.scores == result.scores
+    assert engine.summarize(record) == summary_of(record, result)  # the engine's own summary
 
 
 def test_the_first_trick_is_led_by_the_declarer():

@@ -23,23 +23,13 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 DEALS = 500
 THREADS = 5
-SUMMARY_KEYS = ("declaration", "adjutant_cards")
 
 
 def napoleon_summaries(n: int, seed: int) -> list[dict]:
     """Legal summary records, each derived from a random deal the engine replayed."""
     rng = random.Random(seed)
-    records = []
-    for _ in range(n):
-        full = random_full_deal(engine.GAMES["napoleon"], NAPOLEON_SEATS, rng)
-        result = engine.check(full)
-        records.append({
-            **{k: full[k] for k in SUMMARY_KEYS},
-            "adjutants": result.details["adjutants"],
-            "point_cards": result.details["point_cards"],
-            "discarded_point_cards": 20 - sum(result.details["point_cards"].values()),
-        })  # fmt: skip
-    return records
+    return [engine.summarize(random_full_deal(engine.GAMES["napoleon"], NAPOLEON_SEATS, rng))
+            for _ in range(n)]  # fmt: skip
 
 
 def snapshot():

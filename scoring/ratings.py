@@ -43,6 +43,7 @@ from django.db.models import F, OuterRef, QuerySet, Subquery
 from openskill.models import PlackettLuce
 
 import engine
+from scoring.bulk import insert_rows
 from scoring.models import Rating, RatingHistory, SeasonStanding
 from scoring.sheets import SeasonChart, Series
 from tournaments.models import Club, Deal, DealScore, Match, Player, Seat, counting_deals
@@ -118,7 +119,8 @@ def ordinal(mu: float, sigma: float) -> float:
 
 
 def _deals(club_id: int, game: str, since: dt.date | None) -> Iterator[tuple[Any, ...]]:
-    """(deal id, match id, night, record or None, {player id: score}) in rating order, streamed."""
+    """(deal id, night, record or None, seats, {player id: score}) in rating order, streamed:
+    three ordered queries (deals, their scores, their matches' seats) merged as they come."""
     deals = Deal.objects.filter(counting_deals(), match__game=game,
                                 match__table__club_night__season__club_id=club_id)  # fmt: skip
     if since is not None:
@@ -127,17 +129,31 @@ def _deals(club_id: int, game: str, since: dt.date | None) -> Iterator[tuple[Any
     if game in ("napoleon", "rettler"):
         fields.append("record")
     rows = deals.order_by(*DEAL_ORDER).values_list(*fields).iterator(chunk_size=BATCH)
-    scores = (
+    scores = groupby(
         DealScore.objects.filter(deal__in=deals)
         .order_by(*(f"deal__{f}" for f in DEAL_ORDER), "player_id")
         .values_list("deal_id", "player_id", "score")
-        .iterator(chunk_size=BATCH)
+        .iterator(chunk_size=BATCH),
+        key=lambda row: row[0],
     )
-    by_deal = groupby(scores, key=lambda row: row[0])
+    match_order = [f.removeprefix("match__") for f in DEAL_ORDER[:-1] if f != "match_id"] + ["pk"]
+    seats = groupby(
+        Seat.objects.filter(match__in=Match.objects.filter(deals__in=deals).distinct().values("pk"))
+        .order_by(*(f"match__{f}" for f in match_order), "position")
+        .values_list("match_id", "player__handle", "player_id")
+        .iterator(chunk_size=BATCH),
+        key=lambda row: row[0],
+    )
+    seated: tuple[int, list[tuple[str, int]]] = (0, [])
     for row in rows:
-        deal_id, lines = next(by_deal)
+        deal_id, lines = next(scores)
         assert deal_id == row[0]
-        yield row[0], row[1], row[2], row[3] if len(row) > 3 else None, {p: s for _, p, s in lines}
+        if seated[0] != row[1]:
+            match_id, members = next(seats)
+            assert match_id == row[1]
+            seated = (match_id, [(h, p) for _, h, p in members])
+        record = row[3] if len(row) > 3 else {}
+        yield row[0], row[2], record, seated[1], {p: s for _, p, s in lines}
 
 
 def rebuild_ratings(club_id: int, game: str, since: dt.date | None = None) -> int:
@@ -167,27 +183,21 @@ def rebuild_ratings(club_id: int, game: str, since: dt.date | None = None) -> in
                 state[pid] = (mu, sigma, n)
                 seq = max(seq, at)
         rated, pending = 0, []
-        seats: tuple[int, list[tuple[str, int]]] = (0, [])
-        for deal_id, match_id, night, record, scores in _deals(club_id, game, since):
-            if seats[0] != match_id:
-                seats = (match_id, list(Seat.objects.filter(match_id=match_id).order_by("position")
-                                        .values_list("player__handle", "player_id")))  # fmt: skip
-            record = record or {}
+        fields = ["player", "game", "deal", "night", "seq", "mu", "sigma", "rating", "deals"]
+        for deal_id, night, record, seats, scores in _deals(club_id, game, since):
             seq += 1
             rated += 1
-            for pid, mu, sigma in rate(event(game, record, seats[1], scores), state):
-                pending.append(RatingHistory(player_id=pid, game=game, deal_id=deal_id, night=night, seq=seq,
-                                             mu=mu, sigma=sigma, rating=ordinal(mu, sigma),
-                                             deals=state[pid][2]))  # fmt: skip
+            for pid, mu, sigma in rate(event(game, record, seats, scores), state):
+                pending.append(
+                    (pid, game, deal_id, night, seq, mu, sigma, ordinal(mu, sigma), state[pid][2])
+                )
             if len(pending) >= BATCH:
-                RatingHistory.objects.bulk_create(pending)
+                insert_rows(RatingHistory, fields, pending)
                 pending = []
-        RatingHistory.objects.bulk_create(pending)
+        insert_rows(RatingHistory, fields, pending)
         Rating.objects.filter(player__club_id=club_id, game=game).delete()
-        Rating.objects.bulk_create(
-            Rating(player_id=pid, game=game, mu=mu, sigma=sigma, rating=ordinal(mu, sigma), deals=n)
-            for pid, (mu, sigma, n) in state.items()
-        )
+        insert_rows(Rating, ["player", "game", "mu", "sigma", "rating", "deals"],
+                    ((pid, game, mu, sigma, ordinal(mu, sigma), n) for pid, (mu, sigma, n) in state.items()))  # fmt: skip
         return rated
 
 

@@ -10,42 +10,61 @@ The match rules (who leads, who won) are the engine's ``check_match``.
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Prefetch, Q, Sum
+from django.utils import timezone
 
 import engine
+from scoring.bulk import insert_rows
 from scoring.models import MatchStanding, SeasonStanding
 from scoring.ratings import rebuild_club_ratings
 from tournaments.actions import match_record
-from tournaments.models import DealScore, Match, Season, counting_deals
+from tournaments.models import Deal, DealScore, Match, Season, Seat, counting_deals
 
 
 def rebuild_match_standings(match_id: int) -> int | None:
     """Rewrite a match's standings; returns its season's id (``None``: no such match)."""
+    seasons = rebuild_matches([match_id])
+    return seasons[0] if seasons else None
+
+
+CHUNK = 500
+"""Matches rebuilt per transaction by a full rebuild."""
+
+
+def rebuild_matches(match_ids: list[int]) -> list[int]:
+    """Rewrite the standings of these matches (locked, in one transaction) with three
+    queries whatever their number; returns their seasons' ids."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if match is None:
-            return None
-        seats = match.seats.select_related("player")
-        players = {seat.player.handle: seat.player for seat in seats}
-        records = list(
-            match.deals.filter(counting_deals()).order_by("number").values_list("record", flat=True)
+        matches = list(
+            Match.objects.select_for_update(of=("self",))
+            .filter(pk__in=match_ids)
+            .select_related("table__club_night")
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+            .order_by("pk")
         )
-        result = engine.check_match(match_record(match, records))
-        MatchStanding.objects.filter(match=match).delete()
-        MatchStanding.objects.bulk_create(
-            MatchStanding(
-                match=match,
-                player=players[s.player],
-                total=s.total,
-                deals=s.deals,
-                deals_won=s.deals_won,
-                rank=s.rank,
-            )
-            for s in result.standings
+        records: dict[int, list[Any]] = defaultdict(list)
+        deals = Deal.objects.filter(counting_deals(), match__in=[m.pk for m in matches])
+        for match_id, record in deals.order_by("match_id", "number").values_list(
+            "match_id", "record"
+        ):
+            records[match_id].append(record)
+        rows = []
+        now = timezone.now()
+        for match in matches:
+            players = {seat.player.handle: seat.player for seat in match.seats.all()}
+            result = engine.check_match(match_record(match, records[match.pk]))
+            rows += [(match.pk, players[s.player].pk, s.total, s.deals, s.deals_won, s.rank, now)
+                     for s in result.standings]  # fmt: skip
+        MatchStanding.objects.filter(match__in=matches).delete()
+        insert_rows(
+            MatchStanding,
+            ["match", "player", "total", "deals", "deals_won", "rank", "updated_at"],
+            rows,
         )
-        return match.table.club_night.season_id
+        return sorted({m.table.club_night.season_id for m in matches})
 
 
 def rebuild_season_standings(season_id: int) -> bool:
@@ -118,9 +137,9 @@ def rebuild_all(*, club_id: int | None = None, season_id: int | None = None) -> 
     if season_id is not None:
         matches = matches.filter(table__club_night__season_id=season_id)
         seasons = seasons.filter(pk=season_id)
-    match_ids = list(matches.values_list("pk", flat=True))
-    for match_id in match_ids:
-        rebuild_match_standings(match_id)
+    match_ids = list(matches.order_by("pk").values_list("pk", flat=True))
+    for start in range(0, len(match_ids), CHUNK):
+        rebuild_matches(match_ids[start : start + CHUNK])
     season_ids = list(seasons.values_list("pk", flat=True))
     for season_id in season_ids:
         rebuild_season_standings(season_id)

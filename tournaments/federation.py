@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +31,7 @@ from engine.cards import standard_deck
 from engine.games.comp13_play import random_comp13_deal
 from engine.games.packing_play import random_packing_deal
 from engine.games.simulate import random_full_deal
+from scoring.bulk import insert_rows
 from tournaments.actions import complete_record
 from tournaments.models import Club, ClubNight, Deal, DealScore, Match, Player, Season, Seat, Table
 
@@ -90,28 +91,28 @@ class Report:
 
 
 class _Writer:
-    """Collects deals and their scores and writes them in batches."""
+    """Collects deals and their scores and writes them in batches (``insert_rows``)."""
 
     def __init__(self) -> None:
-        self.deals: list[Deal] = []
-        self.scores: list[list[DealScore]] = []
+        self.deals: list[tuple[int, int, dict[str, Any], dt.datetime]] = []
+        """(match id, number, record, entered at)"""
+        self.scores: list[list[tuple[int, int, bool]]] = []
+        """per deal: (player id, score, won)"""
 
-    def add(self, deal: Deal, scores: list[DealScore]) -> None:
+    def add(
+        self,
+        deal: tuple[int, int, dict[str, Any], dt.datetime],
+        scores: list[tuple[int, int, bool]],
+    ) -> None:
         self.deals.append(deal)
         self.scores.append(scores)
         if len(self.deals) >= BATCH:
             self.flush()
 
     def flush(self) -> None:
-        if not self.deals:
-            return
-        Deal.objects.bulk_create(self.deals)
-        for deal, scores in zip(self.deals, self.scores, strict=True):
-            for score in scores:
-                score.deal_id = deal.pk
-        DealScore.objects.bulk_create(
-            [s for scores in self.scores for s in scores], batch_size=BATCH * 4
-        )
+        ids = insert_rows(Deal, ["match", "number", "record", "entered_at"], self.deals, ids=True)
+        insert_rows(DealScore, ["deal", "player", "score", "won"],
+                    ((pk, *line) for pk, scores in zip(ids, self.scores, strict=True) for line in scores))  # fmt: skip
         self.deals, self.scores = [], []
 
 
@@ -141,68 +142,73 @@ def _club(number: int, n_players: int, n_deals: int, rng: random.Random,
                                    starts_on=dt.date(2026, 1, 6))  # fmt: skip
     writer = _Writer()
     made = 0
-    nights = _nights(season)
+    day = dt.date(2026, 1, 6)
     plan = iter(PLAN * (n_deals + 1))
     while made < n_deals:
-        night = next(nights)
+        night = ClubNight.objects.create(season=season, date=day, venue="Club room")
+        day += dt.timedelta(days=7)
         tables = Table.objects.bulk_create(
             Table(club_night=night, name=f"Table {t + 1}") for t in range(TABLES_PER_NIGHT)
         )
-        for table in tables:
+        started = timezone.make_aware(dt.datetime.combine(night.date, dt.time(19)))
+        games = [next(plan) for _ in tables]
+        matches = Match.objects.bulk_create(
+            Match(table=table, game=game, target=engine.GAMES[game].default_target,
+                  created_at=started + dt.timedelta(seconds=t))
+            for t, (table, (game, _n)) in enumerate(zip(tables, games, strict=True))
+        )  # fmt: skip
+        seated_players = [rng.sample(members, n) for _game, n in games]
+        seats = Seat.objects.bulk_create(
+            Seat(match=match, player=p, position=i)
+            for match, players in zip(matches, seated_players, strict=True)
+            for i, p in enumerate(players)
+        )
+        by_match: dict[int, list[Seat]] = {}
+        for seat in seats:
+            by_match.setdefault(seat.match_id, []).append(seat)
+        finished = []
+        for match, players, (game, n) in zip(matches, seated_players, games, strict=True):
             if made >= n_deals:
-                break
-            game, n = next(plan)
-            made += _match(table, game, rng.sample(members, n), pools[(game, n)], n_deals - made, rng,
-                           writer, report)  # fmt: skip
+                match.delete()  # the federation is complete: no empty match
+                continue
+            match._prefetched_objects_cache = {
+                "seats": by_match[match.pk]
+            }  # complete_record reads them
+            count, done = _match(match, players, pools[(game, n)], n_deals - made, rng, writer)
+            made += count
+            report.matches += 1
+            report.deals += count
+            report.by_game[game] = report.by_game.get(game, 0) + count
+            if done:
+                finished.append(match.pk)
+        Match.objects.filter(pk__in=finished).update(
+            status=Match.Status.FINISHED, finished_at=started
+        )
     writer.flush()
     return made
 
 
-def _nights(season: Season) -> Iterator[ClubNight]:
-    day = season.starts_on or dt.date(2026, 1, 6)
-    while True:
-        yield ClubNight.objects.create(season=season, date=day, venue="Club room")
-        day += dt.timedelta(days=7)
-
-
-def _match(table: Table, game: str, players: list[Player], pool: list[str], room: int,
-           rng: random.Random, writer: _Writer, report: Report) -> int:  # fmt: skip
-    rules = engine.GAMES[game]
-    target = rules.default_target
-    started = timezone.make_aware(dt.datetime.combine(table.club_night.date, dt.time(19)))
-    match = Match.objects.create(table=table, game=game, target=target, created_at=started)
-    seats = Seat.objects.bulk_create(
-        Seat(match=match, player=p, position=i) for i, p in enumerate(players)
-    )
-    match._prefetched_objects_cache = {"seats": seats}  # complete_record reads the seats
+def _match(match: Match, players: list[Player], pool: list[str], room: int, rng: random.Random,
+           writer: _Writer) -> tuple[int, bool]:  # fmt: skip
+    """Play the match's deals from the pool; (deals, finished)."""
+    rules = engine.GAMES[match.game]
+    target = match.target
     handles = [p.handle for p in players]
-    by_handle = {p.handle: p for p in players}
+    ids = {p.handle: p.pk for p in players}
     sides = rules.sides(handles)
     totals = [0] * len(sides)
-    limit = min(room, 12 if target is None else 60)
-    wanted = rng.randint(4, 12) if target is None else limit
+    wanted = rng.randint(4, 12) if target is None else 60
     number = 0
-    while number < min(wanted, limit):
+    while number < min(wanted, room):
         record = complete_record(match, seated(rng.choice(pool), handles))
         result = engine.check(record)
         if not result.valid:  # a pool deal is legal in any seats; this would be a bug
-            raise AssertionError(f"generated {game} deal refused: {result.errors[0].message}")
+            raise AssertionError(f"generated {match.game} deal refused: {result.errors[0].message}")
         number += 1
-        deal = Deal(
-            match=match,
-            number=number,
-            record=record,
-            entered_at=started + dt.timedelta(minutes=10 * number),
-        )
-        writer.add(deal, [DealScore(player=by_handle[h], score=s, won=h in result.winners)
-                          for h, s in result.scores.items()])  # fmt: skip
+        at = match.created_at + dt.timedelta(minutes=10 * number)
+        writer.add((match.pk, number, record, at),
+                   [(ids[h], s, h in result.winners) for h, s in result.scores.items()])  # fmt: skip
         totals = [t + result.scores[side[0]] for t, side in zip(totals, sides, strict=True)]
         if rules.is_finished(totals, number, target):
-            Match.objects.filter(pk=match.pk).update(
-                status=Match.Status.FINISHED, finished_at=deal.entered_at
-            )
-            break
-    report.matches += 1
-    report.deals += number
-    report.by_game[game] = report.by_game.get(game, 0) + number
-    return number
+            return number, True
+    return number, False

@@ -20,6 +20,7 @@ router.register("matches", api.MatchViewSet, basename="match")
 router.register("deals", api.DealViewSet, basename="deal")
 
 urlpatterns = [
+    path("healthz", views.healthz, name="healthz"),
     path("", views.home, name="home"),
     path("seasons/<int:pk>/", views.season_detail, name="season"),
     re_path(

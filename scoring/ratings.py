@@ -33,9 +33,10 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import groupby
+from itertools import islice
 from typing import Any
 
 from django.db import transaction
@@ -120,7 +121,8 @@ def ordinal(mu: float, sigma: float) -> float:
 
 def _deals(club_id: int, game: str, since: dt.date | None) -> Iterator[tuple[Any, ...]]:
     """(deal id, night, record or None, seats, {player id: score}) in rating order, streamed:
-    three ordered queries (deals, their scores, their matches' seats) merged as they come."""
+    the deals through a server-side cursor, and per batch of them one query for their
+    scores and one for their matches' seats (lookups by id, whatever the planner knows)."""
     deals = Deal.objects.filter(counting_deals(), match__game=game,
                                 match__table__club_night__season__club_id=club_id)  # fmt: skip
     if since is not None:
@@ -129,31 +131,21 @@ def _deals(club_id: int, game: str, since: dt.date | None) -> Iterator[tuple[Any
     if game in ("napoleon", "rettler"):
         fields.append("record")
     rows = deals.order_by(*DEAL_ORDER).values_list(*fields).iterator(chunk_size=BATCH)
-    scores = groupby(
-        DealScore.objects.filter(deal__in=deals)
-        .order_by(*(f"deal__{f}" for f in DEAL_ORDER), "player_id")
-        .values_list("deal_id", "player_id", "score")
-        .iterator(chunk_size=BATCH),
-        key=lambda row: row[0],
-    )
-    match_order = [f.removeprefix("match__") for f in DEAL_ORDER[:-1] if f != "match_id"] + ["pk"]
-    seats = groupby(
-        Seat.objects.filter(match__in=Match.objects.filter(deals__in=deals).distinct().values("pk"))
-        .order_by(*(f"match__{f}" for f in match_order), "position")
-        .values_list("match_id", "player__handle", "player_id")
-        .iterator(chunk_size=BATCH),
-        key=lambda row: row[0],
-    )
-    seated: tuple[int, list[tuple[str, int]]] = (0, [])
-    for row in rows:
-        deal_id, lines = next(scores)
-        assert deal_id == row[0]
-        if seated[0] != row[1]:
-            match_id, members = next(seats)
-            assert match_id == row[1]
-            seated = (match_id, [(h, p) for _, h, p in members])
-        record = row[3] if len(row) > 3 else {}
-        yield row[0], row[2], record, seated[1], {p: s for _, p, s in lines}
+    while batch := list(islice(rows, BATCH)):
+        scores: dict[int, dict[int, int]] = defaultdict(dict)
+        for deal_id, player_id, score in DealScore.objects.filter(
+            deal_id__in=[r[0] for r in batch]
+        ).values_list("deal_id", "player_id", "score"):
+            scores[deal_id][player_id] = score
+        seats: dict[int, list[tuple[str, int]]] = defaultdict(list)
+        for match_id, handle, player_id in (
+            Seat.objects.filter(match_id__in={r[1] for r in batch})
+            .order_by("match_id", "position")
+            .values_list("match_id", "player__handle", "player_id")
+        ):
+            seats[match_id].append((handle, player_id))
+        for row in batch:
+            yield row[0], row[2], row[3] if len(row) > 3 else {}, seats[row[1]], scores[row[0]]
 
 
 def rebuild_ratings(club_id: int, game: str, since: dt.date | None = None) -> int:

@@ -26,6 +26,11 @@ CARD_PAD = [s + r for s in "SHDC" for r in ("A", "10", "J", "Q", "K")] + ["JK"]
 """The cards a Comp-13 entry needs: the twenty face cards and the joker."""
 
 
+def healthz(request: HttpRequest) -> HttpResponse:
+    """For a load balancer: the process answers (no database, no session)."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
 def home(request: HttpRequest) -> HttpResponse:
     """The seasons, the club nights and the latest matches with standings."""
     user = request.user

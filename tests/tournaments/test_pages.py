@@ -111,3 +111,9 @@ def test_a_full_play_log_can_be_uploaded_on_the_entry_page(client, demo, django_
         f"/matches/{match.pk}/enter/", {"full_record_file": bad, "number": before + 2}
     )
     assert response.status_code == 200 and "Not JSON" in response.content.decode()
+
+
+def test_the_health_check_answers_without_the_database(client, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        response = client.get("/healthz")
+    assert response.status_code == 200 and response.content == b"ok"

@@ -1,0 +1,121 @@
+"""What the benchmarks share: a database of their own on the project's PostgreSQL
+(``make services``), the Django set-up, a server and a worker as subprocesses."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:54329")
+BROKER = os.environ.get("BENCH_BROKER", "redis://127.0.0.1:63799/1")
+
+
+def environment(database: str, **extra: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DATABASE_URL": f"{PG}/{database}",
+        "CELERY_BROKER_URL": BROKER,
+        "CELERY_TASK_ALWAYS_EAGER": "0",
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-only",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DEAL_ENTRY_RATE": "1000000/min",
+        "LOG_LEVEL": "WARNING",
+        **extra,
+    }
+
+
+def fresh_database(name: str) -> dict[str, str]:
+    """Drop and create ``name``, migrate it; the environment that points at it."""
+    import psycopg
+
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    env = environment(name)
+    manage("migrate", "-v0", env=env)
+    return env
+
+
+def manage(*args: str, env: dict[str, str]) -> str:
+    done = subprocess.run([str(BIN / "python"), "manage.py", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    if done.returncode:
+        raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-2000:]}")
+    return done.stdout
+
+
+def setup_django(env: dict[str, str]) -> None:
+    os.environ.update(env)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def server(env: dict[str, str], workers: int) -> Iterator[str]:
+    """gunicorn serving the project on loopback; yields its base URL."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [str(BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
+         "--log-level", "warning"],
+        cwd=ROOT, env=env,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            with contextlib.suppress(OSError):
+                urllib.request.urlopen(f"{base}/healthz", timeout=1).read()
+                break
+            time.sleep(0.05)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+@contextlib.contextmanager
+def worker(env: dict[str, str], concurrency: int = 1) -> Iterator[None]:
+    proc = subprocess.Popen(
+        [str(BIN / "celery"), "-A", "config", "worker", "--concurrency", str(concurrency), "--loglevel", "WARNING",
+         "--without-heartbeat", "--without-gossip", "--without-mingle"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        time.sleep(3)  # the worker connects to the broker
+        yield
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    return f"{cpu}, {os.cpu_count()} cores, Python {sys.version.split()[0]}"

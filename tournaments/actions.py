@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 
 import engine
@@ -157,16 +158,20 @@ def enter_deal(
 
     with transaction.atomic():
         # Lock the match: deals of one match are numbered and judged one at a time.
-        locked = Match.objects.select_for_update().get(pk=match.pk)
+        locked = (
+            Match.objects.select_for_update(of=("self",))
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+            .get(pk=match.pk)
+        )
         if locked.status == Match.Status.FINISHED:
             raise Rejection(
                 (_error("match_finished", "", "this match is finished; no deal can be added"),),
                 conflict=True,
             )
-        stored = list(locked.deals.order_by("number"))
+        stored = list(locked.deals.order_by("number").values_list("number", "deleted_at", "record"))
         next_number = len(stored) + 1
         if number is not None and number != next_number:
-            existing = next((d for d in stored if d.number == number), None)
+            existing = locked.deals.filter(number=number).first()
             if existing is not None:
                 raise Rejection(
                     (
@@ -184,7 +189,7 @@ def enter_deal(
         result = engine.check(full)
         if not result.valid:
             raise Rejection(tuple(p.to_dict() for p in result.errors))
-        active = [d.record for d in stored if d.deleted_at is None]
+        active = [record for _number, deleted_at, record in stored if deleted_at is None]
         state = engine.check_match(match_record(locked, [*active, full]))
         if not state.valid:
             raise Rejection(tuple(p.to_dict() for p in state.errors), conflict=True)

@@ -30,6 +30,7 @@ def environment(database: str, **extra: str) -> dict[str, str]:
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DEAL_ENTRY_RATE": "1000000/min",
         "LOG_LEVEL": "WARNING",
+        "PYTHONWARNINGS": "ignore",  # no collectstatic, root in a container: known, not news
         **extra,
     }
 

@@ -27,8 +27,9 @@ def insert_rows(
         return []
     meta = model._meta
     if connection.vendor != "postgresql":
+        names = [meta.get_field(f).attname for f in fields]  # match_id: foreign keys take ids
         made = model.objects.bulk_create(  # type: ignore[attr-defined]
-            [model(**dict(zip(fields, row, strict=True))) for row in rows], batch_size=2000
+            [model(**dict(zip(names, row, strict=True))) for row in rows], batch_size=2000
         )
         return [obj.pk for obj in made] if ids else []
     columns = [meta.get_field(f) for f in fields]

@@ -49,3 +49,26 @@ def test_without_a_broker_tasks_run_eagerly_and_with_one_they_do_not():
     assert settings_with(**env, CELERY_BROKER_URL="").stdout.split() == ["False", "True"]
     with_broker = settings_with(**env, CELERY_BROKER_URL="redis://127.0.0.1:1/0")
     assert with_broker.stdout.split() == ["False", "False"]
+
+
+def test_the_embedded_demo_loads_with_standings_and_ratings_that_a_rebuild_repeats(tmp_path):
+    """`make demo`'s database: SQLite, tasks run in the web process (no PostgreSQL, no COPY)."""
+    env = {**os.environ, "DEBUG": "1", "DATABASE_URL": f"sqlite:///{tmp_path / 'demo.sqlite3'}",
+           "CELERY_BROKER_URL": "", "CELERY_TASK_ALWAYS_EAGER": "1"}  # fmt: skip
+    report = (
+        "from scoring.models import Rating, SeasonStanding as S; "
+        "print(S.objects.count(), sorted(Rating.objects.values_list('player__handle', 'game', 'mu', 'sigma')))"
+    )
+
+    def manage(*args):
+        done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
+                              capture_output=True, text=True, check=False)  # fmt: skip
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout
+
+    manage("migrate", "-v0")
+    manage("load_demo")
+    loaded = manage("shell", "-c", report)
+    assert not loaded.startswith("0 ") and "('aki', 'comp13'" in loaded
+    manage("rebuild_standings")
+    assert manage("shell", "-c", report) == loaded

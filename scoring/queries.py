@@ -3,9 +3,13 @@ list pages at a fixed number of queries)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Count, Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
 
 from scoring.models import MatchStanding
+from tournaments.access import visible
 from tournaments.models import Match
 
 
@@ -19,3 +23,9 @@ def matches_with_standings() -> QuerySet[Match]:
         )
         .annotate(deal_count=Count("deals"))
     )
+
+
+def readable_match(user: Any, pk: int) -> Match:
+    """A match ``user`` may read, with what its score sheet needs; 404 otherwise."""
+    matches = Match.objects.select_related("table__club_night__season__club")
+    return get_object_or_404(visible(matches.prefetch_related("seats__player"), user), pk=pk)

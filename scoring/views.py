@@ -8,9 +8,10 @@ from django.utils.translation import gettext as _
 
 import engine
 from scoring import exports
+from scoring.queries import readable_match
 from scoring.sheets import match_sheet
 from tournaments.access import visible
-from tournaments.models import Match, Season
+from tournaments.models import Season
 
 CONTENT_TYPES = {
     "csv": "text/csv; charset=utf-8",
@@ -28,15 +29,7 @@ def _download(body: bytes, fmt: str, name: str) -> HttpResponse:
 
 
 def match_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
-    match = get_object_or_404(
-        visible(
-            Match.objects.select_related("table__club_night__season__club").prefetch_related(
-                "seats__player"
-            ),
-            request.user,
-        ),
-        pk=pk,
-    )
+    match = readable_match(request.user, pk)
     sheet = match_sheet(match)
     header, rows = exports.sheet_table(sheet)
     name = f"match-{match.pk}-{match.game}"

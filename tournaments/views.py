@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from scoring.charts import line_chart
 from scoring.models import Rating, SeasonStanding
-from scoring.queries import matches_with_standings
+from scoring.queries import matches_with_standings, readable_match
 from scoring.ratings import by_rating, rating_chart, with_ratings
 from scoring.sheets import match_sheet, season_chart
 from tournaments import access, actions
@@ -77,15 +77,7 @@ def club_night_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The match's score sheet: deals as rows, players as columns, running totals."""
-    match = get_object_or_404(
-        visible(
-            Match.objects.select_related("table__club_night__season__club").prefetch_related(
-                "seats__player"
-            ),
-            request.user,
-        ),
-        pk=pk,
-    )
+    match = readable_match(request.user, pk)
     sheet = match_sheet(match)
     corrections = (
         DealVersion.objects.filter(deal__match=match)

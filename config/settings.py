@@ -156,7 +156,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_THROTTLE_RATES": {"deal_entry": env_str("DEAL_ENTRY_RATE", "60/min")},
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_FILTER_BACKENDS": ["tournaments.filters.ClubScopedFilterBackend"],
     "DEFAULT_PARSER_CLASSES": [
         "tournaments.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",

@@ -23,6 +23,7 @@ from __future__ import annotations
 from functools import reduce
 from typing import Any, TypeVar
 
+from django.contrib.auth import get_user_model
 from django.db.models import Model, Q, QuerySet
 
 from scoring.models import MatchStanding, SeasonStanding
@@ -146,3 +147,12 @@ def scored_tables(queryset: QuerySet[Table], user: Any) -> QuerySet[Table]:
     return administered(queryset, user) | queryset.filter(
         scorer=user, club_night__season__club__in=scorer_of
     )
+
+
+def members(user: Any) -> QuerySet[Any]:
+    """The accounts ``user`` may name (a table's scorer, a player's account): the members of
+    the clubs they administer; every account for a site operator."""
+    accounts = get_user_model().objects.all()
+    if is_operator(user):
+        return accounts
+    return accounts.filter(memberships__club__in=administered(Club.objects.all(), user)).distinct()

@@ -18,6 +18,7 @@ from scoring.models import MatchStanding, SeasonStanding
 from scoring.queries import matches_with_standings
 from scoring.ratings import by_rating, with_ratings
 from tournaments import access, actions, corrections
+from tournaments.filters import ClubScopedFilterSet
 from tournaments.models import Club, ClubNight, Deal, DealScore, Match, Player, Season, Table
 from tournaments.serializers import (
     ClubNightSerializer,
@@ -91,10 +92,17 @@ class ClubScopedViewSet(viewsets.ModelViewSet):
         return access.visible(self.queryset.all(), self.request.user)  # type: ignore[union-attr]
 
     def get_serializer(self, *args: Any, **kwargs: Any) -> Any:
+        """Also for the browsable API's forms, which list every choice of a related field."""
         serializer = super().get_serializer(*args, **kwargs)
-        field = getattr(serializer, "fields", {}).get(self.parent)
-        if field is not None and self.request is not None:
-            field.queryset = access.administered(field.queryset, self.request.user)
+        fields = getattr(serializer, "fields", {})
+        if self.request is None:
+            return serializer
+        user = self.request.user
+        if (field := fields.get(self.parent)) is not None:
+            field.queryset = access.administered(field.queryset, user)
+        for name in ("scorer", "user"):  # accounts: only the members of the user's clubs
+            if (field := fields.get(name)) is not None:
+                field.queryset = access.members(user)
         return serializer
 
 
@@ -139,7 +147,7 @@ class TableViewSet(ClubScopedViewSet):
     parent = "club_night"
 
 
-class MatchFilter(django_filters.FilterSet):
+class MatchFilter(ClubScopedFilterSet):
     season = django_filters.NumberFilter(field_name="table__club_night__season")
     club_night = django_filters.NumberFilter(field_name="table__club_night")
     club = django_filters.NumberFilter(field_name="table__club_night__season__club")
@@ -180,7 +188,9 @@ class MatchViewSet(
     def get_serializer(self, *args: Any, **kwargs: Any) -> Any:
         """A new match goes to a table the user scores, with players they can see."""
         serializer = super().get_serializer(*args, **kwargs)
-        if self.action == "create" and self.request is not None:
+        if self.request is not None and hasattr(
+            serializer, "fields"
+        ):  # also the browsable API's form
             user = self.request.user
             fields = serializer.fields
             fields["table"].queryset = access.scored_tables(Table.objects.all(), user)

@@ -110,7 +110,13 @@ def test_nobody_reads_another_clubs_private_data(request, who, rival, table):
         assert response.status_code in expected, url
         assert b"Rival" not in response.content and b"Secret" not in response.content, url
     for url in rival_lists(rival):
+        # A filter names an object the user cannot read: "not one of the available choices",
+        # the same answer as for an id that does not exist; or an empty list.
         response = api.get(url)
+        assert b"Rival" not in response.content and b"Secret" not in response.content, url
+        if response.status_code == 400:
+            assert response.json()["errors"][0]["code"] == "invalid_choice", url
+            continue
         assert response.status_code == 200, url
         ids = {row["id"] for row in response.json()["results"]}
         assert rival["club"].pk not in ids if url == "/api/clubs/" else not ids, url
@@ -289,3 +295,22 @@ def test_a_public_season_is_readable_by_anyone_and_writable_by_no_stranger(
         f"/api/seasons/{season.pk}/", {"public": False}, format="json"
     ).status_code in (401, 403)
     assert match.deals.count() == 1 and Season.objects.get(pk=season.pk).public
+
+
+def test_the_browsable_apis_forms_offer_only_the_users_own_club(scorer, club_admin, rival, table):
+    """DRF's HTML forms list the choices of every related field: they must not name another
+    club's tables, players or accounts."""
+    for user in (scorer, club_admin):
+        client = page_client(user)
+        for url in (
+            "/api/matches/",
+            "/api/tables/",
+            "/api/players/",
+            "/api/seasons/",
+            "/api/club-nights/",
+        ):
+            html = client.get(url, HTTP_ACCEPT="text/html").content.decode()
+            assert "Rival" not in html and "rival-scorer" not in html and "Secret" not in html, (
+                user,
+                url,
+            )

@@ -186,15 +186,15 @@ class MatchViewSet(
         return super().get_permissions()
 
     def get_serializer(self, *args: Any, **kwargs: Any) -> Any:
-        """A new match goes to a table the user scores, with players they can see."""
+        """A new match goes to a table the user scores, with players they can see (the
+        browsable API's form lists these choices too)."""
         serializer = super().get_serializer(*args, **kwargs)
-        if self.request is not None and hasattr(
-            serializer, "fields"
-        ):  # also the browsable API's form
-            user = self.request.user
-            fields = serializer.fields
-            fields["table"].queryset = access.scored_tables(Table.objects.all(), user)
-            fields["players"].child_relation.queryset = access.visible(Player.objects.all(), user)
+        fields = getattr(serializer, "fields", None)
+        if self.request is None or fields is None:  # a list of matches has no fields
+            return serializer
+        user = self.request.user
+        fields["table"].queryset = access.scored_tables(Table.objects.all(), user)
+        fields["players"].child_relation.queryset = access.visible(Player.objects.all(), user)
         return serializer
 
     def get_throttles(self) -> list[throttling.BaseThrottle]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.game import ENVELOPE_KEYS, DealResult, Game, MatchResult, Standing
+from engine.game import ENVELOPE_KEYS, DealResult, Game, MatchResult
 from engine.problems import Checker, NotARecord, join
 from engine.registry import get_game
 
@@ -91,16 +91,19 @@ def check_match(record: Any) -> MatchResult:
     Standings are computed from the valid deals even when some deal is invalid,
     so that a scorer sees what the rest adds up to; ``valid`` is false then.
     A deal played after the match was already decided is an error (``match_over``).
+    What a deal leaves out it inherits from the match: the envelope, the game's
+    ``inherited_keys``, and what the match so far says (``next_deal``: the players
+    still in, the dealer, the hand size).
     """
     game = _game_of(record, "match record")
     checker = Checker()
     checker.known_keys(record, ENVELOPE_KEYS | MATCH_KEYS | game.inherited_keys)
     players = _players(game, record, checker)
-    _rules(game, record, checker)
+    rules = _rules(game, record, checker)
     target = game.default_target
     if "target" in record:
-        if game.default_target is None:
-            checker.add("not_applicable", "target", f"a {game.name} match is open-ended")
+        if not game.accepts_target:
+            checker.add("not_applicable", "target", f"a {game.name} match takes no target")
         else:
             target = checker.integer(record["target"], "target", minimum=1) or target
     deals = checker.typed(checker.require(record, "deals"), list, "deals")
@@ -108,70 +111,56 @@ def check_match(record: Any) -> MatchResult:
         return MatchResult(game.name, tuple(checker.problems), (), False, None, (), ())
 
     inherited = {k: record[k] for k in ENVELOPE_KEYS | game.inherited_keys if k in record}
-    sides = game.sides(players)
-    totals = dict.fromkeys(players, 0)
-    won = dict.fromkeys(players, 0)
-    played = 0
-    next_dealer = None
-    finished = False
+    state = game.new_match(players, rules or {}, target)
     results: list[DealResult] = []
     for i, deal in enumerate(deals):
         path = join("deals", i)
         if not isinstance(deal, dict):
             checker.add("wrong_type", path, "a deal is a JSON object")
             continue
+        expected = {**inherited, **state.next_deal()}
         for key in ("game", "players"):
-            if key in deal and deal[key] != record.get(key):
-                checker.add(f"{key}_mismatch", join(path, key), f"differs from the match's '{key}'")
-        result = _check_deal(game, {**inherited, **deal})
+            if key in deal and deal[key] != expected.get(key):
+                checker.add(
+                    f"{key}_mismatch",
+                    join(path, key),
+                    f"differs from the match's '{key}' ({expected.get(key)!r})",
+                )
+        full = {**expected, **deal}
+        result = _check_deal(game, full)
         results.append(result)
         checker.problems.extend(p.under(path) for p in result.errors)
         if not result.valid:
             continue
-        if finished:
+        if state.finished:
             checker.add("match_over", path, "the match was already decided before this deal")
             continue
-        played += 1
-        next_dealer = game.next_dealer(players, played, result) or next_dealer
-        for player, score in result.scores.items():
-            totals[player] += score
-        for player in result.winners:
-            won[player] += 1
-        finished = game.is_finished([totals[side[0]] for side in sides], played, target)
+        before = len(checker.problems)
+        deal_checker = Checker()
+        state.check_deal(full, deal_checker)
+        checker.problems.extend(p.under(path) for p in deal_checker.problems)
+        if len(checker.problems) == before:
+            state.add(full, result)
 
-    standings = _rank(game, players, totals, won, played)
+    standings = state.standings()
     winners: tuple[str, ...] = ()
     winner = None
-    if finished:
-        top = game.winning_sides(sides, {s.player: s for s in standings})
+    if state.finished:
+        top = state.winning_sides({s.player: s for s in standings})
         winners = tuple(p for side in top for p in side)
         winner = top[0][0] if len(top) == 1 else None
     return MatchResult(
         game.name,
         tuple(checker.problems),
         standings,
-        finished,
+        state.finished,
         winner,
         winners,
         tuple(results),
-        next_dealer=None if finished else next_dealer,
+        next_dealer=state.next_dealer(),
+        next_deal={} if state.finished else state.next_deal(),
+        details=state.details(),
     )
-
-
-def _rank(
-    game: Game, players: list[str], totals: dict[str, int], won: dict[str, int], played: int
-) -> tuple[Standing, ...]:
-    """Standard competition ranking (1, 2, 2, 4) by the game's own order; ties keep seat order."""
-    order = sorted(players, key=lambda p: game.rank_key(totals[p], won[p]))
-    standings: list[Standing] = []
-    for position, player in enumerate(order):
-        key = game.rank_key(totals[player], won[player])
-        if standings and game.rank_key(standings[-1].total, standings[-1].deals_won) == key:
-            rank = standings[-1].rank
-        else:
-            rank = position + 1
-        standings.append(Standing(player, totals[player], played, won[player], rank))
-    return tuple(standings)
 
 
 def summarize(record: Any) -> dict[str, Any]:

@@ -11,9 +11,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.problems import Checker, Problem
+
+if TYPE_CHECKING:
+    from engine.match import MatchState
 
 ENVELOPE_KEYS = frozenset({"game", "players", "rules"})
 
@@ -89,6 +92,10 @@ class MatchResult:
     winners: tuple[str, ...]
     deals: tuple[DealResult, ...]
     next_dealer: str | None = None
+    next_deal: dict[str, Any] = field(default_factory=dict)
+    """What the next deal inherits from the match (``players``, and per game more)."""
+    details: dict[str, Any] = field(default_factory=dict)
+    """Game-specific facts about the match (eliminations, titles…)."""
 
     @property
     def valid(self) -> bool:
@@ -104,6 +111,8 @@ class MatchResult:
             "winner": self.winner,
             "winners": list(self.winners),
             "next_dealer": self.next_dealer,
+            "next_deal": dict(self.next_deal),
+            "details": dict(self.details),
             "deals": [d.to_dict() for d in self.deals],
         }
 
@@ -122,7 +131,9 @@ class Game(ABC):
     inherited_keys: ClassVar[frozenset[str]] = frozenset()
     """Deal fields a match record may give once for all its deals (besides the envelope)."""
     default_target: ClassVar[int | None] = None
-    """A match's default ``target``; ``None``: open-ended, ``target`` not accepted."""
+    """A match's default ``target``; ``None``: open-ended."""
+    accepts_target: ClassVar[bool] = False
+    """Whether a match record may give ``target`` (true whenever there is a default)."""
 
     def check_rules(self, rules: Mapping[str, Any], checker: Checker, path: str) -> dict[str, Any]:
         """Validate the values of ``rules`` (the names were checked already)."""
@@ -140,6 +151,14 @@ class Game(ABC):
         return {}
 
     # -- match rules -----------------------------------------------------------
+    def new_match(
+        self, players: list[str], rules: dict[str, Any], target: int | None
+    ) -> MatchState:
+        """The state :func:`engine.check_match` keeps between deals (default: scores add up)."""
+        from engine.match import MatchState
+
+        return MatchState(self, players, rules, target)
+
     def sides(self, players: list[str]) -> list[list[str]]:
         """Who wins or loses together: by default every player alone."""
         return [[p] for p in players]

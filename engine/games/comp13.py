@@ -38,6 +38,7 @@ class Comp13(Game):
     rule_names = frozenset({"jokers"})
     inherited_keys = frozenset({"rules"})
     default_target = 12
+    accepts_target = True
 
     def check_rules(self, rules: Mapping[str, Any], checker: Checker, path: str) -> dict[str, Any]:
         jokers = checker.integer(rules.get("jokers", 0), join(path, "jokers"), minimum=0, maximum=3)

@@ -43,6 +43,7 @@ class Packing(Game):
     deal_keys = frozenset({"teams", "packs"}) | FULL_PLAY_KEYS
     inherited_keys = frozenset({"teams"})
     default_target = 500
+    accepts_target = True
 
     def sides(self, players: list[str]) -> list[list[str]]:
         if len(players) in (4, 6):

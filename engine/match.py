@@ -1,0 +1,88 @@
+"""A match in progress: what :func:`engine.check_match` keeps between deals.
+
+The default :class:`MatchState` is the match of the headline games: every deal
+is played by every player, scores add up, and the game's hooks
+(:meth:`~engine.game.Game.is_finished`, :meth:`~engine.game.Game.next_dealer`,
+:meth:`~engine.game.Game.rank_key`) say when it is over and who leads.  Games
+whose matches are more than a sum (Twenty-Two's eliminations, Comrade's titles)
+subclass it and return their own from :meth:`~engine.game.Game.new_match`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.game import DealResult, Standing
+from engine.problems import Checker
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class MatchState:
+    """The running totals of a match; ``add`` one valid deal at a time."""
+
+    def __init__(
+        self, game: Game, players: list[str], rules: dict[str, Any], target: int | None
+    ) -> None:
+        self.game = game
+        self.players = players
+        self.rules = rules
+        self.target = target
+        self.sides = game.sides(players)
+        self.totals: dict[str, int] = dict.fromkeys(players, 0)
+        self.won: dict[str, int] = dict.fromkeys(players, 0)
+        self.played = 0
+        self.finished = False
+        self.dealer: str | None = None
+
+    # -- before a deal -------------------------------------------------------------
+    def next_deal(self) -> dict[str, Any]:
+        """The fields the next deal inherits from the match: its ``players`` (and, in
+        games that say so, who deals and how many cards)."""
+        return {"players": list(self.players)}
+
+    def check_deal(self, record: Mapping[str, Any], checker: Checker) -> None:
+        """Cross-deal checks of a deal record against the match so far (paths are the deal's)."""
+
+    # -- after a deal --------------------------------------------------------------
+    def add(self, record: Mapping[str, Any], result: DealResult) -> None:
+        self.played += 1
+        self.dealer = self.game.next_dealer(self.players, self.played, result) or self.dealer
+        for player, score in result.scores.items():
+            self.totals[player] += score
+        for player in result.winners:
+            self.won[player] += 1
+        self.finished = self.game.is_finished(
+            [self.totals[side[0]] for side in self.sides], self.played, self.target
+        )
+
+    # -- the outcome ---------------------------------------------------------------
+    def rank_key(self, player: str) -> tuple[int, ...]:
+        return self.game.rank_key(self.totals[player], self.won[player])
+
+    def standings(self) -> tuple[Standing, ...]:
+        """Standard competition ranking (1, 2, 2, 4) by :meth:`rank_key`; ties keep seat order."""
+        order = sorted(self.players, key=self.rank_key)
+        standings: list[Standing] = []
+        previous: tuple[int, ...] | None = None
+        for position, player in enumerate(order):
+            key = self.rank_key(player)
+            rank = standings[-1].rank if standings and key == previous else position + 1
+            previous = key
+            standings.append(
+                Standing(player, self.totals[player], self.played, self.won[player], rank)
+            )
+        return tuple(standings)
+
+    def winning_sides(self, standings: Mapping[str, Standing]) -> list[list[str]]:
+        """The sides that won the finished match (more than one: a shared win)."""
+        return self.game.winning_sides(self.sides, standings)
+
+    def next_dealer(self) -> str | None:
+        return None if self.finished else self.dealer
+
+    def details(self) -> dict[str, Any]:
+        """Game-specific facts about the match (docs/deal-records.md, "Matches")."""
+        return {}

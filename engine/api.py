@@ -137,7 +137,7 @@ def check_match(record: Any) -> MatchResult:
             continue
         before = len(checker.problems)
         deal_checker = Checker()
-        state.check_deal(full, deal_checker)
+        state.check_deal(full, result, deal_checker)
         checker.problems.extend(p.under(path) for p in deal_checker.problems)
         if len(checker.problems) == before:
             state.add(full, result)

@@ -43,8 +43,8 @@ class MatchState:
         games that say so, who deals and how many cards)."""
         return {"players": list(self.players)}
 
-    def check_deal(self, record: Mapping[str, Any], checker: Checker) -> None:
-        """Cross-deal checks of a deal record against the match so far (paths are the deal's)."""
+    def check_deal(self, record: Mapping[str, Any], result: DealResult, checker: Checker) -> None:
+        """Cross-deal checks of a valid deal against the match so far (paths are the deal's)."""
 
     # -- after a deal --------------------------------------------------------------
     def add(self, record: Mapping[str, Any], result: DealResult) -> None:

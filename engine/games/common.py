@@ -1,0 +1,99 @@
+"""Small readers shared by the shedding and trick games (Twenty-Two, 1234, Bhabhi, Comrade).
+
+Each reads one piece of a full-play record while collecting problems on the
+:class:`~engine.problems.Checker`, the way :mod:`engine.problems` does.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.cards import Card
+from engine.problems import Checker, join
+
+
+def after(players: Sequence[str], player: str, step: int = 1) -> str:
+    """The player ``step`` seats after ``player`` in ``players``."""
+    return players[(players.index(player) + step) % len(players)]
+
+
+def take(hand: list[Card], cards: Sequence[Card], who: str, path: str, checker: Checker) -> bool:
+    """Remove ``cards`` from ``hand``; a card the player does not hold is a ``card_not_held``
+    problem and the hand is left as it was."""
+    held = Counter(c.code for c in hand)
+    wanted = Counter(c.code for c in cards)
+    missing = [code for code, n in wanted.items() if held[code] < n]
+    if missing:
+        checker.add("card_not_held", path, f"{who} does not hold {', '.join(missing)}")
+        return False
+    for card in cards:
+        hand.remove(card)
+    return True
+
+
+def dealer(record: Mapping[str, Any], players: list[str], checker: Checker) -> str | None:
+    return checker.player(checker.require(record, "dealer"), players, "dealer")
+
+
+def play_object(
+    raw: Any, path: str, players: list[str], expected: str | None, checker: Checker
+) -> dict[str, Any] | None:
+    """One play ``{"player": …, …}``: an object naming a player, ``expected`` when given."""
+    play = checker.typed(raw, dict, path)
+    if play is None:
+        return None
+    who = checker.player(checker.require(play, "player", path), players, join(path, "player"))
+    if who is None:
+        return None
+    if expected is not None and who != expected:
+        checker.add("wrong_order", join(path, "player"), f"it is {expected}'s turn, not {who}'s")
+        return None
+    return play
+
+
+def one_card(play: Mapping[str, Any], path: str, checker: Checker) -> Card | None:
+    return checker.card(checker.require(play, "card", path), join(path, "card"))
+
+
+def draw_rounds(
+    record: Mapping[str, Any],
+    players: list[str],
+    dealer: str | None,
+    checker: Checker,
+    key: str = "draw",
+) -> list[str] | None:
+    """The cut for the dealer: rounds of ``{player: card}``, highest rank deals, players tied
+    at the top draw again (the next round is exactly them).  Returns who drew in the first
+    round (a match checks they were the right ones), ``None`` when unreadable."""
+    rounds = checker.typed(record[key], list, key)
+    if rounds is None or not rounds:
+        if rounds is not None:
+            checker.add("wrong_draw", key, "a draw has at least one round")
+        return None
+    first: list[str] | None = None
+    expected: list[str] | None = None
+    for i, raw in enumerate(rounds):
+        path = join(key, i)
+        cards = checker.per_player(raw, expected or players, path, required=expected is not None)
+        if cards is None:
+            return first
+        drawn = {p: checker.card(v, join(path, p)) for p, v in cards.items()}
+        strength = {p: c.strength for p, c in drawn.items() if c is not None}
+        if len(strength) != len(cards) or len(strength) < 2:
+            if len(strength) == len(cards):
+                checker.add("wrong_draw", path, "at least two players draw for the deal")
+            return first
+        if first is None:
+            first = [p for p in players if p in strength]
+        best = max(strength.values())
+        expected = [p for p in players if strength.get(p) == best]
+        if len(expected) == 1:
+            if i != len(rounds) - 1:
+                checker.add("wrong_draw", join(key, i + 1), f"{expected[0]} drew highest already")
+            elif dealer is not None and dealer != expected[0]:
+                checker.add("wrong_dealer", "dealer", f"{expected[0]} drew the highest card")
+            return first
+    checker.add("wrong_draw", key, f"{', '.join(expected or [])} tied for highest and draw again")
+    return first

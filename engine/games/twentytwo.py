@@ -1,0 +1,564 @@
+"""Twenty-Two (22, the Cucumber family): lose the last trick and take its card as penalty.
+
+Rulebook: ../shared/rules/002_…twentytwo-1234-bhabhi.txt, 「22(Twenty-Two)」.
+
+A deal: seven cards each (later deals: as many as the last penalty), one
+exchange round from the dealer's left (never more cards than the stock holds),
+then tricks led from the dealer's left.  A lead is one card or a set of one rank
+that leaves at least one card in hand; every follow plays as many cards, each
+meeting or beating the standing play card by card, or else the lowest cards in
+hand.  When every hand holds one card the last trick is played all at once: the
+highest rank loses and takes its penalty (A 11, K Q J 10 10, others face
+value); every player tied for highest loses.  Scores are minus the penalty.
+
+A match: a player whose penalties reach 22 is out (several at once possible);
+the loser deals the next deal with as many cards each as the penalty, as many as
+the cards left allow, equal for all.  The last survivor wins.
+
+Decisions where the book is silent or loose:
+
+- Card by card (例2, 例3): the follow and the standing play (the lead, or the
+  last follow that met or beat it) are each sorted high to low and compared
+  position by position.  The trick is won by the highest card, the last of
+  equal ones ("最後にそのカードを出した人の勝ち"), even when it came in a
+  lowest-cards follow.
+- A follow of the lowest cards is judged by rank (suits never matter).
+- 7 or more players use two decks (``decks`` 2).  The deck of a match stays the
+  one it started with; penalty cards stay out of it ("前に置いたカード"), so
+  later deals deal from what is left.
+- Several losers who are still in draw for the deal (``draw``); when every
+  loser is out, everyone draws.  A draw is rounds of one card each, the
+  highest rank deals, players tied at the top draw again.
+- Everyone out at once (``rules.all_out``): ``last_out`` (default) makes every
+  player out in that deal a winner; ``lowest`` only those of them with the
+  fewest penalty points.
+- Gambling cucumber (``rules.gambling``): penalties A 14, K 13, Q 12, J 11,
+  out at 30; a player going out may buy back once (``buy_back``), keeping the
+  total from before that deal, but not in a deal of three players; when one
+  of three players goes out the match ends and the fewest penalty points win.
+  A bought-back penalty scores 0 for that deal.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from engine.cards import BY_CODE, Card, standard_deck
+from engine.game import DealResult, Game, Scored
+from engine.games.common import after, dealer, draw_rounds, play_object, take
+from engine.match import MatchState
+from engine.problems import Checker, join
+
+FULL_PLAY_KEYS = frozenset({"hands", "stock", "exchanges", "tricks"})
+ALL_OUT = ("last_out", "lowest")
+FIRST_HAND = 7
+LIMIT = 22
+GAMBLING_LIMIT = 30
+
+
+def default_decks(players: int) -> int:
+    return 1 if players <= 6 else 2
+
+
+def penalty(card: Card, gambling: bool) -> int:
+    """The penalty of a card that loses the last trick."""
+    if gambling or card.strength < 10:
+        return card.strength
+    return 11 if card.rank == "A" else 10
+
+
+class TwentyTwo(Game):
+    name = "twentytwo"
+    player_counts = frozenset(range(2, 11))
+    deal_keys = (
+        frozenset({"dealer", "draw", "hand_size", "decks", "last_trick", "buy_back"})
+        | FULL_PLAY_KEYS
+    )
+    rule_names = frozenset({"gambling", "all_out"})
+    inherited_keys = frozenset({"rules"})
+
+    def check_rules(self, rules: Mapping[str, Any], checker: Checker, path: str) -> dict[str, Any]:
+        gambling = checker.typed(rules.get("gambling", False), bool, join(path, "gambling"))
+        all_out = checker.typed(rules.get("all_out", "last_out"), str, join(path, "all_out"))
+        if all_out is not None and all_out not in ALL_OUT:
+            checker.add("out_of_range", join(path, "all_out"), f"one of {', '.join(ALL_OUT)}")
+        return {"gambling": bool(gambling), "all_out": all_out}
+
+    def new_match(
+        self, players: list[str], rules: dict[str, Any], target: int | None
+    ) -> MatchState:
+        return TwentyTwoMatch(self, players, rules, target)
+
+    def summary(self, record: Mapping[str, Any], result: DealResult) -> dict[str, Any]:
+        keep = ("dealer", "draw", "hand_size", "decks", "buy_back")
+        return {**{k: record[k] for k in keep if k in record}, "last_trick": result.details["last_trick"]}
+
+    def score_deal(
+        self, record: Mapping[str, Any], players: list[str], rules: dict[str, Any], checker: Checker
+    ) -> Scored | None:
+        n = len(players)
+        deals_by = dealer(record, players, checker)
+        decks = checker.integer(record.get("decks", default_decks(n)), "decks", minimum=1, maximum=2)
+        hand_size = checker.integer(record.get("hand_size", FIRST_HAND), "hand_size", minimum=2)
+        if decks is not None and hand_size is not None and hand_size * n > 52 * decks:
+            checker.add("out_of_range", "hand_size", f"{n} hands of {hand_size} need more than {decks} deck(s)")
+            return None  # fmt: skip
+        if "draw" in record:
+            draw_rounds(record, players, deals_by, checker)
+        if deals_by is None or decks is None or hand_size is None or not checker.ok:
+            return None
+        deck = standard_deck(copies=decks)
+        trick_winners: list[str] | None = None
+        if not FULL_PLAY_KEYS.isdisjoint(record):
+            replayed = replay(record, players, deals_by, hand_size, deck, checker)
+            if replayed is None:
+                return None
+            last, trick_winners = replayed
+            if "last_trick" in record:
+                given = self._last_trick(record, players, deck, checker)
+                if given is not None and _codes(given) != _codes(last):
+                    checker.add("replay_mismatch", "last_trick", f"the replay gives {_codes(last)}")
+        else:
+            read = self._last_trick(record, players, deck, checker)
+            if read is None:
+                return None
+            last = read
+        if not checker.ok:
+            return None
+
+        top = max(card.strength for card in last.values())
+        losers = [p for p in players if last[p].strength == top]
+        points = penalty(last[losers[0]], bool(rules["gambling"]))
+        bought = self._buy_back(record, players, losers, rules, checker)
+        if bought is None:
+            return None
+        scores = {p: -points if p in losers and p not in bought else 0 for p in players}
+        details: dict[str, Any] = {
+            "last_trick": _codes(last),
+            "losers": losers,
+            "penalty": points,
+            "buy_back": bought,
+            "next_dealer": losers[0] if len(losers) == 1 else None,
+        }
+        if trick_winners is not None:
+            details["trick_winners"] = trick_winners
+        return Scored(scores, tuple(p for p in players if p not in losers), details)
+
+    def _last_trick(
+        self, record: Mapping[str, Any], players: list[str], deck: Mapping[str, int], checker: Checker
+    ) -> dict[str, Card] | None:
+        raw = checker.per_player(checker.require(record, "last_trick"), players, "last_trick")
+        if raw is None:
+            return None
+        cards = {p: checker.card(v, join("last_trick", p)) for p, v in raw.items()}
+        last = {p: c for p, c in cards.items() if c is not None}
+        checker.deck_counts(((join("last_trick", p), c) for p, c in last.items()), deck)
+        return last if len(last) == len(players) else None
+
+    def _buy_back(
+        self,
+        record: Mapping[str, Any],
+        players: list[str],
+        losers: list[str],
+        rules: Mapping[str, Any],
+        checker: Checker,
+    ) -> list[str] | None:
+        raw = checker.typed(record.get("buy_back", []), list, "buy_back")
+        if raw is None:
+            return None
+        if raw and not rules["gambling"]:
+            checker.add("not_applicable", "buy_back", "buying back is a rule of the gambling cucumber")
+            return None  # fmt: skip
+        if raw and len(players) <= 3:
+            checker.add("no_buy_back", "buy_back", "no buying back once three players remain")
+            return None
+        bought: list[str] = []
+        for i, value in enumerate(raw):
+            who = checker.player(value, players, join("buy_back", i))
+            if who is not None and who not in losers:
+                checker.add("not_a_loser", join("buy_back", i), f"{who} did not lose this deal")
+            elif who is not None:
+                bought.append(who)
+        return bought if len(bought) == len(raw) else None
+
+
+def replay(
+    record: Mapping[str, Any],
+    players: list[str],
+    deals_by: str,
+    hand_size: int,
+    deck: Mapping[str, int],
+    checker: Checker,
+) -> tuple[dict[str, Card], list[str]] | None:
+    """Replay the exchange and the tricks; the last trick's cards and each trick's winner."""
+    hands = checker.dealt_hands(record, players, hand_size)
+    stock = checker.cards(checker.require(record, "stock"), "stock")
+    if hands is None or stock is None:
+        return None
+    placed = [(join(join("hands", p), i), c) for p in players for i, c in enumerate(hands[p])]
+    placed += [(join("stock", i), c) for i, c in enumerate(stock)]
+    checker.deck_counts(placed, deck)
+    if not checker.ok:
+        return None
+    _exchange(record, players, deals_by, hands, list(stock), checker)
+    if not checker.ok:
+        return None
+    winners = _tricks(record, players, after(players, deals_by), hands, checker)
+    if winners is None:
+        return None
+    return {p: hands[p][0] for p in players}, winners
+
+
+def _exchange(
+    record: Mapping[str, Any],
+    players: list[str],
+    deals_by: str,
+    hands: dict[str, list[Card]],
+    stock: list[Card],
+    checker: Checker,
+) -> None:
+    """The exchange round: from the dealer's left, each once at most, draws from the top."""
+    raw = checker.typed(record.get("exchanges", []), list, "exchanges")
+    if raw is None:
+        return
+    order = [after(players, deals_by, k) for k in range(1, len(players) + 1)]
+    position = 0
+    for i, item in enumerate(raw):
+        path = join("exchanges", i)
+        play = play_object(item, path, players, None, checker)
+        if play is None:
+            continue
+        checker.known_keys(play, ("player", "discard", "draw"), path)
+        who = str(play["player"])
+        if order.index(who) < position:
+            checker.add("wrong_order", join(path, "player"), "the exchange goes once round from the dealer's left")  # fmt: skip
+            continue
+        position = order.index(who) + 1
+        discard = checker.cards(play.get("discard", []), join(path, "discard"))
+        draw = checker.cards(play.get("draw", []), join(path, "draw"))
+        if discard is None or draw is None:
+            continue
+        if len(discard) > len(stock):
+            checker.add("stock_exhausted", join(path, "discard"), f"the stock holds only {len(stock)} card(s)")  # fmt: skip
+            continue
+        if len(draw) != len(discard):
+            checker.add("wrong_card_count", join(path, "draw"), f"draws as many cards as discarded ({len(discard)})")  # fmt: skip
+            continue
+        if [c.code for c in draw] != [c.code for c in stock[: len(draw)]]:
+            top = ", ".join(c.code for c in stock[: len(draw)])
+            checker.add("wrong_draw", join(path, "draw"), f"the top of the stock is {top}")
+            continue
+        if take(hands[who], discard, who, join(path, "discard"), checker):
+            hands[who].extend(draw)
+            del stock[: len(draw)]
+
+
+def _tricks(
+    record: Mapping[str, Any],
+    players: list[str],
+    leader: str,
+    hands: dict[str, list[Card]],
+    checker: Checker,
+) -> list[str] | None:
+    tricks = checker.typed(checker.require(record, "tricks"), list, "tricks")
+    if tricks is None:
+        return None
+    winners: list[str] = []
+    n = len(players)
+    for t, raw in enumerate(tricks):
+        path = join("tricks", t)
+        if len(hands[leader]) <= 1:
+            checker.add("wrong_trick_count", path, "every hand is down to one card: the last trick is played at once and not listed")  # fmt: skip
+            return None
+        trick = checker.typed(raw, dict, path)
+        plays = None if trick is None else checker.typed(checker.require(trick, "plays", path), list, join(path, "plays"))  # fmt: skip
+        if plays is None:
+            return None
+        if len(plays) != n:
+            checker.add("wrong_play_count", join(path, "plays"), f"every one of the {n} players plays once")  # fmt: skip
+            return None
+        winner = _trick(plays, join(path, "plays"), players, leader, hands, checker)
+        if winner is None:
+            return None
+        winners.append(winner)
+        leader = winner
+    if len(hands[leader]) != 1:
+        checker.add("wrong_trick_count", "tricks", f"the hands still hold {len(hands[leader])} cards: play on until one is left")  # fmt: skip
+        return None
+    return winners
+
+
+def _trick(
+    plays: list[Any],
+    path: str,
+    players: list[str],
+    leader: str,
+    hands: dict[str, list[Card]],
+    checker: Checker,
+) -> str | None:
+    standing: list[int] = []
+    best = -1
+    winner = leader
+    count = 0
+    for k, raw in enumerate(plays):
+        ppath = join(path, k)
+        play = play_object(raw, ppath, players, after(players, leader, k), checker)
+        if play is None:
+            return None
+        who = str(play["player"])
+        cards = checker.cards(checker.require(play, "cards", ppath), join(ppath, "cards"))
+        if cards is None:
+            return None
+        hand = hands[who]
+        ranks = sorted((c.strength for c in cards), reverse=True)
+        if k == 0:
+            count = len(cards)
+            if not cards or len(set(ranks)) != 1:
+                checker.add("illegal_lead", join(ppath, "cards"), "a lead is one card or a set of cards of one rank")  # fmt: skip
+                return None
+            if count >= len(hand):
+                checker.add("illegal_lead", join(ppath, "cards"), "a set lead leaves at least one card in hand")  # fmt: skip
+                return None
+            beats = True
+        else:
+            if len(cards) != count:
+                checker.add("wrong_card_count", join(ppath, "cards"), f"a follow has as many cards as the lead ({count})")  # fmt: skip
+                return None
+            beats = all(mine >= theirs for mine, theirs in zip(ranks, standing, strict=True))
+            lowest = sorted(c.strength for c in hand)[:count]
+            if not beats and sorted(ranks) != lowest:
+                need = ", ".join(_rank_name(s) for s in standing)
+                low = ", ".join(_rank_name(s) for s in lowest)
+                checker.add("illegal_follow", join(ppath, "cards"), f"meet or beat {need} card by card, or else play the lowest cards in hand ({low})")  # fmt: skip
+                return None
+        if not take(hand, cards, who, join(ppath, "cards"), checker):
+            return None
+        if beats:
+            standing = ranks
+        if ranks[0] >= best:
+            best, winner = ranks[0], who
+    return winner
+
+
+_NAMES = {14: "A", 13: "K", 12: "Q", 11: "J"}
+
+
+def _rank_name(strength: int) -> str:
+    return _NAMES.get(strength, str(strength))
+
+
+def _codes(cards: Mapping[str, Card]) -> dict[str, str]:
+    return {p: c.code for p, c in cards.items()}
+
+
+class TwentyTwoMatch(MatchState):
+    """Eliminations, the loser's deal and hand size, buy-backs, the survivor's win."""
+
+    def __init__(
+        self, game: Game, players: list[str], rules: dict[str, Any], target: int | None
+    ) -> None:
+        super().__init__(game, players, rules, target)
+        self.gambling = bool(rules.get("gambling", False))
+        self.all_out = str(rules.get("all_out") or "last_out")
+        self.limit = GAMBLING_LIMIT if self.gambling else LIMIT
+        self.decks = default_decks(len(players))
+        self.alive = list(players)
+        self.out_at: dict[str, int] = {}
+        self.bought: dict[str, int] = {}
+        self.hand_size = FIRST_HAND
+        self.cards_out = 0
+        self.losers: list[str] = []
+        self.winners: list[str] = []
+
+    def next_deal(self) -> dict[str, Any]:
+        deal: dict[str, Any] = {"players": list(self.alive), "hand_size": self.hand_size, "decks": self.decks}  # fmt: skip
+        if self.dealer is not None:
+            deal["dealer"] = self.dealer
+        return deal
+
+    def penalty(self, player: str) -> int:
+        return -self.totals[player]
+
+    def check_deal(self, record: Mapping[str, Any], result: DealResult, checker: Checker) -> None:
+        if record.get("hand_size") != self.hand_size:
+            checker.add("wrong_hand_size", "hand_size", f"this deal is dealt {self.hand_size} cards each")  # fmt: skip
+        if record.get("decks") != self.decks:
+            checker.add("wrong_decks", "decks", f"this match is played with {self.decks} deck(s)")
+        drawers = self.alive if not self.losers else self.losers
+        if self.dealer is not None and record.get("dealer") != self.dealer:
+            checker.add("wrong_dealer", "dealer", f"{self.dealer} lost the last deal and deals")
+        elif record.get("dealer") not in drawers:
+            checker.add("wrong_dealer", "dealer", f"the dealer is drawn among {', '.join(drawers)}")
+        if "draw" in record and self.dealer is None:
+            first = record["draw"][0] if isinstance(record["draw"], list) else {}
+            if sorted(first) != sorted(drawers):
+                checker.add("wrong_draw", "draw[0]", f"{', '.join(drawers)} draw for the deal")
+        points = int(result.details["penalty"])
+        for i, who in enumerate(result.details["buy_back"]):
+            if who in self.bought:
+                checker.add("bought_back_twice", join("buy_back", i), f"{who} bought back already")  # fmt: skip
+            elif self.penalty(who) + points < self.limit:
+                checker.add("not_eliminated", join("buy_back", i), f"{who} would have {self.penalty(who) + points}, under {self.limit}")  # fmt: skip
+
+    def add(self, record: Mapping[str, Any], result: DealResult) -> None:
+        self.played += 1
+        for player, score in result.scores.items():
+            self.totals[player] += score
+        for player in result.winners:
+            self.won[player] += 1
+        losers = list(result.details["losers"])
+        self.cards_out += len(losers)
+        for player in result.details["buy_back"]:
+            self.bought[player] = self.played
+        before = len(self.alive)
+        out = [p for p in self.alive if self.penalty(p) >= self.limit]
+        for player in out:
+            self.out_at[player] = self.played
+        self.alive = [p for p in self.alive if p not in out]
+        self.losers = [p for p in losers if p in self.alive]
+        self.dealer = self.losers[0] if len(self.losers) == 1 else None
+        if self.alive:
+            left = 52 * self.decks - self.cards_out
+            self.hand_size = min(int(result.details["penalty"]), left // len(self.alive))
+        if len(self.alive) <= 1 or (self.gambling and out and before <= 3):
+            self.finished = True
+            self.winners = self._winners(out)
+
+    def _winners(self, last_out: list[str]) -> list[str]:
+        pool = self.alive or last_out
+        if self.alive and not self.gambling:
+            return list(self.alive)
+        if not self.alive and self.all_out == "last_out":
+            return list(last_out)
+        fewest = min(self.penalty(p) for p in pool)
+        return [p for p in pool if self.penalty(p) == fewest]
+
+    def rank_key(self, player: str) -> tuple[int, ...]:
+        if player in self.winners:
+            return (0,)
+        return (1, -self.out_at.get(player, self.played + 1), self.penalty(player))
+
+    def winning_sides(self, standings: Mapping[str, Any]) -> list[list[str]]:
+        return [[p] for p in self.winners]
+
+    def details(self) -> dict[str, Any]:
+        return {
+            "limit": self.limit,
+            "penalties": {p: self.penalty(p) for p in self.players},
+            "eliminated": dict(self.out_at),
+            "bought_back": dict(self.bought),
+            "in": list(self.alive),
+        }
+
+
+# -- random legal play (tests, demo data) ------------------------------------------------
+
+
+def random_deal(
+    rng: random.Random,
+    players: list[str],
+    deals_by: str,
+    hand_size: int = FIRST_HAND,
+    decks: int = 1,
+    removed: list[str] | None = None,
+) -> dict[str, Any]:
+    """A full-play record of one deal played by random legal choices."""
+    pack = [code for code, n in standard_deck(copies=decks).items() for _ in range(n)]
+    for code in removed or []:
+        pack.remove(code)
+    rng.shuffle(pack)
+    hands = {p: [BY_CODE[c] for c in pack[i * hand_size : (i + 1) * hand_size]] for i, p in enumerate(players)}  # fmt: skip
+    stock = pack[len(players) * hand_size :]
+    record: dict[str, Any] = {
+        "game": "twentytwo",
+        "players": list(players),
+        "dealer": deals_by,
+        "hand_size": hand_size,
+        "decks": decks,
+        "hands": {p: [c.code for c in h] for p, h in hands.items()},
+        "stock": list(stock),
+    }
+    exchanges = []
+    top = 0
+    for k in range(1, len(players) + 1):
+        who = after(players, deals_by, k)
+        n = rng.randint(0, min(hand_size, len(stock) - top)) if rng.random() < 0.6 else 0
+        if n:
+            discard = rng.sample(hands[who], n)
+            for card in discard:
+                hands[who].remove(card)
+            draw = stock[top : top + n]
+            top += n
+            hands[who].extend(BY_CODE[c] for c in draw)
+            exchanges.append({"player": who, "discard": [c.code for c in discard], "draw": draw})
+    record["exchanges"] = exchanges
+    tricks = []
+    leader = after(players, deals_by)
+    while len(hands[leader]) > 1:
+        plays = []
+        hand = hands[leader]
+        card = rng.choice(hand)
+        same = [c for c in hand if c.strength == card.strength]
+        count = rng.randint(1, min(len(same), len(hand) - 1))
+        lead = same[:count]
+        standing = sorted((c.strength for c in lead), reverse=True)
+        best, winner = standing[0], leader
+        plays.append({"player": leader, "cards": [c.code for c in lead]})
+        for c in lead:
+            hand.remove(c)
+        for k in range(1, len(players)):
+            who = after(players, leader, k)
+            hand = hands[who]
+            chosen = sorted(hand, key=lambda c: c.strength)[:count]
+            for _ in range(4):
+                pick = rng.sample(hand, count)
+                ranks = sorted((c.strength for c in pick), reverse=True)
+                if all(a >= b for a, b in zip(ranks, standing, strict=True)):
+                    chosen = pick
+                    break
+            ranks = sorted((c.strength for c in chosen), reverse=True)
+            if all(a >= b for a, b in zip(ranks, standing, strict=True)):
+                standing = ranks
+            if ranks[0] >= best:
+                best, winner = ranks[0], who
+            for c in chosen:
+                hand.remove(c)
+            plays.append({"player": who, "cards": [c.code for c in chosen]})
+        tricks.append({"plays": plays})
+        leader = winner
+    record["tricks"] = tricks
+    return record
+
+
+def random_match(
+    rng: random.Random, players: list[str], rules: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A whole match of full-play deals, played to its end by random legal choices."""
+    rules = dict(rules or {})
+    game = TwentyTwo()
+    state = TwentyTwoMatch(game, list(players), game.check_rules(rules, Checker(), "rules"), None)
+    deals: list[dict[str, Any]] = []
+    removed: list[str] = []
+    from engine.api import check
+
+    while not state.finished:
+        nxt = state.next_deal()
+        seated = list(nxt["players"])
+        drawers = state.losers or seated
+        deals_by = state.dealer or rng.choice(drawers)
+        deal = random_deal(rng, seated, deals_by, nxt["hand_size"], nxt["decks"], removed)
+        deal["rules"] = rules
+        result = check(deal)
+        if state.gambling and len(seated) > 3:
+            out = [p for p in result.details["losers"]
+                   if state.penalty(p) + result.details["penalty"] >= state.limit
+                   and p not in state.bought]  # fmt: skip
+            if out and rng.random() < 0.7:
+                deal["buy_back"] = out
+                result = check(deal)
+        removed.extend(result.details["last_trick"][p] for p in result.details["losers"])
+        deals.append(deal)
+        state.add(deal, result)
+    return {"game": "twentytwo", "players": list(players), "rules": rules, "deals": deals}

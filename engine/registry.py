@@ -7,6 +7,7 @@ one import and one entry here.
 from __future__ import annotations
 
 from engine.game import Game
+from engine.games.bhabhi import Bhabhi
 from engine.games.comp13 import Comp13
 from engine.games.napoleon import Napoleon
 from engine.games.onetwothreefour import OneTwoThreeFour
@@ -14,7 +15,7 @@ from engine.games.packing import Packing
 from engine.games.rettler import Rettler
 from engine.games.twentytwo import TwentyTwo
 
-GAMES: dict[str, Game] = {game.name: game for game in (Napoleon(), Rettler(), Comp13(), Packing(), TwentyTwo(), OneTwoThreeFour())}
+GAMES: dict[str, Game] = {game.name: game for game in (Napoleon(), Rettler(), Comp13(), Packing(), TwentyTwo(), OneTwoThreeFour(), Bhabhi())}
 """Every implemented game, by the ``game`` value of its records."""
 
 

@@ -1,0 +1,414 @@
+"""Bhabhi (India): follow suit or end the round; the last player holding cards is the bhabhi.
+
+Rulebook: ../shared/rules/002_…twentytwo-1234-bhabhi.txt, 「Bhabhi」.
+
+A game (one deal record): the whole deck dealt, ♠A leads the first round, the
+others follow suit in order of play (``players``).  When everyone followed, the
+highest card of the led suit leads the next round and the cards are discarded.
+A player who cannot follow plays any card and ends the round at once: the
+highest card of the led suit picks up every card on the table and leads next.
+Players whose hand is empty after a round are out (they win); when one is
+left, that one is the bhabhi.  A leader who is out passes the lead to the next
+player still in.  Scores: the bhabhi −1, everyone else 0.
+
+Special rules (``rules``, all off by default):
+
+- ``first_round`` (Klassen 1): the first round goes on to everyone after a
+  failure to follow, and its cards are discarded; the highest ♠ leads.
+- ``take_hand`` ``"left"`` (Klassen 2) or ``"any"`` (Singh): before a round's
+  lead a player may take the whole hand of the next player still in on the left
+  (``any``: of any player still in), who is then out.  Written
+  ``"takes": [{"player": X, "from": Y}]`` on the round.
+- ``extra_play`` (Klassen 3): after a failure to follow, the next player may play
+  one more card (following suit if able); if so that player picks up everything
+  and leads next.
+- ``shootout`` (Klassen 4): two players left, one plays their last card and
+  beats the other's card of the same suit: instead of going out they lead from
+  the discards (``"from": "discards"``).  A lead that beats the follow goes on;
+  a weaker lead makes the follower the bhabhi; a follower who cannot follow
+  makes the shooter the bhabhi.
+- ``lead_when_empty`` (Singh): the player to lead never goes out; with no cards
+  they lead a card from the discards (``"from": "discards"``) or drawn from
+  another player's hand (``"from": player``).
+
+Decisions: when a round empties every hand still in, the player with the
+highest card of the led suit is the bhabhi.  In a shootout, an empty discard
+pile, or a follower playing their last card under a stronger lead, ends it
+with the shooter going free and the follower as the bhabhi, respectively the
+shooter as the bhabhi.  A match is a series of games, ``target`` of them
+(open-ended without); the fewest times bhabhi rank first.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from engine.cards import BY_CODE, Card, Suit, standard_deck
+from engine.game import DealResult, Game, Scored
+from engine.games.common import one_card, play_object, take
+from engine.problems import Checker, join
+
+FULL_PLAY_KEYS = frozenset({"hands", "rounds"})
+TAKE_HAND = ("left", "any")
+FLAGS = ("first_round", "extra_play", "shootout", "lead_when_empty")
+OPENER = BY_CODE["SA"]
+
+
+class Bhabhi(Game):
+    name = "bhabhi"
+    player_counts = frozenset(range(2, 8))
+    deal_keys = frozenset({"bhabhi", "out"}) | FULL_PLAY_KEYS
+    rule_names = frozenset({"take_hand", *FLAGS})
+    inherited_keys = frozenset({"rules"})
+    accepts_target = True
+
+    def check_rules(self, rules: Mapping[str, Any], checker: Checker, path: str) -> dict[str, Any]:
+        checked: dict[str, Any] = {}
+        for flag in FLAGS:
+            checked[flag] = bool(checker.typed(rules.get(flag, False), bool, join(path, flag)))
+        take_hand = rules.get("take_hand")
+        if take_hand is not None and take_hand not in TAKE_HAND:
+            checker.add("out_of_range", join(path, "take_hand"), "left or any")
+        checked["take_hand"] = take_hand
+        return checked
+
+    def is_finished(self, side_totals: Any, deals_played: int, target: int | None) -> bool:
+        return target is not None and deals_played >= target
+
+    def summary(self, record: Mapping[str, Any], result: DealResult) -> dict[str, Any]:
+        return {"bhabhi": result.details["bhabhi"], "out": result.details["out"]}
+
+    def score_deal(
+        self, record: Mapping[str, Any], players: list[str], rules: dict[str, Any], checker: Checker
+    ) -> Scored | None:
+        details: dict[str, Any] = {}
+        if not FULL_PLAY_KEYS.isdisjoint(record):
+            played = Replay(players, rules, checker).run(record)
+            if played is None:
+                return None
+            loser, out = played
+            for key, derived in (("bhabhi", loser), ("out", out)):
+                if key in record and record[key] != derived:
+                    checker.add("replay_mismatch", key, f"the replay gives {derived}")
+        else:
+            read = _summary(record, players, checker)
+            if read is None:
+                return None
+            loser, out = read
+        if not checker.ok:
+            return None
+        details.update({"bhabhi": loser, "out": out})
+        scores = {p: -1 if p == loser else 0 for p in players}
+        return Scored(scores, tuple(p for p in players if p != loser), details)
+
+
+def _summary(
+    record: Mapping[str, Any], players: list[str], checker: Checker
+) -> tuple[str, list[str]] | None:
+    loser = checker.player(checker.require(record, "bhabhi"), players, "bhabhi")
+    if loser is None:
+        return None
+    if "out" not in record:
+        return loser, [p for p in players if p != loser]
+    raw = checker.typed(record["out"], list, "out")
+    if raw is None:
+        return None
+    out: list[str] = []
+    for i, value in enumerate(raw):
+        who = checker.player(value, players, join("out", i))
+        if who == loser:
+            checker.add("wrong_bhabhi", join("out", i), f"{who} is the bhabhi and never goes out")
+        elif who in out:
+            checker.add("duplicate_player", join("out", i), f"{who} goes out once")
+        elif who is not None:
+            out.append(who)
+    if checker.ok and len(out) != len(players) - 1:
+        missing = [p for p in players if p != loser and p not in out]
+        checker.add("missing_player", "out", f"{', '.join(missing)} never went out")
+    return (loser, out) if checker.ok else None
+
+
+class Replay:
+    """One game replayed round by round."""
+
+    def __init__(self, players: list[str], rules: Mapping[str, Any], checker: Checker) -> None:
+        self.players = players
+        self.rules = rules
+        self.checker = checker
+        self.hands: dict[str, list[Card]] = {}
+        self.left: list[str] = list(players)
+        self.out: list[str] = []
+        self.discards: list[Card] = []
+        self.loser: str | None = None
+        self.shooter: str | None = None
+
+    def after(self, player: str) -> str:
+        """The next player still in, round from ``player`` (who may be out already)."""
+        i = self.players.index(player)
+        for step in range(1, len(self.players) + 1):
+            nxt = self.players[(i + step) % len(self.players)]
+            if nxt in self.left:
+                return nxt
+        return player
+
+    def run(self, record: Mapping[str, Any]) -> tuple[str, list[str]] | None:
+        c = self.checker
+        n = len(self.players)
+        raw = c.per_player(c.require(record, "hands"), self.players, "hands")
+        rounds = c.typed(c.require(record, "rounds"), list, "rounds")
+        if raw is None or rounds is None:
+            return None
+        for p, value in raw.items():
+            cards = c.cards(value, join("hands", p))
+            if cards is not None:
+                if len(cards) not in (52 // n, -(-52 // n)):
+                    c.add("wrong_card_count", join("hands", p), f"with {n} players a hand is dealt {52 // n} or {-(-52 // n)} cards")  # fmt: skip
+                self.hands[p] = cards
+        if len(self.hands) != n or not c.ok:
+            return None
+        placed = [(join(join("hands", p), i), x) for p in self.players for i, x in enumerate(self.hands[p])]  # fmt: skip
+        c.deck_counts(placed, standard_deck())
+        if not c.ok:
+            return None
+        if len(placed) != 52:
+            c.add("incomplete_deck", "hands", f"the hands hold {len(placed)} cards, not 52")
+            return None
+        leader = next(p for p in self.players if OPENER in self.hands[p])
+        for r, item in enumerate(rounds):
+            path = join("rounds", r)
+            if self.loser is not None:
+                c.add("deal_over", path, f"the game was over: {self.loser} is the bhabhi")
+                return None
+            nxt = self.round(item, path, r, leader)
+            if nxt is None:
+                return None
+            leader = nxt
+        if self.loser is None:
+            c.add("deal_not_over", "rounds", f"the game goes on: {', '.join(self.left)} still hold cards")  # fmt: skip
+            return None
+        return self.loser, self.out
+
+    def go_out(self, player: str) -> None:
+        self.left.remove(player)
+        self.out.append(player)
+        if len(self.left) == 1:
+            self.loser = self.left[0]
+
+    def takes(self, item: Mapping[str, Any], path: str, leader: str) -> str | None:
+        c = self.checker
+        raw = c.typed(item.get("takes", []), list, join(path, "takes"))
+        if raw is None:
+            return None
+        if raw and self.rules.get("take_hand") is None:
+            c.add("not_applicable", join(path, "takes"), "taking a hand needs rules.take_hand")
+            return None
+        for i, value in enumerate(raw):
+            tpath = join(join(path, "takes"), i)
+            obj = play_object(value, tpath, self.left, None, c)
+            if obj is None:
+                return None
+            who = str(obj["player"])
+            giver = c.player(c.require(obj, "from", tpath), self.left, join(tpath, "from"))
+            if giver is None:
+                return None
+            if giver == who or (self.rules["take_hand"] == "left" and giver != self.after(who)):
+                c.add("illegal_take", join(tpath, "from"), f"{who} may take the hand of {self.after(who)} only")  # fmt: skip
+                return None
+            self.hands[who].extend(self.hands[giver])
+            self.hands[giver] = []
+            self.go_out(giver)
+            if giver == leader:
+                leader = who if OPENER in self.hands[who] else self.after(giver)
+            if self.loser is not None:
+                return leader
+        return leader
+
+    def lead_card(self, play: Mapping[str, Any], who: str, path: str, first: bool) -> Card | None:
+        """The lead, from the hand or (shoot-out, Singh) from the discards or a player's hand."""
+        c = self.checker
+        card = one_card(play, path, c)
+        if card is None:
+            return None
+        source = play.get("from")
+        if source is None:
+            if first and card != OPENER:
+                c.add("wrong_lead", join(path, "card"), "the first round is led with ♠A")
+                return None
+            return card if take(self.hands[who], [card], who, join(path, "card"), c) else None
+        if self.hands[who]:
+            c.add("not_applicable", join(path, "from"), f"{who} still holds cards and leads from them")  # fmt: skip
+            return None
+        if source == "discards" and (self.rules["shootout"] or self.rules["lead_when_empty"]):
+            if card not in self.discards:
+                c.add("card_not_held", join(path, "card"), f"{card.code} is not in the discards")
+                return None
+            self.discards.remove(card)
+            return card
+        if self.rules["lead_when_empty"] and source in self.left and source != who:
+            return card if take(self.hands[str(source)], [card], str(source), join(path, "card"), c) else None  # fmt: skip
+        c.add("not_applicable", join(path, "from"), "a lead from the discards or another hand needs the shoot-out or lead_when_empty rule")  # fmt: skip
+        return None
+
+    def round(self, item: Any, path: str, r: int, leader: str) -> str | None:
+        c = self.checker
+        obj = c.typed(item, dict, path)
+        if obj is None:
+            return None
+        c.known_keys(obj, ("takes", "plays"), path)
+        nxt_leader = self.takes(obj, path, leader)
+        if nxt_leader is None:
+            return None
+        leader = nxt_leader
+        plays = c.typed(obj.get("plays", []), list, join(path, "plays"))
+        if plays is None:
+            return None
+        if self.loser is not None:
+            if plays:
+                c.add("deal_over", join(path, "plays"), f"the game was over: {self.loser} is the bhabhi")  # fmt: skip
+            return leader
+        table: list[tuple[str, Card]] = []
+        first_round = r == 0 and self.rules["first_round"]
+        failed: str | None = None
+        extra: str | None = None
+        who = leader
+        for k, raw in enumerate(plays):
+            ppath = join(join(path, "plays"), k)
+            if k > 0:
+                who = self.after(who)
+            if k >= len(self.left) or (failed is not None and not first_round and (extra is not None or not self.rules["extra_play"] or who != self.after(failed))):  # fmt: skip
+                c.add("round_over", ppath, "the round was over before this play")
+                return None
+            play = play_object(raw, ppath, self.players, who, c)
+            if play is None:
+                return None
+            if k == 0:
+                card = self.lead_card(play, who, ppath, r == 0)
+                if card is None:
+                    return None
+            else:
+                card = one_card(play, ppath, c)
+                if card is None:
+                    return None
+                led = table[0][1].suit
+                if card.suit != led and any(x.suit == led for x in self.hands[who]):
+                    c.add("revoke", join(ppath, "card"), f"{who} holds {_suit(led)} and must follow")
+                    return None
+                if not take(self.hands[who], [card], who, join(ppath, "card"), c):
+                    return None
+                if failed is not None and not first_round:
+                    extra = who
+                elif card.suit != led:
+                    failed = who
+            table.append((who, card))
+        if failed is None and len(table) < len(self.left):
+            c.add("wrong_play_count", join(path, "plays"), f"every one of {', '.join(self.left)} plays unless someone cannot follow")  # fmt: skip
+            return None
+        if first_round and len(table) < len(self.left):
+            c.add("wrong_play_count", join(path, "plays"), "the first round goes on to everyone (first_round rule)")  # fmt: skip
+            return None
+        return self.judge(table, failed, extra, first_round)
+
+    def judge(
+        self, table: list[tuple[str, Card]], failed: str | None, extra: str | None, first_round: bool
+    ) -> str:
+        led = table[0][1].suit
+        high = max((x for x in table if x[1].suit == led), key=lambda x: x[1].strength)[0]
+        if self.shooter is not None:
+            return self.shootout_round(table, high)
+        if extra is not None:
+            high = extra
+        picks_up = extra is not None or (failed is not None and not first_round)
+        cards = [card for _, card in table]
+        if picks_up:
+            self.hands[high].extend(cards)
+        else:
+            self.discards.extend(cards)
+        empty = [p for p in self.players if p in self.left and not self.hands[p]]
+        if self.rules["shootout"] and len(self.left) == 2 and len(empty) == 1 and len(table) == 2:
+            last, other = empty[0], next(p for p in self.left if p != empty[0])
+            if high == last and not picks_up:
+                for card in cards:  # the two cards leave the game
+                    self.discards.remove(card)
+                self.shooter = last
+                return last
+        if len(empty) == len(self.left):
+            self.loser = high
+            self.out.extend(p for p in self.left if p != high)
+            self.left = [high]
+            return high
+        for player in empty:
+            if self.rules["lead_when_empty"] and player == high:
+                continue
+            self.go_out(player)
+        return high if high in self.left else self.after(high)
+
+    def shootout_round(self, table: list[tuple[str, Card]], high: str) -> str:
+        shooter = self.shooter or high
+        follower = next(p for p in self.left if p != shooter)
+        if len(table) < 2 or table[1][1].suit != table[0][1].suit:
+            self.loser = shooter
+        elif high == follower:
+            self.loser = follower
+        elif not self.hands[follower] or not self.discards:
+            self.loser = follower if self.hands[follower] else shooter
+        if self.loser is not None:
+            winner = follower if self.loser == shooter else shooter
+            self.left = [self.loser]
+            self.out.append(winner)
+        return shooter
+
+
+def _suit(suit: Suit | None) -> str:
+    return {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(suit.value if suit else "", "?")
+
+
+# -- random legal play (tests, demo data) ------------------------------------------------
+
+
+def random_deal(
+    rng: random.Random, players: list[str], rules: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """A full-play record of one game by random legal choices (basic rules and ``first_round``)."""
+    rules = dict(rules or {})
+    pack = list(standard_deck())
+    rng.shuffle(pack)
+    n = len(players)
+    hands = {p: [BY_CODE[c] for c in pack[i::n]] for i, p in enumerate(players)}
+    record: dict[str, Any] = {"game": "bhabhi", "players": list(players), "rules": rules,
+                              "hands": {p: [c.code for c in h] for p, h in hands.items()}}  # fmt: skip
+    left = list(players)
+    leader = next(p for p in players if BY_CODE["SA"] in hands[p])
+    rounds: list[dict[str, Any]] = []
+    while len(left) > 1:
+        r = len(rounds)
+        plays: list[dict[str, Any]] = []
+        card = BY_CODE["SA"] if r == 0 else rng.choice(hands[leader])
+        table = [(leader, card)]
+        failed = False
+        who = leader
+        for _ in range(len(left) - 1):
+            if failed and not (r == 0 and rules.get("first_round")):
+                break
+            who = left[(left.index(who) + 1) % len(left)]
+            suited = [x for x in hands[who] if x.suit == card.suit]
+            pick = rng.choice(suited or hands[who])
+            failed = failed or not suited
+            table.append((who, pick))
+        for p, x in table:
+            hands[p].remove(x)
+            plays.append({"player": p, "card": x.code})
+        rounds.append({"plays": plays})
+        high = max((x for x in table if x[1].suit == card.suit), key=lambda x: x[1].strength)[0]
+        if failed and not (r == 0 and rules.get("first_round")):
+            hands[high].extend(x for _, x in table)
+        empty = [p for p in left if not hands[p]]
+        if len(empty) == len(left):
+            break
+        left = [p for p in left if hands[p]]
+        leader = high
+        while leader not in left:
+            leader = players[(players.index(leader) + 1) % n]
+    record["rounds"] = rounds
+    return record

@@ -16,7 +16,19 @@ from engine.games.packing import Packing
 from engine.games.rettler import Rettler
 from engine.games.twentytwo import TwentyTwo
 
-GAMES: dict[str, Game] = {game.name: game for game in (Napoleon(), Rettler(), Comp13(), Packing(), TwentyTwo(), OneTwoThreeFour(), Bhabhi(), Comrade())}
+GAMES: dict[str, Game] = {
+    game.name: game
+    for game in (
+        Napoleon(),
+        Rettler(),
+        Comp13(),
+        Packing(),
+        TwentyTwo(),
+        OneTwoThreeFour(),
+        Bhabhi(),
+        Comrade(),
+    )
+}
 """Every implemented game, by the ``game`` value of its records."""
 
 

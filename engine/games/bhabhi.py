@@ -293,7 +293,9 @@ class Replay:
                     return None
                 led = table[0][1].suit
                 if card.suit != led and any(x.suit == led for x in self.hands[who]):
-                    c.add("revoke", join(ppath, "card"), f"{who} holds {_suit(led)} and must follow")
+                    c.add(
+                        "revoke", join(ppath, "card"), f"{who} holds {_suit(led)} and must follow"
+                    )
                     return None
                 if not take(self.hands[who], [card], who, join(ppath, "card"), c):
                     return None
@@ -311,7 +313,11 @@ class Replay:
         return self.judge(table, failed, extra, first_round)
 
     def judge(
-        self, table: list[tuple[str, Card]], failed: str | None, extra: str | None, first_round: bool
+        self,
+        table: list[tuple[str, Card]],
+        failed: str | None,
+        extra: str | None,
+        first_round: bool,
     ) -> str:
         led = table[0][1].suit
         high = max((x for x in table if x[1].suit == led), key=lambda x: x[1].strength)[0]
@@ -327,7 +333,7 @@ class Replay:
             self.discards.extend(cards)
         empty = [p for p in self.players if p in self.left and not self.hands[p]]
         if self.rules["shootout"] and len(self.left) == 2 and len(empty) == 1 and len(table) == 2:
-            last, other = empty[0], next(p for p in self.left if p != empty[0])
+            last = empty[0]
             if high == last and not picks_up:
                 for card in cards:  # the two cards leave the game
                     self.discards.remove(card)

@@ -113,6 +113,7 @@ class Comrade(Game):
         if deals_by is None:
             return None
         n = len(players)
+        failure: str | None
         if not FULL_PLAY_KEYS.isdisjoint(record):
             played = replay(record, players, deals_by, checker)
             if played is None:
@@ -173,7 +174,10 @@ def _per_suit(
 
 
 def _judge(
-    bids: Mapping[str, Mapping[Suit, int]], won: Mapping[str, Mapping[Suit, int]], n: int, checker: Checker
+    bids: Mapping[str, Mapping[Suit, int]],
+    won: Mapping[str, Mapping[Suit, int]],
+    n: int,
+    checker: Checker,
 ) -> str | None:
     """The outcome of a summary record: ``success``, ``bidding``, ``wrong_suit``, ``too_many``
     or ``short`` (every trick played, some bid not met)."""
@@ -359,7 +363,12 @@ def _bid(turns: list[Any], order: list[str], bidding: Bidding, checker: Checker)
 
 
 def _trick(
-    item: Any, path: str, players: list[str], leader: str, hands: dict[str, list[Card]], checker: Checker
+    item: Any,
+    path: str,
+    players: list[str],
+    leader: str,
+    hands: dict[str, list[Card]],
+    checker: Checker,
 ) -> tuple[str | None, Suit | None]:
     trick = checker.typed(item, dict, path)
     plays = None if trick is None else checker.typed(checker.require(trick, "plays", path), list, join(path, "plays"))  # fmt: skip

@@ -93,17 +93,26 @@ class TwentyTwo(Game):
 
     def summary(self, record: Mapping[str, Any], result: DealResult) -> dict[str, Any]:
         keep = ("dealer", "draw", "hand_size", "decks", "buy_back")
-        return {**{k: record[k] for k in keep if k in record}, "last_trick": result.details["last_trick"]}
+        return {
+            **{k: record[k] for k in keep if k in record},
+            "last_trick": result.details["last_trick"],
+        }
 
     def score_deal(
         self, record: Mapping[str, Any], players: list[str], rules: dict[str, Any], checker: Checker
     ) -> Scored | None:
         n = len(players)
         deals_by = dealer(record, players, checker)
-        decks = checker.integer(record.get("decks", default_decks(n)), "decks", minimum=1, maximum=2)
+        decks = checker.integer(
+            record.get("decks", default_decks(n)), "decks", minimum=1, maximum=2
+        )
         hand_size = checker.integer(record.get("hand_size", FIRST_HAND), "hand_size", minimum=2)
         if decks is not None and hand_size is not None and hand_size * n > 52 * decks:
-            checker.add("out_of_range", "hand_size", f"{n} hands of {hand_size} need more than {decks} deck(s)")
+            checker.add(
+                "out_of_range",
+                "hand_size",
+                f"{n} hands of {hand_size} need more than {decks} deck(s)",
+            )
             return None  # fmt: skip
         if "draw" in record:
             draw_rounds(record, players, deals_by, checker)
@@ -147,7 +156,11 @@ class TwentyTwo(Game):
         return Scored(scores, tuple(p for p in players if p not in losers), details)
 
     def _last_trick(
-        self, record: Mapping[str, Any], players: list[str], deck: Mapping[str, int], checker: Checker
+        self,
+        record: Mapping[str, Any],
+        players: list[str],
+        deck: Mapping[str, int],
+        checker: Checker,
     ) -> dict[str, Card] | None:
         raw = checker.per_player(checker.require(record, "last_trick"), players, "last_trick")
         if raw is None:
@@ -169,7 +182,9 @@ class TwentyTwo(Game):
         if raw is None:
             return None
         if raw and not rules["gambling"]:
-            checker.add("not_applicable", "buy_back", "buying back is a rule of the gambling cucumber")
+            checker.add(
+                "not_applicable", "buy_back", "buying back is a rule of the gambling cucumber"
+            )
             return None  # fmt: skip
         if raw and len(players) <= 3:
             checker.add("no_buy_back", "buy_back", "no buying back once three players remain")
@@ -371,6 +386,8 @@ class TwentyTwoMatch(MatchState):
         self.cards_out = 0
         self.losers: list[str] = []
         self.winners: list[str] = []
+        self.removed: dict[str, int] = {}
+        """Penalty cards placed in front of the losers: out of the deck for the match."""
 
     def next_deal(self) -> dict[str, Any]:
         deal: dict[str, Any] = {"players": list(self.alive), "hand_size": self.hand_size, "decks": self.decks}  # fmt: skip
@@ -395,6 +412,9 @@ class TwentyTwoMatch(MatchState):
             first = record["draw"][0] if isinstance(record["draw"], list) else {}
             if sorted(first) != sorted(drawers):
                 checker.add("wrong_draw", "draw[0]", f"{', '.join(drawers)} draw for the deal")
+        for who, code in result.details["last_trick"].items():
+            if self.removed.get(code, 0) >= self.decks:
+                checker.add("card_out", join("last_trick", who), f"{code} lies in front of a loser: it is out of the deck")  # fmt: skip
         points = int(result.details["penalty"])
         for i, who in enumerate(result.details["buy_back"]):
             if who in self.bought:
@@ -410,6 +430,9 @@ class TwentyTwoMatch(MatchState):
             self.won[player] += 1
         losers = list(result.details["losers"])
         self.cards_out += len(losers)
+        for player in losers:
+            code = result.details["last_trick"][player]
+            self.removed[code] = self.removed.get(code, 0) + 1
         for player in result.details["buy_back"]:
             self.bought[player] = self.played
         before = len(self.alive)

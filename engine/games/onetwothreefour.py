@@ -239,6 +239,8 @@ def replay(
                 if cards is not None:
                     checker.add("wrong_card_count", join(path, kinds[0]), "at least one card")
                 return None
+            if not take(hand, cards, turn, join(path, kinds[0]), checker):
+                return None
             if kinds[0] == "play":
                 total = sum(value(c) for c in cards)
                 if not last < total <= last + 4:
@@ -247,8 +249,6 @@ def replay(
                 last = total
             elif not is_pass(cards):
                 checker.add("illegal_pass", join(path, "pass"), "a pass is one ace, a pair of number cards with a face card, three of a suit, three of a rank, or two pairs of number cards")  # fmt: skip
-                return None
-            if not take(hand, cards, turn, join(path, kinds[0]), checker):
                 return None
             need = min(DRAW, HAND - len(hand))
             hand.extend(stock[:need])

@@ -82,11 +82,11 @@ def test_the_rulebook_example_and_refilling_towards_five():
     assert codes(engine.check(deal(turns, HANDS))) == ["illegal_play"]
     turns[2] = {"player": "C", "pass": ["SK", "HK", "DK"]}
     turns.append({"player": "A", "play": ["S3", "S6", "S5"]})  # 14 after the Q
-    turns.append({"player": "B", "play": ["H2", "C5", "H4"]})  # 11: below 15
+    turns.append({"player": "B", "play": ["H2", "C5"]})  # 7: below 15
     result = engine.check(deal(turns, HANDS))
     assert codes(result) == ["illegal_play"]
     assert "15 to 18" in result.errors[0].message
-    turns[-1] = {"player": "B", "pass": ["H2", "H4"]}
+    turns[-1] = {"player": "B", "pass": ["H2", "C5"]}
     assert codes(engine.check(deal(turns, HANDS))) == ["illegal_pass"]
 
 

@@ -31,7 +31,10 @@ number of games won gives the title (Excellent … Low).
 Decisions: "三人連続でパス" stays three turns in a row with 4 and 5 players
 (the variants do not change it).  "どのカードをとっても" counts every card still on
 the table for every player (with the rule that a player's new card of a suit
-must be higher).  A joker's own value is 1.  Scores: +1 to everyone for a won
+must be higher).  With these decks no legal bidding seems to reach that
+position (an ace or a card one above a bid is always left within reach), but
+the check is made after every bid all the same.  A joker's own value is 1.
+A player who never bid is left out of ``bids``.  Scores: +1 to everyone for a won
 game, 0 for a lost one; the match's ``winners`` are everyone when every game
 was won (Excellent), nobody otherwise.
 """
@@ -123,7 +126,7 @@ class Comrade(Game):
                 if key in record and record[key] != derived:
                     checker.add("replay_mismatch", key, f"the replay gives {derived}")
         else:
-            read_bids = _per_suit(record, "bids", players, 1, checker)
+            read_bids = _per_suit(record, "bids", players, 1, checker, required=False)
             read_won = _per_suit(record, "tricks_won", players, 0, checker, required=False)
             if read_bids is None or read_won is None:
                 return None
@@ -154,7 +157,8 @@ def _per_suit(
     checker: Checker,
     required: bool = True,
 ) -> dict[str, dict[Suit, int]] | None:
-    raw = checker.per_player(checker.require(record, key) if required else record.get(key, {}), players, key, required=required)  # fmt: skip
+    value = checker.require(record, key) if required or key == "bids" else record.get(key, {})
+    raw = checker.per_player(value, players, key, required=False)
     if raw is None:
         return None
     table: dict[str, dict[Suit, int]] = {p: {} for p in players}

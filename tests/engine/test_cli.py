@@ -91,3 +91,23 @@ def test_match_prints_standings_and_each_deal():
     }
     assert out["finished"] is False and out["winner"] is None
     assert len(out["deals"]) == 2
+
+
+@pytest.mark.parametrize("game", ["twentytwo", "1234", "bhabhi", "comrade"])
+def test_the_command_line_checks_and_matches_every_rulebook_game(game, tmp_path):
+    deal = ROOT / "docs" / "examples" / f"{game}-full.json"
+    match = ROOT / "docs" / "examples" / f"{game}-match.json"
+    done = run("check", str(deal))
+    assert done.returncode == 0, done.stdout
+    assert json.loads(done.stdout)["game"] == game
+    done = run("match", str(match))
+    assert done.returncode == 0, done.stdout
+    out = json.loads(done.stdout)
+    assert out["finished"] and out["next_deal"] == {} and out["standings"]
+    broken = json.loads(deal.read_text())
+    broken["players"] = broken["players"][:1]
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(broken))
+    done = run("check", str(path))
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["errors"][0]["code"] in ("player_count", "unknown_player")

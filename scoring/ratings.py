@@ -19,6 +19,11 @@ deal (not deleted; confirmed where the season asks for it) is one rated event:
   each doubling of the stake moves the ratings one step further without a
   ×16 deal swamping a season.  Sigma follows the library.
 
+- **Elimination games** (Twenty-Two): only the players of the deal are ranked
+  (those already out have no score in it).
+- **Cooperative games** (Comrade) are not rated: everyone wins or loses
+  together, so there is nobody to be ranked against.
+
 The engine supplies everything about a deal (sides, declarer, adjutants,
 multiplier): no rule is restated here.
 
@@ -84,6 +89,7 @@ def event(
         multiplier = details["multiplier"] or ALL_TAKEN_MULTIPLIER
         weights = [[DECLARER_WEIGHT] + [ADJUTANT_WEIGHT] * (len(army) - 1), [1.0] * len(coalition)]
         return Event([army, coalition], [0, 1] if won else [1, 0], weights, stake(multiplier))
+    seats = [(h, pid) for h, pid in seats if pid in scores]  # Twenty-Two: those still in
     sides = rules.sides([h for h, _ in seats])
     teams = [[ids[h] for h in side] for side in sides]
     return Event(teams, [-sum(scores[pid] for pid in team) for team in teams])
@@ -148,10 +154,16 @@ def _deals(club_id: int, game: str, since: dt.date | None) -> Iterator[tuple[Any
             yield row[0], row[2], row[3] if len(row) > 3 else {}, seats[row[1]], scores[row[0]]
 
 
+UNRATED = frozenset({"comrade"})
+"""Cooperative games: no ratings."""
+
+
 def rebuild_ratings(club_id: int, game: str, since: dt.date | None = None) -> int:
     """Replay the club's ratings in ``game`` from the night ``since`` (``None``: from the
     first deal); returns the number of deals rated.  Under a lock on the club: two
     rebuilds of one club run one after the other."""
+    if game in UNRATED:
+        return 0
     with transaction.atomic():
         if not Club.objects.select_for_update().filter(pk=club_id).exists():
             return 0

@@ -51,6 +51,10 @@ TIE_BREAKS = {
     "packing": "first side to the target; sides level at the top play another deal",
     "napoleon": "cumulative zero-sum points",
     "rettler": "cumulative zero-sum points",
+    "twentytwo": "out at 22 penalty points (gambling: 30); the last player in wins",
+    "1234": "highest total after the games played",
+    "bhabhi": "fewest times bhabhi (−1 each)",
+    "comrade": "cooperative: games won give the title",
 }
 
 
@@ -112,6 +116,15 @@ def _note(game: str, details: dict) -> str:
         return f"winner {details.get('winner')}"
     if game == "packing":
         return " / ".join(str(s) for s in details.get("side_scores", []))
+    if game == "twentytwo":
+        losers = ", ".join(details.get("losers", []))
+        return f"{losers} −{details.get('penalty')}"
+    if game == "1234":
+        return f"winner {details.get('winner')}"
+    if game == "bhabhi":
+        return f"bhabhi {details.get('bhabhi')}"
+    if game == "comrade":
+        return "all win" if details.get("success") else f"lost ({details.get('outcome')})"
     return ""
 
 

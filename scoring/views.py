@@ -18,8 +18,10 @@ CONTENT_TYPES = {
     "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     "pdf": "application/pdf",
 }
-BLANK_ROWS = {"comp13": 12, "packing": 15, "napoleon": 20, "rettler": 20}
-DEFAULT_SEATS = {"comp13": 4, "packing": 4, "napoleon": 4, "rettler": 6}
+BLANK_ROWS = {"comp13": 12, "packing": 15, "napoleon": 20, "rettler": 20,
+              "twentytwo": 20, "1234": 15, "bhabhi": 15, "comrade": 5}  # fmt: skip
+DEFAULT_SEATS = {"comp13": 4, "packing": 4, "napoleon": 4, "rettler": 6,
+                 "twentytwo": 4, "1234": 4, "bhabhi": 5, "comrade": 3}  # fmt: skip
 
 
 def _download(body: bytes, fmt: str, name: str) -> HttpResponse:

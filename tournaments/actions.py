@@ -113,15 +113,36 @@ def match_record(match: Match, deals: Sequence[Mapping[str, Any]] = ()) -> dict[
 # -- deals ----------------------------------------------------------------------
 
 
-def complete_record(match: Match, record: Any) -> dict[str, Any]:
+NEXT_DEAL_GAMES = frozenset({"twentytwo", "1234", "comrade"})
+"""Games whose next deal's players, dealer or hand size follow from the deals before it."""
+
+
+def next_deal(match: Match, previous: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What the engine says the deal after ``previous`` inherits (``players``, ``dealer``, …)."""
+    result = engine.check_match(match_record(match, previous))
+    deal = dict(result.next_deal)
+    if result.next_dealer:
+        deal.setdefault("dealer", result.next_dealer)
+    return deal
+
+
+def complete_record(
+    match: Match, record: Any, previous: Sequence[Mapping[str, Any]] | None = None
+) -> dict[str, Any]:
     """The deal record with the match's envelope filled in, or a :class:`Rejection`.
 
     A record may leave out ``game``, ``players``, ``rules`` (and Packing's
-    ``teams``); when it gives them they must be the match's.
+    ``teams``); when it gives them they must be the match's.  In the games of
+    ``NEXT_DEAL_GAMES`` the deals before it (``previous``, the active deals in
+    order) say who plays it and who deals, and Twenty-Two how many cards.
     """
     if not isinstance(record, dict):
         raise Rejection((_error("wrong_type", "", "a deal record is a JSON object"),))
     base = match_record(match)
+    inherited: dict[str, Any] = {}
+    if match.game in NEXT_DEAL_GAMES:
+        inherited = next_deal(match, previous or [])
+        base["players"] = inherited.pop("players", base["players"])
     errors = []
     for key in ("game", "players"):
         if key in record and record[key] != base[key]:
@@ -134,7 +155,7 @@ def complete_record(match: Match, record: Any) -> dict[str, Any]:
             )
     if errors:
         raise Rejection(tuple(errors))
-    full = {"game": base["game"], "players": base["players"], "rules": base["rules"]}
+    full = {"game": base["game"], "players": base["players"], "rules": base["rules"], **inherited}
     if match.game == "packing" and len(base["players"]) in (4, 6):
         full["teams"] = match.partnerships()
     full.update(record)
@@ -185,11 +206,11 @@ def enter_deal(
             raise Rejection(
                 (_error("wrong_number", "number", f"the next deal of this match is {next_number}"),)
             )
-        full = complete_record(locked, record)
+        active = [record for _number, deleted_at, record in stored if deleted_at is None]
+        full = complete_record(locked, record, active)
         result = engine.check(full)
         if not result.valid:
             raise Rejection(tuple(p.to_dict() for p in result.errors))
-        active = [record for _number, deleted_at, record in stored if deleted_at is None]
         state = engine.check_match(match_record(locked, [*active, full]))
         if not state.valid:
             raise Rejection(tuple(p.to_dict() for p in state.errors), conflict=True)

@@ -196,7 +196,10 @@ class DealAddForm(forms.ModelForm):
         if match is None or record is None:
             return data
         try:
-            result = engine.check(actions.complete_record(match, record))
+            previous = match.deals.filter(deleted_at__isnull=True).order_by("number")
+            result = engine.check(
+                actions.complete_record(match, record, [d.record for d in previous])
+            )
         except actions.Rejection as rejection:
             raise ValidationError({"record": str(rejection)}) from None
         if not result.valid:

@@ -127,7 +127,10 @@ def correct_deal(
         )
 
     def apply(match: Match, locked: Deal) -> None:
-        full = complete_record(match, record)
+        before = match.deals.filter(deleted_at__isnull=True, number__lt=locked.number).order_by(
+            "number"
+        )
+        full = complete_record(match, record, [d.record for d in before])
         checked = engine.check(full)
         if not checked.valid:
             raise Rejection(tuple(p.to_dict() for p in checked.errors))

@@ -16,6 +16,7 @@ from django.db import transaction
 
 import engine
 from engine.cards import standard_deck
+from engine.games import bhabhi, comrade, onetwothreefour, twentytwo
 from engine.games.comp13_play import random_comp13_deal
 from engine.games.packing_play import random_packing_deal
 from tournaments import actions
@@ -180,6 +181,50 @@ def full_play_deals(game: str, seated: list[str]) -> list[dict[str, Any]]:
     return [record]
 
 
+def rulebook_game_deals(
+    game: str, seated: list[str]
+) -> tuple[dict[str, Any], int | None, list[dict[str, Any]]]:
+    """(rules, target, deals) of the demo's Twenty-Two, 1234, Bhabhi and Comrade matches.
+
+    Every deal is played by the engine's random legal play with a fixed seed; the
+    first is kept as a full play log, the others as the summaries a table logs.
+    """
+    rng = random.Random(2026)
+    rules: dict[str, Any] = {}
+    target: int | None = None
+    if game == "twentytwo":
+        deals = twentytwo.random_match(rng, seated)["deals"]
+    elif game == "1234":
+        rules, target = {"scoring": "chips", "limit": 100}, 3
+        deals, dealer = [], seated[-1]
+        for _ in range(target):
+            deals.append(onetwothreefour.random_deal(rng, seated, dealer))
+            dealer = engine.check({**deals[-1], "rules": rules}).details["winner"]
+    elif game == "bhabhi":
+        target = 3
+        deals = [bhabhi.random_deal(rng, seated) for _ in range(target)]
+    else:
+        deals = [comrade.random_deal(rng, seated, seated[0])]
+        deals += [COMRADE_WON[i] for i in range(len(seated) - 1)]
+        return rules, target, [_strip(d) for d in deals]
+    deals = [deals[0], *(engine.summarize({**d, "rules": rules}) for d in deals[1:])]
+    return rules, target, [_strip(d) for d in deals]
+
+
+def _strip(record: dict[str, Any]) -> dict[str, Any]:
+    """Leave out what the match supplies."""
+    return {k: v for k, v in record.items() if k not in ("game", "players", "rules")}
+
+
+COMRADE_WON = [
+    {"dealer": "hana", "bids": {"ito": {"spades": 4, "clubs": 1}, "gen": {"hearts": 4}, "hana": {"diamonds": 3}},
+     "tricks_won": {"ito": {"spades": 4, "clubs": 1}, "gen": {"hearts": 4}, "hana": {"diamonds": 3}}},
+    {"dealer": "ito", "bids": {"gen": {"clubs": 4}, "hana": {"spades": 3, "hearts": 2}, "ito": {"diamonds": 3}},
+     "tricks_won": {"gen": {"clubs": 3}, "hana": {"spades": 3, "hearts": 2}, "ito": {"diamonds": 3, "clubs": 1}}},
+]  # fmt: skip
+"""Comrade games two and three, as summaries: one won, one lost (a trick of an unbid suit)."""
+
+
 @transaction.atomic
 def load_demo() -> Club | None:
     """Create the demo club; ``None`` when it exists already (loading is idempotent)."""
@@ -214,7 +259,16 @@ def load_demo() -> Club | None:
     season = Season.objects.create(
         club=club,
         name="Autumn League 2026",
-        games=["rettler", "napoleon", "comp13", "packing"],
+        games=[
+            "rettler",
+            "napoleon",
+            "comp13",
+            "packing",
+            "twentytwo",
+            "1234",
+            "bhabhi",
+            "comrade",
+        ],
         starts_on=dt.date(2026, 10, 1),
         ends_on=dt.date(2026, 12, 20),
         public=True,
@@ -223,7 +277,7 @@ def load_demo() -> Club | None:
         ClubNight.objects.create(
             season=season, date=dt.date(2026, 10, d), venue="Kanda hall, room 2"
         )
-        for d in (3, 17)
+        for d in (3, 17, 31)
     ]
     plan = [
         (
@@ -249,5 +303,19 @@ def load_demo() -> Club | None:
         table = Table.objects.create(club_night=night, name=table_name, scorer=scorer)
         match = actions.create_match(table, game, [players[h] for h in seated], rules=rules)
         for record in [*full_play_deals(game, seated), *deals]:
+            actions.enter_deal(match, record, user=scorer)
+    rulebook_games = [
+        ("Table 1", "twentytwo", ["aki", "ben", "chika", "dai"]),
+        ("Table 2", "1234", ["emi", "fumi", "jun"]),
+        ("Table 3", "bhabhi", ["aki", "ben", "chika", "dai", "emi"]),
+        ("Table 4", "comrade", ["gen", "hana", "ito"]),
+    ]
+    for table_name, game, seated in rulebook_games:
+        table = Table.objects.create(club_night=nights[2], name=table_name, scorer=scorer)
+        rules, target, deals = rulebook_game_deals(game, seated)
+        match = actions.create_match(
+            table, game, [players[h] for h in seated], rules=rules, target=target
+        )
+        for record in deals:
             actions.enter_deal(match, record, user=scorer)
     return club

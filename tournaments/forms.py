@@ -15,6 +15,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from engine.games.declarer import TRUMPS
+from tournaments.actions import NEXT_DEAL_GAMES, next_deal
 from tournaments.models import Match, Player
 
 TRUMP_LABELS = {
@@ -37,6 +38,21 @@ def _codes(text: str) -> list[str]:
     return [c for c in text.replace(",", " ").split() if c]
 
 
+SUIT_LETTERS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs",
+                "♠": "spades", "♥": "hearts", "♡": "hearts", "♦": "diamonds", "♢": "diamonds", "♣": "clubs"}  # fmt: skip
+
+
+def _suit_counts(text: str) -> dict[str, Any]:
+    """``"S4 C1"`` → ``{"spades": 4, "clubs": 1}``; what is not that is passed on for the
+    engine to name (an unknown suit, a count that is not a number)."""
+    counts: dict[str, Any] = {}
+    for token in _codes(text):
+        suit = SUIT_LETTERS.get(token[:1].upper(), token[:1])
+        count = token[1:]
+        counts[suit] = int(count) if count.isdigit() else count
+    return counts
+
+
 class DealEntryForm(forms.Form):
     """Fields are added per game in ``__init__``; ``record()`` builds the deal record."""
 
@@ -48,12 +64,24 @@ class DealEntryForm(forms.Form):
     full_record_file = forms.FileField(label=_("…or upload it as a .json file"), required=False)
     number = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
+    hint = ""
+    """A line of help above the game's fields."""
+
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.match = match
         self.players: list[Player] = match.seated_players()
+        self.next_deal: dict[str, Any] = {}
+        if match.game in NEXT_DEAL_GAMES:
+            # Who plays the next deal, who deals it: the engine's reading of the match so far.
+            records = match.deals.filter(deleted_at__isnull=True).order_by("number")
+            self.next_deal = next_deal(match, [d.record for d in records])
+            seated = self.next_deal.get("players") or [p.handle for p in self.players]
+            self.players = [p for p in self.players if p.handle in seated]
         self.handles = [p.handle for p in self.players]
+        before = set(self.fields)
         getattr(self, f"_fields_{match.game}")()
+        self.game_field_names = [name for name in self.fields if name not in before]
 
     # -- per game ------------------------------------------------------------------------
     def _fields_napoleon(self) -> None:
@@ -112,6 +140,66 @@ class DealEntryForm(forms.Form):
                 widget=forms.Textarea(attrs={"rows": 2, "class": "cards", "autocomplete": "off"}),
             )  # fmt: skip
 
+    def _dealer_field(self) -> None:
+        self.fields["dealer"] = forms.ChoiceField(
+            label=_("Dealer (親)"), choices=[(p.handle, p.display_name) for p in self.players],
+            initial=self.next_deal.get("dealer"),
+        )  # fmt: skip
+
+    def _card_field(self, name: str, label: str, required: bool = True) -> None:
+        self.fields[name] = forms.CharField(
+            label=label, required=required, max_length=200,
+            widget=forms.TextInput(attrs={"class": "cards", "autocomplete": "off"}),
+        )  # fmt: skip
+
+    def _fields_twentytwo(self) -> None:
+        self.hint = _("The dealer, and each player's card in the last trick (e.g. SK).")
+        self._dealer_field()
+        for p in self.players:
+            self._card_field(
+                f"last_{p.handle}", _("%(name)s: last card") % {"name": p.display_name}
+            )
+        if self.match.rules.get("gambling"):
+            self.fields["buy_back"] = forms.MultipleChoiceField(
+                label=_("Bought back (gambling cucumber)"), required=False, widget=forms.CheckboxSelectMultiple,
+                choices=[(p.handle, p.display_name) for p in self.players],
+            )  # fmt: skip
+
+    def _fields_1234(self) -> None:
+        self.hint = _(
+            "The winner, the order of the drop-outs (1, 2, …), and the cards left in every hand."
+        )
+        self._dealer_field()
+        self.fields["winner"] = forms.ChoiceField(
+            label=_("Winner"), choices=[(p.handle, p.display_name) for p in self.players]
+        )
+        for p in self.players:
+            self.fields[f"drop_{p.handle}"] = forms.IntegerField(
+                label=_("%(name)s: dropped out as number") % {"name": p.display_name}, required=False,
+                min_value=1, max_value=len(self.players),
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "points"}),
+            )  # fmt: skip
+            self._card_field(
+                f"left_{p.handle}", _("%(name)s: cards left") % {"name": p.display_name}, False
+            )
+
+    def _fields_bhabhi(self) -> None:
+        self.hint = _("Who was left holding cards: the bhabhi.")
+        self.fields["bhabhi"] = forms.ChoiceField(
+            label=_("Bhabhi (バビ)"), choices=[(p.handle, p.display_name) for p in self.players]
+        )
+
+    def _fields_comrade(self) -> None:
+        self.hint = _("Bids and tricks won per player as suit letter and count, e.g. S4 C1.")
+        self._dealer_field()
+        for p in self.players:
+            self._card_field(
+                f"bids_{p.handle}", _("%(name)s: bids") % {"name": p.display_name}, False
+            )
+            self._card_field(
+                f"won_{p.handle}", _("%(name)s: tricks won") % {"name": p.display_name}, False
+            )
+
     # -- building the record ------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -165,6 +253,34 @@ class DealEntryForm(forms.Form):
             }
         }
 
+    def _record_twentytwo(self, data: dict[str, Any]) -> dict[str, Any]:
+        record: dict[str, Any] = {
+            "dealer": data["dealer"],
+            "last_trick": {h: data.get(f"last_{h}", "").strip() for h in self.handles},
+        }
+        if data.get("buy_back"):
+            record["buy_back"] = [h for h in self.handles if h in data["buy_back"]]
+        return record
+
+    def _record_1234(self, data: dict[str, Any]) -> dict[str, Any]:
+        order = sorted((data[f"drop_{h}"], h) for h in self.handles if data.get(f"drop_{h}"))
+        return {
+            "dealer": data["dealer"],
+            "winner": data["winner"],
+            "dropped": [h for _n, h in order],
+            "hands_left": {h: _codes(data.get(f"left_{h}", "")) for h in self.handles},
+        }
+
+    def _record_bhabhi(self, data: dict[str, Any]) -> dict[str, Any]:
+        return {"bhabhi": data["bhabhi"]}
+
+    def _record_comrade(self, data: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "dealer": data["dealer"],
+            "bids": {h: _suit_counts(data.get(f"bids_{h}", "")) for h in self.handles},
+            "tricks_won": {h: _suit_counts(data.get(f"won_{h}", "")) for h in self.handles},
+        }
+
     # -- the engine's errors, next to their fields ---------------------------------------------
     def field_for(self, path: str) -> str | None:
         """The form field an engine error path concerns (``None``: the whole form)."""
@@ -185,6 +301,16 @@ class DealEntryForm(forms.Form):
             "captured": f"cap_{player}",
             "hand_faces": f"hand_{player}",
             "packs": f"packs_{player}",
+            "dealer": "dealer",
+            "draw": "dealer",
+            "last_trick": f"last_{player}",
+            "buy_back": "buy_back",
+            "winner": "winner",
+            "dropped": "winner",
+            "hands_left": f"left_{player}",
+            "bhabhi": "bhabhi",
+            "bids": f"bids_{player}",
+            "tricks_won": f"won_{player}",
         }  # fmt: skip
         name = mapping.get(head)
         return name if name in self.fields else None

@@ -16,15 +16,24 @@ def test_the_demo_league_has_what_the_readme_promises(django_capture_on_commit_c
     with django_capture_on_commit_callbacks(execute=True):
         call_command("load_demo")
     assert Player.objects.count() >= 8
-    assert ClubNight.objects.count() == 2
+    assert ClubNight.objects.count() == 3
     seats = {m.game: len(m.seated_players()) for m in Match.objects.all()}
-    assert seats == {"rettler": 6, "napoleon": 4, "comp13": 4, "packing": 4}
+    assert seats == {"rettler": 6, "napoleon": 4, "comp13": 4, "packing": 4,
+                     "twentytwo": 4, "1234": 3, "bhabhi": 5, "comrade": 3}  # fmt: skip
     assert Deal.objects.filter(match__game="comp13").count() >= 3
     packing = Match.objects.get(game="packing")
     assert any(len(side) == 2 for side in packing.partnerships())
     # Comp-13 and Packing each open with a deal logged move by move.
     assert "moves" in Deal.objects.get(match__game="comp13", number=1).record
     assert "turns" in Deal.objects.get(match__game="packing", number=1).record
+    # So do the matches of the other four rulebook games.
+    for game, key in (
+        ("twentytwo", "tricks"),
+        ("1234", "turns"),
+        ("bhabhi", "rounds"),
+        ("comrade", "bidding"),
+    ):
+        assert key in Deal.objects.get(match__game=game, number=1).record, game
     for match in Match.objects.all():
         records = [d.record for d in match.deals.order_by("number")]
         assert engine.check_match(actions.match_record(match, records)).valid

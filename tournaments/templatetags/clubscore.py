@@ -9,6 +9,10 @@ GAME_LABELS = {
     "rettler": "レットラー Rettler",
     "comp13": "コンプ・イチサン Comp-13",
     "packing": "パッキング Packing",
+    "twentytwo": "22 Twenty-Two",
+    "1234": "1234 ヌン・ソーン・サーム・シィー",
+    "bhabhi": "バビ Bhabhi",
+    "comrade": "カムレッド Comrade",
 }
 
 

@@ -1,0 +1,164 @@
+"""Twenty-Two, 1234, Bhabhi and Comrade in the league app: entry form, API, pages, exports, demo."""
+
+import csv
+import io
+
+import pytest
+from django.core.management import call_command
+from openpyxl import load_workbook
+
+import engine
+from scoring.models import MatchStanding, Rating
+from tournaments.models import Match, Season
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _season_counts_every_game(request):
+    if "season" in request.fixturenames:
+        season = request.getfixturevalue("season")
+        season.games = sorted(engine.GAMES)
+        season.save()
+
+
+def post_form(client, match, data):
+    return client.post(f"/matches/{match.pk}/enter/", data)
+
+
+def test_twenty_two_by_the_entry_form_until_a_player_is_out(
+    client, scorer, make_match, django_capture_on_commit_callbacks
+):
+    match = make_match("twentytwo", ["aki", "ben", "chika"])
+    client.force_login(scorer)
+    page = client.get(f"/matches/{match.pk}/enter/").content.decode()
+    assert 'name="last_aki"' in page and 'name="dealer"' in page
+    lasts = [("chika", "SA", "H2", "D3"), ("aki", "HA", "H3", "D4")]  # aki: 11 + 11 = 22, out
+    for dealer, a, b, c in lasts:
+        with django_capture_on_commit_callbacks(execute=True):
+            response = post_form(
+                client, match, {"dealer": dealer, "last_aki": a, "last_ben": b, "last_chika": c}
+            )
+        assert response.status_code == 302, response.content.decode()[:2000]
+    page = client.get(f"/matches/{match.pk}/enter/").content.decode()
+    assert 'name="last_aki"' not in page and 'name="last_ben"' in page  # aki is out
+    deal = match.deals.order_by("number").last()
+    assert deal.record["hand_size"] == 11 and deal.record["players"] == ["aki", "ben", "chika"]
+    standings = {
+        s.player.handle: (s.total, s.rank) for s in MatchStanding.objects.filter(match=match)
+    }
+    assert standings["aki"] == (-22, 3)
+
+
+def test_twenty_two_refuses_a_wrong_hand_size_and_names_the_field(
+    client, scorer, make_match, scorer_api
+):
+    match = make_match("twentytwo", ["aki", "ben", "chika"])
+    bad = {
+        "record": {
+            "dealer": "chika",
+            "hand_size": 9,
+            "last_trick": {"aki": "SA", "ben": "H2", "chika": "D3"},
+        }
+    }
+    response = scorer_api.post(f"/api/matches/{match.pk}/deals/", bad, format="json")
+    assert response.status_code == 409, response.json()
+    assert response.json()["errors"][0]["code"] == "wrong_hand_size"
+    assert match.deals.count() == 0
+    client.force_login(scorer)
+    response = post_form(
+        client, match, {"dealer": "chika", "last_aki": "SA", "last_ben": "XX", "last_chika": "D3"}
+    )
+    assert response.status_code == 200
+    assert "invalid_card" in response.content.decode() and 'value="XX"' in response.content.decode()
+
+
+def test_an_eliminated_players_card_is_refused_by_the_api(
+    make_match, scorer_api, django_capture_on_commit_callbacks
+):
+    match = make_match("twentytwo", ["aki", "ben", "chika"])
+    for last in (
+        {"aki": "SA", "ben": "H2", "chika": "D3"},
+        {"aki": "HA", "ben": "H3", "chika": "D4"},
+    ):
+        with django_capture_on_commit_callbacks(execute=True):
+            assert scorer_api.post(f"/api/matches/{match.pk}/deals/", {"record": {"last_trick": last, "dealer": "chika" if "S" in last["aki"] else "aki"}}, format="json").status_code == 201  # fmt: skip
+    response = scorer_api.post(
+        f"/api/matches/{match.pk}/deals/",
+        {"record": {"dealer": "ben", "last_trick": {"aki": "S2", "ben": "H5", "chika": "D6"}}},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["path"] == "last_trick.aki"
+
+
+def test_1234_form_records_the_drop_out_order_and_scores_the_chips(
+    client, scorer, make_match, django_capture_on_commit_callbacks
+):
+    match = make_match("1234", ["aki", "ben", "chika"], rules={"scoring": "chips"}, target=2)
+    client.force_login(scorer)
+    data = {"dealer": "chika", "winner": "ben", "drop_chika": "1", "drop_aki": "2",
+            "left_aki": "S4 C8", "left_ben": "HJ", "left_chika": "S6 HQ"}  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):
+        assert post_form(client, match, data).status_code == 302
+    record = match.deals.get().record
+    assert record["dropped"] == ["chika", "aki"]
+    scores = {s.player.handle: s.score for s in match.deals.get().scores.all()}
+    assert scores == {"aki": -12, "ben": 30, "chika": -18}
+    page = client.get(f"/matches/{match.pk}/enter/").content.decode()
+    assert '<option value="ben" selected>' in page  # the winner deals the next game
+
+
+def test_bhabhi_and_comrade_forms(client, scorer, make_match, django_capture_on_commit_callbacks):
+    bhabhi = make_match("bhabhi", ["aki", "ben", "chika"])
+    client.force_login(scorer)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert post_form(client, bhabhi, {"bhabhi": "ben"}).status_code == 302
+    assert {s.player.handle: s.total for s in MatchStanding.objects.filter(match=bhabhi)}[
+        "ben"
+    ] == -1
+    comrade = make_match("comrade", ["aki", "ben", "chika"])
+    data = {"dealer": "aki", "bids_aki": "S4 C1", "bids_ben": "H4", "bids_chika": "D3",
+            "won_aki": "S4 C1", "won_ben": "H4", "won_chika": "D3"}  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):
+        assert post_form(client, comrade, data).status_code == 302
+    assert comrade.deals.get().record["bids"]["aki"] == {"spades": 4, "clubs": 1}
+    page = client.get(f"/matches/{comrade.pk}/enter/").content.decode()
+    assert '<option value="ben" selected>' in page  # the deal goes round
+    response = post_form(client, comrade, {**data, "dealer": "ben", "bids_chika": "X3"})
+    assert response.status_code == 200 and "unknown_suit" in response.content.decode()
+    response = post_form(client, comrade, data)  # aki dealt the first game
+    assert response.status_code == 200 and "wrong_dealer" in response.content.decode()
+    assert comrade.deals.count() == 1
+    assert not Rating.objects.filter(game="comrade").exists()  # cooperative: not rated
+
+
+@pytest.fixture
+def demo(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("load_demo")
+    return Season.objects.get()
+
+
+def test_the_demo_league_has_a_match_of_each_rulebook_game(client, demo):
+    for game in ("twentytwo", "1234", "bhabhi", "comrade"):
+        match = Match.objects.get(game=game)
+        assert match.status == Match.Status.FINISHED, game
+        assert client.get(f"/matches/{match.pk}/").status_code == 200
+        text = client.get(f"/matches/{match.pk}/sheet.csv").content.decode("utf-8-sig")
+        rows = list(csv.reader(io.StringIO(text)))
+        assert rows[0][0] == "Deal" and len(rows) >= 1 + match.deals.count()
+        sheet = load_workbook(
+            io.BytesIO(client.get(f"/matches/{match.pk}/sheet.xlsx").content)
+        ).active
+        assert sheet.max_row > match.deals.count()
+        assert client.get(f"/matches/{match.pk}/sheet.pdf")["Content-Type"] == "application/pdf"
+        assert client.get(f"/sheets/blank-{game}.pdf").status_code == 200
+    twentytwo = Match.objects.get(game="twentytwo")
+    first = twentytwo.deals.order_by("number").first().record
+    assert "tricks" in first  # the first deal is a full play log
+    out = [s for s in MatchStanding.objects.filter(match=twentytwo) if s.rank > 1]
+    assert len(out) == 3
+    response = client.get(f"/seasons/{demo.pk}/")
+    assert "Bhabhi" in response.content.decode()
+    assert Rating.objects.filter(game="twentytwo").count() == 4

@@ -175,7 +175,9 @@ class Match(models.Model):
     target = models.PositiveIntegerField(
         null=True,
         blank=True,
-        help_text=_("Comp-13: deals in the match (12); Packing: points to win (500); else empty."),
+        help_text=_(
+            "Comp-13: deals in the match (12); Packing: points to win (500); 1234 and Bhabhi: games in the match (optional); else empty."
+        ),
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField(default=timezone.now)

@@ -34,7 +34,8 @@ the table for every player (with the rule that a player's new card of a suit
 must be higher).  With these decks no legal bidding seems to reach that
 position (an ace or a card one above a bid is always left within reach), but
 the check is made after every bid all the same.  A joker's own value is 1.
-A player who never bid is left out of ``bids``.  Scores: +1 to everyone for a won
+A player who never bid is left out of ``bids``.  A card laid on a joker
+must still raise the bid (♠3 + joker is 4: only a higher spade card goes on).  Scores: +1 to everyone for a won
 game, 0 for a lost one; the match's ``winners`` are everyone when every game
 was won (Excellent), nobody otherwise.
 """
@@ -216,7 +217,6 @@ class Bidding:
         self.n = len(players)
         self.table: list[Card] = bid_cards(self.n)
         self.bids: dict[str, dict[Suit, int]] = {p: {} for p in players}
-        self.top: dict[str, dict[Suit, int]] = {p: {} for p in players}
 
     def total(self) -> int:
         return _total(self.bids)
@@ -224,7 +224,7 @@ class Bidding:
     def can_take(self, player: str, card: Card) -> bool:
         if card.suit is None:
             return True
-        return bid_value(card) > self.top[player].get(card.suit, 0)
+        return bid_value(card) > self.bids[player].get(card.suit, 0)
 
     def increment(self, player: str, card: Card, suit: Suit | None) -> int:
         if card.suit is None:
@@ -246,7 +246,6 @@ class Bidding:
             self.bids[player][suit] = self.bids[player].get(suit, 0) + 1
             return
         self.bids[player][suit] = bid_value(card)
-        self.top[player][suit] = bid_value(card)
 
 
 def replay(

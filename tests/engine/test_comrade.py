@@ -84,6 +84,8 @@ def test_five_players_jokers_add_one_or_open_a_suit():
     state.take("B", Card("JK"), Card("H2").suit)
     assert state.bids["A"] == {Card("S3").suit: 4} and state.bids["B"] == {Card("H2").suit: 1}
     assert state.total() == 5
+    assert not state.can_take("A", Card("S4"))  # 3 + joker is 4 already
+    assert state.can_take("B", Card("H2"))
 
 
 def summary(bids_, won, dealer="A", players=P3):

@@ -29,7 +29,8 @@ Special rules (``rules``, all off by default):
   makes the shooter the bhabhi.
 - ``lead_when_empty`` (Singh): the player to lead never goes out; with no cards
   they lead a card from the discards (``"from": "discards"``) or drawn from
-  another player's hand (``"from": player``).
+  another player's hand (``"from": player``); a player whose last card is
+  drawn that way has no cards left and is out at once.
 
 Decisions: when a round empties every hand still in, the player with the
 highest card of the led suit is the bhabhi.  In a shootout, an empty discard
@@ -247,7 +248,12 @@ class Replay:
             self.discards.remove(card)
             return card
         if self.rules["lead_when_empty"] and source in self.left and source != who:
-            return card if take(self.hands[str(source)], [card], str(source), join(path, "card"), c) else None  # fmt: skip
+            giver = str(source)
+            if not take(self.hands[giver], [card], giver, join(path, "card"), c):
+                return None
+            if not self.hands[giver]:
+                self.go_out(giver)  # their last card was drawn: no cards, out
+            return card
         c.add("not_applicable", join(path, "from"), "a lead from the discards or another hand needs the shoot-out or lead_when_empty rule")  # fmt: skip
         return None
 
@@ -260,7 +266,11 @@ class Replay:
         nxt_leader = self.takes(obj, path, leader)
         if nxt_leader is None:
             return None
-        leader = nxt_leader
+        return self.plays(obj, path, r, nxt_leader)
+
+    def plays(self, obj: Mapping[str, Any], path: str, r: int, leader: str) -> str | None:
+        """The round's plays from ``leader`` (after any takes) and their judgement."""
+        c = self.checker
         plays = c.typed(obj.get("plays", []), list, join(path, "plays"))
         if plays is None:
             return None
@@ -376,45 +386,74 @@ def _suit(suit: Suit | None) -> str:
 def random_deal(
     rng: random.Random, players: list[str], rules: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
-    """A full-play record of one game by random legal choices (basic rules and ``first_round``)."""
-    rules = dict(rules or {})
+    """A full-play record of one game by random legal choices, under any of the rules.
+
+    The choices are the generator's (follow suit when able, take a hand now and
+    then, make the extra play, lead from the discards or a hand when empty); the
+    engine's :class:`Replay` carries them out round by round.
+    """
+    given = dict(rules or {})
+    checker = Checker()
+    checked = Bhabhi().check_rules(given, checker, "rules")
     pack = list(standard_deck())
     rng.shuffle(pack)
     n = len(players)
-    hands = {p: [BY_CODE[c] for c in pack[i::n]] for i, p in enumerate(players)}
-    record: dict[str, Any] = {"game": "bhabhi", "players": list(players), "rules": rules,
-                              "hands": {p: [c.code for c in h] for p, h in hands.items()}}  # fmt: skip
-    left = list(players)
-    leader = next(p for p in players if BY_CODE["SA"] in hands[p])
+    record: dict[str, Any] = {"game": "bhabhi", "players": list(players), "rules": given,
+                              "hands": {p: pack[i::n] for i, p in enumerate(players)}}  # fmt: skip
+    replay = Replay(players, checked, checker)
+    replay.hands = {p: [BY_CODE[c] for c in record["hands"][p]] for p in players}
+    leader: str | None = next(p for p in players if OPENER in replay.hands[p])
     rounds: list[dict[str, Any]] = []
-    while len(left) > 1:
-        r = len(rounds)
-        plays: list[dict[str, Any]] = []
-        card = BY_CODE["SA"] if r == 0 else rng.choice(hands[leader])
-        table = [(leader, card)]
-        failed = False
-        who = leader
-        for _ in range(len(left) - 1):
-            if failed and not (r == 0 and rules.get("first_round")):
-                break
-            who = left[(left.index(who) + 1) % len(left)]
-            suited = [x for x in hands[who] if x.suit == card.suit]
-            pick = rng.choice(suited or hands[who])
-            failed = failed or not suited
-            table.append((who, pick))
-        for p, x in table:
-            hands[p].remove(x)
-            plays.append({"player": p, "card": x.code})
-        rounds.append({"plays": plays})
-        high = max((x for x in table if x[1].suit == card.suit), key=lambda x: x[1].strength)[0]
-        if failed and not (r == 0 and rules.get("first_round")):
-            hands[high].extend(x for _, x in table)
-        empty = [p for p in left if not hands[p]]
-        if len(empty) == len(left):
-            break
-        left = [p for p in left if hands[p]]
-        leader = high
-        while leader not in left:
-            leader = players[(players.index(leader) + 1) % n]
+    while replay.loser is None and leader is not None and len(rounds) < 2000:
+        path = join("rounds", len(rounds))
+        item: dict[str, Any] = {}
+        mode = checked["take_hand"]
+        if mode and len(replay.left) > 2 and rng.random() < 0.05:
+            taker = rng.choice(replay.left)
+            giver = replay.after(taker) if mode == "left" else rng.choice([p for p in replay.left if p != taker])  # fmt: skip
+            item["takes"] = [{"player": taker, "from": giver}]
+            leader = replay.takes(item, path, leader)
+        if leader is not None and replay.loser is None:
+            item["plays"] = _random_plays(rng, replay, leader, len(rounds))
+        rounds.append(item)
+        if leader is not None:
+            leader = replay.plays(item, path, len(rounds) - 1, leader)
     record["rounds"] = rounds
     return record
+
+
+def _random_plays(rng: random.Random, replay: Replay, leader: str, r: int) -> list[dict[str, Any]]:
+    rules = replay.rules
+    hands = {p: list(replay.hands[p]) for p in replay.left}
+    hand = hands[leader]
+    lead: dict[str, Any] = {"player": leader}
+    if r == 0:
+        card = OPENER
+    elif hand:
+        card = rng.choice(hand)
+    else:  # an empty leader: the shoot-out or lead_when_empty
+        sources = ["discards"] if replay.discards else []
+        if rules["lead_when_empty"] and replay.shooter is None:
+            sources += [p for p in replay.left if p != leader and hands[p]]
+        source = rng.choice(sources)
+        card = rng.choice(replay.discards if source == "discards" else hands[source])
+        if source != "discards":
+            hands[source].remove(card)
+        lead["from"] = source
+    lead["card"] = card.code
+    plays = [lead]
+    left = [p for p in replay.players if p in replay.left and (p == leader or hands[p])]
+    who = leader
+    failed = False
+    first_round = r == 0 and rules["first_round"]
+    while len(plays) < len(left):
+        if failed and not first_round and (not rules["extra_play"] or rng.random() < 0.5):
+            break
+        who = left[(left.index(who) + 1) % len(left)]
+        suited = [c for c in hands[who] if c.suit == card.suit]
+        pick = rng.choice(suited or hands[who])
+        plays.append({"player": who, "card": pick.code})
+        if failed and not first_round:
+            break  # the extra play ends the round
+        failed = failed or not suited
+    return plays

@@ -210,16 +210,21 @@ def test_a_match_counts_the_times_bhabhi():
     assert [(s.player, s.total) for s in result.standings] == [("A", 0), ("C", -1), ("B", -2)]
 
 
-@settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10**9), n=st.integers(2, 7), first_round=st.booleans())
-def test_random_legal_games_end_with_one_bhabhi(seed, n, first_round):
+RULE_SETS = st.fixed_dictionaries(
+    {},
+    optional={"first_round": st.booleans(), "take_hand": st.sampled_from(["left", "any"]),
+              "extra_play": st.booleans(), "shootout": st.booleans(), "lead_when_empty": st.booleans()},
+)  # fmt: skip
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 10**9), n=st.integers(2, 7), rules_=RULE_SETS)
+def test_random_legal_games_end_with_one_bhabhi(seed, n, rules_):
     players = [f"P{i}" for i in range(n)]
-    record_ = random_deal(
-        random.Random(seed), players, {"first_round": first_round} if first_round else {}
-    )
+    record_ = random_deal(random.Random(seed), players, rules_)
     result = engine.check(record_)
     assert result.valid, result.errors
     assert sorted([result.details["bhabhi"], *result.details["out"]]) == sorted(players)
     assert engine.check(engine.summarize(record_)).scores == result.scores
-    played = [p["card"] for r in record_["rounds"] for p in r["plays"]]
+    played = [p["card"] for r in record_["rounds"] for p in r.get("plays", [])]
     assert set(played) <= set(standard_deck())

@@ -83,6 +83,8 @@ def sheet_title(sheet: MatchSheet) -> list[str]:
     if sheet.finished:
         lines.append(_("Winner") + ": " + ", ".join(p.display_name for p in sheet.winners))
     lines.append(_("Tie-break") + ": " + sheet.tie_break)
+    if sheet.outcome:
+        lines.append(sheet.outcome)
     return lines
 
 

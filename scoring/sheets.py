@@ -43,6 +43,8 @@ class MatchSheet:
     winners: list[Player]
     tie_break: str
     """How this game breaks ties, said for the sheet."""
+    outcome: str = ""
+    """What the match's rules made of it beyond points (eliminations, chips, the title)."""
     sides: list[list[str]] = field(default_factory=list)
 
 
@@ -100,8 +102,24 @@ def match_sheet(match: Match) -> MatchSheet:
         winner=by_handle.get(result.winner) if result.winner else None,
         winners=[by_handle[h] for h in result.winners],
         tie_break=TIE_BREAKS.get(match.game, ""),
+        outcome=_outcome(result.details, result.finished, by_handle),
         sides=engine.GAMES[match.game].sides(handles),
     )
+
+
+def _outcome(details: dict, finished: bool, players: dict[str, Player]) -> str:
+    """One line from the engine's match details: who is out (Twenty-Two), the chips
+    (1234), the games won and the title (Comrade)."""
+    name = {h: p.display_name for h, p in players.items()}
+    if details.get("eliminated"):
+        out = sorted(details["eliminated"].items(), key=lambda item: item[1])
+        return "Out: " + ", ".join(f"{name[h]} (deal {n})" for h, n in out)
+    if "chips" in details:
+        return "Chips: " + ", ".join(f"{name[h]} {n}" for h, n in details["chips"].items())
+    if "won" in details and "games" in details:
+        line = f"{details['won']} of {details['games']} games won"
+        return f"{line}: {details['title']}" if finished else line
+    return ""
 
 
 def _note(game: str, details: dict) -> str:

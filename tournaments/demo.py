@@ -189,7 +189,7 @@ def rulebook_game_deals(
     Every deal is played by the engine's random legal play with a fixed seed; the
     first is kept as a full play log, the others as the summaries a table logs.
     """
-    rng = random.Random(2026)
+    rng = random.Random(2028 if game == "bhabhi" else 2026)  # 2028: three different bhabhis
     rules: dict[str, Any] = {}
     target: int | None = None
     if game == "twentytwo":

@@ -159,6 +159,17 @@ def test_the_demo_league_has_a_match_of_each_rulebook_game(client, demo):
     assert "tricks" in first  # the first deal is a full play log
     out = [s for s in MatchStanding.objects.filter(match=twentytwo) if s.rank > 1]
     assert len(out) == 3
+    comrade = client.get(f"/matches/{Match.objects.get(game='comrade').pk}/").content.decode()
+    assert "1 of 3 games won: Bad" in comrade
+    assert "Out: " in client.get(f"/matches/{twentytwo.pk}/").content.decode()
+    xlsx = client.get(f"/matches/{Match.objects.get(game='1234').pk}/sheet.xlsx").content
+    rows = load_workbook(io.BytesIO(xlsx)).active.iter_rows(values_only=True)
+    assert any(str(c).startswith("Chips: ") for row in rows for c in row if c)
+    bhabhis = {
+        engine.check(d.record).details["bhabhi"]
+        for d in Match.objects.get(game="bhabhi").deals.all()
+    }
+    assert len(bhabhis) == 3
     response = client.get(f"/seasons/{demo.pk}/")
     assert "Bhabhi" in response.content.decode()
     assert Rating.objects.filter(game="twentytwo").count() == 4

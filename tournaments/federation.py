@@ -1,7 +1,8 @@
 """A realistic federation of clubs for load tests and benchmarks (``generate_federation``).
 
 Every club has its players, one season counting every game, a club night a
-week, tables, and matches of every implemented game; every deal is legal
+week, tables, and matches of the four headline games (``PLAN``; Twenty-Two,
+1234, Bhabhi and Comrade are not generated); every deal is legal
 because the engine produced it: a pool of deals per game and player count is
 played at random by the engine's own simulators (``engine.games.simulate``,
 ``comp13_play``, ``packing_play``), summarised with ``engine.summarize``, and

@@ -135,11 +135,10 @@ def check_match(record: Any) -> MatchResult:
         if state.finished:
             checker.add("match_over", path, "the match was already decided before this deal")
             continue
-        before = len(checker.problems)
         deal_checker = Checker()
         state.check_deal(full, result, deal_checker)
         checker.problems.extend(p.under(path) for p in deal_checker.problems)
-        if len(checker.problems) == before:
+        if deal_checker.ok:
             state.add(full, result)
 
     standings = state.standings()

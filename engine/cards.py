@@ -41,7 +41,7 @@ _ACE_HIGH = {rank: 14 if rank == "A" else i + 1 for i, rank in enumerate(RANKS)}
 JOKER = "JK"
 BRIDGE = "BR"
 
-_SUIT_ALIASES: dict[str, Suit] = {
+SUIT_ALIASES: dict[str, Suit] = {  # the suit letters and symbols a card may be written with
     "S": Suit.SPADES,
     "♠": Suit.SPADES,
     "H": Suit.HEARTS,
@@ -103,8 +103,8 @@ def _parse(text: str) -> Card:
     raw = text.strip().upper()
     if raw in (JOKER, BRIDGE):
         return Card(raw)
-    if len(raw) >= 2 and raw[0] in _SUIT_ALIASES and raw[1:] in RANKS:
-        return Card(_SUIT_ALIASES[raw[0]].value + raw[1:])
+    if len(raw) >= 2 and raw[0] in SUIT_ALIASES and raw[1:] in RANKS:
+        return Card(SUIT_ALIASES[raw[0]].value + raw[1:])
     raise InvalidCard(f"{text!r} is not a card (expected e.g. 'SA', 'H10', 'DJ', 'JK')")
 
 

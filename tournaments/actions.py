@@ -119,11 +119,7 @@ NEXT_DEAL_GAMES = frozenset({"twentytwo", "1234", "comrade"})
 
 def next_deal(match: Match, previous: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """What the engine says the deal after ``previous`` inherits (``players``, ``dealer``, …)."""
-    result = engine.check_match(match_record(match, previous))
-    deal = dict(result.next_deal)
-    if result.next_dealer:
-        deal.setdefault("dealer", result.next_dealer)
-    return deal
+    return dict(engine.check_match(match_record(match, previous)).next_deal)
 
 
 def complete_record(

@@ -14,6 +14,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from engine.cards import SUIT_ALIASES
+from engine.games.comrade import SUIT_NAME
 from engine.games.declarer import TRUMPS
 from tournaments.actions import NEXT_DEAL_GAMES, next_deal
 from tournaments.models import Match, Player
@@ -38,16 +40,13 @@ def _codes(text: str) -> list[str]:
     return [c for c in text.replace(",", " ").split() if c]
 
 
-SUIT_LETTERS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs",
-                "♠": "spades", "♥": "hearts", "♡": "hearts", "♦": "diamonds", "♢": "diamonds", "♣": "clubs"}  # fmt: skip
-
-
 def _suit_counts(text: str) -> dict[str, Any]:
     """``"S4 C1"`` → ``{"spades": 4, "clubs": 1}``; what is not that is passed on for the
     engine to name (an unknown suit, a count that is not a number)."""
     counts: dict[str, Any] = {}
     for token in _codes(text):
-        suit = SUIT_LETTERS.get(token[:1].upper(), token[:1])
+        letter = SUIT_ALIASES.get(token[:1].upper())
+        suit = SUIT_NAME[letter] if letter is not None else token[:1]
         count = token[1:]
         counts[suit] = int(count) if count.isdigit() else count
     return counts

@@ -226,7 +226,7 @@ class Bidding:
             return True
         return bid_value(card) > self.bids[player].get(card.suit, 0)
 
-    def increment(self, player: str, card: Card, suit: Suit | None) -> int:
+    def increment(self, player: str, card: Card) -> int:
         if card.suit is None:
             return 1
         return bid_value(card) - self.bids[player].get(card.suit, 0)
@@ -235,7 +235,7 @@ class Bidding:
         """No card left can be taken by anyone without passing the target."""
         room = TARGET[self.n] - self.total()
         return all(
-            not self.can_take(p, card) or self.increment(p, card, None) > room
+            not self.can_take(p, card) or self.increment(p, card) > room
             for card in self.table
             for p in self.bids
         )
@@ -449,19 +449,18 @@ def random_deal(rng: random.Random, players: list[str], deals_by: str) -> dict[s
     order = [after(players, deals_by, k) for k in range(n)]
     pack = [code for code, k in trick_deck(n).items() for _ in range(k)]
     rng.shuffle(pack)
-    sizes = hand_sizes(players, deals_by)
     hands: dict[str, list[Card]] = {}
     start = deals_by if n == 5 else after(players, deals_by)
     deal_order = [after(players, start, k) for k in range(n)]
     for i, code in enumerate(pack):
         hands.setdefault(deal_order[i % n], []).append(BY_CODE[code])
-    assert all(len(hands[p]) == sizes[p] for p in players)
     bidding = Bidding(players)
     turns: list[dict[str, Any]] = []
+    outcome: str | None = None
     for i in range(ROUNDS * n):
         who = order[i % n]
         room = TARGET[n] - bidding.total()
-        fits = [c for c in bidding.table if bidding.can_take(who, c) and bidding.increment(who, c, None) <= room]  # fmt: skip
+        fits = [c for c in bidding.table if bidding.can_take(who, c) and bidding.increment(who, c) <= room]  # fmt: skip
         if fits and rng.random() < 0.85:
             card = rng.choice(fits)
             suit = card.suit or rng.choice(list(Suit))
@@ -472,12 +471,11 @@ def random_deal(rng: random.Random, players: list[str], deals_by: str) -> dict[s
         else:
             turn = {"player": who, "pass": True}
         turns.append(turn)
-        probe = Checker()
-        if _bid(list(turns), order, Bidding(players), probe) is not None:
+        outcome = _bid(turns, order, Bidding(players), Checker())  # the bidding so far, replayed
+        if outcome is not None:
             break
     record: dict[str, Any] = {"game": "comrade", "players": list(players), "dealer": deals_by,
                               "hands": {p: [c.code for c in hands[p]] for p in players}, "bidding": turns}  # fmt: skip
-    outcome = _bid(turns, order, Bidding(players), Checker())
     tricks: list[dict[str, Any]] = []
     if outcome == "success":
         leader = deals_by

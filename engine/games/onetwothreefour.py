@@ -276,7 +276,18 @@ def _codes(hands: Mapping[str, list[Card]]) -> dict[str, list[str]]:
 
 
 class OneTwoThreeFourMatch(MatchState):
-    """A series of games: ``target`` games, or until ``rules.limit`` is reached."""
+    """A series of games: ``target`` games, or until ``rules.limit`` is reached; the
+    winner of a game deals the next ("前回の勝者がディーラーになる")."""
+
+    def next_deal(self) -> dict[str, Any]:
+        deal = super().next_deal()
+        if self.dealer is not None:
+            deal["dealer"] = self.dealer
+        return deal
+
+    def check_deal(self, record: Mapping[str, Any], result: DealResult, checker: Checker) -> None:
+        if self.dealer is not None and record.get("dealer") != self.dealer:
+            checker.add("wrong_dealer", "dealer", f"{self.dealer} won the last game and deals")
 
     def add(self, record: Mapping[str, Any], result: DealResult) -> None:
         super().add(record, result)

@@ -383,7 +383,6 @@ class TwentyTwoMatch(MatchState):
         self.out_at: dict[str, int] = {}
         self.bought: dict[str, int] = {}
         self.hand_size = FIRST_HAND
-        self.cards_out = 0
         self.losers: list[str] = []
         self.winners: list[str] = []
         self.removed: dict[str, int] = {}
@@ -429,7 +428,6 @@ class TwentyTwoMatch(MatchState):
         for player in result.winners:
             self.won[player] += 1
         losers = list(result.details["losers"])
-        self.cards_out += len(losers)
         for player in losers:
             code = result.details["last_trick"][player]
             self.removed[code] = self.removed.get(code, 0) + 1
@@ -443,7 +441,7 @@ class TwentyTwoMatch(MatchState):
         self.losers = [p for p in losers if p in self.alive]
         self.dealer = self.losers[0] if len(self.losers) == 1 else None
         if self.alive:
-            left = 52 * self.decks - self.cards_out
+            left = 52 * self.decks - sum(self.removed.values())
             self.hand_size = min(int(result.details["penalty"]), left // len(self.alive))
         if len(self.alive) <= 1 or (self.gambling and out and before <= 3):
             self.finished = True
@@ -563,7 +561,6 @@ def random_match(
     game = TwentyTwo()
     state = TwentyTwoMatch(game, list(players), game.check_rules(rules, Checker(), "rules"), None)
     deals: list[dict[str, Any]] = []
-    removed: list[str] = []
     from engine.api import check
 
     while not state.finished:
@@ -571,6 +568,7 @@ def random_match(
         seated = list(nxt["players"])
         drawers = state.losers or seated
         deals_by = state.dealer or rng.choice(drawers)
+        removed = [code for code, copies in state.removed.items() for _ in range(copies)]
         deal = random_deal(rng, seated, deals_by, nxt["hand_size"], nxt["decks"], removed)
         deal["rules"] = rules
         result = check(deal)
@@ -581,7 +579,6 @@ def random_match(
             if out and rng.random() < 0.7:
                 deal["buy_back"] = out
                 result = check(deal)
-        removed.extend(result.details["last_trick"][p] for p in result.details["losers"])
         deals.append(deal)
         state.add(deal, result)
     return {"game": "twentytwo", "players": list(players), "rules": rules, "deals": deals}

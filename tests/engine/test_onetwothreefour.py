@@ -179,6 +179,10 @@ def test_a_match_of_target_games():
     result = engine.check_match(match)
     assert result.finished and result.winner == "B"
     assert [s.total for s in result.standings] == [10, 0, 0]
+    match["deals"][1]["dealer"] = "A"
+    assert codes(engine.check_match(match)) == ["wrong_dealer"]
+    del match["deals"][1]["dealer"]  # left out: the winner of the last game deals
+    assert engine.check_match(match).valid
 
 
 @settings(max_examples=60, deadline=None)

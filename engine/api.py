@@ -7,12 +7,13 @@ everything else wrong with a record is reported in the result's ``errors``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from engine.game import ENVELOPE_KEYS, DealResult, Game, MatchResult
+from engine.deal import check_deal, players_of, rules_of
+from engine.game import ENVELOPE_KEYS, Game
 from engine.problems import Checker, NotARecord, join
 from engine.registry import get_game
+from engine.results import DealResult, MatchResult
 
 MATCH_KEYS = frozenset({"deals", "target"})
 
@@ -29,60 +30,9 @@ def _game_of(record: Any, what: str) -> Game:
     return game
 
 
-def _players(game: Game, record: Mapping[str, Any], checker: Checker) -> list[str] | None:
-    raw = checker.typed(checker.require(record, "players"), list, "players")
-    if raw is None:
-        return None
-    players: list[str] = []
-    for i, name in enumerate(raw):
-        path = join("players", i)
-        if not isinstance(name, str) or not name.strip():
-            checker.add("wrong_type", path, "a player is a non-empty string")
-        elif name in players:
-            checker.add("duplicate_player", path, f"'{name}' is listed twice")
-        else:
-            players.append(name)
-    if len(players) != len(raw):
-        return None
-    if len(players) not in game.player_counts:
-        counts = ", ".join(str(n) for n in sorted(game.player_counts))
-        checker.add(
-            "player_count",
-            "players",
-            f"{game.name} is played by {counts} players, not {len(players)}",
-        )
-        return None
-    return players
-
-
-def _rules(game: Game, record: Mapping[str, Any], checker: Checker) -> dict[str, Any] | None:
-    raw = record.get("rules", {})
-    rules = checker.typed(raw, dict, "rules")
-    if rules is None:
-        return None
-    before = len(checker.problems)
-    checker.known_keys(rules, game.rule_names, "rules")
-    checked = game.check_rules(rules, checker, "rules")
-    return checked if len(checker.problems) == before else None
-
-
-def _check_deal(game: Game, record: Mapping[str, Any]) -> DealResult:
-    checker = Checker()
-    checker.known_keys(record, ENVELOPE_KEYS | game.deal_keys)
-    players = _players(game, record, checker)
-    rules = _rules(game, record, checker)
-    scored = None
-    if players is not None and rules is not None:
-        scored = game.score_deal(record, players, rules, checker)
-    if scored is None or not checker.ok:
-        return DealResult(game.name, tuple(checker.problems), {}, {})
-    details = {**scored.details, "winners": list(scored.winners)}
-    return DealResult(game.name, (), dict(scored.scores), details)
-
-
 def check(record: Any) -> DealResult:
     """Check and score one deal record (docs/deal-records.md)."""
-    return _check_deal(_game_of(record, "deal record"), record)
+    return check_deal(_game_of(record, "deal record"), record)
 
 
 def check_match(record: Any) -> MatchResult:
@@ -98,8 +48,8 @@ def check_match(record: Any) -> MatchResult:
     game = _game_of(record, "match record")
     checker = Checker()
     checker.known_keys(record, ENVELOPE_KEYS | MATCH_KEYS | game.inherited_keys)
-    players = _players(game, record, checker)
-    rules = _rules(game, record, checker)
+    players = players_of(game, record, checker)
+    rules = rules_of(game, record, checker)
     target = game.default_target
     if "target" in record:
         if not game.accepts_target:
@@ -127,7 +77,7 @@ def check_match(record: Any) -> MatchResult:
                     f"differs from the match's '{key}' ({expected.get(key)!r})",
                 )
         full = {**expected, **deal}
-        result = _check_deal(game, full)
+        result = check_deal(game, full)
         results.append(result)
         checker.problems.extend(p.under(path) for p in result.errors)
         if not result.valid:
@@ -167,13 +117,11 @@ def summarize(record: Any) -> dict[str, Any]:
     (point cards, captured cards, packs) the engine derived from the play.  A summary
     record comes back as it is; an invalid record raises ``ValueError``."""
     game = _game_of(record, "deal record")
-    result = _check_deal(game, record)
+    result = check_deal(game, record)
     if not result.valid:
         first = result.errors[0]
         raise ValueError(f"not a valid record: {first.path}: {first.message}")
-    envelope = {k: record[k] for k in ENVELOPE_KEYS if k in record}
-    if game.name == "packing" and "teams" in record:
-        envelope["teams"] = record["teams"]
+    envelope = {k: record[k] for k in ENVELOPE_KEYS | game.inherited_keys if k in record}
     summary = game.summary(record, result)
     if not summary:
         return dict(record)

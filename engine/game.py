@@ -8,113 +8,18 @@ match record are read once, in :mod:`engine.api`, for every game.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-from engine.problems import Checker, Problem
+from engine.match import MatchState
+from engine.problems import Checker
+from engine.results import DealResult, MatchResult, Scored, Standing
 
-if TYPE_CHECKING:
-    from engine.match import MatchState
+__all__ = ["ENVELOPE_KEYS", "DealResult", "Game", "MatchResult", "Scored", "Standing"]
 
 ENVELOPE_KEYS = frozenset({"game", "players", "rules"})
-
-
-@dataclass(frozen=True, slots=True)
-class Scored:
-    """What a game's deal scoring produces for a valid deal."""
-
-    scores: dict[str, int]
-    """Score change per player, every player present."""
-    winners: tuple[str, ...]
-    """The players credited with winning this deal (for 'deals won')."""
-    details: dict[str, Any] = field(default_factory=dict)
-    """Game-specific facts, as documented in docs/deal-records.md."""
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """The engine's answer for one deal record."""
-
-    game: str
-    errors: tuple[Problem, ...]
-    scores: dict[str, int]
-    details: dict[str, Any]
-
-    @property
-    def valid(self) -> bool:
-        return not self.errors
-
-    @property
-    def winners(self) -> tuple[str, ...]:
-        return tuple(self.details.get("winners", ()))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "game": self.game,
-            "valid": self.valid,
-            "errors": [p.to_dict() for p in self.errors],
-            "scores": dict(self.scores),
-            "details": dict(self.details),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """One player's line in a match's standings."""
-
-    player: str
-    total: int
-    deals: int
-    deals_won: int
-    rank: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "total": self.total,
-            "deals": self.deals,
-            "deals_won": self.deals_won,
-            "rank": self.rank,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class MatchResult:
-    """The engine's answer for one match record."""
-
-    game: str
-    errors: tuple[Problem, ...]
-    standings: tuple[Standing, ...]
-    finished: bool
-    winner: str | None
-    winners: tuple[str, ...]
-    deals: tuple[DealResult, ...]
-    next_dealer: str | None = None
-    next_deal: dict[str, Any] = field(default_factory=dict)
-    """What the next deal inherits from the match (``players``, and per game more)."""
-    details: dict[str, Any] = field(default_factory=dict)
-    """Game-specific facts about the match (eliminations, titles…)."""
-
-    @property
-    def valid(self) -> bool:
-        return not self.errors
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "game": self.game,
-            "valid": self.valid,
-            "errors": [p.to_dict() for p in self.errors],
-            "standings": [s.to_dict() for s in self.standings],
-            "finished": self.finished,
-            "winner": self.winner,
-            "winners": list(self.winners),
-            "next_dealer": self.next_dealer,
-            "next_deal": dict(self.next_deal),
-            "details": dict(self.details),
-            "deals": [d.to_dict() for d in self.deals],
-        }
 
 
 class Game(ABC):
@@ -134,6 +39,13 @@ class Game(ABC):
     """A match's default ``target``; ``None``: open-ended."""
     accepts_target: ClassVar[bool] = False
     """Whether a match record may give ``target`` (true whenever there is a default)."""
+    best_players: ClassVar[int]
+    """The rulebook's best table size (what a paper sheet and a table draw start from)."""
+    rated: ClassVar[bool] = True
+    """Whether players are ranked against each other (false: a cooperative game)."""
+    deals_follow_the_match: ClassVar[bool] = False
+    """Whether a deal's players, dealer or hand size follow from the deals before it
+    (:meth:`MatchState.next_deal` says more than the match's players)."""
 
     def check_rules(self, rules: Mapping[str, Any], checker: Checker, path: str) -> dict[str, Any]:
         """Validate the values of ``rules`` (the names were checked already)."""
@@ -155,9 +67,19 @@ class Game(ABC):
         self, players: list[str], rules: dict[str, Any], target: int | None
     ) -> MatchState:
         """The state :func:`engine.check_match` keeps between deals (default: scores add up)."""
-        from engine.match import MatchState
-
         return MatchState(self, players, rules, target)
+
+    def match_fields(self, players: list[str]) -> dict[str, Any]:
+        """Deal fields that follow from the match's seating alone (Packing's ``teams``);
+        a stored match gives them to every deal it stores."""
+        return {}
+
+    # -- random legal play (demo, load tests, property tests) -----------------------------
+    def random_deal(self, rng: random.Random, state: MatchState) -> dict[str, Any] | None:
+        """A full-play record of the next deal of the match ``state``, played by random
+        legal choices (:func:`engine.deal.play_match` plays whole matches with it);
+        ``None``: the game has no generator."""
+        return None
 
     def sides(self, players: list[str]) -> list[list[str]]:
         """Who wins or loses together: by default every player alone."""

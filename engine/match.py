@@ -10,21 +10,37 @@ subclass it and return their own from :meth:`~engine.game.Game.new_match`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
-from engine.game import DealResult, Standing
 from engine.problems import Checker
+from engine.results import DealResult, Standing
 
-if TYPE_CHECKING:
-    from engine.game import Game
+
+class MatchRules(Protocol):
+    """The hooks of :class:`~engine.game.Game` a match reads (this module does not import
+    the game module: the game creates its match state, never the other way round)."""
+
+    def sides(self, players: list[str]) -> list[list[str]]: ...
+
+    def rank_key(self, total: int, deals_won: int) -> tuple[int, ...]: ...
+
+    def is_finished(
+        self, side_totals: Sequence[int], deals_played: int, target: int | None
+    ) -> bool: ...
+
+    def next_dealer(self, players: list[str], played: int, result: DealResult) -> str | None: ...
+
+    def winning_sides(
+        self, sides: list[list[str]], standings: Mapping[str, Standing]
+    ) -> list[list[str]]: ...
 
 
 class MatchState:
     """The running totals of a match; ``add`` one valid deal at a time."""
 
     def __init__(
-        self, game: Game, players: list[str], rules: dict[str, Any], target: int | None
+        self, game: MatchRules, players: list[str], rules: dict[str, Any], target: int | None
     ) -> None:
         self.game = game
         self.players = players

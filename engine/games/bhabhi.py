@@ -49,6 +49,7 @@ from typing import Any
 from engine.cards import BY_CODE, Card, Suit, standard_deck
 from engine.game import DealResult, Game, Scored
 from engine.games.common import one_card, play_object, take
+from engine.match import MatchState
 from engine.problems import Checker, join
 
 FULL_PLAY_KEYS = frozenset({"hands", "rounds"})
@@ -64,6 +65,10 @@ class Bhabhi(Game):
     rule_names = frozenset({"take_hand", *FLAGS})
     inherited_keys = frozenset({"rules"})
     accepts_target = True
+    best_players = 5
+
+    def random_deal(self, rng: random.Random, state: MatchState) -> dict[str, Any] | None:
+        return random_deal(rng, list(state.players), state.rules)
 
     def check_rules(self, rules: Mapping[str, Any], checker: Checker, path: str) -> dict[str, Any]:
         checked: dict[str, Any] = {}

@@ -16,12 +16,14 @@ more deals won; players still tied share the win (``winner`` is null and
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card, standard_deck
 from engine.game import DealResult, Game, Scored
-from engine.games.comp13_play import replay_comp13
+from engine.games.comp13_play import random_comp13_deal, replay_comp13
+from engine.match import MatchState
 from engine.problems import Checker, join
 
 FULL_PLAY_KEYS = frozenset({"hands", "stock", "moves", "dealer_card"})
@@ -39,6 +41,11 @@ class Comp13(Game):
     inherited_keys = frozenset({"rules"})
     default_target = 12
     accepts_target = True
+    best_players = 4
+
+    def random_deal(self, rng: random.Random, state: MatchState) -> dict[str, Any] | None:
+        jokers = int(state.rules.get("jokers", 0))
+        return random_comp13_deal(list(state.players), standard_deck(jokers=jokers), rng, jokers)
 
     def check_rules(self, rules: Mapping[str, Any], checker: Checker, path: str) -> dict[str, Any]:
         jokers = checker.integer(rules.get("jokers", 0), join(path, "jokers"), minimum=0, maximum=3)

@@ -97,6 +97,12 @@ class Comrade(Game):
     player_counts = frozenset({3, 4, 5})
     deal_keys = frozenset({"dealer", "bids", "tricks_won"}) | FULL_PLAY_KEYS
     inherited_keys = frozenset({"rules"})
+    best_players = 3
+    rated = False
+    deals_follow_the_match = True
+
+    def random_deal(self, rng: random.Random, state: MatchState) -> dict[str, Any] | None:
+        return random_deal(rng, list(state.players), state.next_deal()["dealer"])
 
     def sides(self, players: list[str]) -> list[list[str]]:
         return [list(players)]

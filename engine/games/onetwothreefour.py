@@ -94,6 +94,13 @@ class OneTwoThreeFour(Game):
     rule_names = frozenset({"scoring", "limit"})
     inherited_keys = frozenset({"rules"})
     accepts_target = True
+    best_players = 4
+    deals_follow_the_match = True
+
+    def random_deal(self, rng: random.Random, state: MatchState) -> dict[str, Any] | None:
+        """The first game is dealt by the last player; then the last winner deals."""
+        players = list(state.players)
+        return random_deal(rng, players, state.next_deal().get("dealer", players[-1]))
 
     def check_rules(self, rules: Mapping[str, Any], checker: Checker, path: str) -> dict[str, Any]:
         scoring = checker.typed(rules.get("scoring", SCORING[0]), str, join(path, "scoring"))

@@ -14,12 +14,14 @@ sides tied at the top at or over the target play another deal.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card, Suit, standard_deck
 from engine.game import DealResult, Game, Scored
-from engine.games.packing_play import replay_packing
+from engine.games.packing_play import random_packing_deal, replay_packing
+from engine.match import MatchState
 from engine.problems import Checker, join
 
 FULL_PLAY_KEYS = frozenset({"hands", "table", "stock", "turns"})
@@ -44,11 +46,20 @@ class Packing(Game):
     inherited_keys = frozenset({"teams"})
     default_target = 500
     accepts_target = True
+    best_players = 4
 
     def sides(self, players: list[str]) -> list[list[str]]:
         if len(players) in (4, 6):
             return [players[0::2], players[1::2]]
         return [[p] for p in players]
+
+    def match_fields(self, players: list[str]) -> dict[str, Any]:
+        return {"teams": self.sides(players)} if len(players) in (4, 6) else {}
+
+    def random_deal(self, rng: random.Random, state: MatchState) -> dict[str, Any] | None:
+        players = list(state.players)
+        teams = self.sides(players) if len(players) in (4, 6) else None
+        return random_packing_deal(players, self.deck(len(players)), rng, teams)
 
     def summary(self, record: Mapping[str, Any], result: DealResult) -> dict[str, Any]:
         return {"packs": result.details["packs"]} if "packs" in result.details else {}

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from engine.cards import BRIDGE, BY_CODE, Card
 from engine.games.follow import is_legal
@@ -26,8 +26,20 @@ from engine.games.leads import classify_lead, duty_for, resolve
 from engine.games.tricks import TRUMP_SUIT, TrickContext, Trump
 from engine.problems import Checker, join
 
-if TYPE_CHECKING:
-    from engine.games.declarer import DeclarerGame
+
+class DeclarerRules(Protocol):
+    """What the replay reads of :class:`~engine.games.declarer.DeclarerGame` (this module
+    is below the game module, which replays its records: it does not import it)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def hand_size(self, players: int) -> int: ...
+
+    def widow_size(self, players: int) -> int: ...
+
+    def deck(self) -> Mapping[str, int]: ...
+
 
 MISDEAL_RANKS = frozenset({"2", "4", "10", "J", "Q", "K", "A"})
 
@@ -68,7 +80,7 @@ class Replayed:
 
 
 def replay(
-    game: DeclarerGame,
+    game: DeclarerRules,
     record: Mapping[str, Any],
     players: list[str],
     declaration: tuple[str, int, str, int] | None,
@@ -161,7 +173,7 @@ PLAY_KEYS = frozenset({"player", "cards"})
 
 
 def _play_tricks(
-    game: DeclarerGame,
+    game: DeclarerRules,
     record: Mapping[str, Any],
     players: list[str],
     declarer: str,

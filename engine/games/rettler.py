@@ -8,7 +8,9 @@ the bands of the converted count's row, as the book reads literally.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
+from typing import Any
 
 from engine.cards import standard_deck
 from engine.games.declarer import Bid, DeclarerGame
@@ -18,6 +20,8 @@ from engine.games.score_tables import (
     rettler_multiplier,
     rettler_payout,
 )
+from engine.games.simulate import random_full_deal
+from engine.match import MatchState
 
 WIDOW = {4: 4, 5: 3, 6: 6, 7: 3, 8: 4}
 """Table 3.1: cards left in the centre (hands are 26, 21, 17, 15 and 13)."""
@@ -32,7 +36,11 @@ MINIMUM = {(4, 1): 25, (5, 1): 20, (5, 2): 30, (6, 2): 25, (7, 2): 23, (8, 2): 2
 class Rettler(DeclarerGame):
     name = "rettler"
     player_counts = frozenset(WIDOW)
+    best_players = 6
     point_cards_total = 40
+
+    def random_deal(self, rng: random.Random, state: MatchState) -> dict[str, Any] | None:
+        return random_full_deal(self, list(state.players), rng)
 
     def widow_size(self, players: int) -> int:
         return WIDOW[players]

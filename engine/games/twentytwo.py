@@ -46,6 +46,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.cards import BY_CODE, Card, standard_deck
+from engine.deal import check_deal, play_match
 from engine.game import DealResult, Game, Scored
 from engine.games.common import after, dealer, draw_rounds, play_object, take
 from engine.match import MatchState
@@ -78,6 +79,27 @@ class TwentyTwo(Game):
     )
     rule_names = frozenset({"gambling", "all_out"})
     inherited_keys = frozenset({"rules"})
+    best_players = 4
+    deals_follow_the_match = True
+
+    def random_deal(self, rng: random.Random, state: MatchState) -> dict[str, Any] | None:
+        """The next deal of the match by random legal choices; in the gambling game a player
+        put out by it buys back now and then (7 times in 10)."""
+        assert isinstance(state, TwentyTwoMatch)
+        nxt = state.next_deal()
+        seated = list(nxt["players"])
+        drawers = state.losers or seated
+        deals_by = state.dealer or rng.choice(drawers)
+        removed = [code for code, copies in state.removed.items() for _ in range(copies)]
+        deal = random_deal(rng, seated, deals_by, nxt["hand_size"], nxt["decks"], removed)
+        if state.gambling and len(seated) > 3:
+            result = check_deal(self, {**deal, "rules": state.rules})
+            out = [p for p in result.details["losers"]
+                   if state.penalty(p) + result.details["penalty"] >= state.limit
+                   and p not in state.bought]  # fmt: skip
+            if out and rng.random() < 0.7:
+                deal["buy_back"] = out
+        return deal
 
     def check_rules(self, rules: Mapping[str, Any], checker: Checker, path: str) -> dict[str, Any]:
         gambling = checker.typed(rules.get("gambling", False), bool, join(path, "gambling"))
@@ -558,27 +580,5 @@ def random_match(
 ) -> dict[str, Any]:
     """A whole match of full-play deals, played to its end by random legal choices."""
     rules = dict(rules or {})
-    game = TwentyTwo()
-    state = TwentyTwoMatch(game, list(players), game.check_rules(rules, Checker(), "rules"), None)
-    deals: list[dict[str, Any]] = []
-    from engine.api import check
-
-    while not state.finished:
-        nxt = state.next_deal()
-        seated = list(nxt["players"])
-        drawers = state.losers or seated
-        deals_by = state.dealer or rng.choice(drawers)
-        removed = [code for code, copies in state.removed.items() for _ in range(copies)]
-        deal = random_deal(rng, seated, deals_by, nxt["hand_size"], nxt["decks"], removed)
-        deal["rules"] = rules
-        result = check(deal)
-        if state.gambling and len(seated) > 3:
-            out = [p for p in result.details["losers"]
-                   if state.penalty(p) + result.details["penalty"] >= state.limit
-                   and p not in state.bought]  # fmt: skip
-            if out and rng.random() < 0.7:
-                deal["buy_back"] = out
-                result = check(deal)
-        deals.append(deal)
-        state.add(deal, result)
+    deals = play_match(TwentyTwo(), rng, list(players), rules)
     return {"game": "twentytwo", "players": list(players), "rules": rules, "deals": deals}

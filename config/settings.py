@@ -62,6 +62,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "tournaments",
     "scoring",
+    "web",
+    "ops",
 ]
 
 MIDDLEWARE = [
@@ -156,16 +158,16 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_THROTTLE_RATES": {"deal_entry": env_str("DEAL_ENTRY_RATE", "60/min")},
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_FILTER_BACKENDS": ["tournaments.filters.ClubScopedFilterBackend"],
+    "DEFAULT_FILTER_BACKENDS": ["web.api.filters.ClubScopedFilterBackend"],
     "DEFAULT_PARSER_CLASSES": [
-        "tournaments.parsers.SafeJSONParser",
+        "web.api.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "tournaments.errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "web.api.errors.api_exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {
@@ -175,7 +177,7 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Programs send JSON; the form parsers are only for the browsable API's forms.
-    "PARSER_WHITELIST": ["tournaments.parsers.SafeJSONParser"],
+    "PARSER_WHITELIST": ["web.api.parsers.SafeJSONParser"],
     # The club's machine may have no internet: the API docs' assets are served locally.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -1,6 +1,7 @@
 """Score sheets and standings as CSV, XLSX (openpyxl) and printable A4 PDF (reportlab).
 
-Each export is built from ``scoring.sheets`` (the match sheet) or the season's
+Every format is one :class:`Exporter` in :data:`EXPORTERS`: the URLs, the
+download views and the pages' links iterate over it.  Each export is built from ``scoring.sheets`` (the match sheet) or the season's
 standings rows, so the files always say what the pages say.  Labels follow the
 active language; PDFs use the CID font HeiseiKakuGo-W5 that every PDF reader
 knows, so Japanese names print without shipping a font.
@@ -10,7 +11,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
@@ -153,3 +155,49 @@ def to_pdf(title_lines: Sequence[str], header: Sequence[str], rows: Sequence[Seq
     story.append(table)
     doc.build(story)
     return out.getvalue()
+
+
+# -- the registry --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Document:
+    """What an export holds: a title block, a header and rows; ``name`` names the XLSX sheet."""
+
+    name: str
+    title: Sequence[str]
+    header: Sequence[str]
+    rows: Sequence[Sequence[Cell]]
+    blank_rows: int = 0
+    """Empty rows to fill in by hand (the blank paper sheet)."""
+
+
+@dataclass(frozen=True)
+class Exporter:
+    """One download format: its file extension, the link's label, its media type, its writer."""
+
+    extension: str
+    label: str
+    content_type: str
+    write: Callable[[Document], bytes]
+
+
+EXPORTERS: dict[str, Exporter] = {
+    e.extension: e
+    for e in (
+        Exporter("csv", "CSV", "text/csv; charset=utf-8", lambda d: to_csv(d.header, d.rows)),
+        Exporter(
+            "xlsx",
+            "XLSX",
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            lambda d: to_xlsx(d.name, d.header, d.rows, d.title),
+        ),
+        Exporter(
+            "pdf",
+            "PDF",
+            "application/pdf",
+            lambda d: to_pdf(d.title, d.header, d.rows, blank_rows=d.blank_rows),
+        ),
+    )
+}
+"""Every download format, in the order the pages offer them."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db import models
 
+from tournaments import access
 from tournaments.models import Deal, Match, Player, Season
 
 
@@ -99,3 +100,8 @@ class RatingHistory(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.game} #{self.seq}: {self.rating:.1f}"
+
+
+# Standings are read with the rows they summarise: a season's and a match's visibility.
+access.scope(SeasonStanding, "season__club", "season")
+access.scope(MatchStanding, f"{access.MATCH_PATH}__club", access.MATCH_PATH)

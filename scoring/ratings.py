@@ -3,29 +3,17 @@
 The model is OpenSkill's Plackett-Luce (the ``openskill`` package, its defaults:
 mu 25, sigma 25/3); the displayed rating is its ordinal, mu - 3 sigma, so a new
 player starts at 0 and climbs as the system grows sure of them.  Every counting
-deal (not deleted; confirmed where the season asks for it) is one rated event:
+deal (not deleted; confirmed where the season asks for it) is one rated event,
+whose teams the game's web module forms (``LeagueGame.rating_teams``):
 
-- **Ranked games** (Comp-13, and any game without a declarer): every player is
-  their own team, ranked by the deal's score; equal scores are equal ranks.
-- **Partnership games** (Packing at 4 and 6): the engine's sides are the teams,
-  ranked by the side's deal score.
-- **Napoleon and Rettler**: two teams, the army (declarer and adjutants) and
-  the coalition, ranked by the deal's outcome.  Within the army the declarer
-  weighs twice an adjutant (OpenSkill's per-player weights), so the declarer
-  gains or loses most.  The deal's multiplier (appendix C: ×1, ×2, ×4 or ×16
-  by the count declared when the army wins, by the cards it took when it
-  loses; 全付け, 240 = 4 × 60, counts as ×4) scales the change of mu by
-  1 + log2(multiplier): 1, 2, 3 and 5 times the library's update, so that
-  each doubling of the stake moves the ratings one step further without a
-  ×16 deal swamping a season.  Sigma follows the library.
+- by default the engine's sides (every player alone, or Packing's partnerships)
+  ranked by their deal score, equal scores equal ranks; only the players with a
+  score in the deal take part (Twenty-Two: those already out have none);
+- Napoleon and Rettler: the army against the coalition, weighted and staked by
+  the deal's multiplier (``tournaments.games.declarer``).
 
-- **Elimination games** (Twenty-Two): only the players of the deal are ranked
-  (those already out have no score in it).
-- **Cooperative games** (Comrade) are not rated: everyone wins or loses
-  together, so there is nobody to be ranked against.
-
-The engine supplies everything about a deal (sides, declarer, adjutants,
-multiplier): no rule is restated here.
+Games the engine marks as not ``rated`` (the cooperative Comrade) have no
+ratings: everyone wins or loses together, so there is nobody to be ranked against.
 
 Ratings are per club and game, in a fixed order of the deals: club night date,
 match start, match id, deal number.  ``rebuild_ratings`` replays a club's
@@ -37,7 +25,6 @@ incremental updates, whatever order the deals were entered in.
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -49,15 +36,13 @@ from django.db.models import F, OuterRef, QuerySet, Subquery
 from openskill.models import PlackettLuce
 
 import engine
-from scoring.bulk import insert_rows
 from scoring.models import Rating, RatingHistory, SeasonStanding
 from scoring.sheets import SeasonChart, Series
+from tournaments.bulk import insert_rows
+from tournaments.games import league_game
 from tournaments.models import Club, Deal, DealScore, Match, Player, Seat, counting_deals
 
 MODEL = PlackettLuce()
-ALL_TAKEN_MULTIPLIER = 4
-"""全付け has no multiplier in appendix C; its 240 points are 4 × the 60 of a ×1 deal."""
-DECLARER_WEIGHT, ADJUTANT_WEIGHT = 2.0, 1.0
 BATCH = 5000
 
 DEAL_ORDER = ("match__table__club_night__date", "match__created_at", "match_id", "number")
@@ -79,25 +64,11 @@ def event(
 ) -> Event:
     """The rated event of one deal: ``seats`` are (handle, player id) in order of play."""
     ids = dict(seats)
-    rules = engine.GAMES[game]
-    if game in ("napoleon", "rettler"):
-        details = engine.check(record).details
-        declarer = ids[record["declaration"]["player"]]
-        army = [declarer, *(ids[h] for h in details["adjutants"])]
-        coalition = [pid for _, pid in seats if pid not in army]
-        won = scores[declarer] > 0
-        multiplier = details["multiplier"] or ALL_TAKEN_MULTIPLIER
-        weights = [[DECLARER_WEIGHT] + [ADJUTANT_WEIGHT] * (len(army) - 1), [1.0] * len(coalition)]
-        return Event([army, coalition], [0, 1] if won else [1, 0], weights, stake(multiplier))
-    seats = [(h, pid) for h, pid in seats if pid in scores]  # Twenty-Two: those still in
-    sides = rules.sides([h for h, _ in seats])
-    teams = [[ids[h] for h in side] for side in sides]
-    return Event(teams, [-sum(scores[pid] for pid in team) for team in teams])
-
-
-def stake(multiplier: int) -> float:
-    """How far a deal of this multiplier moves mu, relative to the library's update."""
-    return 1.0 + math.log2(multiplier)
+    in_deal = [h for h, pid in seats if pid in scores]
+    by_handle = {h: scores[ids[h]] for h in in_deal}
+    rated = league_game(game).rating_teams(record, in_deal, by_handle)
+    teams = [[ids[h] for h in team] for team in rated.teams]
+    return Event(teams, list(rated.ranks), rated.weights, rated.stake)
 
 
 State = dict[int, tuple[float, float, int]]
@@ -134,7 +105,7 @@ def _deals(club_id: int, game: str, since: dt.date | None) -> Iterator[tuple[Any
     if since is not None:
         deals = deals.filter(match__table__club_night__date__gte=since)
     fields = ["pk", "match_id", "match__table__club_night__date"]
-    if game in ("napoleon", "rettler"):
+    if league_game(game).rating_needs_record:
         fields.append("record")
     rows = deals.order_by(*DEAL_ORDER).values_list(*fields).iterator(chunk_size=BATCH)
     while batch := list(islice(rows, BATCH)):
@@ -154,15 +125,11 @@ def _deals(club_id: int, game: str, since: dt.date | None) -> Iterator[tuple[Any
             yield row[0], row[2], row[3] if len(row) > 3 else {}, seats[row[1]], scores[row[0]]
 
 
-UNRATED = frozenset({"comrade"})
-"""Cooperative games: no ratings."""
-
-
 def rebuild_ratings(club_id: int, game: str, since: dt.date | None = None) -> int:
     """Replay the club's ratings in ``game`` from the night ``since`` (``None``: from the
     first deal); returns the number of deals rated.  Under a lock on the club: two
     rebuilds of one club run one after the other."""
-    if game in UNRATED:
+    if not engine.GAMES[game].rated:
         return 0
     with transaction.atomic():
         if not Club.objects.select_for_update().filter(pk=club_id).exists():

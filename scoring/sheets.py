@@ -1,8 +1,9 @@
 """Score sheets and season series: the numbers behind the pages and the exports.
 
 A match's score sheet is rebuilt from its stored deal records with the engine's
-``check_match`` (one source for scores, totals, winner and tie-breaks); the
-pages, the CSV/XLSX/PDF exports and the tests all read it from here.
+``check_match`` (one source for scores, totals, winner and tie-breaks), and
+worded by the game's web module (its notes, tie-break and outcome line); the
+pages, the exports and the tests all read it from here.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from dataclasses import dataclass, field
 from datetime import date
 
 import engine
-from tournaments.actions import match_record
+from tournaments.games import league_game
 from tournaments.models import DealScore, Match, Player, Season
+from tournaments.records import match_record
 
 
 @dataclass(frozen=True)
@@ -48,19 +50,8 @@ class MatchSheet:
     sides: list[list[str]] = field(default_factory=list)
 
 
-TIE_BREAKS = {
-    "comp13": "ties: more deals won",
-    "packing": "first side to the target; sides level at the top play another deal",
-    "napoleon": "cumulative zero-sum points",
-    "rettler": "cumulative zero-sum points",
-    "twentytwo": "out at 22 penalty points (gambling: 30); the last player in wins",
-    "1234": "highest total after the games played",
-    "bhabhi": "fewest times bhabhi (−1 each)",
-    "comrade": "cooperative: games won give the title",
-}
-
-
 def match_sheet(match: Match) -> MatchSheet:
+    game = league_game(match.game)
     players = match.seated_players()
     handles = [p.handle for p in players]
     stored = list(match.deals.filter(deleted_at__isnull=True).order_by("number"))
@@ -83,7 +74,7 @@ def match_sheet(match: Match) -> MatchSheet:
                 scores=[row.scores.get(h, 0) for h in handles],
                 totals=[running[h] for h in handles],
                 winners=list(row.winners),
-                note=_note(match.game, row.details),
+                note=game.note(row.details),
                 deal_id=deal.pk,
                 pending=waiting,
                 entered_by_id=deal.entered_by_id,
@@ -101,49 +92,12 @@ def match_sheet(match: Match) -> MatchSheet:
         finished=result.finished,
         winner=by_handle.get(result.winner) if result.winner else None,
         winners=[by_handle[h] for h in result.winners],
-        tie_break=TIE_BREAKS.get(match.game, ""),
-        outcome=_outcome(result.details, result.finished, by_handle),
-        sides=engine.GAMES[match.game].sides(handles),
+        tie_break=game.tie_break,
+        outcome=game.outcome(
+            result.details, result.finished, {h: p.display_name for h, p in by_handle.items()}
+        ),
+        sides=game.rules.sides(handles),
     )
-
-
-def _outcome(details: dict, finished: bool, players: dict[str, Player]) -> str:
-    """One line from the engine's match details: who is out (Twenty-Two), the chips
-    (1234), the games won and the title (Comrade)."""
-    name = {h: p.display_name for h, p in players.items()}
-    if details.get("eliminated"):
-        out = sorted(details["eliminated"].items(), key=lambda item: item[1])
-        return "Out: " + ", ".join(f"{name[h]} (deal {n})" for h, n in out)
-    if "chips" in details:
-        return "Chips: " + ", ".join(f"{name[h]} {n}" for h, n in details["chips"].items())
-    if "won" in details and "games" in details:
-        line = f"{details['won']} of {details['games']} games won"
-        return f"{line}: {details['title']}" if finished else line
-    return ""
-
-
-def _note(game: str, details: dict) -> str:
-    if game in ("napoleon", "rettler"):
-        outcome = {"declarer_win": "won", "coalition_win": "lost", "all_taken": "全付け"}
-        multiplier = details.get("multiplier")
-        return (
-            f"{details.get('army_point_cards')} taken, {outcome.get(details.get('outcome'), '')}"
-            + (f" ×{multiplier}" if multiplier else "")
-        )
-    if game == "comp13":
-        return f"winner {details.get('winner')}"
-    if game == "packing":
-        return " / ".join(str(s) for s in details.get("side_scores", []))
-    if game == "twentytwo":
-        losers = ", ".join(details.get("losers", []))
-        return f"{losers} −{details.get('penalty')}"
-    if game == "1234":
-        return f"winner {details.get('winner')}"
-    if game == "bhabhi":
-        return f"bhabhi {details.get('bhabhi')}"
-    if game == "comrade":
-        return "all win" if details.get("success") else f"lost ({details.get('outcome')})"
-    return ""
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,11 @@ from django.db.models import Count, Prefetch, Q, Sum
 from django.utils import timezone
 
 import engine
-from scoring.bulk import insert_rows
 from scoring.models import MatchStanding, SeasonStanding
 from scoring.ratings import rebuild_club_ratings
-from tournaments.actions import match_record
+from tournaments.bulk import insert_rows
 from tournaments.models import Deal, DealScore, Match, Season, Seat, counting_deals
+from tournaments.records import match_record
 
 
 def rebuild_match_standings(match_id: int) -> int | None:

@@ -26,7 +26,6 @@ from typing import Any, TypeVar
 from django.contrib.auth import get_user_model
 from django.db.models import Model, Q, QuerySet
 
-from scoring.models import MatchStanding, SeasonStanding
 from tournaments.models import (
     Club,
     ClubNight,
@@ -51,15 +50,23 @@ PATHS: dict[type[Model], tuple[str, str | None]] = {
     Membership: ("club", None),
     Player: ("club", None),
     Season: ("club", ""),
-    SeasonStanding: ("season__club", "season"),
     ClubNight: ("season__club", "season"),
     Table: (f"{_NIGHT}__club", _NIGHT),
     Match: (f"{_TABLE}__club", _TABLE),
-    MatchStanding: (f"{_MATCH}__club", _MATCH),
     Deal: (f"{_MATCH}__club", _MATCH),
     DealScore: (f"deal__{_MATCH}__club", f"deal__{_MATCH}"),
 }
-"""Each model's path to its club, and to its season (``None``: never public)."""
+"""Each model's path to its club, and to its season (``None``: never public).
+Apps above the league add theirs with :func:`scope`."""
+
+MATCH_PATH = _MATCH
+"""The path from a row of a match (``match__…``) to its season, for :func:`scope`."""
+
+
+def scope(model: type[Model], club: str, season: str | None) -> None:
+    """Make ``model`` readable through :func:`visible`: its path to its club and season."""
+    PATHS[model] = (club, season)
+
 
 Role = Membership.Role
 

@@ -109,20 +109,21 @@ class SeatFormSet(forms.BaseInlineFormSet):
             if form.cleaned_data and not form.cleaned_data.get("DELETE")
         ]
         seats.sort(key=lambda s: s["position"])
-        players = [s["player"] for s in seats]
-        club = match.table.club_night.season.club
-        errors = [f"{p} is not a player of {club}" for p in players if p.club_id != club.pk]
-        record = {
-            "game": match.game,
-            "players": [p.handle for p in players],
-            "rules": match.rules,
-            "deals": [],
-        }
-        if match.target is not None and engine.GAMES[match.game].default_target is not None:
-            record["target"] = match.target
-        errors += [f"{e.path}: {e.message}" for e in engine.check_match(record).errors]
-        if errors:
-            raise ValidationError(errors)
+        try:
+            actions.check_new_match(
+                match.table,
+                match.game,
+                [s["player"] for s in seats],
+                rules=match.rules,
+                target=match.target if engine.GAMES[match.game].accepts_target else None,
+            )
+        except actions.Rejection as rejection:
+            raise ValidationError(
+                [
+                    f"{e['path']}: {e['message']}" if e["path"] else e["message"]
+                    for e in rejection.errors
+                ]
+            ) from None
 
 
 class SeatInline(admin.TabularInline):
@@ -196,16 +197,16 @@ class DealAddForm(forms.ModelForm):
         if match is None or record is None:
             return data
         try:
-            previous = match.deals.filter(deleted_at__isnull=True).order_by("number")
-            result = engine.check(
-                actions.complete_record(match, record, [d.record for d in previous])
-            )
+            actions.check_next_deal(match, record)
         except actions.Rejection as rejection:
-            raise ValidationError({"record": str(rejection)}) from None
-        if not result.valid:
             raise ValidationError(
-                {"record": [f"{e.path or 'record'}: {e.message} ({e.code})" for e in result.errors]}
-            )
+                {
+                    "record": [
+                        f"{e['path'] or 'record'}: {e['message']} ({e['code']})"
+                        for e in rejection.errors
+                    ]
+                }
+            ) from None
         return data
 
 

@@ -22,8 +22,9 @@ from django.db.models import Sum
 from django.utils import timezone
 
 import engine
-from tournaments.actions import Rejection, _error, complete_record, match_record
+from tournaments.events import match_changed
 from tournaments.models import Deal, DealScore, DealVersion, Match, counting_deals
+from tournaments.records import Rejection, complete_record, error, match_record
 
 
 @dataclass(frozen=True)
@@ -88,14 +89,12 @@ def _rescore(match: Match, active: list[Deal]) -> engine.MatchResult:
 def _change(
     deal: Deal, user: AbstractBaseUser, reason: str, action: str, apply
 ) -> tuple[Deal, list[Effect]]:
-    from scoring.tasks import refresh_standings
-
     if not reason or not reason.strip():
-        raise Rejection((_error("missing_field", "reason", "say why the deal changes"),))
+        raise Rejection((error("missing_field", "reason", "say why the deal changes"),))
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=deal.match_id)
         if match.status == Match.Status.FINISHED:
-            raise Rejection((_error("match_locked", "", "this match is finished: an administrator reopens it first"),),
+            raise Rejection((error("match_locked", "", "this match is finished: an administrator reopens it first"),),
                             conflict=True)  # fmt: skip
         locked = Deal.objects.select_for_update().get(pk=deal.pk)
         before = _season_totals(match)
@@ -113,7 +112,7 @@ def _change(
         effect = _effect(before, after, [p.handle for p in match.seated_players()])
         version.effect = [e.to_dict() for e in effect]
         version.save(update_fields=["effect"])
-        transaction.on_commit(lambda: refresh_standings.delay(match.pk))
+        match_changed(match.pk)
     return locked, effect
 
 
@@ -123,7 +122,7 @@ def correct_deal(
     """Replace a deal's record; the old one is kept."""
     if deal.deleted_at is not None:
         raise Rejection(
-            (_error("deleted", "", "restore the deal before correcting it"),), conflict=True
+            (error("deleted", "", "restore the deal before correcting it"),), conflict=True
         )
 
     def apply(match: Match, locked: Deal) -> None:
@@ -142,7 +141,7 @@ def correct_deal(
 def delete_deal(deal: Deal, user: AbstractBaseUser, reason: str) -> tuple[Deal, list[Effect]]:
     """Take a deal out of the match; it keeps its number and its history."""
     if deal.deleted_at is not None:
-        raise Rejection((_error("deleted", "", "the deal is deleted already"),), conflict=True)
+        raise Rejection((error("deleted", "", "the deal is deleted already"),), conflict=True)
 
     def apply(match: Match, locked: Deal) -> None:
         locked.deleted_at = timezone.now()
@@ -153,7 +152,7 @@ def delete_deal(deal: Deal, user: AbstractBaseUser, reason: str) -> tuple[Deal, 
 def restore_deal(deal: Deal, user: AbstractBaseUser, reason: str) -> tuple[Deal, list[Effect]]:
     """Bring a deleted deal back (administrators only: checked by the caller)."""
     if deal.deleted_at is None:
-        raise Rejection((_error("not_deleted", "", "the deal is not deleted"),), conflict=True)
+        raise Rejection((error("not_deleted", "", "the deal is not deleted"),), conflict=True)
 
     def apply(match: Match, locked: Deal) -> None:
         locked.deleted_at = None

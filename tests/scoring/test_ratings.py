@@ -10,9 +10,10 @@ from django.test import Client
 from openskill.models import PlackettLuce
 
 from scoring.models import Rating, RatingHistory
-from scoring.ratings import ALL_TAKEN_MULTIPLIER, MODEL, event, rate, stake
+from scoring.ratings import MODEL, event, rate
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
 from tournaments import actions, corrections
+from tournaments.games.declarer import ALL_TAKEN_MULTIPLIER, stake
 from tournaments.models import ClubNight, Table
 
 SEATS = [(h, i) for i, h in enumerate(NAPOLEON_SEATS, start=1)]  # handle, player id

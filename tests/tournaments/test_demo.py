@@ -5,8 +5,8 @@ from django.contrib.auth import authenticate
 from django.core.management import call_command
 
 import engine
+from ops.demo import ADMIN, SCORER
 from tournaments import actions
-from tournaments.demo import ADMIN, SCORER
 from tournaments.models import ClubNight, Deal, Match, Player
 
 pytestmark = pytest.mark.django_db

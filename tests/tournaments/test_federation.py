@@ -6,9 +6,10 @@ import pytest
 from django.core.management import call_command
 
 import engine
+from ops.federation import PLAN, match_pool, seated
 from scoring.models import MatchStanding, Rating, SeasonStanding
 from tournaments.actions import match_record
-from tournaments.federation import PLAN, deal_pool, seated
+from tournaments.games.base import PlannedMatch
 from tournaments.models import Club, Deal, DealScore, Match, Player
 
 pytestmark = pytest.mark.django_db
@@ -37,12 +38,14 @@ def test_a_generated_federation_is_legal_complete_and_rated(capsys):
 
 
 def test_the_pool_is_the_same_for_the_same_seed_and_fills_any_seats():
-    first = deal_pool("packing", 4, random.Random(3), size=5)
-    assert first == deal_pool("packing", 4, random.Random(3), size=5)
-    record = {"game": "packing", "players": ["w", "x", "y", "z"], "teams": [["w", "y"], ["x", "z"]],
-              **seated(first[0], ["w", "x", "y", "z"])}  # fmt: skip
-    assert engine.check(record).valid
-    assert "seat0" not in str(record)
+    planned = PlannedMatch(4, target=500)
+    first = match_pool("packing", planned, random.Random(3), size=2)
+    assert first == match_pool("packing", planned, random.Random(3), size=2)
+    deals = [{"game": "packing", "players": ["w", "x", "y", "z"], "teams": [["w", "y"], ["x", "z"]], **deal}
+             for deal in seated(first[0], ["w", "x", "y", "z"])]  # fmt: skip
+    match = engine.check_match({"game": "packing", "players": ["w", "x", "y", "z"], "deals": deals})
+    assert match.valid and match.finished
+    assert "seat0" not in str(deals)
 
 
 def test_nonsense_sizes_are_refused():

@@ -92,11 +92,11 @@ def test_a_full_play_log_can_be_uploaded_on_the_entry_page(client, demo, django_
 
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from tournaments.demo import full_play_deals
+    from tournaments.games import league_game
 
     match = Match.objects.get(game="comp13")
     client.force_login(django_user_model.objects.get(username="scorer"))
-    record = full_play_deals("comp13", [p.handle for p in match.seated_players()])[0]
+    record = league_game("comp13").demo_matches()[0].deals[0]  # a full play log
     upload = SimpleUploadedFile(
         "deal.json", _json.dumps(record).encode(), content_type="application/json"
     )

@@ -1,0 +1,21 @@
+"""What the league tells the layers above it, without importing them.
+
+The league app (models and workflows) sits below ``scoring``: it never imports
+it.  When a match's deals change, a workflow calls :func:`match_changed`; once
+the transaction commits, every receiver of :data:`deals_changed` hears of it.
+``scoring`` connects its standings task there (``scoring.apps``), so the league
+queues scoring's work through this one narrow, named function.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.dispatch import Signal
+
+deals_changed = Signal()
+"""Sent with ``match_id`` after a transaction that changed a match's deals commits."""
+
+
+def match_changed(match_id: int) -> None:
+    """Announce, once the current transaction commits, that ``match_id``'s deals changed."""
+    transaction.on_commit(lambda: deals_changed.send(sender=None, match_id=match_id))

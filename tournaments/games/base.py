@@ -1,0 +1,224 @@
+"""What the league app knows about a game beyond its rules: the web side of one game.
+
+Every game has one module in this package with a :class:`LeagueGame` subclass,
+registered in :mod:`tournaments.games`: its names, the table-side entry form
+(fields, how they become a deal record and back), the score sheet's notes and
+tie-break wording, the blank paper sheet, the demo's matches, the federation
+generator's plan and how ratings form teams.  The rules themselves (player
+counts, who deals, who is out, rated or not, random legal play) are the engine's
+:class:`engine.game.Game`, reached as :attr:`LeagueGame.rules`.  Forms, sheets,
+exports, the blank sheet, the demo, the generator and the ratings are generic
+code over this registry.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from django import forms
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+import engine
+from engine.deal import play_match
+from engine.game import Game
+from tournaments.models import Match, Player
+
+Text = str | Promise
+"""A display string, possibly translated lazily."""
+
+
+class EntryForm(Protocol):
+    """What a game's module reads and sets of the table-side entry form (the pages' form
+    class implements it; this package does not import the pages)."""
+
+    fields: dict[str, forms.Field]
+    match: Match
+    players: list[Player]
+    """The players of the deal, in order of play."""
+    handles: list[str]
+    next_deal: dict[str, Any]
+    """What the engine says the deal inherits from the match (its dealer…)."""
+    game_field_names: list[str]
+    point_total: int
+
+
+@dataclass(frozen=True)
+class Section:
+    """A block of the entry form: its fields in order, and how the page shows them."""
+
+    fields: Sequence[str]
+    heading: Text = ""
+    hint: Text = ""
+    grid: bool = False
+    """Narrow number fields side by side (the point cards)."""
+    pad: Sequence[str] = ()
+    """Card buttons that type their code into the focused card field."""
+    running_sum: bool = False
+    """The running sum of the ``points`` fields, against the form's ``point_total``."""
+
+
+@dataclass(frozen=True)
+class DemoMatch:
+    """One match of the demo club: on club night ``night`` (0, 1, 2) at ``table``."""
+
+    night: int
+    table: str
+    players: list[str]
+    deals: list[dict[str, Any]]
+    rules: dict[str, Any] = field(default_factory=dict)
+    target: int | None = None
+
+
+@dataclass(frozen=True)
+class PlannedMatch:
+    """A kind of match the federation generator plays: seats, rules, target, and for
+    open-ended games how many deals (from, to)."""
+
+    players: int
+    rules: dict[str, Any] = field(default_factory=dict)
+    target: int | None = None
+    deals: tuple[int, int] = (4, 12)
+
+
+@dataclass(frozen=True)
+class RatedTeams:
+    """One deal as a rating sees it: teams of handles, ranks (lower is better), per-player
+    weights and how far the deal moves a rating (1: the library's update)."""
+
+    teams: list[list[str]]
+    ranks: list[float]
+    weights: list[list[float]] | None = None
+    stake: float = 1.0
+
+
+class LeagueGame:
+    """The league app's side of one engine game (see the module docstring)."""
+
+    name: ClassVar[str]
+    """The engine's name of the game (``game`` in its records)."""
+    name_en: ClassVar[str]
+    name_ja: ClassVar[str]
+    label: ClassVar[str]
+    """How pages, sheets and exports name the game: its Japanese name with an English gloss."""
+    hint: ClassVar[Text] = ""
+    """A line of help above the game's fields."""
+    tie_break: ClassVar[str] = ""
+    """How the game breaks ties, said for the score sheet."""
+    blank_rows: ClassVar[int] = 15
+    """Rows of the blank paper sheet."""
+    federation: ClassVar[tuple[PlannedMatch, ...]] = ()
+    """The matches the federation generator plays of this game, in turn."""
+    rating_needs_record: ClassVar[bool] = False
+    """Whether :meth:`rating_teams` reads the deal record (the ratings then fetch it)."""
+
+    @property
+    def rules(self) -> Game:
+        """The engine's game: player counts, who deals, random legal play…"""
+        return engine.GAMES[self.name]
+
+    # -- the entry form -------------------------------------------------------------------
+    def add_fields(self, form: EntryForm) -> None:
+        """Add the game's fields to ``form`` (its players are ``form.players``)."""
+        raise NotImplementedError
+
+    def sections(self, form: EntryForm) -> list[Section]:
+        """The blocks of the form; by default one block of every game field."""
+        return [Section(form.game_field_names, hint=self.hint)]
+
+    def record(self, form: EntryForm, data: Mapping[str, Any]) -> dict[str, Any]:
+        """The deal record (without its envelope) of the cleaned form ``data``."""
+        raise NotImplementedError
+
+    def initial(self, record: Mapping[str, Any], handles: list[str]) -> dict[str, Any]:
+        """The form values that give ``record`` back (to prefill a correction)."""
+        raise NotImplementedError
+
+    def field_for(self, head: str, player: str, rest: str) -> str | None:
+        """The form field an engine error at ``head[…].player.rest`` concerns."""
+        return None
+
+    # -- the score sheet ----------------------------------------------------------------
+    def note(self, details: Mapping[str, Any]) -> str:
+        """A few words on a deal from the engine's details: the outcome, the winner."""
+        return ""
+
+    def outcome(self, details: Mapping[str, Any], finished: bool, names: Mapping[str, str]) -> str:
+        """One line from the engine's match details (who is out, the chips, the title)."""
+        return ""
+
+    # -- the demo and the generator -------------------------------------------------------
+    def demo_matches(self) -> list[DemoMatch]:
+        """The demo club's matches of this game (handles of ``tournaments.ops.demo.PLAYERS``)."""
+        return []
+
+    # -- ratings --------------------------------------------------------------------------
+    def rating_teams(
+        self, record: Mapping[str, Any], players: list[str], scores: Mapping[str, int]
+    ) -> RatedTeams:
+        """The rated event of one deal: ``players`` are those with a score in it, in order
+        of play.  By default the engine's sides, ranked by their deal score."""
+        teams = self.rules.sides(players)
+        return RatedTeams(teams, [-sum(scores[h] for h in team) for team in teams])
+
+
+# -- helpers for the entry forms ------------------------------------------------------------
+
+
+def codes(text: str) -> list[str]:
+    """Card codes typed with spaces or commas: ``"SA, HK"`` → ``["SA", "HK"]``."""
+    return [c for c in text.replace(",", " ").split() if c]
+
+
+def player_choices(form: EntryForm) -> list[tuple[str, str]]:
+    return [(p.handle, p.display_name) for p in form.players]
+
+
+def card_field(label: Text, required: bool = True) -> forms.CharField:
+    return forms.CharField(
+        label=label,
+        required=required,
+        max_length=200,
+        widget=forms.TextInput(attrs={"class": "cards", "autocomplete": "off"}),
+    )
+
+
+def number_field(label: Text, **kwargs: Any) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "points"}),
+        **kwargs,
+    )
+
+
+def dealer_field(form: EntryForm) -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label=_("Dealer (親)"),
+        choices=player_choices(form),
+        initial=form.next_deal.get("dealer"),
+    )
+
+
+def strip_envelope(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A deal record without what its match supplies (``game``, ``players``, ``rules``,
+    ``teams``)."""
+    return {k: v for k, v in record.items() if k not in ("game", "players", "rules", "teams")}
+
+
+def demo_deals(
+    game: LeagueGame,
+    seed: int,
+    seated: list[str],
+    rules: Mapping[str, Any] | None = None,
+    target: int | None = None,
+    most: int | None = None,
+) -> list[dict[str, Any]]:
+    """A demo match played by the engine's random legal play with a fixed seed (the same
+    legal deals on every machine): the first deal kept as a full play log, the others as
+    the summaries a table logs."""
+    deals = play_match(game.rules, random.Random(seed), seated, rules, target, most)
+    rest = [engine.summarize(d) for d in deals[1:]]
+    return [strip_envelope(d) for d in (deals[0], *rest)]

@@ -1,0 +1,107 @@
+"""The web side of Comrade (カムレッド), the cooperative game: the dealer, and each
+player's bids and tricks won as suit letter and count (``S4 C1``).
+
+Not rated (the engine's ``rated``): everyone wins or loses together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from engine.cards import SUIT_ALIASES
+from engine.games.comrade import SUIT_NAME
+from tournaments.games.base import (
+    DemoMatch,
+    EntryForm,
+    LeagueGame,
+    PlannedMatch,
+    card_field,
+    codes,
+    dealer_field,
+    demo_deals,
+)
+
+LETTER = {name: letter for letter, name in SUIT_NAME.items()}
+
+
+def suit_counts(text: str) -> dict[str, Any]:
+    """``"S4 C1"`` → ``{"spades": 4, "clubs": 1}``; what is not that is passed on for the
+    engine to name (an unknown suit, a count that is not a number)."""
+    counts: dict[str, Any] = {}
+    for token in codes(text):
+        letter = SUIT_ALIASES.get(token[:1].upper())
+        suit = SUIT_NAME[letter] if letter is not None else token[:1]
+        count = token[1:]
+        counts[suit] = int(count) if count.isdigit() else count
+    return counts
+
+
+def suit_text(counts: Mapping[str, Any]) -> str:
+    """The inverse of :func:`suit_counts`: ``{"spades": 4}`` → ``"S4"``."""
+    return " ".join(f"{LETTER.get(suit, suit)}{n}" for suit, n in counts.items())
+
+
+class ComradeLeague(LeagueGame):
+    name = "comrade"
+    name_en = "Comrade"
+    name_ja = "カムレッド"
+    label = "カムレッド Comrade"
+    hint = _("Bids and tricks won per player as suit letter and count, e.g. S4 C1.")
+    tie_break = "cooperative: games won give the title"
+    blank_rows = 5
+    federation = (PlannedMatch(3), PlannedMatch(4), PlannedMatch(5))
+
+    def add_fields(self, form: EntryForm) -> None:
+        form.fields["dealer"] = dealer_field(form)
+        for p in form.players:
+            form.fields[f"bids_{p.handle}"] = card_field(
+                _("%(name)s: bids") % {"name": p.display_name}, required=False
+            )
+            form.fields[f"won_{p.handle}"] = card_field(
+                _("%(name)s: tricks won") % {"name": p.display_name}, required=False
+            )
+
+    def record(self, form: EntryForm, data: Mapping[str, Any]) -> dict[str, Any]:
+        return {
+            "dealer": data["dealer"],
+            "bids": {h: suit_counts(data.get(f"bids_{h}", "")) for h in form.handles},
+            "tricks_won": {h: suit_counts(data.get(f"won_{h}", "")) for h in form.handles},
+        }
+
+    def initial(self, record: Mapping[str, Any], handles: list[str]) -> dict[str, Any]:
+        values: dict[str, Any] = {"dealer": record.get("dealer")}
+        for h in handles:
+            values[f"bids_{h}"] = suit_text(record.get("bids", {}).get(h, {}))
+            values[f"won_{h}"] = suit_text(record.get("tricks_won", {}).get(h, {}))
+        return values
+
+    def field_for(self, head: str, player: str, rest: str) -> str | None:
+        if head in ("bids", "tricks_won"):
+            return f"{'bids' if head == 'bids' else 'won'}_{player}"
+        return "dealer" if head == "dealer" else None
+
+    def note(self, details: Mapping[str, Any]) -> str:
+        return "all win" if details.get("success") else f"lost ({details.get('outcome')})"
+
+    def outcome(self, details: Mapping[str, Any], finished: bool, names: Mapping[str, str]) -> str:
+        if "won" not in details or "games" not in details:
+            return ""
+        line = f"{details['won']} of {details['games']} games won"
+        return f"{line}: {details['title']}" if finished else line
+
+    def demo_matches(self) -> list[DemoMatch]:
+        seated = ["gen", "hana", "ito"]
+        first = demo_deals(self, 2026, seated, most=1)
+        return [DemoMatch(2, "Table 4", seated, [*first, *WON])]
+
+
+WON = [
+    {"dealer": "hana", "bids": {"ito": {"spades": 4, "clubs": 1}, "gen": {"hearts": 4}, "hana": {"diamonds": 3}},
+     "tricks_won": {"ito": {"spades": 4, "clubs": 1}, "gen": {"hearts": 4}, "hana": {"diamonds": 3}}},
+    {"dealer": "ito", "bids": {"gen": {"clubs": 4}, "hana": {"spades": 3, "hearts": 2}, "ito": {"diamonds": 3}},
+     "tricks_won": {"gen": {"clubs": 3}, "hana": {"spades": 3, "hearts": 2}, "ito": {"diamonds": 3, "clubs": 1}}},
+]  # fmt: skip
+"""Comrade games two and three, as summaries: one won, one lost (a trick of an unbid suit)."""

@@ -1,0 +1,170 @@
+"""The web side shared by Napoleon and Rettler: declaration, adjutants, point cards.
+
+Ratings: two teams, the army (declarer and adjutants) and the coalition, ranked
+by the deal's outcome.  Within the army the declarer weighs twice an adjutant
+(OpenSkill's per-player weights), so the declarer gains or loses most.  The
+deal's multiplier (appendix C: ×1, ×2, ×4 or ×16 by the count declared when the
+army wins, by the cards it took when it loses; 全付け, 240 = 4 × 60, counts as
+×4) scales the change of mu by 1 + log2(multiplier): 1, 2, 3 and 5 times the
+library's update, so that each doubling of the stake moves the ratings one
+step further without a ×16 deal swamping a season.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+import engine
+from engine.games.declarer import TRUMPS, DeclarerGame
+from tournaments.games.base import (
+    EntryForm,
+    LeagueGame,
+    RatedTeams,
+    Section,
+    codes,
+    number_field,
+    player_choices,
+)
+
+TRUMP_LABELS = {
+    "black": "黒 black",
+    "red": "赤 red",
+    "igo-notrump": "囲碁将棋部ノートラ igo no-trump",
+    "notrump": "ノートラ no-trump",
+    "chigaku-notrump": "地学部ノートラ chigaku no-trump",
+    "spades": "♠ スペード spades",
+    "hearts": "♡ ハート hearts",
+    "diamonds": "♢ ダイヤ diamonds",
+    "clubs": "♣ クラブ clubs",
+}
+ALL_TAKEN_MULTIPLIER = 4
+"""全付け has no multiplier in appendix C; its 240 points are 4 × the 60 of a ×1 deal."""
+DECLARER_WEIGHT, ADJUTANT_WEIGHT = 2.0, 1.0
+OUTCOMES = {"declarer_win": "won", "coalition_win": "lost", "all_taken": "全付け"}
+
+
+def stake(multiplier: int) -> float:
+    """How far a deal of this multiplier moves mu, relative to the library's update."""
+    return 1.0 + math.log2(multiplier)
+
+
+class DeclarerLeagueGame(LeagueGame):
+    point_total: ClassVar[int]
+    """Point cards in the deck: 20 (Napoleon), 40 (Rettler)."""
+    tie_break = "cumulative zero-sum points"
+    blank_rows = 20
+    rating_needs_record = True
+
+    def add_fields(self, form: EntryForm) -> None:
+        choices = player_choices(form)
+        total = self.point_total
+        form.fields["declarer"] = forms.ChoiceField(
+            label=_("Declarer (ナポレオン/レットラー)"), choices=choices
+        )
+        form.fields["count"] = forms.IntegerField(
+            label=_("Count declared (立枚数)"), min_value=1, max_value=total
+        )
+        form.fields["trump"] = forms.ChoiceField(
+            label=_("Trump (切り札)"), choices=[(t, TRUMP_LABELS[t]) for t in TRUMPS]
+        )
+        rules = self.rules
+        assert isinstance(rules, DeclarerGame)
+        if len(rules.adjutant_choices(len(form.players))) > 1:  # Rettler at 5: one or two
+            form.fields["allowed"] = forms.TypedChoiceField(
+                label=_("Adjutants declared (副官の数)"), choices=[(1, "1"), (2, "2")], coerce=int
+            )
+        form.fields["adjutant_cards"] = forms.CharField(
+            label=_("Adjutant cards named (副官の指名), e.g. SA"), required=False
+        )
+        form.fields["adjutants"] = forms.MultipleChoiceField(
+            label=_("Adjutants found (副官)"),
+            choices=choices,
+            required=False,
+            widget=forms.CheckboxSelectMultiple,
+        )
+        for p in form.players:
+            form.fields[f"pc_{p.handle}"] = number_field(
+                p.display_name, min_value=0, max_value=total, initial=0
+            )
+        form.fields["discarded"] = number_field(
+            _("Point cards discarded face up (捨て札の点札)"),
+            min_value=0,
+            initial=0,
+            required=False,
+        )
+        form.point_total = total
+
+    def sections(self, form: EntryForm) -> list[Section]:
+        points = [f"pc_{h}" for h in form.handles]
+        head = [n for n in form.game_field_names if n not in points and n != "discarded"]
+        return [
+            Section(head),
+            Section(points, heading=_("Point cards won (点札)"), grid=True),
+            Section(["discarded"], running_sum=True),
+        ]
+
+    def record(self, form: EntryForm, data: Mapping[str, Any]) -> dict[str, Any]:
+        declaration: dict[str, Any] = {
+            "player": data["declarer"],
+            "count": data["count"],
+            "trump": data["trump"],
+        }
+        if "allowed" in data:
+            declaration["adjutants"] = data["allowed"]
+        return {
+            "declaration": declaration,
+            "adjutant_cards": codes(data.get("adjutant_cards", "")),
+            "adjutants": [h for h in form.handles if h in data.get("adjutants", [])],
+            "point_cards": {h: data[f"pc_{h}"] for h in form.handles},
+            "discarded_point_cards": data.get("discarded") or 0,
+        }
+
+    def initial(self, record: Mapping[str, Any], handles: list[str]) -> dict[str, Any]:
+        declaration = record.get("declaration", {})
+        values: dict[str, Any] = {
+            "declarer": declaration.get("player"),
+            "count": declaration.get("count"),
+            "trump": declaration.get("trump"),
+            "adjutant_cards": " ".join(record.get("adjutant_cards", [])),
+            "adjutants": list(record.get("adjutants", [])),
+            "discarded": record.get("discarded_point_cards", 0),
+        }
+        if "adjutants" in declaration:
+            values["allowed"] = declaration["adjutants"]
+        for h in handles:
+            values[f"pc_{h}"] = record.get("point_cards", {}).get(h, 0)
+        return values
+
+    def field_for(self, head: str, player: str, rest: str) -> str | None:
+        if head == "declaration":
+            return {"player": "declarer", "count": "count", "trump": "trump",
+                    "adjutants": "allowed"}.get(player)  # fmt: skip
+        if head == "point_cards":
+            # The sum of all point cards is shown under the last field of the block.
+            return f"pc_{player}" if player else "discarded"
+        return {"adjutant_cards": "adjutant_cards", "adjutants": "adjutants",
+                "discarded_point_cards": "discarded"}.get(head)  # fmt: skip
+
+    def note(self, details: Mapping[str, Any]) -> str:
+        multiplier = details.get("multiplier")
+        return (
+            f"{details.get('army_point_cards')} taken, {OUTCOMES.get(details.get('outcome'), '')}"
+            + (f" ×{multiplier}" if multiplier else "")
+        )
+
+    def rating_teams(
+        self, record: Mapping[str, Any], players: list[str], scores: Mapping[str, int]
+    ) -> RatedTeams:
+        details = engine.check(record).details
+        declarer = record["declaration"]["player"]
+        army = [declarer, *details["adjutants"]]
+        coalition = [h for h in players if h not in army]
+        won = scores[declarer] > 0
+        multiplier = details["multiplier"] or ALL_TAKEN_MULTIPLIER
+        weights = [[DECLARER_WEIGHT] + [ADJUTANT_WEIGHT] * (len(army) - 1), [1.0] * len(coalition)]
+        return RatedTeams([army, coalition], [0, 1] if won else [1, 0], weights, stake(multiplier))

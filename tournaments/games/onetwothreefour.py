@@ -1,0 +1,82 @@
+"""The web side of 1234: the dealer, the winner, the order of the drop-outs and the
+cards left in every hand."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.games.base import (
+    DemoMatch,
+    EntryForm,
+    LeagueGame,
+    PlannedMatch,
+    card_field,
+    codes,
+    dealer_field,
+    demo_deals,
+    number_field,
+    player_choices,
+)
+
+CHIPS = {"scoring": "chips", "limit": 100}
+
+
+class OneTwoThreeFourLeague(LeagueGame):
+    name = "1234"
+    name_en = "1234"
+    name_ja = "ヌン・ソーン・サーム・シィー"
+    label = "1234 ヌン・ソーン・サーム・シィー"
+    hint = _("The winner, the order of the drop-outs (1, 2, …), and the cards left in every hand.")
+    tie_break = "highest total after the games played"
+    federation = (PlannedMatch(3, CHIPS, target=3), PlannedMatch(4, target=5))
+
+    def add_fields(self, form: EntryForm) -> None:
+        form.fields["dealer"] = dealer_field(form)
+        form.fields["winner"] = forms.ChoiceField(label=_("Winner"), choices=player_choices(form))
+        for p in form.players:
+            form.fields[f"drop_{p.handle}"] = number_field(
+                _("%(name)s: dropped out as number") % {"name": p.display_name},
+                required=False, min_value=1, max_value=len(form.players),
+            )  # fmt: skip
+            form.fields[f"left_{p.handle}"] = card_field(
+                _("%(name)s: cards left") % {"name": p.display_name}, required=False
+            )
+
+    def record(self, form: EntryForm, data: Mapping[str, Any]) -> dict[str, Any]:
+        order = sorted((data[f"drop_{h}"], h) for h in form.handles if data.get(f"drop_{h}"))
+        return {
+            "dealer": data["dealer"],
+            "winner": data["winner"],
+            "dropped": [h for _n, h in order],
+            "hands_left": {h: codes(data.get(f"left_{h}", "")) for h in form.handles},
+        }
+
+    def initial(self, record: Mapping[str, Any], handles: list[str]) -> dict[str, Any]:
+        dropped = list(record.get("dropped", []))
+        values: dict[str, Any] = {"dealer": record.get("dealer"), "winner": record.get("winner")}
+        for h in handles:
+            values[f"drop_{h}"] = dropped.index(h) + 1 if h in dropped else None
+            values[f"left_{h}"] = " ".join(record.get("hands_left", {}).get(h, []))
+        return values
+
+    def field_for(self, head: str, player: str, rest: str) -> str | None:
+        if head == "hands_left":
+            return f"left_{player}"
+        return {"dealer": "dealer", "winner": "winner", "dropped": "winner"}.get(head)
+
+    def note(self, details: Mapping[str, Any]) -> str:
+        return f"winner {details.get('winner')}"
+
+    def outcome(self, details: Mapping[str, Any], finished: bool, names: Mapping[str, str]) -> str:
+        if "chips" not in details:
+            return ""
+        return "Chips: " + ", ".join(f"{names[h]} {n}" for h, n in details["chips"].items())
+
+    def demo_matches(self) -> list[DemoMatch]:
+        seated = ["emi", "fumi", "jun"]
+        deals = demo_deals(self, 2026, seated, CHIPS, target=3)
+        return [DemoMatch(2, "Table 2", seated, deals, dict(CHIPS), target=3)]

@@ -1,0 +1,88 @@
+"""The web side of Packing: the packs each player holds at the end of a deal."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.games.base import DemoMatch, EntryForm, LeagueGame, PlannedMatch, codes, demo_deals
+
+
+class PackingLeague(LeagueGame):
+    name = "packing"
+    name_en = "Packing"
+    name_ja = "パッキング"
+    label = "パッキング Packing"
+    hint = _("One pack per line, its cards separated by spaces, e.g. HA H5 H3.")
+    tie_break = "first side to the target; sides level at the top play another deal"
+    federation = (PlannedMatch(4, target=500), PlannedMatch(2, target=500))
+
+    def add_fields(self, form: EntryForm) -> None:
+        for p in form.players:
+            form.fields[f"packs_{p.handle}"] = forms.CharField(
+                label=_("%(name)s: packs, one per line") % {"name": p.display_name}, required=False,
+                widget=forms.Textarea(attrs={"rows": 2, "class": "cards", "autocomplete": "off"}),
+            )  # fmt: skip
+
+    def record(self, form: EntryForm, data: Mapping[str, Any]) -> dict[str, Any]:
+        return {
+            "packs": {
+                h: [codes(line) for line in data.get(f"packs_{h}", "").splitlines() if line.strip()]
+                for h in form.handles
+            }
+        }
+
+    def initial(self, record: Mapping[str, Any], handles: list[str]) -> dict[str, Any]:
+        packs = record.get("packs", {})
+        return {f"packs_{h}": "\n".join(" ".join(p) for p in packs.get(h, [])) for h in handles}
+
+    def field_for(self, head: str, player: str, rest: str) -> str | None:
+        return f"packs_{player}" if head == "packs" else None
+
+    def note(self, details: Mapping[str, Any]) -> str:
+        return " / ".join(str(s) for s in details.get("side_scores", []))
+
+    def demo_matches(self) -> list[DemoMatch]:
+        # Partners sit alternately: emi and gen against fumi and hana.
+        seated = ["emi", "fumi", "gen", "hana"]
+        first = demo_deals(self, 2026, seated, most=1)
+        return [DemoMatch(1, "Table 2", seated, [*first, *DEALS])]
+
+
+DEALS: list[dict[str, Any]] = [
+    {
+        "packs": {
+            "emi": [["HA", "H5", "H3"], ["S10", "S2"], ["DK", "D9", "D4"]],
+            "fumi": [["HJ", "H7"], ["CQ", "C8", "C6"], ["CK", "C9"]],
+            "gen": [["SA", "SK", "S5"], ["DA", "D3"]],
+            "hana": [["DQ", "D10"], ["SJ", "S4"], ["CA", "C3"]],
+        }
+    },
+    {
+        "packs": {
+            "emi": [["SA", "S9", "S4"], ["HQ", "H8"], ["CA", "C5", "C4"]],
+            "fumi": [["DA", "D7"], ["SK", "S3"]],
+            "gen": [["DK", "DQ", "D2"], ["CK", "C10", "C2"], ["HA", "H6"], ["SQ", "S8"]],
+            "hana": [["C9", "C7"], ["D10", "D5"], ["DJ", "D4"]],
+        }
+    },
+    {
+        "packs": {
+            "emi": [["HA", "HK", "H9"], ["DA", "D8"], ["SA", "SQ"]],
+            "fumi": [["CJ", "C4"], ["HQ", "H3"], ["CA", "C9", "C2"]],
+            "gen": [["CK", "C5"], ["DK", "D5"], ["SK", "S10", "S6"], ["HA", "H4"]],
+            "hana": [["D9", "D2"], ["SJ", "S7"], ["SA", "S3"]],
+        }
+    },
+    {
+        "packs": {
+            "emi": [["HA", "HK", "HQ"], ["DA", "DK"], ["SQ", "S9"]],
+            "fumi": [["C8", "C4"], ["H10", "H2"]],
+            "gen": [["CA", "CK", "C5"], ["SA", "SK", "S6"], ["DQ", "D7"], ["HJ", "H4"]],
+            "hana": [["D9", "D3"]],
+        }
+    },
+]

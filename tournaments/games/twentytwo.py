@@ -1,0 +1,82 @@
+"""The web side of Twenty-Two: the dealer and each player's card in the last trick.
+
+Only the players still in are on the form (the engine's ``next_deal``), and the
+dealer is filled in when the rules name them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.games.base import (
+    DemoMatch,
+    EntryForm,
+    LeagueGame,
+    PlannedMatch,
+    card_field,
+    dealer_field,
+    demo_deals,
+    player_choices,
+)
+
+
+class TwentyTwoLeague(LeagueGame):
+    name = "twentytwo"
+    name_en = "Twenty-Two"
+    name_ja = "22"
+    label = "22 Twenty-Two"
+    hint = _("The dealer, and each player's card in the last trick (e.g. SK).")
+    tie_break = "out at 22 penalty points (gambling: 30); the last player in wins"
+    blank_rows = 20
+    federation = (PlannedMatch(4), PlannedMatch(6, {"gambling": True}))
+
+    def add_fields(self, form: EntryForm) -> None:
+        form.fields["dealer"] = dealer_field(form)
+        for p in form.players:
+            form.fields[f"last_{p.handle}"] = card_field(
+                _("%(name)s: last card") % {"name": p.display_name}
+            )
+        if form.match.rules.get("gambling"):
+            form.fields["buy_back"] = forms.MultipleChoiceField(
+                label=_("Bought back (gambling cucumber)"), required=False,
+                widget=forms.CheckboxSelectMultiple, choices=player_choices(form),
+            )  # fmt: skip
+
+    def record(self, form: EntryForm, data: Mapping[str, Any]) -> dict[str, Any]:
+        record: dict[str, Any] = {
+            "dealer": data["dealer"],
+            "last_trick": {h: data.get(f"last_{h}", "").strip() for h in form.handles},
+        }
+        if data.get("buy_back"):
+            record["buy_back"] = [h for h in form.handles if h in data["buy_back"]]
+        return record
+
+    def initial(self, record: Mapping[str, Any], handles: list[str]) -> dict[str, Any]:
+        values: dict[str, Any] = {"dealer": record.get("dealer")}
+        values.update({f"last_{h}": record.get("last_trick", {}).get(h, "") for h in handles})
+        if record.get("buy_back"):
+            values["buy_back"] = list(record["buy_back"])
+        return values
+
+    def field_for(self, head: str, player: str, rest: str) -> str | None:
+        if head == "last_trick":
+            return f"last_{player}"
+        return {"dealer": "dealer", "draw": "dealer", "buy_back": "buy_back"}.get(head)
+
+    def note(self, details: Mapping[str, Any]) -> str:
+        losers = ", ".join(details.get("losers", []))
+        return f"{losers} −{details.get('penalty')}"
+
+    def outcome(self, details: Mapping[str, Any], finished: bool, names: Mapping[str, str]) -> str:
+        if not details.get("eliminated"):
+            return ""
+        out = sorted(details["eliminated"].items(), key=lambda item: item[1])
+        return "Out: " + ", ".join(f"{names[h]} (deal {n})" for h, n in out)
+
+    def demo_matches(self) -> list[DemoMatch]:
+        seated = ["aki", "ben", "chika", "dai"]
+        return [DemoMatch(2, "Table 1", seated, demo_deals(self, 2026, seated))]

@@ -1,0 +1,94 @@
+"""Between stored rows and the engine's records: a stored match as a match record, a
+deal as the scorer gave it completed with what its match supplies, and the
+refusal every workflow raises (:class:`Rejection`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import engine
+from tournaments.models import Deal, Match
+
+
+class Rejection(Exception):
+    """A change the rules or the match's state refuse; nothing was written.
+
+    ``conflict`` is true when the refusal is about the match's state (finished,
+    the deal number taken); ``existing`` is then the deal already stored, if any.
+    """
+
+    def __init__(
+        self,
+        errors: tuple[dict[str, str], ...],
+        *,
+        conflict: bool = False,
+        existing: Deal | None = None,
+    ) -> None:
+        super().__init__(errors)
+        self.errors = errors
+        self.conflict = conflict
+        self.existing = existing
+
+    def __str__(self) -> str:
+        return "; ".join(f"{e['path'] or 'record'}: {e['message']}" for e in self.errors)
+
+
+def error(code: str, path: str, message: str) -> dict[str, str]:
+    """One problem as the engine reports it: a code, a path, a message."""
+    return {"code": code, "path": path, "message": message}
+
+
+def match_record(match: Match, deals: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """The match record (docs/deal-records.md, "Matches") of a stored match."""
+    record: dict[str, Any] = {
+        "game": match.game,
+        "players": [p.handle for p in match.seated_players()],
+        "rules": dict(match.rules),
+        "deals": list(deals),
+    }
+    if match.target is not None:
+        record["target"] = match.target
+    return record
+
+
+def next_deal(match: Match, previous: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What the engine says the deal after ``previous`` inherits (``players``, ``dealer``, …)."""
+    return dict(engine.check_match(match_record(match, previous)).next_deal)
+
+
+def complete_record(
+    match: Match, record: Any, previous: Sequence[Mapping[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The deal record with the match's envelope filled in, or a :class:`Rejection`.
+
+    A record may leave out ``game``, ``players``, ``rules`` and what the game's
+    seating says (``match_fields``: Packing's ``teams``); when it gives ``game`` or
+    ``players`` they must be the match's.  In the games whose deals follow the match
+    (``deals_follow_the_match``) the deals before it (``previous``, the active deals
+    in order) say who plays it and who deals, and Twenty-Two how many cards.
+    """
+    if not isinstance(record, dict):
+        raise Rejection((error("wrong_type", "", "a deal record is a JSON object"),))
+    base = match_record(match)
+    inherited: dict[str, Any] = {}
+    game = engine.GAMES[match.game]
+    if game.deals_follow_the_match:
+        inherited = next_deal(match, previous or [])
+        base["players"] = inherited.pop("players", base["players"])
+    errors = []
+    for key in ("game", "players"):
+        if key in record and record[key] != base[key]:
+            errors.append(
+                error(
+                    f"{key}_mismatch",
+                    key,
+                    f"this match's {key} is {base[key]!r}, the record says {record[key]!r}",
+                )
+            )
+    if errors:
+        raise Rejection(tuple(errors))
+    full = {"game": base["game"], "players": base["players"], "rules": base["rules"], **inherited}
+    full.update(game.match_fields(base["players"]))
+    full.update(record)
+    return full

@@ -1,0 +1,83 @@
+"""What every endpoint of the REST API shares: the role check, the club scoping, refusals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from rest_framework import permissions, status, viewsets
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments import access, actions
+from web.api.serializers import (
+    DealSerializer,
+)
+
+
+class ClubRole(permissions.BasePermission):
+    """Reads are scoped by ``access.visible``; a change needs the object's club administrator."""
+
+    message = "only a league administrator of this club may change it"
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return bool(request.user and request.user.is_authenticated)
+
+    def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return access.can_administer(request.user, obj)
+
+
+def deny(allowed: bool, message: str) -> None:
+    if not allowed:
+        raise PermissionDenied(message)
+
+
+ADMINS_ONLY = "only a league administrator of this club may do this"
+NOT_YOUR_TABLE = (
+    "only this table's scorer or a league administrator of the club may enter or correct its deals"
+)
+NOT_AT_THE_TABLE = (
+    "only a scorer or administrator of the club, or a player seated in the match, may confirm"
+)
+
+
+def rejection_response(rejection: actions.Rejection) -> Response:
+    body: dict[str, Any] = {"errors": list(rejection.errors)}
+    if rejection.existing is not None:
+        body["existing"] = DealSerializer(rejection.existing).data
+    code = status.HTTP_409_CONFLICT if rejection.conflict else status.HTTP_400_BAD_REQUEST
+    return Response(body, status=code)
+
+
+class ClubScopedViewSet(viewsets.ModelViewSet):
+    """A club's set-up: members read it, its league administrators change it.
+
+    ``parent`` names the foreign key that places a new object in a club; it only
+    offers objects of the clubs the user administers, so another club's ids
+    answer "does not exist".
+    """
+
+    permission_classes = [ClubRole]
+    parent = ""
+
+    def get_queryset(self) -> QuerySet[Any]:
+        return access.visible(self.queryset.all(), self.request.user)  # type: ignore[union-attr]
+
+    def get_serializer(self, *args: Any, **kwargs: Any) -> Any:
+        """Also for the browsable API's forms, which list every choice of a related field."""
+        serializer = super().get_serializer(*args, **kwargs)
+        fields = getattr(serializer, "fields", {})
+        if self.request is None:
+            return serializer
+        user = self.request.user
+        if (field := fields.get(self.parent)) is not None:
+            field.queryset = access.administered(field.queryset, user)
+        for name in ("scorer", "user"):  # accounts: only the members of the user's clubs
+            if (field := fields.get(name)) is not None:
+                field.queryset = access.members(user)
+        return serializer

@@ -1,0 +1,324 @@
+"""The REST API of play: matches, deals (entry, confirmation, corrections), standings.
+
+Views translate HTTP to ``tournaments.actions`` and back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django.db.models import Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, mixins, permissions, status, throttling, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring.models import MatchStanding, SeasonStanding
+from scoring.queries import matches_with_standings
+from scoring.ratings import by_rating, with_ratings
+from tournaments import access, actions, corrections
+from tournaments.models import Deal, DealScore, Match, Player, Season, Table
+from web.api.base import (
+    ADMINS_ONLY,
+    NOT_AT_THE_TABLE,
+    NOT_YOUR_TABLE,
+    deny,
+    rejection_response,
+)
+from web.api.filters import ClubScopedFilterSet
+from web.api.serializers import (
+    CorrectionResultSerializer,
+    CorrectionSerializer,
+    DealInputSerializer,
+    DealSerializer,
+    DealVersionSerializer,
+    MatchSerializer,
+    MatchStandingSerializer,
+    ReasonSerializer,
+    RejectionSerializer,
+    SeasonStandingSerializer,
+)
+
+
+class MatchFilter(ClubScopedFilterSet):
+    season = django_filters.NumberFilter(field_name="table__club_night__season")
+    club_night = django_filters.NumberFilter(field_name="table__club_night")
+    club = django_filters.NumberFilter(field_name="table__club_night__season__club")
+
+    class Meta:
+        model = Match
+        fields = ["season", "club_night", "club", "table", "game", "status"]
+
+
+def deals_queryset() -> QuerySet[Deal]:
+    return Deal.objects.select_related("entered_by").prefetch_related(
+        Prefetch("scores", queryset=DealScore.objects.select_related("player"))
+    )
+
+
+class MatchViewSet(
+    mixins.CreateModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.ListModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Matches with their seats and standings; ``deals/`` lists and enters the match's deals."""
+
+    serializer_class = MatchSerializer
+    filterset_class = MatchFilter
+
+    def get_queryset(self) -> QuerySet[Match]:
+        if self.action == "deals":  # the match's deals, not its seats and standings
+            return access.visible(Match.objects.select_related("table"), self.request.user)
+        matches = matches_with_standings().order_by("-created_at", "-pk")
+        return access.visible(matches, self.request.user)
+
+    def get_permissions(self) -> list[permissions.BasePermission]:
+        if self.action == "create" or self.request.method not in permissions.SAFE_METHODS:
+            return [permissions.IsAuthenticated()]
+        return super().get_permissions()
+
+    def get_serializer(self, *args: Any, **kwargs: Any) -> Any:
+        """A new match goes to a table the user scores, with players they can see (the
+        browsable API's form lists these choices too)."""
+        serializer = super().get_serializer(*args, **kwargs)
+        fields = getattr(serializer, "fields", None)
+        if self.request is None or fields is None:  # a list of matches has no fields
+            return serializer
+        user = self.request.user
+        fields["table"].queryset = access.scored_tables(Table.objects.all(), user)
+        fields["players"].child_relation.queryset = access.visible(Player.objects.all(), user)
+        return serializer
+
+    def get_throttles(self) -> list[throttling.BaseThrottle]:
+        if self.action == "deals" and self.request.method == "POST":
+            self.throttle_scope = "deal_entry"
+            return [throttling.ScopedRateThrottle()]
+        return super().get_throttles()
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            match = actions.create_match(
+                data["table"],
+                data["game"],
+                data["players"],
+                rules=data.get("rules") or {},
+                target=data.get("target"),
+            )
+        except actions.Rejection as rejection:
+            return rejection_response(rejection)
+        match = self.get_queryset().get(pk=match.pk)
+        return Response(self.get_serializer(match).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={200: MatchSerializer})
+    @action(detail=True, methods=["post"])
+    def reopen(self, request: Request, pk: str | None = None) -> Response:
+        """Administrators reopen a finished match so that its deals can be corrected."""
+        match = self.get_object()
+        deny(access.can_administer(request.user, match), ADMINS_ONLY)
+        match = corrections.reopen_match(match)
+        return Response(self.get_serializer(self.get_queryset().get(pk=match.pk)).data)
+
+    @extend_schema(
+        request=DealInputSerializer,
+        responses={
+            200: DealSerializer(many=True),
+            201: DealSerializer,
+            400: RejectionSerializer,
+            409: RejectionSerializer,
+        },
+    )
+    @action(detail=True, methods=["get", "post"], url_path="deals")
+    def deals(self, request: Request, pk: str | None = None) -> Response:
+        """GET: the match's deals in order.  POST: enter the next deal (checked by the engine)."""
+        match = self.get_object()
+        if request.method == "GET":
+            deals = deals_queryset().filter(match=match).order_by("number")
+            return Response(DealSerializer(deals, many=True).data)
+        deny(access.scores_table(request.user, match.table), NOT_YOUR_TABLE)
+        payload = DealInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        try:
+            deal = actions.enter_deal(
+                match,
+                payload.validated_data["record"],
+                user=request.user,
+                number=payload.validated_data.get("number"),
+            )
+        except actions.Rejection as rejection:
+            return rejection_response(rejection)
+        return Response(
+            DealSerializer(deals_queryset().get(pk=deal.pk)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class DealViewSet(
+    mixins.RetrieveModelMixin,
+    mixins.ListModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Every deal, filterable by match; entering goes through /api/matches/{id}/deals/;
+    PUT corrects a deal, DELETE deletes it (``?reason=``), both keeping its history."""
+
+    http_method_names = ["get", "post", "put", "delete", "head", "options"]
+
+    serializer_class = DealSerializer
+    filterset_fields = ["match", "number"]
+
+    def get_queryset(self) -> QuerySet[Deal]:
+        deals = deals_queryset().select_related("confirmed_by").order_by("match", "number")
+        return access.visible(deals, self.request.user)
+
+    def get_permissions(self) -> list[permissions.BasePermission]:
+        if self.request.method not in permissions.SAFE_METHODS or self.action == "history":
+            return [permissions.IsAuthenticated()]
+        return super().get_permissions()
+
+    def _scored_deal(self) -> Deal:
+        """The deal, when the user scores its table (or administers the club)."""
+        deal = self.get_object()
+        deny(access.scores_table(self.request.user, deal.match.table), NOT_YOUR_TABLE)
+        return deal
+
+    def _administered_deal(self) -> Deal:
+        deal = self.get_object()
+        deny(access.can_administer(self.request.user, deal), ADMINS_ONLY)
+        return deal
+
+    def _changed(self, change: Any, deal: Deal, *args: Any) -> Response:
+        try:
+            changed, effect = change(deal, *args)
+        except actions.Rejection as rejection:
+            return rejection_response(rejection)
+        body = DealSerializer(deals_queryset().get(pk=changed.pk)).data
+        return Response({"deal": body, "effect": [e.to_dict() for e in effect]})
+
+    @extend_schema(
+        request=CorrectionSerializer,
+        responses={
+            200: CorrectionResultSerializer,
+            400: RejectionSerializer,
+            409: RejectionSerializer,
+        },
+    )
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Correct the deal: a new record and the reason; the old record is kept."""
+        payload = CorrectionSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        return self._changed(
+            corrections.correct_deal,
+            self._scored_deal(),
+            data["record"],
+            request.user,
+            data["reason"],
+        )
+
+    @extend_schema(
+        parameters=[OpenApiParameter("reason", str, required=True)],
+        responses={
+            200: CorrectionResultSerializer,
+            400: RejectionSerializer,
+            409: RejectionSerializer,
+        },
+    )
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Delete the deal (it keeps its number and history; an administrator can restore it)."""
+        reason = request.query_params.get("reason", "")
+        return self._changed(corrections.delete_deal, self._scored_deal(), request.user, reason)
+
+    @extend_schema(
+        request=ReasonSerializer,
+        responses={200: CorrectionResultSerializer, 409: RejectionSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def restore(self, request: Request, pk: str | None = None) -> Response:
+        """Administrators bring a deleted deal back."""
+        deal = self._administered_deal()
+        payload = ReasonSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        reason = payload.validated_data["reason"]
+        return self._changed(corrections.restore_deal, deal, request.user, reason)
+
+    @extend_schema(responses={200: DealVersionSerializer(many=True)})
+    @action(detail=True, methods=["get"])
+    def history(self, request: Request, pk: str | None = None) -> Response:
+        """Every previous version of the deal: who, when, why, and the record before."""
+        deal = self._administered_deal()
+        return Response(
+            DealVersionSerializer(deal.versions.select_related("changed_by"), many=True).data
+        )
+
+    @extend_schema(
+        request=None,
+        responses={200: DealSerializer, 400: RejectionSerializer, 409: RejectionSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def confirm(self, request: Request, pk: str | None = None) -> Response:
+        """A second person at the table confirms the deal (never the one who entered it)."""
+        deal = self.get_object()
+        deny(access.can_confirm(request.user, deal.match), NOT_AT_THE_TABLE)
+        try:
+            deal = actions.confirm_deal(deal, request.user)
+        except actions.Rejection as rejection:
+            return rejection_response(rejection)
+        return Response(DealSerializer(deals_queryset().get(pk=deal.pk)).data)
+
+
+class StandingsView(generics.GenericAPIView):
+    """Standings of one match (``?match=``) or one season's leaderboards (``?season=[&game=]``)."""
+
+    queryset = SeasonStanding.objects.none()
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("match", int, description="a match id"),
+            OpenApiParameter("season", int, description="a season id"),
+            OpenApiParameter("game", str, description="with season: one game's leaderboard"),
+            OpenApiParameter(
+                "order", str, enum=["points", "rating"], description="with season: the order"
+            ),
+        ],
+        responses={200: SeasonStandingSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        match_id = request.query_params.get("match")
+        season_id = request.query_params.get("season")
+        if bool(match_id) == bool(season_id):
+            raise ValidationError({"match": "give either match or season"})
+        user = request.user
+        if match_id:
+            match = get_object_or_404(
+                access.visible(Match.objects, user), pk=_int(match_id, "match")
+            )
+            rows = MatchStanding.objects.filter(match=match)
+            serializer_class: Any = MatchStandingSerializer
+        else:
+            season = get_object_or_404(
+                access.visible(Season.objects, user), pk=_int(season_id, "season")
+            )
+            rows = SeasonStanding.objects.filter(season=season)
+            if game := request.query_params.get("game"):
+                rows = rows.filter(game=game)
+            order = request.query_params.get("order", "points")
+            if order not in ("points", "rating"):
+                raise ValidationError({"order": "points or rating"})
+            rows = by_rating(rows) if order == "rating" else with_ratings(rows)
+            serializer_class = SeasonStandingSerializer
+        page = self.paginate_queryset(rows.select_related("player"))
+        return self.get_paginated_response(serializer_class(page, many=True).data)
+
+
+def _int(value: str, name: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise ValidationError({name: f"{value!r} is not a number"}) from None

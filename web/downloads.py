@@ -1,0 +1,57 @@
+"""Downloads: a match's score sheet and a season's standings in every format of
+``scoring.exports.EXPORTERS``, and a blank paper sheet per game."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+
+import engine
+from scoring import exports
+from scoring.exports import EXPORTERS, Document
+from scoring.queries import readable_match
+from scoring.sheets import match_sheet
+from tournaments.access import visible
+from tournaments.games import LEAGUE_GAMES
+from tournaments.models import Season
+
+FORMATS = "|".join(EXPORTERS)
+"""The formats as a URL pattern alternative (``csv|xlsx|pdf``)."""
+
+
+def download(document: Document, fmt: str, name: str) -> HttpResponse:
+    exporter = EXPORTERS[fmt]
+    response = HttpResponse(exporter.write(document), content_type=exporter.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}.{exporter.extension}"'
+    return response
+
+
+def match_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+    match = readable_match(request.user, pk)
+    sheet = match_sheet(match)
+    header, rows = exports.sheet_table(sheet)
+    document = Document(match.game, exports.sheet_title(sheet), header, rows)
+    return download(document, fmt, f"match-{match.pk}-{match.game}")
+
+
+def season_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+    season = get_object_or_404(visible(Season.objects.select_related("club"), request.user), pk=pk)
+    header, rows = exports.standings_table(season)
+    title = [f"{season.club.name} – {season.name}", _("Standings")]
+    document = Document(_("Standings"), title, header, rows)
+    return download(document, fmt, f"season-{season.pk}-standings")
+
+
+def blank_sheet(request: HttpRequest, game: str) -> HttpResponse:
+    """A printable score sheet to fill in by hand, for tables that keep paper."""
+    if game not in engine.GAMES or game not in LEAGUE_GAMES:
+        raise Http404(f"unknown game {game!r}")
+    seats = engine.GAMES[game].best_players
+    header = [_("Deal"), *[_("Player %(n)s") % {"n": i + 1} for i in range(seats)], _("Note")]
+    title = [
+        f"Clubscore – {game}",
+        _("Club") + ": ____________   " + _("Date") + ": ________   " + _("Table") + ": ______",
+    ]
+    document = Document(game, title, header, [], blank_rows=LEAGUE_GAMES[game].blank_rows)
+    return download(document, "pdf", f"blank-{game}")

@@ -1,0 +1,99 @@
+"""The deal entry form of the table-side page: generic over the games' web modules.
+
+The form only turns what the scorer typed into a deal record; the engine (via
+``actions.enter_deal``) judges it, and its errors are put back next to the
+fields they concern (``attach_engine_errors``).  What was typed is never lost:
+the form is shown again with the scorer's input.  Which fields a game has, how
+they become a record and where an engine error belongs is the game's
+:class:`~tournaments.games.base.LeagueGame`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+import engine
+from tournaments.games import league_game
+from tournaments.games.base import Section
+from tournaments.models import Match, Player
+from tournaments.records import next_deal
+
+MAX_UPLOAD = 1024 * 1024
+
+
+class DealEntryForm(forms.Form):
+    """The game's fields are added in ``__init__``; ``record()`` builds the deal record."""
+
+    full_record = forms.CharField(
+        label=_("Full play log (JSON), instead of the fields above"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
+    )
+    full_record_file = forms.FileField(label=_("…or upload it as a .json file"), required=False)
+    number = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    point_total = 0
+    """What the running sum of the ``points`` fields must reach (0: no running sum)."""
+
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.match = match
+        self.game = league_game(match.game)
+        self.players: list[Player] = match.seated_players()
+        self.next_deal: dict[str, Any] = {}
+        if engine.GAMES[match.game].deals_follow_the_match:
+            # Who plays the next deal, who deals it: the engine's reading of the match so far.
+            records = match.deals.filter(deleted_at__isnull=True).order_by("number")
+            self.next_deal = next_deal(match, [d.record for d in records])
+            seated = self.next_deal.get("players") or [p.handle for p in self.players]
+            self.players = [p for p in self.players if p.handle in seated]
+        self.handles = [p.handle for p in self.players]
+        before = set(self.fields)
+        self.game.add_fields(self)
+        self.game_field_names = [name for name in self.fields if name not in before]
+
+    def sections(self) -> list[dict[str, Any]]:
+        """The game's blocks of fields, bound, for the template."""
+        blocks: list[Section] = self.game.sections(self)
+        return [{"section": s, "fields": [self[name] for name in s.fields]} for s in blocks]
+
+    # -- building the record ------------------------------------------------------------------
+    def record(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        text = data.get("full_record", "").strip()
+        upload = data.get("full_record_file")
+        if upload is not None:
+            if upload.size > MAX_UPLOAD:
+                self.add_error("full_record_file", _("A play log is at most 1 MB."))
+                return {}
+            text = upload.read().decode("utf-8", errors="replace")
+        if text:
+            try:
+                parsed: dict[str, Any] = json.loads(text)
+                return parsed
+            except (json.JSONDecodeError, RecursionError) as exc:
+                field = "full_record_file" if upload is not None else "full_record"
+                self.add_error(field, _("Not JSON: %(error)s") % {"error": exc})
+                return {}
+        return self.game.record(self, data)
+
+    # -- the engine's errors, next to their fields ---------------------------------------------
+    def field_for(self, path: str) -> str | None:
+        """The form field an engine error path concerns (``None``: the whole form)."""
+        head, _dot, rest = path.partition(".")
+        head = head.split("[")[0]
+        player, _dot, tail = rest.split("[")[0].partition(".")
+        if self.data.get("full_record", "").strip():
+            return "full_record"
+        if self.files.get("full_record_file"):
+            return "full_record_file"
+        name = self.game.field_for(head, player, tail)
+        return name if name in self.fields else None
+
+    def attach_engine_errors(self, errors: tuple[dict[str, str], ...]) -> None:
+        for error in errors:
+            self.add_error(self.field_for(error["path"]), f"{error['message']} ({error['code']})")

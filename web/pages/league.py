@@ -1,0 +1,115 @@
+"""Server-rendered pages of the league: seasons, club nights, score sheets, players."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from scoring.charts import line_chart
+from scoring.models import Rating, SeasonStanding
+from scoring.queries import matches_with_standings, readable_match
+from scoring.ratings import by_rating, rating_chart, with_ratings
+from scoring.sheets import match_sheet, season_chart
+from tournaments import access
+from tournaments.access import visible
+from tournaments.models import ClubNight, DealVersion, Player, Season
+
+
+def healthz(request: HttpRequest) -> HttpResponse:
+    """For a load balancer: the process answers (no database, no session)."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """The seasons, the club nights and the latest matches with standings."""
+    user = request.user
+    seasons = visible(Season.objects.select_related("club"), user).order_by("club__name", "name")
+    nights = visible(ClubNight.objects.select_related("season"), user).order_by("-date")[:10]
+    matches = visible(matches_with_standings(), user).order_by("-created_at", "-pk")[:12]
+    return render(
+        request, "pages/home.html", {"seasons": seasons, "nights": nights, "matches": matches}
+    )
+
+
+def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A leaderboard and a cumulative-points plot per game."""
+    season = get_object_or_404(visible(Season.objects.select_related("club"), request.user), pk=pk)
+    sort = "rating" if request.GET.get("sort") == "rating" else "points"
+    rows = SeasonStanding.objects.filter(season=season).select_related("player")
+    rows = by_rating(rows) if sort == "rating" else with_ratings(rows).order_by("game", "rank")
+    boards: dict[str, list[SeasonStanding]] = defaultdict(list)
+    for row in rows:
+        boards[row.game].append(row)
+    games = [
+        {
+            "game": game,
+            "rows": boards.get(game, []),
+            "chart": line_chart(season_chart(season, game=game), title=f"{season.name} – {game}"),
+        }
+        for game in season.games
+    ]
+    nights = season.club_nights.order_by("date")
+    return render(
+        request,
+        "pages/season.html",
+        {"season": season, "games": games, "nights": nights, "sort": sort},
+    )
+
+
+def club_night_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    night = get_object_or_404(
+        visible(ClubNight.objects.select_related("season__club"), request.user), pk=pk
+    )
+    matches = matches_with_standings().filter(table__club_night=night).order_by("table__name", "pk")
+    return render(request, "pages/club_night.html", {"night": night, "matches": matches})
+
+
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The match's score sheet: deals as rows, players as columns, running totals."""
+    match = readable_match(request.user, pk)
+    sheet = match_sheet(match)
+    corrections = (
+        DealVersion.objects.filter(deal__match=match)
+        .select_related("deal", "changed_by")
+        .order_by("-changed_at", "-pk")
+    )
+    return render(
+        request,
+        "pages/match.html",
+        {
+            "match": match,
+            "sheet": sheet,
+            "corrections": corrections,
+            "may_score": access.scores_table(request.user, match.table),
+            "may_confirm": access.can_confirm(request.user, match),
+        },
+    )
+
+
+def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player's matches and points over time, per season and game."""
+    user = request.user
+    player = get_object_or_404(visible(Player.objects.select_related("club"), user), pk=pk)
+    matches = (
+        visible(matches_with_standings(), user)
+        .filter(seats__player=player)
+        .order_by("-table__club_night__date", "-pk")
+    )
+    charts = []
+    for season in visible(Season.objects.filter(club=player.club), user).order_by("-starts_on"):
+        for game in season.games:
+            chart = season_chart(season, game=game, player=player)
+            if chart.series:
+                charts.append({"season": season, "game": game,
+                               "svg": line_chart(chart, title=f"{player.display_name} – {game}")})  # fmt: skip
+    ratings = []
+    for rating in Rating.objects.filter(player=player).order_by("game"):
+        chart = rating_chart(player, rating.game)
+        ratings.append({"rating": rating, "svg": line_chart(chart, title=f"{player.display_name} – {rating.game}")})  # fmt: skip
+    return render(
+        request,
+        "pages/player.html",
+        {"player": player, "matches": matches, "charts": charts, "ratings": ratings},
+    )

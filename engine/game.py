@@ -13,6 +13,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from engine.match import MatchState
 from engine.problems import Checker
 from engine.results import DealResult, MatchResult, Scored, Standing
@@ -22,6 +24,7 @@ __all__ = ["ENVELOPE_KEYS", "DealResult", "Game", "MatchResult", "Scored", "Stan
 ENVELOPE_KEYS = frozenset({"game", "players", "rules"})
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """The rules of one game, as far as scoring a record needs them."""
 

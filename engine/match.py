@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from engine.problems import Checker
 from engine.results import DealResult, Standing
 
@@ -36,6 +38,7 @@ class MatchRules(Protocol):
     ) -> list[list[str]]: ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class MatchState:
     """The running totals of a match; ``add`` one valid deal at a time."""
 

@@ -12,6 +12,7 @@ record of a restored club again.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -143,9 +144,7 @@ def import_club(doc: dict[str, Any]) -> Club:
                                        require_confirmation=s.get("require_confirmation", False),
                                        public=s.get("public", False))  # fmt: skip
         for n in s["club_nights"]:
-            night = ClubNight.objects.create(
-                season=season, date=parse_date(n["date"]), venue=n["venue"]
-            )
+            night = ClubNight.objects.create(season=season, date=_date(n["date"]), venue=n["venue"])
             for t in n["tables"]:
                 table = Table.objects.create(
                     club_night=night, name=t["name"], scorer=users.get(t["scorer"])
@@ -179,7 +178,7 @@ def _import_match(
         DealVersion.objects.bulk_create(
             DealVersion(deal=deal, action=v["action"], record_before=v["record_before"],
                         reason=v["reason"], changed_by=users.get(v["changed_by"]),
-                        changed_at=parse_datetime(v["changed_at"]), effect=v.get("effect", []))
+                        changed_at=_datetime(v["changed_at"]), effect=v.get("effect", []))
             for v in d.get("versions", [])
         )  # fmt: skip
     if m["status"] == Match.Status.FINISHED:
@@ -188,3 +187,17 @@ def _import_match(
 
 def _when(value: str | None) -> Any:
     return parse_datetime(value) if value else None
+
+
+def _date(text: str) -> dt.date:
+    value = parse_date(text)
+    if value is None:
+        raise ImportError_(f"not a date: {text!r}")
+    return value
+
+
+def _datetime(text: str) -> dt.datetime:
+    value = parse_datetime(text)
+    if value is None:
+        raise ImportError_(f"not a date and time: {text!r}")
+    return value

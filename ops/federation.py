@@ -158,7 +158,7 @@ def _club(number: int, n_players: int, n_deals: int, rng: random.Random,
             if made >= n_deals:
                 match.delete()  # the federation is complete: no empty match
                 continue
-            match._prefetched_objects_cache = {
+            match._prefetched_objects_cache = {  # type: ignore[attr-defined]
                 "seats": by_match[match.pk]
             }  # complete_record reads them
             count, done = _match(match, players, pools[k], n_deals - made, rng, writer)

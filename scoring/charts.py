@@ -27,7 +27,7 @@ def line_chart(chart: SeasonChart, *, title: str = "") -> SafeString:
     def x(i: int) -> float:
         return LEFT + (i - 1) * plot_w / span_x
 
-    def y(v: int) -> float:
+    def y(v: float) -> float:
         return TOP + (high - v) * plot_h / (high - low)
 
     parts = [

@@ -109,6 +109,7 @@ def to_xlsx(
     """A workbook with numbers stored as numbers, the header in bold."""
     book = Workbook()
     sheet = book.active
+    assert sheet is not None  # a new workbook has one worksheet
     sheet.title = title[:31]
     for line in notes:
         sheet.append([line])

@@ -126,14 +126,14 @@ def season_chart(
         rows = rows.filter(deal__match__game=game)
     if player:
         rows = rows.filter(player=player)
-    rows = rows.order_by(
+    ordered = rows.order_by(
         "deal__match__table__club_night__date", "deal__match_id", "deal__number"
     ).values_list("player_id", "score", "deal_id", "deal__match__table__club_night__date")
     ordinal: dict[int, int] = {}
     nights: list[tuple[int, date]] = []
     cumulative: dict[int, int] = defaultdict(int)
-    points: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for player_id, score, deal_id, day in rows:
+    points: dict[int, list[tuple[int, int | float]]] = defaultdict(list)
+    for player_id, score, deal_id, day in ordered:
         if deal_id not in ordinal:
             ordinal[deal_id] = len(ordinal) + 1
             if not nights or nights[-1][1] != day:

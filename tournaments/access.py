@@ -24,6 +24,8 @@ from functools import reduce
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.db.models import Model, Q, QuerySet
 
 from tournaments.models import (
@@ -69,6 +71,13 @@ def scope(model: type[Model], club: str, season: str | None) -> None:
 
 
 Role = Membership.Role
+
+
+def signed_in(user: Any) -> User:
+    """The signed-in user who makes a change (anyone else is refused: 403)."""
+    if not isinstance(user, User):
+        raise PermissionDenied("sign in first")
+    return user
 
 
 def is_operator(user: Any) -> bool:

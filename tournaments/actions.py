@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
@@ -129,7 +129,7 @@ def enter_deal(
     match: Match,
     record: Any,
     *,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     number: int | None = None,
 ) -> Deal:
     """Check ``record`` with the engine and store it as the match's next deal.
@@ -201,7 +201,7 @@ def enter_deal(
     return deal
 
 
-def confirm_deal(deal: Deal, user: AbstractBaseUser) -> Deal:
+def confirm_deal(deal: Deal, user: User) -> Deal:
     """A second person at the table confirms a deal; it then counts in the standings.
 
     The confirmer is never the person who entered the deal.

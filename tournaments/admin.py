@@ -140,8 +140,7 @@ class SeatInline(admin.TabularInline):
 class DealInline(admin.TabularInline):
     model = Deal
     extra = 0
-    fields = ["number", "entered_by", "entered_at", "scores_summary"]
-    readonly_fields = fields
+    fields = readonly_fields = ("number", "entered_by", "entered_at", "scores_summary")
     show_change_link = True
     can_delete = False
 
@@ -159,7 +158,7 @@ class MatchAdminForm(forms.ModelForm):
         fields = ["table", "game", "rules", "target", "status"]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         table, game = data.get("table"), data.get("game")
         if table and game and game not in table.club_night.season.games:
             raise ValidationError({"game": f"{table.club_night.season} does not count {game}"})
@@ -192,7 +191,7 @@ class DealAddForm(forms.ModelForm):
         fields = ["match", "record"]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         match, record = data.get("match"), data.get("record")
         if match is None or record is None:
             return data
@@ -232,8 +231,7 @@ class DealVersionInline(admin.TabularInline):
     model = DealVersion
     extra = 0
     can_delete = False
-    fields = ["action", "reason", "changed_by", "changed_at", "record_before"]
-    readonly_fields = fields
+    fields = readonly_fields = ("action", "reason", "changed_by", "changed_at", "record_before")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -255,7 +253,7 @@ class DealAdmin(ClubScoped):
     def get_inlines(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         return [] if obj is None else self.inlines
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         return ["match", "number", "record"] if obj is None else STORED_DEAL_FIELDS
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
@@ -275,7 +273,7 @@ class DealAdmin(ClubScoped):
         deal = actions.enter_deal(
             form.cleaned_data["match"],
             form.cleaned_data["record"],
-            user=request.user,
+            user=access.signed_in(request.user),
             number=form.cleaned_data.get("number"),
         )
         obj.pk = deal.pk

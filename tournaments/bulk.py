@@ -27,12 +27,12 @@ def insert_rows(
         return []
     meta = model._meta
     if connection.vendor != "postgresql":
-        names = [meta.get_field(f).attname for f in fields]  # match_id: foreign keys take ids
+        names = [_field(model, f).attname for f in fields]  # match_id: foreign keys take ids
         made = model.objects.bulk_create(  # type: ignore[attr-defined]
             [model(**dict(zip(names, row, strict=True))) for row in rows], batch_size=2000
         )
         return [obj.pk for obj in made] if ids else []
-    columns = [meta.get_field(f) for f in fields]
+    columns = [_field(model, f) for f in fields]
     as_json = [isinstance(c, models.JSONField) for c in columns]
     names = [c.column for c in columns]
     with connection.cursor() as cursor:
@@ -50,3 +50,10 @@ def insert_rows(
                 values = [json.dumps(v) if j else v for v, j in zip(row, as_json, strict=True)]
                 copy.write_row([new_ids[i], *values] if ids else values)
     return new_ids
+
+
+def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    """A concrete field of ``model`` (a column), by name."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field), f"{model.__name__}.{name} is not a column"
+    return field

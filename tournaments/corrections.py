@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
@@ -86,9 +86,7 @@ def _rescore(match: Match, active: list[Deal]) -> engine.MatchResult:
     return result
 
 
-def _change(
-    deal: Deal, user: AbstractBaseUser, reason: str, action: str, apply
-) -> tuple[Deal, list[Effect]]:
+def _change(deal: Deal, user: User, reason: str, action: str, apply) -> tuple[Deal, list[Effect]]:
     if not reason or not reason.strip():
         raise Rejection((error("missing_field", "reason", "say why the deal changes"),))
     with transaction.atomic():
@@ -116,9 +114,7 @@ def _change(
     return locked, effect
 
 
-def correct_deal(
-    deal: Deal, record: Any, user: AbstractBaseUser, reason: str
-) -> tuple[Deal, list[Effect]]:
+def correct_deal(deal: Deal, record: Any, user: User, reason: str) -> tuple[Deal, list[Effect]]:
     """Replace a deal's record; the old one is kept."""
     if deal.deleted_at is not None:
         raise Rejection(
@@ -138,7 +134,7 @@ def correct_deal(
     return _change(deal, user, reason, DealVersion.Action.CORRECTED, apply)
 
 
-def delete_deal(deal: Deal, user: AbstractBaseUser, reason: str) -> tuple[Deal, list[Effect]]:
+def delete_deal(deal: Deal, user: User, reason: str) -> tuple[Deal, list[Effect]]:
     """Take a deal out of the match; it keeps its number and its history."""
     if deal.deleted_at is not None:
         raise Rejection((error("deleted", "", "the deal is deleted already"),), conflict=True)
@@ -149,7 +145,7 @@ def delete_deal(deal: Deal, user: AbstractBaseUser, reason: str) -> tuple[Deal, 
     return _change(deal, user, reason, DealVersion.Action.DELETED, apply)
 
 
-def restore_deal(deal: Deal, user: AbstractBaseUser, reason: str) -> tuple[Deal, list[Effect]]:
+def restore_deal(deal: Deal, user: User, reason: str) -> tuple[Deal, list[Effect]]:
     """Bring a deleted deal back (administrators only: checked by the caller)."""
     if deal.deleted_at is None:
         raise Rejection((error("not_deleted", "", "the deal is not deleted"),), conflict=True)

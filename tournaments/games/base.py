@@ -16,10 +16,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from django import forms
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 import engine
@@ -27,8 +26,11 @@ from engine.deal import play_match
 from engine.game import Game
 from tournaments.models import Match, Player
 
-Text = str | Promise
-"""A display string, possibly translated lazily."""
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise as Text
+else:
+    Text = str
+"""A display string, possibly translated lazily (``gettext_lazy``)."""
 
 
 class EntryForm(Protocol):

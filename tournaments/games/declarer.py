@@ -153,7 +153,7 @@ class DeclarerLeagueGame(LeagueGame):
     def note(self, details: Mapping[str, Any]) -> str:
         multiplier = details.get("multiplier")
         return (
-            f"{details.get('army_point_cards')} taken, {OUTCOMES.get(details.get('outcome'), '')}"
+            f"{details.get('army_point_cards')} taken, {OUTCOMES.get(str(details.get('outcome')), '')}"
             + (f" ×{multiplier}" if multiplier else "")
         )
 

@@ -42,7 +42,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         # Deleting a club, player, season… that deals or matches still refer to.
         names = sorted(
             {
-                type(o)._meta.verbose_name_plural
+                str(type(o)._meta.verbose_name_plural)
                 for o in list(
                     exc.protected_objects
                     if isinstance(exc, ProtectedError)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from rest_framework import permissions
 
 from tournaments.models import Club, ClubNight, Player, Season, Table
@@ -24,7 +27,7 @@ class ClubViewSet(ClubScopedViewSet):
     serializer_class = ClubSerializer
     search_fields = ["name"]
 
-    def get_permissions(self) -> list[permissions.BasePermission]:
+    def get_permissions(self) -> Sequence[Any]:
         if self.action in ("create", "destroy"):
             return [permissions.IsAdminUser()]
         return super().get_permissions()

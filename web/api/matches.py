@@ -4,6 +4,7 @@ Views translate HTTP to ``tournaments.actions`` and back."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import django_filters
@@ -76,7 +77,7 @@ class MatchViewSet(
         matches = matches_with_standings().order_by("-created_at", "-pk")
         return access.visible(matches, self.request.user)
 
-    def get_permissions(self) -> list[permissions.BasePermission]:
+    def get_permissions(self) -> Sequence[Any]:
         if self.action == "create" or self.request.method not in permissions.SAFE_METHODS:
             return [permissions.IsAuthenticated()]
         return super().get_permissions()
@@ -148,7 +149,7 @@ class MatchViewSet(
             deal = actions.enter_deal(
                 match,
                 payload.validated_data["record"],
-                user=request.user,
+                user=access.signed_in(request.user),
                 number=payload.validated_data.get("number"),
             )
         except actions.Rejection as rejection:
@@ -177,7 +178,7 @@ class DealViewSet(
         deals = deals_queryset().select_related("confirmed_by").order_by("match", "number")
         return access.visible(deals, self.request.user)
 
-    def get_permissions(self) -> list[permissions.BasePermission]:
+    def get_permissions(self) -> Sequence[Any]:
         if self.request.method not in permissions.SAFE_METHODS or self.action == "history":
             return [permissions.IsAuthenticated()]
         return super().get_permissions()
@@ -218,7 +219,7 @@ class DealViewSet(
             corrections.correct_deal,
             self._scored_deal(),
             data["record"],
-            request.user,
+            access.signed_in(request.user),
             data["reason"],
         )
 
@@ -233,7 +234,9 @@ class DealViewSet(
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Delete the deal (it keeps its number and history; an administrator can restore it)."""
         reason = request.query_params.get("reason", "")
-        return self._changed(corrections.delete_deal, self._scored_deal(), request.user, reason)
+        return self._changed(
+            corrections.delete_deal, self._scored_deal(), access.signed_in(request.user), reason
+        )
 
     @extend_schema(
         request=ReasonSerializer,
@@ -246,7 +249,7 @@ class DealViewSet(
         payload = ReasonSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         reason = payload.validated_data["reason"]
-        return self._changed(corrections.restore_deal, deal, request.user, reason)
+        return self._changed(corrections.restore_deal, deal, access.signed_in(request.user), reason)
 
     @extend_schema(responses={200: DealVersionSerializer(many=True)})
     @action(detail=True, methods=["get"])
@@ -267,7 +270,7 @@ class DealViewSet(
         deal = self.get_object()
         deny(access.can_confirm(request.user, deal.match), NOT_AT_THE_TABLE)
         try:
-            deal = actions.confirm_deal(deal, request.user)
+            deal = actions.confirm_deal(deal, access.signed_in(request.user))
         except actions.Rejection as rejection:
             return rejection_response(rejection)
         return Response(DealSerializer(deals_queryset().get(pk=deal.pk)).data)
@@ -295,23 +298,24 @@ class StandingsView(generics.GenericAPIView):
         if bool(match_id) == bool(season_id):
             raise ValidationError({"match": "give either match or season"})
         user = request.user
+        rows: QuerySet[Any]
         if match_id:
             match = get_object_or_404(
-                access.visible(Match.objects, user), pk=_int(match_id, "match")
+                access.visible(Match.objects.all(), user), pk=_int(match_id, "match")
             )
             rows = MatchStanding.objects.filter(match=match)
             serializer_class: Any = MatchStandingSerializer
         else:
             season = get_object_or_404(
-                access.visible(Season.objects, user), pk=_int(season_id, "season")
+                access.visible(Season.objects.all(), user), pk=_int(season_id or "", "season")
             )
-            rows = SeasonStanding.objects.filter(season=season)
+            standings = SeasonStanding.objects.filter(season=season)
             if game := request.query_params.get("game"):
-                rows = rows.filter(game=game)
+                standings = standings.filter(game=game)
             order = request.query_params.get("order", "points")
             if order not in ("points", "rating"):
                 raise ValidationError({"order": "points or rating"})
-            rows = by_rating(rows) if order == "rating" else with_ratings(rows)
+            rows = by_rating(standings) if order == "rating" else with_ratings(standings)
             serializer_class = SeasonStandingSerializer
         page = self.paginate_queryset(rows.select_related("player"))
         return self.get_paginated_response(serializer_class(page, many=True).data)

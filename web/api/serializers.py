@@ -237,5 +237,5 @@ class ErrorSerializer(serializers.Serializer):
 
 
 class RejectionSerializer(serializers.Serializer):
-    errors = ErrorSerializer(many=True)
+    errors = ErrorSerializer(many=True)  # type: ignore[assignment]  # a field named like Serializer.errors
     existing = DealSerializer(required=False)

@@ -42,7 +42,10 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
             if form.is_valid():
                 try:
                     deal = actions.enter_deal(
-                        match, record, user=request.user, number=form.cleaned_data.get("number")
+                        match,
+                        record,
+                        user=access.signed_in(request.user),
+                        number=form.cleaned_data.get("number"),
                     )
                 except actions.Rejection as rejection:
                     form.attach_engine_errors(rejection.errors)
@@ -81,7 +84,7 @@ def confirm_deal(request: HttpRequest, pk: int) -> HttpResponse:
             _("Only a scorer, an administrator or a seated player confirms deals.")
         )
     try:
-        actions.confirm_deal(deal, request.user)
+        actions.confirm_deal(deal, access.signed_in(request.user))
     except actions.Rejection as rejection:
         messages.error(request, str(rejection))
     else:

@@ -38,6 +38,9 @@ pile, or a follower playing their last card under a stronger lead, ends it
 with the shooter going free and the follower as the bhabhi, respectively the
 shooter as the bhabhi.  A match is a series of games, ``target`` of them
 (open-ended without); the fewest times bhabhi rank first.
+
+What a summary can never say (issue 18): the bhabhi among those out (the last
+player holding cards never goes out); a player out twice or never.
 """
 
 from __future__ import annotations

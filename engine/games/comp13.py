@@ -12,6 +12,11 @@ Decisions: the rulebook plays with 4 (2 possible); 3 players are accepted too.
 A match of ``target`` deals (default 12) is won by the highest total, ties by
 more deals won; players still tied share the win (``winner`` is null and
 ``winners`` names them all).
+
+What a summary can never say (issue 18): a captured or in-hand card that is
+not A 10 J Q K or a joker (only face cards score), or a card more often than the
+deck holds it (jokers: ``rules.jokers``).  A hand grows by drawing (one of the
+five plays), so its size has no other limit.
 """
 
 from __future__ import annotations

@@ -38,6 +38,14 @@ A player who never bid is left out of ``bids``.  A card laid on a joker
 must still raise the bid (♠3 + joker is 4: only a higher spade card goes on).  Scores: +1 to everyone for a won
 game, 0 for a lost one; the match's ``winners`` are everyone when every game
 was won (Excellent), nobody otherwise.
+
+What a summary can never say (issue 18; :func:`bid_cards_allow`): a bid is the
+top card of the player's stack of that suit (「上に重ねたカードのみを使います」)
+and each bid card exists once (「すでに他の人が取っているカードを横どりすることは
+できません」): with 3 players no bid above 4, with 4 above 6, and no two players
+with the same count in one suit; with 5 players (A–4 and two jokers, 「ジョーカー
+は任意の宣言カードに対し +1」) bids up to 6 that two jokers in all can make; and
+at most three cards or jokers a player (「宣言のチャンスは最大で 3回」).
 """
 
 from __future__ import annotations
@@ -138,6 +146,8 @@ class Comrade(Game):
             if read_bids is None or read_won is None:
                 return None
             bids, won = read_bids, read_won
+            if not bid_cards_allow(bids, n, checker):
+                return None
             failure = _judge(bids, won, n, checker)
         if not checker.ok or failure is None:
             return None
@@ -182,6 +192,99 @@ def _per_suit(
             if number is not None:
                 table[p][SUITS[name]] = number
     return table if checker.ok else None
+
+
+def bid_cards_allow(bids: Mapping[str, Mapping[Suit, int]], n: int, checker: Checker) -> bool:
+    """Whether the bid cards on the table could have made ``bids`` (a summary's bids).
+
+    Each bid in a suit is the top card of the player's stack of that suit, and
+    every bid card exists once (「すでに他の人が取っているカードを横どりすることは
+    できません」): with 3 players the cards are A–4 of each suit, so no bid is above
+    4 and no two players bid the same count in one suit; with 4 players A–6.  With
+    5 players the cards are A–4 and two jokers, each adding 1 to a bid (or opening
+    a suit at 1), so a bid is its top card plus the jokers on it: bids may repeat
+    or reach 6, as long as two jokers cover the differences.  Every card or joker
+    is one turn, and a player has one turn a round for three rounds, so a player
+    takes at most three.  Problems are reported at the bids' paths.
+    """
+    top = len(BID_RANKS[n])
+    jokers = 2 if n == 5 else 0
+    wanted = [(p, s, b) for p, row in bids.items() for s, b in row.items() if b]
+    ok = True
+    for p, s, b in wanted:
+        if b > top + jokers:
+            why = f"the bid cards are A–{top}" + (" and two jokers" if jokers else "")
+            checker.add("bid_out_of_range", join(join("bids", p), SUIT_NAME[s]),
+                        f"with {n} players {why}: no bid is above {top + jokers}, not {b}")  # fmt: skip
+            ok = False
+    if not ok:
+        return False
+    # Search the top cards (the rest jokers) that make every bid with at most the jokers
+    # there are, each card once per suit, three turns a player.  Bids are few: a small search.
+    wanted.sort(key=lambda item: -item[2])
+    taken: set[tuple[Suit, int]] = set()
+    turns: dict[str, int] = dict.fromkeys(bids, 0)
+
+    def place(i: int, left: int) -> bool:
+        if i == len(wanted):
+            return True
+        p, s, b = wanted[i]
+        for extra in range(min(left, b) + 1):
+            card = b - extra
+            if card > top or (card and (s, card) in taken):
+                continue
+            needs = (1 if card else 0) + extra
+            if turns[p] + needs > ROUNDS:
+                continue
+            if card:
+                taken.add((s, card))
+            turns[p] += needs
+            if place(i + 1, left - extra):
+                return True
+            turns[p] -= needs
+            taken.discard((s, card))
+        return False
+
+    if place(0, jokers):
+        return True
+    _explain(bids, n, top, jokers, checker)
+    return False
+
+
+def _explain(
+    bids: Mapping[str, Mapping[Suit, int]], n: int, top: int, jokers: int, checker: Checker
+) -> None:
+    """Name the first bid the bid cards cannot give: a card taken twice, or a player
+    with more cards than three rounds give."""
+    for p, row in bids.items():
+        cards = sum(1 for b in row.values() if b)
+        if cards > ROUNDS:
+            checker.add("too_many_bids", join("bids", p),
+                        f"{p} bids {cards} suits: one card a turn, three rounds, so three at most")  # fmt: skip
+            return
+    total = 0
+    for s in Suit:
+        caps = sorted(((row[s], p) for p, row in bids.items() if row.get(s)), reverse=True)
+        free = set(range(1, top + 1))
+        needed = 0
+        for bid, p in caps:
+            card = max((v for v in free if v <= bid), default=0)
+            free.discard(card)
+            needed += bid - card
+            if needed > jokers:
+                holder, held = next((q, b) for b, q in caps if b >= bid and q != p)
+                checker.add("bid_card_taken", join(join("bids", p), SUIT_NAME[s]),
+                            f"{holder} bids {held} {SUIT_NAME[s]} too: with {n} players each bid card "
+                            f"(A–{top}) exists once and a bid is the top card of a player's stack"
+                            + (", a joker adding one" if jokers else "")
+                            + f", so none is left to make {p}'s {bid}")  # fmt: skip
+                return
+        total += needed
+    checker.add(
+        "bid_card_taken",
+        "bids",
+        f"these bids need {total} jokers on top of the bid cards A–{top}; there are two",
+    )
 
 
 def _judge(

@@ -23,6 +23,14 @@ Decisions where the rulebook is silent or ambiguous (each has a test):
   record is checked exactly, against the declarer's dealt hand (3.3.5).
 * A deal is "won" (for the standings' deals-won count) by every player whose
   score went up.
+
+What a summary can never say (issue 18; docs/deal-records.md): a count outside
+table 2.3.2 / 3.2; more adjutants than the declaration allows, or than the named
+cards have copies (an adjutant holds a named card: 「副官が 2 人の場合 … ♠A と指名
+出来る」; Napoleon's deck holds each card once, Rettler's twice); the declarer as an
+adjutant; an adjutant with no card named; more point cards discarded than the
+widow has cards (「中のカード」を取って数枚捨てる); point cards that do not make
+20 / 40.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from engine.cards import Card
 from engine.game import DealResult, Game, Scored
 from engine.games.replay import replay
 from engine.games.score_tables import Payout
@@ -138,7 +147,16 @@ class DeclarerGame(Game):
         if not FULL_PLAY_KEYS.isdisjoint(record):
             return self._score_full_play(record, players, declaration, checker)
         adjutants = self._adjutants(record, players, declaration, allowed, checker)
-        self._adjutant_cards(record, allowed, checker)
+        named = self._adjutant_cards(record, allowed, checker)
+        if adjutants is not None and named is not None:
+            copies = sum(self.deck()[c.code] for c in set(named))
+            if len(adjutants) > copies:
+                checker.add(
+                    "too_many_adjutants",
+                    "adjutants",
+                    f"{len(adjutants)} adjutants, but the {len(named)} card(s) named exist "
+                    f"{copies} time(s) in the deck: an adjutant is a holder of a named card",
+                )
         points = self._point_cards(record, players, checker)
         discarded = checker.integer(
             record.get("discarded_point_cards", 0),
@@ -285,12 +303,13 @@ class DeclarerGame(Game):
 
     def _adjutant_cards(
         self, record: Mapping[str, Any], allowed: int | None, checker: Checker
-    ) -> None:
+    ) -> list[Card] | None:
+        """The named adjutant cards (``None``: not given, or not cards)."""
         if "adjutant_cards" not in record:
-            return
+            return None
         cards = checker.cards(record["adjutant_cards"], "adjutant_cards")
         if cards is None:
-            return
+            return None
         checker.deck_counts(
             ((join("adjutant_cards", i), c) for i, c in enumerate(cards)), self.deck()
         )
@@ -303,6 +322,7 @@ class DeclarerGame(Game):
             )
         if len(cards) == 0 and record.get("adjutants"):
             checker.add("adjutant_without_card", "adjutants", "no adjutant card was named")
+        return cards
 
     def _point_cards(
         self, record: Mapping[str, Any], players: list[str], checker: Checker

@@ -24,6 +24,12 @@ ends a match early: points to win (``winner_plus``), a loss limit
 (``loser_minus``, the fewest losses then win) or the starting chips
 (``chips``: a player with none left ends it).  ``target`` is the number of games.
 Two pairs may be the same rank (four of a kind is two pairs).
+
+What a summary can never say (issue 18): more than five cards in a hand (「各プレイヤーは
+最大5枚の手札を持ち」); a card twice; a winner who dropped out; every player dropped out;
+a winner of the stock ending without the highest cards; a dropped player whose
+cards left hold a pass (「手番にプレイもパスもできない時は、手札をすべて裏向きに
+自分の前に置き、ドロップアウト」: e.g. an ace, three of a suit).
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from engine.cards import BY_CODE, Card, standard_deck
@@ -68,17 +74,22 @@ def is_pass(cards: Sequence[Card]) -> bool:
     return False
 
 
+def _subsets(hand: Sequence[Card]) -> Iterator[list[Card]]:
+    """Every non-empty set of cards of ``hand``, smallest first."""
+    for size in range(1, len(hand) + 1):
+        for combo in itertools.combinations(hand, size):
+            yield list(combo)
+
+
 def options(hand: Sequence[Card], last: int) -> tuple[list[list[Card]], list[list[Card]]]:
     """Every play and every pass a hand allows after the number ``last``."""
     plays: list[list[Card]] = []
     passes: list[list[Card]] = []
-    for size in range(1, len(hand) + 1):
-        for combo in itertools.combinations(hand, size):
-            cards = list(combo)
-            if last < sum(value(c) for c in cards) <= last + 4:
-                plays.append(cards)
-            if is_pass(cards):
-                passes.append(cards)
+    for cards in _subsets(hand):
+        if last < sum(value(c) for c in cards) <= last + 4:
+            plays.append(cards)
+        if is_pass(cards):
+            passes.append(cards)
     return plays, passes
 
 
@@ -185,6 +196,13 @@ class OneTwoThreeFour(Game):
                 dropped.append(who)
         if len(hands) != len(players) or not checker.ok:
             return None
+        for p in dropped:
+            held = next((c for c in _subsets(hands[p]) if is_pass(c)), None)
+            if held is not None:
+                codes = " ".join(c.code for c in held)
+                checker.add("could_play", join("hands_left", p),
+                            f"{p} dropped out holding a pass ({codes}): a drop-out is allowed "
+                            "only when no play and no pass is possible")  # fmt: skip
         if winner in dropped:
             checker.add("wrong_winner", "winner", f"{winner} dropped out")
         elif len(dropped) == len(players):

@@ -10,6 +10,10 @@ count nothing at the end).  Every player receives their side's score.
 
 A match ends when a side reaches ``target`` (default 500) alone at the top;
 sides tied at the top at or over the target play another deal.
+
+What a summary can never say (issue 18): a pack of one card or of two suits; a
+card more often than the one or two decks hold it; teams other than the
+alternate seats.
 """
 
 from __future__ import annotations

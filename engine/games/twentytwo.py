@@ -37,6 +37,11 @@ Decisions where the book is silent or loose:
   total from before that deal, but not in a deal of three players; when one
   of three players goes out the match ends and the fewest penalty points win.
   A bought-back penalty scores 0 for that deal.
+
+What a summary can never say (issue 18): two last cards more than the decks
+hold; hands the decks cannot deal; a penalty card played again (it lies in front
+of a loser for the rest of the match); buying back outside the gambling game,
+for a player the deal did not put out, or in a deal of three.
 """
 
 from __future__ import annotations

@@ -50,16 +50,16 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from engine.cards import BY_CODE, Card, standard_deck
+from engine.cards import Card, standard_deck
 from engine.deal import check_deal, play_match
 from engine.game import DealResult, Game, Scored
-from engine.games.common import after, dealer, draw_rounds, play_object, take
+from engine.games.common import dealer, draw_rounds
+from engine.games.twentytwo_play import FIRST_HAND, card_codes, random_deal, replay
 from engine.match import MatchState
 from engine.problems import Checker, join
 
 FULL_PLAY_KEYS = frozenset({"hands", "stock", "exchanges", "tricks"})
 ALL_OUT = ("last_out", "lowest")
-FIRST_HAND = 7
 LIMIT = 22
 GAMBLING_LIMIT = 30
 
@@ -154,8 +154,10 @@ class TwentyTwo(Game):
             last, trick_winners = replayed
             if "last_trick" in record:
                 given = self._last_trick(record, players, deck, checker)
-                if given is not None and _codes(given) != _codes(last):
-                    checker.add("replay_mismatch", "last_trick", f"the replay gives {_codes(last)}")
+                if given is not None and card_codes(given) != card_codes(last):
+                    checker.add(
+                        "replay_mismatch", "last_trick", f"the replay gives {card_codes(last)}"
+                    )
         else:
             read = self._last_trick(record, players, deck, checker)
             if read is None:
@@ -172,7 +174,7 @@ class TwentyTwo(Game):
             return None
         scores = {p: -points if p in losers and p not in bought else 0 for p in players}
         details: dict[str, Any] = {
-            "last_trick": _codes(last),
+            "last_trick": card_codes(last),
             "losers": losers,
             "penalty": points,
             "buy_back": bought,
@@ -224,175 +226,6 @@ class TwentyTwo(Game):
             elif who is not None:
                 bought.append(who)
         return bought if len(bought) == len(raw) else None
-
-
-def replay(
-    record: Mapping[str, Any],
-    players: list[str],
-    deals_by: str,
-    hand_size: int,
-    deck: Mapping[str, int],
-    checker: Checker,
-) -> tuple[dict[str, Card], list[str]] | None:
-    """Replay the exchange and the tricks; the last trick's cards and each trick's winner."""
-    hands = checker.dealt_hands(record, players, hand_size)
-    stock = checker.cards(checker.require(record, "stock"), "stock")
-    if hands is None or stock is None:
-        return None
-    placed = [(join(join("hands", p), i), c) for p in players for i, c in enumerate(hands[p])]
-    placed += [(join("stock", i), c) for i, c in enumerate(stock)]
-    checker.deck_counts(placed, deck)
-    if not checker.ok:
-        return None
-    _exchange(record, players, deals_by, hands, list(stock), checker)
-    if not checker.ok:
-        return None
-    winners = _tricks(record, players, after(players, deals_by), hands, checker)
-    if winners is None:
-        return None
-    return {p: hands[p][0] for p in players}, winners
-
-
-def _exchange(
-    record: Mapping[str, Any],
-    players: list[str],
-    deals_by: str,
-    hands: dict[str, list[Card]],
-    stock: list[Card],
-    checker: Checker,
-) -> None:
-    """The exchange round: from the dealer's left, each once at most, draws from the top."""
-    raw = checker.typed(record.get("exchanges", []), list, "exchanges")
-    if raw is None:
-        return
-    order = [after(players, deals_by, k) for k in range(1, len(players) + 1)]
-    position = 0
-    for i, item in enumerate(raw):
-        path = join("exchanges", i)
-        play = play_object(item, path, players, None, checker)
-        if play is None:
-            continue
-        checker.known_keys(play, ("player", "discard", "draw"), path)
-        who = str(play["player"])
-        if order.index(who) < position:
-            checker.add("wrong_order", join(path, "player"), "the exchange goes once round from the dealer's left")  # fmt: skip
-            continue
-        position = order.index(who) + 1
-        discard = checker.cards(play.get("discard", []), join(path, "discard"))
-        draw = checker.cards(play.get("draw", []), join(path, "draw"))
-        if discard is None or draw is None:
-            continue
-        if len(discard) > len(stock):
-            checker.add("stock_exhausted", join(path, "discard"), f"the stock holds only {len(stock)} card(s)")  # fmt: skip
-            continue
-        if len(draw) != len(discard):
-            checker.add("wrong_card_count", join(path, "draw"), f"draws as many cards as discarded ({len(discard)})")  # fmt: skip
-            continue
-        if [c.code for c in draw] != [c.code for c in stock[: len(draw)]]:
-            top = ", ".join(c.code for c in stock[: len(draw)])
-            checker.add("wrong_draw", join(path, "draw"), f"the top of the stock is {top}")
-            continue
-        if take(hands[who], discard, who, join(path, "discard"), checker):
-            hands[who].extend(draw)
-            del stock[: len(draw)]
-
-
-def _tricks(
-    record: Mapping[str, Any],
-    players: list[str],
-    leader: str,
-    hands: dict[str, list[Card]],
-    checker: Checker,
-) -> list[str] | None:
-    tricks = checker.typed(checker.require(record, "tricks"), list, "tricks")
-    if tricks is None:
-        return None
-    winners: list[str] = []
-    n = len(players)
-    for t, raw in enumerate(tricks):
-        path = join("tricks", t)
-        if len(hands[leader]) <= 1:
-            checker.add("wrong_trick_count", path, "every hand is down to one card: the last trick is played at once and not listed")  # fmt: skip
-            return None
-        trick = checker.typed(raw, dict, path)
-        plays = None if trick is None else checker.typed(checker.require(trick, "plays", path), list, join(path, "plays"))  # fmt: skip
-        if plays is None:
-            return None
-        if len(plays) != n:
-            checker.add("wrong_play_count", join(path, "plays"), f"every one of the {n} players plays once")  # fmt: skip
-            return None
-        winner = _trick(plays, join(path, "plays"), players, leader, hands, checker)
-        if winner is None:
-            return None
-        winners.append(winner)
-        leader = winner
-    if len(hands[leader]) != 1:
-        checker.add("wrong_trick_count", "tricks", f"the hands still hold {len(hands[leader])} cards: play on until one is left")  # fmt: skip
-        return None
-    return winners
-
-
-def _trick(
-    plays: list[Any],
-    path: str,
-    players: list[str],
-    leader: str,
-    hands: dict[str, list[Card]],
-    checker: Checker,
-) -> str | None:
-    standing: list[int] = []
-    best = -1
-    winner = leader
-    count = 0
-    for k, raw in enumerate(plays):
-        ppath = join(path, k)
-        play = play_object(raw, ppath, players, after(players, leader, k), checker)
-        if play is None:
-            return None
-        who = str(play["player"])
-        cards = checker.cards(checker.require(play, "cards", ppath), join(ppath, "cards"))
-        if cards is None:
-            return None
-        hand = hands[who]
-        ranks = sorted((c.strength for c in cards), reverse=True)
-        if k == 0:
-            count = len(cards)
-            if not cards or len(set(ranks)) != 1:
-                checker.add("illegal_lead", join(ppath, "cards"), "a lead is one card or a set of cards of one rank")  # fmt: skip
-                return None
-            if count >= len(hand):
-                checker.add("illegal_lead", join(ppath, "cards"), "a set lead leaves at least one card in hand")  # fmt: skip
-                return None
-            beats = True
-        else:
-            if len(cards) != count:
-                checker.add("wrong_card_count", join(ppath, "cards"), f"a follow has as many cards as the lead ({count})")  # fmt: skip
-                return None
-            beats = all(mine >= theirs for mine, theirs in zip(ranks, standing, strict=True))
-            lowest = sorted(c.strength for c in hand)[:count]
-            if not beats and sorted(ranks) != lowest:
-                need = ", ".join(_rank_name(s) for s in standing)
-                low = ", ".join(_rank_name(s) for s in lowest)
-                checker.add("illegal_follow", join(ppath, "cards"), f"meet or beat {need} card by card, or else play the lowest cards in hand ({low})")  # fmt: skip
-                return None
-        if not take(hand, cards, who, join(ppath, "cards"), checker):
-            return None
-        if beats:
-            standing = ranks
-        if ranks[0] >= best:
-            best, winner = ranks[0], who
-    return winner
-
-
-_NAMES = {14: "A", 13: "K", 12: "Q", 11: "J"}
-
-
-def _rank_name(strength: int) -> str:
-    return _NAMES.get(strength, str(strength))
-
-
-def _codes(cards: Mapping[str, Card]) -> dict[str, str]:
-    return {p: c.code for p, c in cards.items()}
 
 
 class TwentyTwoMatch(MatchState):
@@ -499,85 +332,6 @@ class TwentyTwoMatch(MatchState):
             "bought_back": dict(self.bought),
             "in": list(self.alive),
         }
-
-
-# -- random legal play (tests, demo data) ------------------------------------------------
-
-
-def random_deal(
-    rng: random.Random,
-    players: list[str],
-    deals_by: str,
-    hand_size: int = FIRST_HAND,
-    decks: int = 1,
-    removed: list[str] | None = None,
-) -> dict[str, Any]:
-    """A full-play record of one deal played by random legal choices."""
-    pack = [code for code, n in standard_deck(copies=decks).items() for _ in range(n)]
-    for code in removed or []:
-        pack.remove(code)
-    rng.shuffle(pack)
-    hands = {p: [BY_CODE[c] for c in pack[i * hand_size : (i + 1) * hand_size]] for i, p in enumerate(players)}  # fmt: skip
-    stock = pack[len(players) * hand_size :]
-    record: dict[str, Any] = {
-        "game": "twentytwo",
-        "players": list(players),
-        "dealer": deals_by,
-        "hand_size": hand_size,
-        "decks": decks,
-        "hands": {p: [c.code for c in h] for p, h in hands.items()},
-        "stock": list(stock),
-    }
-    exchanges = []
-    top = 0
-    for k in range(1, len(players) + 1):
-        who = after(players, deals_by, k)
-        n = rng.randint(0, min(hand_size, len(stock) - top)) if rng.random() < 0.6 else 0
-        if n:
-            discard = rng.sample(hands[who], n)
-            for card in discard:
-                hands[who].remove(card)
-            draw = stock[top : top + n]
-            top += n
-            hands[who].extend(BY_CODE[c] for c in draw)
-            exchanges.append({"player": who, "discard": [c.code for c in discard], "draw": draw})
-    record["exchanges"] = exchanges
-    tricks = []
-    leader = after(players, deals_by)
-    while len(hands[leader]) > 1:
-        plays = []
-        hand = hands[leader]
-        card = rng.choice(hand)
-        same = [c for c in hand if c.strength == card.strength]
-        count = rng.randint(1, min(len(same), len(hand) - 1))
-        lead = same[:count]
-        standing = sorted((c.strength for c in lead), reverse=True)
-        best, winner = standing[0], leader
-        plays.append({"player": leader, "cards": [c.code for c in lead]})
-        for c in lead:
-            hand.remove(c)
-        for k in range(1, len(players)):
-            who = after(players, leader, k)
-            hand = hands[who]
-            chosen = sorted(hand, key=lambda c: c.strength)[:count]
-            for _ in range(4):
-                pick = rng.sample(hand, count)
-                ranks = sorted((c.strength for c in pick), reverse=True)
-                if all(a >= b for a, b in zip(ranks, standing, strict=True)):
-                    chosen = pick
-                    break
-            ranks = sorted((c.strength for c in chosen), reverse=True)
-            if all(a >= b for a, b in zip(ranks, standing, strict=True)):
-                standing = ranks
-            if ranks[0] >= best:
-                best, winner = ranks[0], who
-            for c in chosen:
-                hand.remove(c)
-            plays.append({"player": who, "cards": [c.code for c in chosen]})
-        tricks.append({"plays": plays})
-        leader = winner
-    record["tricks"] = tricks
-    return record
 
 
 def random_match(

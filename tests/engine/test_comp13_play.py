@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 import engine
 from engine.cards import Card, standard_deck
-from engine.games.comp13_play import Deal, MoveError, random_comp13_deal
+from engine.games.comp13_play import random_comp13_deal
+from engine.games.comp13_table import Deal, MoveError
 
 P = ["P1", "P2", "P3", "P4"]
 

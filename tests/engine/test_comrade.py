@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.cards import Card
-from engine.games.comrade import Bidding, _bid, hand_sizes, random_deal, trick_deck
+from engine.games.comrade_play import Bidding, _bid, hand_sizes, random_deal, trick_deck
 from engine.problems import Checker
 
 P3 = ["A", "B", "C"]

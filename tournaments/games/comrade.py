@@ -12,7 +12,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from engine.cards import SUIT_ALIASES
-from engine.games.comrade import SUIT_NAME
+from engine.games.comrade_play import SUIT_NAME
 from tournaments.games.base import (
     DemoMatch,
     EntryForm,

@@ -10,6 +10,8 @@ forms and imports call them to show every problem before anything is stored.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -125,19 +127,38 @@ def check_next_deal(
     return full, result, state.finished
 
 
+KEY_LENGTH = 255
+"""The longest client key (``Idempotency-Key``) a deal keeps."""
+
+
+def request_hash(record: Any) -> str:
+    """What a retry must repeat: the record as sent, in canonical JSON."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def enter_deal(
     match: Match,
     record: Any,
     *,
     user: User | None = None,
     number: int | None = None,
+    key: str | None = None,
 ) -> Deal:
     """Check ``record`` with the engine and store it as the match's next deal.
 
     Raises :class:`Rejection` with the engine's errors when the record is invalid,
     and a conflict when the match is finished or deal ``number`` exists already.
+    ``key`` is the client's own name for this entry (the page's hidden key, the
+    API's ``Idempotency-Key``): stored with the deal in the same transaction, so
+    that a retry with the key and the same record answers the stored deal
+    (``replayed`` set) instead of storing another, and the key with another record
+    is refused (``idempotency_key_reused``, nothing stored).
     The standings are refreshed (``events.match_changed``) once the transaction commits.
     """
+    if key is not None and not 0 < len(key) <= KEY_LENGTH:
+        raise Rejection((error("out_of_range", "key", f"a key is 1 to {KEY_LENGTH} characters"),))
+    sent = request_hash(record)
     with transaction.atomic():
         # Lock the match: deals of one match are numbered and judged one at a time.
         locked = (
@@ -145,6 +166,16 @@ def enter_deal(
             .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
             .get(pk=match.pk)
         )
+        if key is not None:
+            before = locked.deals.filter(idempotency_key=key).first()
+            if before is not None:
+                if before.request_hash != sent:
+                    raise Rejection(
+                        (error("idempotency_key_reused", "key", "this key was used for another deal record: make a new key for a new entry"),),
+                        existing=before,
+                    )  # fmt: skip
+                before.replayed = True
+                return before
         if locked.status == Match.Status.FINISHED:
             raise Rejection(
                 (error("match_finished", "", "this match is finished; no deal can be added"),),
@@ -172,7 +203,12 @@ def enter_deal(
         try:
             with transaction.atomic():
                 deal = Deal.objects.create(
-                    match=locked, number=next_number, record=full, entered_by=user
+                    match=locked,
+                    number=next_number,
+                    record=full,
+                    entered_by=user,
+                    idempotency_key=key or "",
+                    request_hash=sent,
                 )
         except IntegrityError:
             existing = Deal.objects.filter(match=locked, number=next_number).first()

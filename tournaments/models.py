@@ -240,12 +240,31 @@ class Deal(models.Model):
     deleted_at = models.DateTimeField(
         null=True, blank=True, help_text=_("Deleted deals keep their number and their history.")
     )
+    idempotency_key = models.CharField(
+        max_length=255,
+        blank=True,
+        default="",
+        help_text=_("The key the client made for this entry: a retry with it stores nothing new."),
+    )
+    request_hash = models.CharField(
+        max_length=64, blank=True, default="", help_text=_("SHA-256 of the record as sent.")
+    )
+
+    replayed = False
+    """Set on the deal :func:`~tournaments.actions.enter_deal` returns when its key had
+    stored it before (not a column)."""
 
     class Meta:
         ordering = ["match", "number"]
         constraints = [
             # Two scorers submitting the same deal number: one wins, the other gets a conflict.
-            models.UniqueConstraint(fields=["match", "number"], name="deal_number_unique_in_match")
+            models.UniqueConstraint(fields=["match", "number"], name="deal_number_unique_in_match"),
+            # A retried entry (same client key) is the same deal, whatever its number.
+            models.UniqueConstraint(
+                fields=["match", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="deal_key_unique_in_match",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -128,11 +128,24 @@ class MatchViewSet(
 
     @extend_schema(
         request=DealInputSerializer,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="The client's own key for this entry (at most 255 characters, e.g. "
+                "a UUID). A retry with the key and the same record answers the deal stored the "
+                "first time (201, header Idempotent-Replayed: true) and stores nothing; the key "
+                "with another record answers 422 (idempotency_key_reused).",
+            )
+        ],
         responses={
             200: DealSerializer(many=True),
             201: DealSerializer,
             400: RejectionSerializer,
             409: RejectionSerializer,
+            422: RejectionSerializer,
         },
     )
     @action(detail=True, methods=["get", "post"], url_path="deals")
@@ -151,12 +164,16 @@ class MatchViewSet(
                 payload.validated_data["record"],
                 user=access.signed_in(request.user),
                 number=payload.validated_data.get("number"),
+                key=request.headers.get("Idempotency-Key"),
             )
         except actions.Rejection as rejection:
             return rejection_response(rejection)
-        return Response(
+        response = Response(
             DealSerializer(deals_queryset().get(pk=deal.pk)).data, status=status.HTTP_201_CREATED
         )
+        if deal.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
 
 
 class DealViewSet(

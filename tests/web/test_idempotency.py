@@ -1,0 +1,117 @@
+"""Exactly once through the API: the Idempotency-Key header (IETF httpapi draft; as
+Stripe's API behaves).  A retry with the key and the same record answers the stored
+deal; the key with another record is refused; concurrent retries store one deal."""
+
+import threading
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from tests.conftest import NAPOLEON_SEATS, napoleon_deal
+from tournaments import actions
+from tournaments.models import Deal, DealScore
+
+pytestmark = pytest.mark.django_db
+
+
+def post(client, match, record, key=None, **extra):
+    headers = {"Idempotency-Key": key} if key is not None else {}
+    return client.post(
+        f"/api/matches/{match.pk}/deals/",
+        {"record": record, **extra},
+        format="json",
+        headers=headers,
+    )
+
+
+def test_three_posts_with_one_key_store_one_deal_and_answer_it_three_times(scorer_api, make_match):
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    answers = [post(scorer_api, match, napoleon_deal(), key="phone-7f3a-0001") for _ in range(3)]
+    assert [a.status_code for a in answers] == [201, 201, 201]
+    assert [a.json()["id"] for a in answers] == [answers[0].json()["id"]] * 3
+    assert answers[0].get("Idempotent-Replayed") is None
+    assert [a.get("Idempotent-Replayed") for a in answers[1:]] == ["true", "true"]
+    assert Deal.objects.filter(match=match).count() == 1
+    assert DealScore.objects.filter(deal__match=match).count() == 4
+
+
+def test_without_a_key_each_post_is_a_new_deal(scorer_api, make_match):
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    for _ in range(2):
+        assert post(scorer_api, match, napoleon_deal()).status_code == 201
+    assert Deal.objects.filter(match=match).count() == 2
+
+
+def test_the_key_reused_with_another_record_is_refused_and_stores_nothing(scorer_api, make_match):
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    assert post(scorer_api, match, napoleon_deal(), key="k-1").status_code == 201
+    other = napoleon_deal(declarer="ben", adjutant="dai")
+    response = post(scorer_api, match, other, key="k-1")
+    assert response.status_code == 422
+    body = response.json()
+    assert [(e["code"], e["path"]) for e in body["errors"]] == [("idempotency_key_reused", "key")]
+    assert body["existing"]["number"] == 1
+    assert Deal.objects.filter(match=match).count() == 1
+    # A new key stores the other record as the next deal.
+    assert post(scorer_api, match, other, key="k-2").json()["number"] == 2
+
+
+def test_a_retry_after_the_deal_finished_the_match_answers_the_deal(scorer_api, make_match):
+    match = make_match("comp13", NAPOLEON_SEATS, target=1)
+    record = {"captured": {"aki": ["SK"], "ben": [], "chika": [], "dai": []},
+              "hand_faces": {"aki": [], "ben": [], "chika": [], "dai": []}}  # fmt: skip
+    first = post(scorer_api, match, record, key="last-deal")
+    assert first.status_code == 201
+    again = post(scorer_api, match, record, key="last-deal")
+    assert again.status_code == 201 and again.json()["id"] == first.json()["id"]
+    # Without the key the finished match refuses it.
+    assert post(scorer_api, match, record).status_code == 409
+
+
+def test_keys_belong_to_their_match(scorer_api, make_match):
+    one = make_match("napoleon", NAPOLEON_SEATS)
+    two = make_match("napoleon", NAPOLEON_SEATS)
+    assert post(scorer_api, one, napoleon_deal(), key="same").status_code == 201
+    assert post(scorer_api, two, napoleon_deal(), key="same").status_code == 201
+    assert Deal.objects.count() == 2
+
+
+@pytest.mark.parametrize("key", ["", "x" * 256])
+def test_an_empty_or_overlong_key_is_refused(scorer_api, make_match, key):
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    response = post(scorer_api, match, napoleon_deal(), key=key)
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["path"] == "key"
+    assert not Deal.objects.exists()
+
+
+def test_the_key_is_part_of_the_action_for_every_caller(make_match, scorer):
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    first = actions.enter_deal(match, napoleon_deal(), user=scorer, key="a")
+    again = actions.enter_deal(match, napoleon_deal(), user=scorer, key="a")
+    assert again.pk == first.pk and again.replayed and not first.replayed
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_retries_with_one_key_store_one_deal(make_match, scorer):
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    start = threading.Barrier(4)
+    answers: list[int] = []
+
+    def submit():
+        client = APIClient()
+        client.force_authenticate(scorer)
+        try:
+            start.wait(timeout=10)
+            answers.append(post(client, match, napoleon_deal(), key="double-tap").json()["id"])
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert len(answers) == 4 and len(set(answers)) == 1
+    assert Deal.objects.filter(match=match).count() == 1

@@ -23,6 +23,7 @@ router.register("deals", match_api.DealViewSet, basename="deal")
 
 urlpatterns = [
     path("healthz", league.healthz, name="healthz"),
+    path("sw.js", entry.service_worker, name="service_worker"),
     path("", league.home, name="home"),
     path("seasons/<int:pk>/", league.season_detail, name="season"),
     re_path(

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Debian's Chromium (driven by Playwright; never a browser download) and poppler-utils
-# (pdftoppm, for the PDF tests), installed when missing.
+# Debian's Chromium (driven by Playwright; never a browser download), poppler-utils
+# (pdftoppm, for the PDF tests) and a Japanese font for Chromium (the pages in 日本語),
+# installed when missing.
 set -euo pipefail
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v pdftoppm >/dev/null || missing+=(poppler-utils)
+[ -e /usr/share/fonts/opentype/ipafont-gothic ] || missing+=(fonts-ipafont-gothic)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "browser-deps: install ${missing[*]} (Debian packages) to run the browser tests" >&2

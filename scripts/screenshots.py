@@ -18,6 +18,20 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-sync", "--no-first-run"]  # fmt: skip
 
 
+def rettler_deal(page) -> None:
+    """A 6-player Rettler deal, typed as a scorer does."""
+    page.click("#field-declarer label:has(input[value=aki])")
+    page.click("#field-trump label:has(input[value=diamonds])")
+    page.click("#id_count")
+    page.keyboard.type("28SA")
+    page.click("#field-adjutants label:has(input[value=chika])")
+    page.click("#field-adjutants label:has(input[value=dai])")
+    page.click("#id_pc_aki")
+    page.keyboard.type("166103")
+    page.keyboard.press("Enter")
+    page.keyboard.type("1")
+
+
 def main(base: str) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
@@ -29,6 +43,22 @@ def main(base: str) -> None:
         phone.click("button[type=submit]")
         phone.wait_for_selector("#deal-entry")
         phone.screenshot(path=str(OUT / "entry-phone.png"), full_page=False)
+        # A refused deal: the declarer named as their own adjutant.
+        rettler_deal(phone)
+        phone.click("#field-adjutants label:has(input[value=aki])")
+        phone.click("#save")
+        phone.wait_for_selector("#error-summary")
+        phone.screenshot(path=str(OUT / "entry-error-phone.png"), full_page=False)
+        # No network: the deal waits on the phone (nothing is stored; the demo is unchanged).
+        phone.goto(f"{base}/matches/1/enter/")
+        phone.wait_for_function("navigator.serviceWorker.controller !== null")
+        phone.context.set_offline(True)
+        rettler_deal(phone)
+        phone.click("#save")
+        phone.wait_for_selector("#queue:not([hidden])")
+        phone.screenshot(path=str(OUT / "entry-offline-phone.png"), full_page=False)
+        phone.evaluate("indexedDB.deleteDatabase('clubscore')")
+        phone.context.set_offline(False)
         for lang, name in (("en", "season.png"), ("ja", "season-ja.png")):
             page = browser.new_page(viewport={"width": 1000, "height": 900})
             page.context.add_cookies([{"name": "django_language", "value": lang, "url": base}])

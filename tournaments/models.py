@@ -244,10 +244,15 @@ class Deal(models.Model):
         max_length=255,
         blank=True,
         default="",
+        db_default="",  # rows written with COPY (scoring's bulk inserts) name no key
         help_text=_("The key the client made for this entry: a retry with it stores nothing new."),
     )
     request_hash = models.CharField(
-        max_length=64, blank=True, default="", help_text=_("SHA-256 of the record as sent.")
+        max_length=64,
+        blank=True,
+        default="",
+        db_default="",
+        help_text=_("SHA-256 of the record as sent."),
     )
 
     replayed = False

@@ -58,7 +58,11 @@ class Section:
     grid: bool = False
     """Narrow number fields side by side (the point cards)."""
     pad: Sequence[str] = ()
-    """Card buttons that type their code into the focused card field."""
+    """Card buttons that type their code into the focused card field (they stay on screen,
+    with an undo button)."""
+    suit_pad: bool = False
+    """A pad of the four suits and thirteen ranks, and a button that starts a new pack on
+    the next line (Packing: a pack is cards of one suit)."""
     running_sum: bool = False
     """The running sum of the ``points`` fields, against the form's ``point_total``."""
 
@@ -179,6 +183,13 @@ def player_choices(form: EntryForm) -> list[tuple[str, str]]:
     return [(p.handle, p.display_name) for p in form.players]
 
 
+def chips(form: EntryForm, label: Text, **kwargs: Any) -> forms.ChoiceField:
+    """Choose one player by tapping their name."""
+    return forms.ChoiceField(
+        label=label, choices=player_choices(form), widget=forms.RadioSelect, **kwargs
+    )
+
+
 def card_field(label: Text, required: bool = True) -> forms.CharField:
     return forms.CharField(
         label=label,
@@ -188,20 +199,17 @@ def card_field(label: Text, required: bool = True) -> forms.CharField:
     )
 
 
-def number_field(label: Text, **kwargs: Any) -> forms.IntegerField:
-    return forms.IntegerField(
-        label=label,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "points"}),
-        **kwargs,
-    )
+def number_field(label: Text, css: str = "points", **kwargs: Any) -> forms.IntegerField:
+    """A number typed on the phone's number pad; the page moves on to the next such field
+    as soon as no further digit could follow (``max_value`` reached in digits)."""
+    attrs = {"inputmode": "numeric", "class": css, "data-advance": "1", "autocomplete": "off"}
+    if kwargs.get("max_value") is not None:
+        attrs["data-max"] = str(kwargs["max_value"])
+    return forms.IntegerField(label=label, widget=forms.NumberInput(attrs=attrs), **kwargs)
 
 
 def dealer_field(form: EntryForm) -> forms.ChoiceField:
-    return forms.ChoiceField(
-        label=_("Dealer (親)"),
-        choices=player_choices(form),
-        initial=form.next_deal.get("dealer"),
-    )
+    return chips(form, _("Dealer (親)"), initial=form.next_deal.get("dealer"))
 
 
 def strip_envelope(record: Mapping[str, Any]) -> dict[str, Any]:

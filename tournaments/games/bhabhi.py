@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.games.base import (
@@ -13,8 +12,8 @@ from tournaments.games.base import (
     EntryForm,
     LeagueGame,
     PlannedMatch,
+    chips,
     demo_deals,
-    player_choices,
 )
 
 
@@ -28,9 +27,7 @@ class BhabhiLeague(LeagueGame):
     federation = (PlannedMatch(5, target=5), PlannedMatch(4, {"take_hand": "left"}, target=5))
 
     def add_fields(self, form: EntryForm) -> None:
-        form.fields["bhabhi"] = forms.ChoiceField(
-            label=_("Bhabhi (バビ)"), choices=player_choices(form)
-        )
+        form.fields["bhabhi"] = chips(form, _("Bhabhi (バビ)"))
 
     def record(self, form: EntryForm, data: Mapping[str, Any]) -> dict[str, Any]:
         return {"bhabhi": data["bhabhi"]}

@@ -26,6 +26,8 @@ from tournaments.games.base import (
     LeagueGame,
     RatedTeams,
     Section,
+    card_field,
+    chips,
     codes,
     number_field,
     player_choices,
@@ -63,23 +65,24 @@ class DeclarerLeagueGame(LeagueGame):
     def add_fields(self, form: EntryForm) -> None:
         choices = player_choices(form)
         total = self.point_total
-        form.fields["declarer"] = forms.ChoiceField(
-            label=_("Declarer (ナポレオン/レットラー)"), choices=choices
-        )
-        form.fields["count"] = forms.IntegerField(
-            label=_("Count declared (立枚数)"), min_value=1, max_value=total
-        )
+        form.fields["declarer"] = chips(form, _("Declarer (ナポレオン/レットラー)"))
         form.fields["trump"] = forms.ChoiceField(
-            label=_("Trump (切り札)"), choices=[(t, TRUMP_LABELS[t]) for t in TRUMPS]
+            label=_("Trump (切り札)"),
+            choices=[(t, TRUMP_LABELS[t]) for t in TRUMPS],
+            widget=forms.RadioSelect,
+        )
+        form.fields["count"] = number_field(
+            _("Count declared (立枚数)"), css="count", min_value=1, max_value=total
         )
         rules = self.rules
         assert isinstance(rules, DeclarerGame)
         if len(rules.adjutant_choices(len(form.players))) > 1:  # Rettler at 5: one or two
             form.fields["allowed"] = forms.TypedChoiceField(
-                label=_("Adjutants declared (副官の数)"), choices=[(1, "1"), (2, "2")], coerce=int
-            )
-        form.fields["adjutant_cards"] = forms.CharField(
-            label=_("Adjutant cards named (副官の指名), e.g. SA"), required=False
+                label=_("Adjutants declared (副官の数)"), choices=[(1, "1"), (2, "2")], coerce=int,
+                widget=forms.RadioSelect,
+            )  # fmt: skip
+        form.fields["adjutant_cards"] = card_field(
+            _("Adjutant cards named (副官の指名), e.g. SA"), required=False
         )
         form.fields["adjutants"] = forms.MultipleChoiceField(
             label=_("Adjutants found (副官)"),
@@ -89,8 +92,11 @@ class DeclarerLeagueGame(LeagueGame):
         )
         for p in form.players:
             form.fields[f"pc_{p.handle}"] = number_field(
-                p.display_name, min_value=0, max_value=total, initial=0
+                p.display_name, min_value=0, max_value=total
             )
+        # The last player's point cards follow from the total (the page fills them in).
+        last = form.fields[f"pc_{form.players[-1].handle}"]
+        last.widget.attrs.update({"data-derived": "1", "data-advance": ""})
         form.fields["discarded"] = number_field(
             _("Point cards discarded face up (捨て札の点札)"),
             min_value=0,
@@ -104,8 +110,14 @@ class DeclarerLeagueGame(LeagueGame):
         head = [n for n in form.game_field_names if n not in points and n != "discarded"]
         return [
             Section(head),
-            Section(points, heading=_("Point cards won (点札)"), grid=True),
-            Section(["discarded"], running_sum=True),
+            Section(["discarded"]),
+            Section(
+                points,
+                heading=_("Point cards won (点札)"),
+                hint=_("The last player's count follows from the total; change it if needed."),
+                grid=True,
+                running_sum=True,
+            ),
         ]
 
     def record(self, form: EntryForm, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -120,7 +132,7 @@ class DeclarerLeagueGame(LeagueGame):
             "declaration": declaration,
             "adjutant_cards": codes(data.get("adjutant_cards", "")),
             "adjutants": [h for h in form.handles if h in data.get("adjutants", [])],
-            "point_cards": {h: data[f"pc_{h}"] for h in form.handles},
+            "point_cards": {h: data.get(f"pc_{h}") or 0 for h in form.handles},
             "discarded_point_cards": data.get("discarded") or 0,
         }
 

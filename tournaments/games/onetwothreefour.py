@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.games.base import (
@@ -15,11 +14,11 @@ from tournaments.games.base import (
     LeagueGame,
     PlannedMatch,
     card_field,
+    chips,
     codes,
     dealer_field,
     demo_deals,
     number_field,
-    player_choices,
 )
 
 CHIPS = {"scoring": "chips", "limit": 100}
@@ -36,7 +35,7 @@ class OneTwoThreeFourLeague(LeagueGame):
 
     def add_fields(self, form: EntryForm) -> None:
         form.fields["dealer"] = dealer_field(form)
-        form.fields["winner"] = forms.ChoiceField(label=_("Winner"), choices=player_choices(form))
+        form.fields["winner"] = chips(form, _("Winner"))
         for p in form.players:
             form.fields[f"drop_{p.handle}"] = number_field(
                 _("%(name)s: dropped out as number") % {"name": p.display_name},

@@ -8,7 +8,16 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.games.base import DemoMatch, EntryForm, LeagueGame, PlannedMatch, codes, demo_deals
+from tournaments.games.base import (
+    DemoMatch,
+    EntryForm,
+    LeagueGame,
+    PlannedMatch,
+    Section,
+    Text,
+    codes,
+    demo_deals,
+)
 
 
 class PackingLeague(LeagueGame):
@@ -26,6 +35,16 @@ class PackingLeague(LeagueGame):
                 label=_("%(name)s: packs, one per line") % {"name": p.display_name}, required=False,
                 widget=forms.Textarea(attrs={"rows": 2, "class": "cards", "autocomplete": "off"}),
             )  # fmt: skip
+
+    def sections(self, form: EntryForm) -> list[Section]:
+        names = {p.handle: p.display_name for p in form.players}
+        sides = self.rules.sides(form.handles)
+        hint: Text = self.hint
+        if len(sides) == 2 and len(sides[0]) > 1:
+            teams = [" & ".join(names[h] for h in side) for side in sides]
+            hint = _("Partners: %(one)s against %(two)s. ") % {"one": teams[0], "two": teams[1]}
+            hint = f"{hint}{self.hint}"
+        return [Section(form.game_field_names, hint=hint, suit_pad=True)]
 
     def record(self, form: EntryForm, data: Mapping[str, Any]) -> dict[str, Any]:
         return {

@@ -50,7 +50,7 @@ def rejection_response(rejection: actions.Rejection) -> Response:
     body: dict[str, Any] = {"errors": list(rejection.errors)}
     if rejection.existing is not None:
         body["existing"] = DealSerializer(rejection.existing).data
-    code = status.HTTP_409_CONFLICT if rejection.conflict else status.HTTP_400_BAD_REQUEST
+    code: int = status.HTTP_409_CONFLICT if rejection.conflict else status.HTTP_400_BAD_REQUEST
     if any(e["code"] == "idempotency_key_reused" for e in rejection.errors):
         code = status.HTTP_422_UNPROCESSABLE_ENTITY
     return Response(body, status=code)

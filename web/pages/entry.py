@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import uuid
+from pathlib import Path
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -16,11 +21,12 @@ from tournaments.access import visible
 from tournaments.models import Deal, Match
 from web.pages.forms import DealEntryForm
 
+SUIT_MARKS = [("S", "♠"), ("H", "♡"), ("D", "♢"), ("C", "♣")]
+RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+"""The suit pad (Packing): a suit, then ranks."""
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
-    """Table-side entry of the match's next deal, checked by the engine."""
+
+def _entry_match(request: HttpRequest, pk: int) -> Match:
     match = get_object_or_404(
         visible(
             Match.objects.select_related("table__club_night__season").prefetch_related(
@@ -34,44 +40,125 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
         raise PermissionDenied(
             _("Only this table's scorer or a league administrator enters its deals.")
         )
+    return match
+
+
+def _same_as_previous(match: Match, record: dict[str, Any]) -> Deal | None:
+    """The match's last active deal when ``record`` says exactly what it says, and the
+    engine would store it (a refused record shows its problems instead)."""
+    last = match.deals.filter(deleted_at__isnull=True).order_by("-number").first()
+    if last is None or not record or "game" in record:
+        return None
+    if any(last.record.get(k) != v for k, v in record.items()):
+        return None
+    try:
+        actions.check_next_deal(match, record)
+    except actions.Rejection:
+        return None
+    return last
+
+
+def _scores_line(deal: Deal) -> str:
+    return ", ".join(
+        f"{s.player.display_name} {s.score:+d}" for s in deal.scores.select_related("player")
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
+    """Table-side entry of the match's next deal, checked by the engine.
+
+    Exactly once: the form carries a key made when it is shown (the page's script
+    makes a new one for every entry it sends), stored with the deal; a resent form
+    answers the deal it stored.  The page is never kept by the browser
+    (``no-store``), so Back shows a fresh form.  A deal identical to the previous
+    one is stored only once the scorer confirms it; a deal number taken meanwhile
+    shows the stored deal beside the typed one, with the choice of keeping either.
+    With ``Accept: application/json`` (the page's offline queue) the answer is JSON.
+    """
+    match = _entry_match(request, pk)
+    wants_json = "application/json" in request.headers.get("Accept", "")
     next_number = match.deals.count() + 1
+    stale: Deal | None = None
+    same_as: Deal | None = None
     if request.method == "POST":
         form = DealEntryForm(request.POST, request.FILES, match=match)
         if form.is_valid():
             record = form.record()
             if form.is_valid():
-                try:
-                    deal = actions.enter_deal(
-                        match,
-                        record,
-                        user=access.signed_in(request.user),
-                        number=form.cleaned_data.get("number"),
-                    )
-                except actions.Rejection as rejection:
-                    form.attach_engine_errors(rejection.errors)
-                else:
-                    scores = ", ".join(
-                        f"{s.player.display_name} {s.score:+d}"
-                        for s in deal.scores.select_related("player")
-                    )
-                    messages.success(
-                        request,
-                        _("Deal %(n)s saved: %(scores)s") % {"n": deal.number, "scores": scores},
-                    )
-                    return redirect("match", pk=match.pk)
+                if not form.cleaned_data.get("confirm_same"):
+                    same_as = _same_as_previous(match, record)
+                if same_as is None:
+                    try:
+                        deal = actions.enter_deal(
+                            match,
+                            record,
+                            user=access.signed_in(request.user),
+                            number=form.cleaned_data.get("number"),
+                            key=form.cleaned_data.get("key") or None,
+                        )
+                    except actions.Rejection as rejection:
+                        taken = rejection.existing is not None and any(
+                            e["code"] == "deal_exists" for e in rejection.errors
+                        )
+                        if taken:
+                            stale = rejection.existing
+                            form.offer_number(next_number)
+                        else:
+                            form.attach_engine_errors(rejection.errors)
+                    else:
+                        return _saved(request, match, deal, wants_json)
+        if wants_json:
+            return _refused_json(form, stale, same_as)
     else:
-        form = DealEntryForm(match=match, initial={"number": next_number})
-    sheet = match_sheet(match)
-    return render(
+        form = DealEntryForm(match=match, initial={"number": next_number, "key": uuid.uuid4().hex})
+    response = render(
         request,
         "pages/deal_entry.html",
         {
             "match": match,
             "form": form,
-            "sheet": sheet,
+            "sheet": match_sheet(match),
             "next_number": next_number,
+            "stale": stale,
+            "stale_scores": _scores_line(stale) if stale else "",
+            "same_as": same_as,
+            "suit_marks": SUIT_MARKS,
+            "ranks": RANKS,
         },
     )
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _saved(request: HttpRequest, match: Match, deal: Deal, wants_json: bool) -> HttpResponse:
+    """After a save: the next deal's form with the saved deal's scores on top (the match
+    page once the match is over)."""
+    line = _("Deal %(n)s saved: %(scores)s") % {"n": deal.number, "scores": _scores_line(deal)}
+    match.refresh_from_db(fields=["status"])
+    finished = match.status == Match.Status.FINISHED
+    after = reverse("match" if finished else "deal_entry", kwargs={"pk": match.pk})
+    if "X-Clubscore-Queue" not in request.headers:  # a queued deal arrives in the background
+        messages.success(request, line)
+    if wants_json:
+        return JsonResponse({"status": "stored", "number": deal.number, "message": line,
+                             "replayed": deal.replayed, "next": after})  # fmt: skip
+    return redirect(after)
+
+
+def _refused_json(form: DealEntryForm, stale: Deal | None, same_as: Deal | None) -> JsonResponse:
+    """Why a queued entry was not stored, for the page to show it for correction."""
+    problems = [str(e) for errors in form.errors.values() for e in errors]
+    if stale is not None:
+        problems.append(
+            _("Deal %(n)s was saved meanwhile: %(scores)s")
+            % {"n": stale.number, "scores": _scores_line(stale)}
+        )
+    if same_as is not None:
+        problems.append(_("Same as deal %(n)s: save again?") % {"n": same_as.number})
+    status = "same" if same_as is not None else "stale" if stale is not None else "refused"
+    return JsonResponse({"status": status, "errors": problems}, status=409 if stale else 422)
 
 
 @login_required
@@ -90,3 +177,14 @@ def confirm_deal(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, _("Deal %(n)s confirmed.") % {"n": deal.number})
     return redirect("match", pk=deal.match_id)
+
+
+SERVICE_WORKER = Path(__file__).resolve().parents[2] / "static" / "clubscore" / "sw.js"
+
+
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker that keeps the entry page for use without a network; served at
+    the site's root so that it may look after every page."""
+    response = HttpResponse(SERVICE_WORKER.read_bytes(), content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    return response

@@ -11,9 +11,11 @@ they become a record and where an engine error belongs is the game's
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django import forms
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 import engine
@@ -35,6 +37,10 @@ class DealEntryForm(forms.Form):
     )
     full_record_file = forms.FileField(label=_("…or upload it as a .json file"), required=False)
     number = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=255)
+    """The entry's own key (``actions.enter_deal``): a resent form stores nothing new."""
+    confirm_same = forms.BooleanField(widget=forms.HiddenInput, required=False)
+    """The scorer confirmed a deal identical to the previous one."""
 
     point_total = 0
     """What the running sum of the ``points`` fields must reach (0: no running sum)."""
@@ -95,5 +101,31 @@ class DealEntryForm(forms.Form):
         return name if name in self.fields else None
 
     def attach_engine_errors(self, errors: tuple[dict[str, str], ...]) -> None:
+        """Each engine error next to its field, in the scorer's words: players by their
+        display names, no internal code (the API keeps the codes)."""
+        names = {p.handle: p.display_name for p in self.match.seated_players()}
+        pattern = (
+            re.compile(r"'?\b(" + "|".join(map(re.escape, names)) + r")\b'?") if names else None
+        )
         for error in errors:
-            self.add_error(self.field_for(error["path"]), f"{error['message']} ({error['code']})")
+            message = error["message"]
+            if pattern is not None:
+                message = pattern.sub(lambda m: names[m.group(1)], message)
+            self.add_error(self.field_for(error["path"]), message)
+
+    def offer_number(self, number: int) -> None:
+        """Show the form again as the entry of deal ``number`` (its number was taken)."""
+        data = QueryDict(mutable=True)
+        data.update(self.data)
+        data["number"] = str(number)
+        self.data = data
+
+    def error_summary(self) -> list[dict[str, str]]:
+        """Every problem with the field it concerns, for the summary at the top."""
+        items = [{"anchor": "", "label": "", "message": str(e)} for e in self.non_field_errors()]
+        for name, field in self.fields.items():
+            for e in self.errors.get(name, []):
+                items.append(
+                    {"anchor": f"field-{name}", "label": str(field.label), "message": str(e)}
+                )
+        return items

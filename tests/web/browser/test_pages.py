@@ -7,50 +7,13 @@ it, saves, and sees the season's leaderboard change.
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
-from django.core.management import call_command
 
 from scoring.models import SeasonStanding
-from tournaments.models import Deal, Match
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]  # fmt: skip
+from tests.web.browser.conftest import sign_in
+from tournaments.models import Deal
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def browser():
-    if not shutil.which("chromium") and not os.path.exists(CHROMIUM):
-        pytest.fail("Debian's chromium is needed for the browser tests (make test installs it)")
-    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are safe.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-
-
-@pytest.fixture
-def demo():
-    call_command("load_demo")
-    return Match.objects.get(game="rettler")
-
-
-def sign_in(page, base, next_url):
-    page.goto(f"{base}/accounts/login/?next={next_url}")
-    page.fill("#id_username", "scorer")
-    page.fill("#id_password", "demo-scorer-2026")
-    page.click("button[type=submit]")
 
 
 def test_a_scorer_corrects_a_refused_rettler_deal_and_the_leaderboard_changes(
@@ -60,12 +23,12 @@ def test_a_scorer_corrects_a_refused_rettler_deal_and_the_leaderboard_changes(
     page = browser.new_page(viewport={"width": 375, "height": 812})
     sign_in(page, live_server.url, f"/matches/{demo.pk}/enter/")
     page.wait_for_selector("#deal-entry")
-    page.select_option("#id_declarer", "aki")
+    page.click("#field-declarer label:has(input[value=aki])")
     page.fill("#id_count", "28")
-    page.select_option("#id_trump", "diamonds")
+    page.click("#field-trump label:has(input[value=diamonds])")
     page.fill("#id_adjutant_cards", "SA")
-    page.check("#field-adjutants input[value=chika]")
-    page.check("#field-adjutants input[value=dai]")
+    page.click("#field-adjutants label:has(input[value=chika])")
+    page.click("#field-adjutants label:has(input[value=dai])")
     for handle, points in {"aki": 16, "ben": 6, "chika": 10, "dai": 3, "emi": 1, "fumi": 2}.items():
         page.fill(f"#id_pc_{handle}", str(points))
     page.fill("#id_discarded", "0")  # 38 in all: two short of 40
@@ -73,7 +36,8 @@ def test_a_scorer_corrects_a_refused_rettler_deal_and_the_leaderboard_changes(
     page.click(".save button")
 
     error = page.inner_text("#field-discarded .errorlist")
-    assert "add up to 38, not 40" in error and "point_cards_total" in error
+    assert "add up to 38, not 40" in error and "point_cards_total" not in error
+    assert "add up to 38, not 40" in page.inner_text("#error-summary")
     assert page.input_value("#id_pc_aki") == "16"  # what was typed is still there
     assert page.is_checked("#field-adjutants input[value=dai]")
     assert Deal.objects.filter(match=demo).count() == 3
@@ -81,8 +45,9 @@ def test_a_scorer_corrects_a_refused_rettler_deal_and_the_leaderboard_changes(
     page.fill("#id_discarded", "2")
     assert "40" in page.inner_text("#points-sum")
     page.click(".save button")
-    page.wait_for_url(f"**/matches/{demo.pk}/")
+    page.wait_for_selector(".messages")  # the next deal's form, the saved deal's scores on top
     assert "Deal 4 saved" in page.inner_text(".messages")
+    assert page.inner_text("#deal-number") == "5"
     assert Deal.objects.filter(match=demo).count() == 4
 
     page.goto(f"{live_server.url}/seasons/{demo.table.club_night.season_id}/")

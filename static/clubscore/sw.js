@@ -1,0 +1,43 @@
+// Clubscore's service worker: the table-side entry page and its assets stay usable with
+// no network.  Entry pages: the network first, the copy kept last time when there is
+// none.  Static assets: the copy kept, refreshed in the background.  Deals typed
+// offline are not handled here: the page queues them in IndexedDB (entry.js).
+"use strict";
+var PAGES = "clubscore-pages";
+var ASSETS = "clubscore-assets";
+
+self.addEventListener("install", function (event) { self.skipWaiting(); });
+self.addEventListener("activate", function (event) { event.waitUntil(self.clients.claim()); });
+
+function isEntryPage(url) { return /^\/matches\/\d+\/enter\/$/.test(url.pathname); }
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") return;
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (isEntryPage(url) && request.mode === "navigate") {
+    event.respondWith(fetch(request).then(function (response) {
+      if (response.ok) {
+        var copy = response.clone();
+        caches.open(PAGES).then(function (cache) { cache.put(url.pathname, copy); });
+      }
+      return response;
+    }).catch(function () {
+      return caches.open(PAGES).then(function (cache) { return cache.match(url.pathname); })
+        .then(function (kept) { return kept || Response.error(); });
+    }));
+    return;
+  }
+  if (url.pathname.indexOf("/static/") === 0) {
+    event.respondWith(caches.open(ASSETS).then(function (cache) {
+      return cache.match(request).then(function (kept) {
+        var fresh = fetch(request).then(function (response) {
+          if (response.ok) cache.put(request, response.clone());
+          return response;
+        }).catch(function () { return kept || Response.error(); });
+        return kept || fresh;
+      });
+    }));
+  }
+});

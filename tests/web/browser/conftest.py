@@ -1,0 +1,45 @@
+"""Browser tests: headless Debian Chromium driven by Playwright against a live server."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from django.core.management import call_command
+
+from tournaments.models import Match
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]  # fmt: skip
+
+
+@pytest.fixture
+def browser():
+    if not shutil.which("chromium") and not os.path.exists(CHROMIUM):
+        pytest.fail("Debian's chromium is needed for the browser tests (make test installs it)")
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are safe.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+@pytest.fixture
+def demo(transactional_db):
+    call_command("load_demo")
+    return Match.objects.get(game="rettler")
+
+
+def sign_in(page, base, next_url):
+    page.goto(f"{base}/accounts/login/?next={next_url}")
+    page.fill("#id_username", "scorer")
+    page.fill("#id_password", "demo-scorer-2026")
+    page.click("button[type=submit]")

@@ -1,0 +1,270 @@
+"""The table-side entry page as a scorer uses it on a 375 px phone (issue 13): exactly
+once however the page is used, offline at the table, errors in sight, few taps."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.web.browser.conftest import sign_in
+from tournaments import actions
+from tournaments.models import Deal, Match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+PHONE = {"width": 375, "height": 812}
+
+
+class Taps:
+    """Every tap and every key press on the phone, counted."""
+
+    def __init__(self, page):
+        self.page = page
+        self.count = 0
+
+    def tap(self, selector: str) -> None:
+        self.page.click(selector)
+        self.count += 1
+
+    def type(self, text: str) -> None:
+        self.page.keyboard.type(text)
+        self.count += len(text)
+
+    def press(self, key: str) -> None:
+        self.page.keyboard.press(key)
+        self.count += 1
+
+
+def chip(field: str, value: str) -> str:
+    return f"#field-{field} label:has(input[value='{value}'])"
+
+
+def enter_rettler(page) -> Taps:
+    """Rettler, 6 players: Aki declares 28 diamonds, names ♠A; Chika and Dai hold it; the
+    army takes 16 + 10 + 3 = 29 and wins.  Fumi's 4 follow from the total."""
+    taps = Taps(page)
+    taps.tap(chip("declarer", "aki"))
+    taps.tap(chip("trump", "diamonds"))
+    taps.tap("#id_count")
+    taps.type("28")  # two digits: on to the adjutant card by itself
+    taps.type("SA")
+    taps.tap(chip("adjutants", "chika"))
+    taps.tap(chip("adjutants", "dai"))
+    taps.tap("#id_pc_aki")
+    taps.type("16")
+    taps.type("6")  # 6 cannot take a second digit (60 > 40): on by itself
+    taps.type("10")
+    taps.type("3")
+    taps.press("Enter")  # 3 could be 30-something: the scorer moves on
+    taps.type("1")
+    assert page.input_value("#id_pc_fumi") == "4"
+    return taps
+
+
+@pytest.fixture
+def rettler(demo):
+    return demo
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def open_entry(page, live_server, match):
+    sign_in(page, live_server.url, f"/matches/{match.pk}/enter/")
+    page.wait_for_selector("#deal-entry")
+
+
+def test_a_six_player_rettler_deal_takes_at_most_20_taps(phone, live_server, rettler):
+    open_entry(phone, live_server, rettler)
+    taps = enter_rettler(phone)
+    taps.tap("#save")
+    phone.wait_for_selector(".messages")
+    assert "Deal 4 saved" in phone.inner_text(".messages")
+    assert taps.count <= 20, taps.count
+    deal = Deal.objects.get(match=rettler, number=4)
+    assert deal.record["point_cards"] == {
+        "aki": 16,
+        "ben": 6,
+        "chika": 10,
+        "dai": 3,
+        "emi": 1,
+        "fumi": 4,
+    }
+    assert deal.record["adjutants"] == ["chika", "dai"] and deal.idempotency_key
+
+
+def test_a_four_player_comp13_deal_takes_at_most_25_taps(phone, live_server, rettler):
+    match = Match.objects.get(game="comp13")
+    before = match.deals.count()
+    open_entry(phone, live_server, match)
+    taps = Taps(phone)
+    cards = {"cap_aki": ["SK", "HK", "DK", "CK", "SA"], "cap_ben": ["HA", "D10", "JK"],
+             "cap_chika": ["SQ", "HQ"], "cap_dai": ["CA", "S10"],
+             "hand_chika": ["CQ"], "hand_dai": ["DJ", "SJ"]}  # fmt: skip
+    for field, codes in cards.items():
+        taps.tap(f"#id_{field}")
+        for code in codes:
+            taps.tap(f".cardpad button[data-code='{code}']")
+    phone.click(".cardpad button[data-undo]")  # the pad's undo takes the last card back
+    assert phone.input_value("#id_hand_dai") == "DJ"
+    taps.tap("#save")
+    phone.wait_for_selector(".messages")
+    assert taps.count <= 25, taps.count
+    deal = match.deals.get(number=before + 1)
+    assert deal.record["captured"]["aki"] == ["SK", "HK", "DK", "CK", "SA"]
+    assert deal.record["hand_faces"]["dai"] == ["DJ"]
+
+
+def test_the_card_pad_stays_on_screen_while_the_fields_scroll(phone, live_server, rettler):
+    match = Match.objects.get(game="comp13")
+    open_entry(phone, live_server, match)
+    phone.click("#id_hand_dai")
+    phone.evaluate("window.scrollBy(0, 400)")
+    top = phone.evaluate("document.querySelector('.cardpad').getBoundingClientRect().top")
+    assert 0 <= top < 5
+
+
+def test_back_then_save_stores_nothing_new(phone, live_server, rettler):
+    sign_in(phone, live_server.url, f"/matches/{rettler.pk}/")
+    phone.goto(f"{live_server.url}/matches/{rettler.pk}/enter/")
+    enter_rettler(phone)
+    phone.click("#save")
+    phone.wait_for_selector(".messages")
+    # The sent page is gone from the history: Back is the match page, Forward a fresh form.
+    phone.go_back()
+    phone.wait_for_url(f"**/matches/{rettler.pk}/")
+    phone.go_forward()
+    phone.wait_for_selector("#deal-entry")
+    # A fresh form: nothing that was sent comes back.
+    assert phone.input_value("#id_count") == ""
+    assert not phone.is_checked("#field-declarer input[value=aki]")
+    phone.click("#save")
+    phone.wait_for_selector("#error-summary")
+    assert Deal.objects.filter(match=rettler).count() == 4
+
+
+def test_a_double_tap_stores_one_deal(phone, live_server, rettler):
+    open_entry(phone, live_server, rettler)
+    enter_rettler(phone)
+    phone.dblclick("#save")
+    phone.wait_for_selector(".messages")
+    time.sleep(0.5)
+    assert Deal.objects.filter(match=rettler).count() == 4
+
+
+def test_errors_are_summed_up_at_the_top_in_the_scorers_words(phone, live_server, rettler):
+    open_entry(phone, live_server, rettler)
+    enter_rettler(phone)
+    phone.click(chip("adjutants", "aki"))  # the declarer as their own adjutant
+    phone.click("#save")
+    summary = phone.wait_for_selector("#error-summary")
+    text = summary.inner_text()
+    assert "Aki" in text and "declarer" in text
+    assert "declarer_as_adjutant" not in text and "'aki'" not in text
+    assert phone.evaluate("document.activeElement.id") == "error-summary"
+    assert summary.bounding_box()["y"] < 812  # in sight without scrolling
+    phone.click("#error-summary a")
+    assert phone.evaluate("location.hash") == "#field-adjutants"
+    assert Deal.objects.filter(match=rettler).count() == 3
+
+
+def test_the_same_deal_twice_asks_before_it_is_stored(phone, live_server, rettler):
+    open_entry(phone, live_server, rettler)
+    enter_rettler(phone)
+    phone.click("#save")
+    phone.wait_for_selector(".messages")
+    enter_rettler(phone)
+    phone.click("#save")
+    phone.wait_for_selector("#same-as")
+    assert "Same as deal 4" in phone.inner_text("#same-as")
+    assert Deal.objects.filter(match=rettler).count() == 4
+    phone.click("#same-save")
+    phone.wait_for_selector(".messages")
+    assert "Deal 5 saved" in phone.inner_text(".messages")
+    assert Deal.objects.filter(match=rettler).count() == 5
+
+
+@pytest.mark.parametrize("choice", ["mine", "save"])
+def test_a_stale_page_offers_the_stored_deal_or_saving_as_the_next(
+    phone, live_server, rettler, choice
+):
+    open_entry(phone, live_server, rettler)
+    # Meanwhile another phone stores deal 4.
+    other = {"declaration": {"player": "ben", "count": 30, "trump": "black"}, "adjutant_cards": ["HJ", "CA"],
+             "adjutants": ["emi"], "point_cards": {"aki": 5, "ben": 14, "chika": 6, "dai": 4, "emi": 9, "fumi": 2}}  # fmt: skip
+    actions.enter_deal(rettler, other, key="other-phone")
+    enter_rettler(phone)
+    phone.click("#save")
+    phone.wait_for_selector("#stale")
+    assert "Deal 4 was saved meanwhile" in phone.inner_text("#stale")
+    assert phone.input_value("#id_pc_aki") == "16"  # what was typed is beside it
+    if choice == "mine":
+        phone.click("#stale-mine")
+        phone.wait_for_selector("#deal-entry")
+        assert phone.inner_text("#deal-number") == "5"
+        assert Deal.objects.filter(match=rettler).count() == 4
+    else:
+        phone.click("#stale-save")
+        phone.wait_for_selector(".messages")
+        assert "Deal 5 saved" in phone.inner_text(".messages")
+        assert Deal.objects.get(match=rettler, number=5).record["declaration"]["player"] == "aki"
+
+
+def wait_for(condition, seconds=20.0):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.25)
+    return False
+
+
+def test_a_deal_entered_offline_is_stored_once_when_the_network_returns(
+    phone, live_server, rettler
+):
+    open_entry(phone, live_server, rettler)
+    # The page keeps itself for use offline (a service worker and its cache).
+    phone.wait_for_function("navigator.serviceWorker.controller !== null", timeout=10000)
+    phone.wait_for_function(
+        "caches.match(location.pathname).then(Boolean)", polling=200, timeout=10000
+    )
+    phone.context.set_offline(True)
+    enter_rettler(phone)
+    phone.click("#save")
+    phone.wait_for_function("document.getElementById('queue-status').textContent.includes('1')")
+    assert "waiting" in phone.inner_text("#queue-status")
+    assert phone.inner_text("#deal-number") == "5"  # the form is ready for the next deal
+    assert Deal.objects.filter(match=rettler).count() == 3
+
+    kept = phone.reload()  # still offline: the kept page, the queue still there
+    assert kept is not None and kept.from_service_worker
+    phone.wait_for_selector("#deal-entry")
+    phone.wait_for_function("document.getElementById('queue-status').textContent.includes('1')")
+    assert Deal.objects.filter(match=rettler).count() == 3
+
+    phone.context.set_offline(False)
+    assert wait_for(lambda: Deal.objects.filter(match=rettler).count() == 4)
+    phone.wait_for_function("document.getElementById('queue-status').textContent.includes('Sent')")
+    phone.reload()
+    phone.wait_for_selector("#deal-entry")
+    time.sleep(1)
+    assert Deal.objects.filter(match=rettler).count() == 4
+    assert Deal.objects.get(match=rettler, number=4).record["point_cards"]["fumi"] == 4
+
+
+def test_the_packing_pad_types_packs_by_suit_and_shows_the_partners(phone, live_server, rettler):
+    match = Match.objects.get(game="packing")
+    open_entry(phone, live_server, match)
+    assert "Partners: Emi & Gen against Fumi & Hana" in phone.inner_text("#deal-entry")
+    phone.click("#id_packs_emi")
+    for button in ("[data-suit=H]", "[data-rank=A]", "[data-rank='5']", "[data-rank='3']",
+                   "[data-newline]", "[data-suit=S]", "[data-rank='10']", "[data-rank='2']"):  # fmt: skip
+        phone.click(f".cardpad button{button}")
+    assert phone.input_value("#id_packs_emi") == "HA H5 H3\nS10 S2"
+    phone.click(".cardpad button[data-undo]")
+    assert phone.input_value("#id_packs_emi") == "HA H5 H3\nS10"

@@ -103,17 +103,25 @@ class SeatFormSet(forms.BaseInlineFormSet):
         match: Match = self.instance
         if not getattr(match, "table_id", None) or not match.game:
             return
-        seats = [
-            form.cleaned_data
-            for form in self.forms
-            if form.cleaned_data and not form.cleaned_data.get("DELETE")
-        ]
-        seats.sort(key=lambda s: s["position"])
+        seats: list[tuple[int, Any]] = []
+        for form in self.forms:
+            data = getattr(form, "cleaned_data", None) or {}
+            if data.get("DELETE"):
+                continue
+            player = data.get("player") or getattr(form.instance, "player", None)
+            position = data.get("position", getattr(form.instance, "position", None))
+            if player is not None and position is not None:
+                seats.append((position, player))
+        seats.sort(key=lambda seat: seat[0])
+        # Read-only seats (a match with deals) come back as ids.
+        ids = [p for _pos, p in seats if isinstance(p, int)]
+        found = Player.objects.in_bulk(ids) if ids else {}
+        players = [found[p] if isinstance(p, int) else p for _pos, p in seats]
         try:
             actions.check_new_match(
                 match.table,
                 match.game,
-                [s["player"] for s in seats],
+                players,
                 rules=match.rules,
                 target=match.target if engine.GAMES[match.game].accepts_target else None,
             )

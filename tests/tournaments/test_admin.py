@@ -1,12 +1,13 @@
 """The admin enters deals through the engine too, and lists what a league admin needs."""
 
 import json
+from html.parser import HTMLParser
 
 import pytest
 from django.contrib.auth.models import Permission
 
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-from tournaments.models import Club, Deal, Season
+from tournaments.models import Club, Deal, Match, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -140,3 +141,67 @@ def test_a_staff_club_administrator_sees_only_their_club_in_the_admin(
     answer = client.post(f"/admin/tournaments/season/{secret.pk}/change/",
                          {"club": other.pk, "name": "Mine", "games": '["napoleon"]'})  # fmt: skip
     assert answer.status_code == 302 and Season.objects.get(pk=secret.pk).name == "Secret"
+
+
+class _FormValues(HTMLParser):
+    """The values a browser would send for the admin's change form, as rendered."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.values: list[tuple[str, str]] = []
+        self._select: str | None = None
+        self._textarea: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        name = a.get("name")
+        if tag == "input" and name and a.get("type") not in ("submit", "button", "file"):
+            if a.get("type") in ("checkbox", "radio") and "checked" not in a:
+                return
+            self.values.append(
+                (name, a.get("value") or ("on" if a.get("type") == "checkbox" else ""))
+            )
+        elif tag == "select" and name:
+            self._select = name
+        elif tag == "option" and self._select and "selected" in a:
+            self.values.append((self._select, a.get("value") or ""))
+        elif tag == "textarea" and name:
+            self._textarea = name
+            self.values.append((name, ""))
+
+    def handle_data(self, data):
+        if self._textarea:
+            name, text = self.values[-1]
+            self.values[-1] = (name, text + data)
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._select = None
+        elif tag == "textarea":
+            self._textarea = None
+
+
+@pytest.mark.parametrize(
+    "game", ["rettler", "napoleon", "comp13", "packing", "twentytwo", "1234", "bhabhi", "comrade"]
+)
+def test_saving_an_existing_match_unchanged_in_the_admin_works(client, game):
+    """Each kind of match, through the admin's own change form (it crashed with a 500)."""
+    from django.core.management import call_command
+
+    call_command("load_demo")
+    client.login(username="admin", password="demo-admin-2026")
+    match = Match.objects.filter(game=game).first()
+    url = f"/admin/tournaments/match/{match.pk}/change/"
+    page = client.get(url)
+    assert page.status_code == 200
+    form = _FormValues()
+    form.feed(page.content.decode().split('id="match_form"', 1)[1].split("</form>", 1)[0])
+    data: dict[str, list[str]] = {}
+    for name, value in form.values:
+        data.setdefault(name, []).append(value)
+    response = client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    match.refresh_from_db()
+    assert [s.player.handle for s in match.seats.order_by("position")] == [
+        p.handle for p in match.seated_players()
+    ]

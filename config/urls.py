@@ -52,3 +52,7 @@ urlpatterns = [
     path("api/", include(router.urls)),
     path("api-auth/", include("rest_framework.urls")),
 ]
+
+handler403 = "web.pages.errors.permission_denied"
+handler404 = "web.pages.errors.page_not_found"
+handler500 = "web.pages.errors.server_error"

@@ -27,6 +27,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db.models import Model, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from tournaments.models import (
     Club,
@@ -76,7 +77,7 @@ Role = Membership.Role
 def signed_in(user: Any) -> User:
     """The signed-in user who makes a change (anyone else is refused: 403)."""
     if not isinstance(user, User):
-        raise PermissionDenied("sign in first")
+        raise PermissionDenied(_("Sign in first."))
     return user
 
 

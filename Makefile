@@ -62,6 +62,7 @@ lint: install
 # once into the database clubscore_fed); the README holds the figures.
 bench: install engine services
 	$(BIN)/python bench/engine_bench.py
+	$(BIN)/python bench/draw_bench.py
 	$(BIN)/python bench/api_bench.py
 	$(BIN)/python bench/freshness_bench.py
 	$(BIN)/python bench/rebuild_bench.py

@@ -9,7 +9,7 @@ from rest_framework.routers import DefaultRouter
 from web import downloads
 from web.api import league as league_api
 from web.api import matches as match_api
-from web.pages import entry, league
+from web.pages import corrections, draw, entry, league, setup
 from web.pages.signin import LimitedLoginView
 
 router = DefaultRouter()
@@ -41,6 +41,21 @@ urlpatterns = [
     ),
     path("sheets/blank-<str:game>.pdf", downloads.blank_sheet, name="blank_sheet"),
     path("players/<int:pk>/", league.player_detail, name="player"),
+    # A league administrator's own pages: the club, its players, members, seasons and nights.
+    path("clubs/<slug:slug>/setup/", setup.club_setup, name="club_setup"),
+    path("clubs/<slug:slug>/players/<int:pk>/", setup.player_edit, name="player_edit"),
+    path("clubs/<slug:slug>/members/", setup.members, name="club_members"),
+    path("clubs/<slug:slug>/seasons/new/", setup.season_edit, name="season_new"),
+    path("clubs/<slug:slug>/seasons/<int:pk>/", setup.season_edit, name="season_edit"),
+    path("seasons/<int:pk>/nights/new/", setup.night_new, name="night_new"),
+    path("nights/<int:pk>/draw/", draw.night_draw, name="night_draw"),
+    path("nights/<int:pk>/tables/", draw.night_tables, name="night_tables"),
+    path("matches/<int:pk>/paper.pdf", draw.paper_sheet, name="paper_sheet"),
+    # Corrections from the match page.
+    path("deals/<int:pk>/correct/", corrections.correct_deal, name="correct_deal"),
+    path("deals/<int:pk>/delete/", corrections.delete_deal, name="delete_deal"),
+    path("deals/<int:pk>/restore/", corrections.restore_deal, name="restore_deal"),
+    path("matches/<int:pk>/reopen/", corrections.reopen_match, name="reopen_match"),
     path("deals/<int:pk>/confirm/", entry.confirm_deal, name="confirm_deal"),
     path("accounts/login/", LimitedLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

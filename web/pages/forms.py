@@ -45,22 +45,25 @@ class DealEntryForm(forms.Form):
     point_total = 0
     """What the running sum of the ``points`` fields must reach (0: no running sum)."""
 
-    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, match: Match, before: int | None = None, **kwargs: Any) -> None:
+        """``before``: the form is for that deal number (a correction), not the next deal."""
         super().__init__(*args, **kwargs)
         self.match = match
         self.game = league_game(match.game)
         self.players: list[Player] = match.seated_players()
         self.next_deal: dict[str, Any] = {}
         if engine.GAMES[match.game].deals_follow_the_match:
-            # Who plays the next deal, who deals it: the engine's reading of the match so far.
+            # Who plays the deal, who deals it: the engine's reading of the match before it.
             records = match.deals.filter(deleted_at__isnull=True).order_by("number")
+            if before is not None:
+                records = records.filter(number__lt=before)
             self.next_deal = next_deal(match, [d.record for d in records])
             seated = self.next_deal.get("players") or [p.handle for p in self.players]
             self.players = [p for p in self.players if p.handle in seated]
         self.handles = [p.handle for p in self.players]
-        before = set(self.fields)
+        common = set(self.fields)
         self.game.add_fields(self)
-        self.game_field_names = [name for name in self.fields if name not in before]
+        self.game_field_names = [name for name in self.fields if name not in common]
 
     def sections(self) -> list[dict[str, Any]]:
         """The game's blocks of fields, bound, for the template."""
@@ -129,3 +132,13 @@ class DealEntryForm(forms.Form):
                     {"anchor": f"field-{name}", "label": str(field.label), "message": str(e)}
                 )
         return items
+
+
+class CorrectionForm(DealEntryForm):
+    """A stored deal's entry form, prefilled, with the reason for the change."""
+
+    reason = forms.CharField(
+        label=_("Why the deal changes"),
+        max_length=500,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )

@@ -15,6 +15,7 @@ from scoring.sheets import match_sheet, season_chart
 from tournaments import access
 from tournaments.access import visible
 from tournaments.models import ClubNight, DealVersion, Player, Season
+from web.pages import roles
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
@@ -28,9 +29,8 @@ def home(request: HttpRequest) -> HttpResponse:
     seasons = visible(Season.objects.select_related("club"), user).order_by("club__name", "name")
     nights = visible(ClubNight.objects.select_related("season"), user).order_by("-date")[:10]
     matches = visible(matches_with_standings(), user).order_by("-created_at", "-pk")[:12]
-    return render(
-        request, "pages/home.html", {"seasons": seasons, "nights": nights, "matches": matches}
-    )
+    context = {"seasons": seasons, "nights": nights, "matches": matches, **roles.for_user(user)}
+    return render(request, "pages/home.html", context)
 
 
 def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -70,6 +70,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The match's score sheet: deals as rows, players as columns, running totals."""
     match = readable_match(request.user, pk)
     sheet = match_sheet(match)
+    stored = list(match.deals.order_by("number").only("pk", "number", "deleted_at", "match_id"))
     corrections = (
         DealVersion.objects.filter(deal__match=match)
         .select_related("deal", "changed_by")
@@ -84,6 +85,9 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "corrections": corrections,
             "may_score": access.scores_table(request.user, match.table),
             "may_confirm": access.can_confirm(request.user, match),
+            "may_administer": access.can_administer(request.user, match),
+            "deals": [d for d in stored if d.deleted_at is None],
+            "deleted": [d for d in stored if d.deleted_at is not None],
         },
     )
 

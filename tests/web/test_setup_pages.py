@@ -1,0 +1,127 @@
+"""A league administrator sets the club up from its own pages (no staff rights)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+
+from tournaments.models import ClubNight, Match, Membership, Player, Season, Table
+from tournaments.nights import PlannedTable, seat_night
+from tournaments.records import Rejection
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin(client, club, django_user_model):
+    user = django_user_model.objects.create_user("lena", password="pw-lena-2026")
+    Membership.objects.create(club=club, user=user, role=Membership.Role.ADMIN)
+    client.force_login(user)
+    return user
+
+
+def test_only_the_clubs_administrators_set_it_up(client, club, scorer):
+    client.force_login(scorer)
+    response = client.get(f"/clubs/{club.slug}/setup/")
+    assert response.status_code == 403
+    assert "Only a league administrator of this club sets it up." in response.content.decode()
+
+
+def test_a_player_is_added_by_name_and_the_handle_is_made_unique(client, club, admin):
+    for _ in range(2):
+        response = client.post(
+            f"/clubs/{club.slug}/setup/",
+            {"player-display_name": "Lena Ito", "player-name_ja": "伊藤 玲奈"},
+        )
+        assert response.status_code == 302
+    assert sorted(Player.objects.filter(club=club).values_list("handle", flat=True)) == [
+        "lena-ito",
+        "lena-ito-2",
+    ]
+    response = client.post(
+        f"/clubs/{club.slug}/setup/", {"player-display_name": "X", "player-handle": "Not A Slug"}
+    )
+    assert (
+        response.status_code == 200
+        and "Use small letters, digits and hyphens" in response.content.decode()
+    )
+
+
+def test_members_get_roles_and_the_last_administrator_stays(client, club, admin, django_user_model):
+    django_user_model.objects.create_user("sam")
+    client.post(f"/clubs/{club.slug}/members/", {"member-username": "sam", "member-role": "scorer"})
+    assert Membership.objects.get(user__username="sam").role == "scorer"
+    mine = Membership.objects.get(user=admin)
+    client.post(f"/clubs/{club.slug}/members/", {"membership": mine.pk, "role": "member"})
+    assert Membership.objects.get(user=admin).role == "admin"  # refused: the club keeps one
+    response = client.post(
+        f"/clubs/{club.slug}/members/",
+        {"member-username": "nobody", "member-role": "scorer"},
+        follow=True,
+    )
+    assert "No account is called “nobody”." in response.content.decode()
+
+
+def test_a_season_and_a_night_from_the_pages(client, club, admin):
+    response = client.post(
+        f"/clubs/{club.slug}/seasons/new/",
+        {"name": "Winter", "games": ["rettler", "napoleon"], "public": "on"},
+    )
+    assert response.status_code == 302
+    season = Season.objects.get(name="Winter")
+    assert season.games == ["rettler", "napoleon"] and season.public
+    response = client.post(
+        f"/seasons/{season.pk}/nights/new/", {"date": "2026-12-04", "venue": "Hall"}
+    )
+    night = ClubNight.objects.get(season=season)
+    assert response.url == f"/nights/{night.pk}/draw/"
+
+
+def test_attendance_draw_and_confirmation_seat_everyone_once(client, club, admin):
+    season = Season.objects.create(club=club, name="Winter", games=["rettler", "napoleon"])
+    night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 4))
+    players = [
+        Player.objects.create(club=club, handle=f"p{i}", display_name=f"P{i}") for i in range(13)
+    ]
+    page = client.post(f"/nights/{night.pk}/draw/", {"present": [p.pk for p in players], "guests": "Guest One",
+                                                     "games": ["rettler", "napoleon"]}).content.decode()  # fmt: skip
+    assert Player.objects.filter(handle="guest-one").exists()
+    # The proposal as a form: post it back unchanged, then confirm.
+    data: dict[str, list[str]] = {}
+    for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page):
+        data.setdefault(name, []).append(value)
+    for name, value in re.findall(
+        r'<select name="([^"]+)"[^>]*>(?:(?!</select>).)*?<option value="([^"]*)" selected',
+        page,
+        re.S,
+    ):
+        data[name] = [value]
+    data.pop("csrfmiddlewaretoken", None)
+    data["action"] = ["confirm"]
+    response = client.post(f"/nights/{night.pk}/draw/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    matches = Match.objects.filter(table__club_night=night)
+    assert sorted(m.game for m in matches) == ["napoleon", "napoleon", "rettler"]
+    seated = [s.player_id for m in matches for s in m.seats.all()]
+    assert len(seated) == 14 == len(set(seated))
+    assert all(t.scorer == admin for t in Table.objects.filter(club_night=night))
+    listing = client.get(f"/nights/{night.pk}/tables/").content.decode()
+    assert "Paper score sheet" in listing and "Guest One" in listing
+    paper = client.get(f"/matches/{matches[0].pk}/paper.pdf")
+    assert paper.status_code == 200 and paper.content.startswith(b"%PDF")
+
+
+def test_seating_a_night_is_all_or_nothing(club):
+    season = Season.objects.create(club=club, name="Winter", games=["napoleon"])
+    night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 4))
+    players = [
+        Player.objects.create(club=club, handle=f"p{i}", display_name=f"P{i}") for i in range(6)
+    ]
+    with pytest.raises(Rejection) as refused:
+        seat_night(
+            night, [PlannedTable("napoleon", players[:4]), PlannedTable("napoleon", players[4:])]
+        )
+    assert refused.value.errors[0]["path"].startswith("tables[1]")  # two players: no Napoleon
+    assert not Table.objects.filter(club_night=night).exists()

@@ -1,0 +1,112 @@
+"""A club night from attendance to tables: who met whom this season, the proposed
+draw (:mod:`tournaments.draw`), and seating the confirmed tables in one transaction."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils.text import slugify
+
+import engine
+from tournaments import actions
+from tournaments.draw import GameSizes, Pair, ProposedTable, draw
+from tournaments.models import Club, ClubNight, Match, Player, Seat, Table
+from tournaments.records import Rejection, error
+
+
+def unique_handle(club: Club, name: str, taken: set[str] | None = None) -> str:
+    """A player's handle made from their name: ``Lena Ito`` → ``lena-ito``, then
+    ``lena-ito-2`` … when the club has it (a name with no Latin letters: ``player``)."""
+    base = slugify(name)[:36].strip("-") or "player"
+    used = (
+        taken
+        if taken is not None
+        else set(
+            Player.objects.filter(club=club, handle__startswith=base).values_list(
+                "handle", flat=True
+            )
+        )
+    )
+    handle, n = base, 1
+    while handle in used:
+        n += 1
+        handle = f"{base}-{n}"
+    return handle
+
+
+def game_sizes(names: Sequence[str]) -> list[GameSizes]:
+    return [
+        GameSizes(n, engine.GAMES[n].player_counts, engine.GAMES[n].best_players) for n in names
+    ]
+
+
+def pair_history(night: ClubNight) -> dict[Pair, int]:
+    """How often each pair of players shared a match this season before ``night``."""
+    seats = (
+        Seat.objects.filter(match__table__club_night__season_id=night.season_id)
+        .exclude(match__table__club_night=night)
+        .values_list("match_id", "player_id")
+    )
+    by_match: dict[int, list[int]] = defaultdict(list)
+    for match_id, player_id in seats:
+        by_match[match_id].append(player_id)
+    met: dict[Pair, int] = defaultdict(int)
+    for players in by_match.values():
+        for pair in combinations(players, 2):
+            met[frozenset(pair)] += 1
+    return dict(met)
+
+
+def propose(
+    night: ClubNight, players: Sequence[int], games: Sequence[str], seed: int
+) -> list[ProposedTable]:
+    """The draw for the present ``players`` (ids) and the night's ``games``."""
+    return draw(list(players), game_sizes(games), pair_history(night), random.Random(seed))
+
+
+@dataclass(frozen=True)
+class PlannedTable:
+    """A table as the administrator confirms it: its game, players in seat order, scorer."""
+
+    game: str
+    players: list[Player]
+    scorer: User | None = None
+
+
+def seat_night(night: ClubNight, tables: Sequence[PlannedTable]) -> list[Match]:
+    """Create the night's tables, matches and seats, all or nothing.  Every player sits
+    once; each table is checked as :func:`actions.create_match` checks a match."""
+    problems: list[dict[str, str]] = []
+    seen: dict[int, int] = {}
+    for i, planned in enumerate(tables):
+        if not planned.players:
+            problems.append(error("missing_player", f"tables[{i}]", "a table needs players"))
+        for player in planned.players:
+            if player.pk in seen:
+                problems.append(error("duplicate_player", f"tables[{i}]",
+                                      f"{player.display_name} sits at table {seen[player.pk] + 1} already"))  # fmt: skip
+            seen[player.pk] = i
+    if problems:
+        raise Rejection(tuple(problems))
+    existing = set(night.tables.values_list("name", flat=True))
+    names = (f"Table {n}" for n in range(1, 1000) if f"Table {n}" not in existing)
+    made: list[Match] = []
+    with transaction.atomic():
+        for i, planned in enumerate(tables):
+            table = Table.objects.create(club_night=night, name=next(names), scorer=planned.scorer)
+            try:
+                made.append(actions.create_match(table, planned.game, planned.players))
+            except Rejection as rejection:
+                raise Rejection(
+                    tuple(
+                        {**e, "path": f"tables[{i}].{e['path']}".rstrip(".")}
+                        for e in rejection.errors
+                    )
+                ) from None
+    return made

@@ -1,0 +1,132 @@
+"""Corrections from the match page: correct a deal (its entry form, prefilled, with a
+reason), delete and restore a deal, reopen a finished match.  Each button is shown
+only to those allowed (``access``), and refused by the server anyway."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoring.sheets import match_sheet
+from tournaments import access, corrections
+from tournaments.models import Deal, Match
+from tournaments.records import Rejection
+from web.pages.forms import CorrectionForm
+
+NOT_YOUR_TABLE = gettext_lazy(
+    "Only this table's scorer or a league administrator corrects its deals."
+)
+ADMINS_ONLY = gettext_lazy(
+    "Only a league administrator of this club deletes, restores and reopens."
+)
+
+
+def _deal(request: HttpRequest, pk: int) -> Deal:
+    return get_object_or_404(
+        access.visible(
+            Deal.objects.select_related("match__table__club_night__season"), request.user
+        ),
+        pk=pk,
+    )
+
+
+def _effect_line(effect: list[corrections.Effect]) -> str:
+    """The season totals the change moved: ``Aki 60 → 61``."""
+    changed = [e for e in effect if e.total_before != e.total_after]
+    return ", ".join(f"{e.player} {e.total_before} → {e.total_after}" for e in changed)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def correct_deal(request: HttpRequest, pk: int) -> HttpResponse:
+    deal = _deal(request, pk)
+    match = deal.match
+    if not access.scores_table(request.user, match.table):
+        raise PermissionDenied(NOT_YOUR_TABLE)
+    if request.method == "POST":
+        form = CorrectionForm(request.POST, request.FILES, match=match, before=deal.number)
+        if form.is_valid():
+            record = form.record()
+            if form.is_valid():
+                try:
+                    _changed, effect = corrections.correct_deal(
+                        deal, record, access.signed_in(request.user), form.cleaned_data["reason"]
+                    )
+                except Rejection as rejection:
+                    form.attach_engine_errors(rejection.errors)
+                else:
+                    messages.success(
+                        request,
+                        _("Deal %(n)s corrected. %(effect)s")
+                        % {"n": deal.number, "effect": _effect_line(effect)},
+                    )
+                    return redirect("match", pk=match.pk)
+    else:
+        handles = [p.handle for p in match.seated_players()]
+        initial = CorrectionForm(match=match, before=deal.number).game.initial(deal.record, handles)
+        form = CorrectionForm(match=match, before=deal.number, initial=initial)
+    response = render(request, "pages/correct.html", {"match": match, "deal": deal, "form": form,
+                                                       "sheet": match_sheet(match)})  # fmt: skip
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _reason(request: HttpRequest) -> str:
+    return request.POST.get("reason", "").strip()
+
+
+@login_required
+@require_POST
+def delete_deal(request: HttpRequest, pk: int) -> HttpResponse:
+    deal = _deal(request, pk)
+    if not access.can_administer(request.user, deal):
+        raise PermissionDenied(ADMINS_ONLY)
+    try:
+        _d, effect = corrections.delete_deal(deal, access.signed_in(request.user), _reason(request))
+    except Rejection as rejection:
+        messages.error(request, "; ".join(e["message"] for e in rejection.errors))
+    else:
+        messages.success(
+            request,
+            _("Deal %(n)s deleted. %(effect)s")
+            % {"n": deal.number, "effect": _effect_line(effect)},
+        )
+    return redirect("match", pk=deal.match_id)
+
+
+@login_required
+@require_POST
+def restore_deal(request: HttpRequest, pk: int) -> HttpResponse:
+    deal = _deal(request, pk)
+    if not access.can_administer(request.user, deal):
+        raise PermissionDenied(ADMINS_ONLY)
+    try:
+        _d, effect = corrections.restore_deal(
+            deal, access.signed_in(request.user), _reason(request)
+        )
+    except Rejection as rejection:
+        messages.error(request, "; ".join(e["message"] for e in rejection.errors))
+    else:
+        messages.success(
+            request,
+            _("Deal %(n)s restored. %(effect)s")
+            % {"n": deal.number, "effect": _effect_line(effect)},
+        )
+    return redirect("match", pk=deal.match_id)
+
+
+@login_required
+@require_POST
+def reopen_match(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(access.visible(Match.objects.all(), request.user), pk=pk)
+    if not access.can_administer(request.user, match):
+        raise PermissionDenied(ADMINS_ONLY)
+    corrections.reopen_match(match)
+    messages.success(request, _("The match is open again: its deals can be corrected."))
+    return redirect("match", pk=match.pk)

@@ -1,0 +1,170 @@
+"""A club night's attendance and table draw, the printable table list and each table's
+paper score sheet with the players' names filled in."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+import engine
+from scoring.exports import Document
+from scoring.queries import readable_match
+from tournaments import access
+from tournaments.draw import NoDraw
+from tournaments.games import LEAGUE_GAMES
+from tournaments.models import ClubNight, Membership, Player
+from tournaments.nights import PlannedTable, propose, seat_night, unique_handle
+from tournaments.records import Rejection
+from web.downloads import download
+from web.pages.setup import ADMINS_ONLY
+from web.pages.setup_forms import AttendanceForm
+
+
+def _night(request: HttpRequest, pk: int) -> ClubNight:
+    night = get_object_or_404(
+        access.visible(ClubNight.objects.select_related("season__club"), request.user), pk=pk
+    )
+    if not access.can_administer(request.user, night):
+        raise PermissionDenied(ADMINS_ONLY)
+    return night
+
+
+def _scorers(night: ClubNight) -> list[Any]:
+    """Who may keep a table's score: the club's scorers and administrators."""
+    roles = (Membership.Role.SCORER, Membership.Role.ADMIN)
+    users = get_user_model().objects.filter(
+        memberships__club_id=night.season.club_id, memberships__role__in=roles
+    )
+    return list(users.order_by("username"))
+
+
+def _proposal(request: HttpRequest, night: ClubNight, tables: list[dict[str, Any]],
+              problems: list[str], games: list[str]) -> HttpResponse:  # fmt: skip
+    for table in tables:
+        rules = engine.GAMES[table["game"]]
+        n = len(table["players"])
+        table["fits"] = n in rules.player_counts
+        table["counts"] = ", ".join(str(c) for c in sorted(rules.player_counts))
+    context = {
+        "night": night,
+        "tables": tables,
+        "problems": problems,
+        "games": [(g, LEAGUE_GAMES[g].label) for g in games],
+        "scorers": _scorers(night),
+        "numbers": range(1, len(tables) + 1),
+    }
+    return render(request, "pages/setup/proposal.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def night_draw(request: HttpRequest, pk: int) -> HttpResponse:
+    """Attendance and the games of the night → proposed tables → (changed and) confirmed."""
+    night = _night(request, pk)
+    action = request.POST.get("action", "")
+    if request.method == "POST" and action in ("review", "confirm"):
+        return _review(request, night, confirm=action == "confirm")
+    form = AttendanceForm(request.POST or None, night=night)
+    if request.method == "POST" and form.is_valid():
+        present = [int(p) for p in form.cleaned_data["present"]]
+        with transaction.atomic():
+            taken = set(
+                Player.objects.filter(club_id=night.season.club_id).values_list("handle", flat=True)
+            )
+            for name in form.cleaned_data["guest_names"]:
+                handle = unique_handle(night.season.club, name, taken)
+                taken.add(handle)
+                guest = Player.objects.create(
+                    club_id=night.season.club_id, handle=handle, display_name=name
+                )
+                present.append(guest.pk)
+        games = form.cleaned_data["games"]
+        try:
+            drawn = propose(night, present, games, seed=random.SystemRandom().randrange(2**31))
+        except NoDraw as exc:
+            form.add_error("games", str(exc))
+        else:
+            players = Player.objects.in_bulk(present)
+            me = access.signed_in(request.user)
+            tables = [{"game": t.game, "players": [players[p] for p in t.players], "scorer": me.pk}
+                      for t in drawn]  # fmt: skip
+            return _proposal(request, night, tables, [], games)
+    return render(request, "pages/setup/attendance.html", {"night": night, "form": form})
+
+
+def _review(request: HttpRequest, night: ClubNight, confirm: bool) -> HttpResponse:
+    """The proposal as the administrator changed it: players moved, games changed."""
+    games = [g for g in request.POST.getlist("games") if g in night.season.games]
+    count = int(request.POST.get("tables", "0") or 0)
+    if not games or count < 1:  # not a proposal this page made: start again
+        return redirect("night_draw", pk=night.pk)
+    ids = [int(p) for p in request.POST.getlist("player") if p.isdigit()]
+    players = Player.objects.filter(club_id=night.season.club_id).in_bulk(ids)
+    scorers = {u.pk: u for u in _scorers(night)}
+    tables: list[dict[str, Any]] = []
+    for i in range(1, count + 1):
+        game = request.POST.get(f"game_{i}", "")
+        scorer = request.POST.get(f"scorer_{i}", "")
+        tables.append({"game": game if game in games else games[0], "players": [],
+                       "scorer": int(scorer) if scorer.isdigit() else None})  # fmt: skip
+    for order, pid in enumerate(ids):
+        if pid not in players:
+            continue
+        chosen = request.POST.get(f"table_{pid}", "")
+        index = int(chosen) - 1 if chosen.isdigit() and 0 < int(chosen) <= count else 0
+        tables[index]["players"].append((int(request.POST.get(f"seat_{pid}", order)), players[pid]))
+    for table in tables:
+        table["players"] = [p for _seat, p in sorted(table["players"], key=lambda sp: sp[0])]
+    tables = [t for t in tables if t["players"]]
+    problems: list[str] = []
+    if confirm:
+        planned = [
+            PlannedTable(t["game"], t["players"], scorers.get(t["scorer"] or 0)) for t in tables
+        ]
+        try:
+            made = seat_night(night, planned)
+        except Rejection as rejection:
+            problems = [e["message"] for e in rejection.errors]
+        else:
+            messages.success(request, _("%(n)s tables are seated.") % {"n": len(made)})
+            return redirect("night_tables", pk=night.pk)
+    return _proposal(request, night, tables, problems, games)
+
+
+def night_tables(request: HttpRequest, pk: int) -> HttpResponse:
+    """The night's tables for printing: game, players in seat order, scorer, paper sheets."""
+    night = get_object_or_404(
+        access.visible(ClubNight.objects.select_related("season__club"), request.user), pk=pk
+    )
+    tables = (
+        night.tables.select_related("scorer")
+        .prefetch_related("matches__seats__player")
+        .order_by("name")
+    )
+    return render(request, "pages/setup/tables.html", {"night": night, "tables": tables})
+
+
+def paper_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game's blank paper sheet with this match's players, club, date and table filled in."""
+    match = readable_match(request.user, pk)
+    night = match.table.club_night
+    names = [p.display_name for p in match.seated_players()]
+    header = [_("Deal"), *names, _("Note")]
+    title = [
+        f"{night.season.club.name} – {night.season.name}",
+        f"{night.date:%Y-%m-%d} {night.venue} · {match.table.name} · {LEAGUE_GAMES[match.game].label}",
+    ]
+    document = Document(
+        match.game, title, header, [], blank_rows=LEAGUE_GAMES[match.game].blank_rows
+    )
+    return download(document, "pdf", f"paper-{match.pk}-{match.game}")

@@ -1,0 +1,61 @@
+"""What the home page shows each role first: a scorer the tables to score, a member
+their matches and standing, a league administrator tonight's tables and what waits."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from scoring.models import SeasonStanding
+from tournaments import access
+from tournaments.models import Club, Deal, Match, Player, Table
+
+
+def for_user(user: Any) -> dict[str, Any]:
+    if not user.is_authenticated:
+        return {}
+    today = timezone.localdate()
+    tables = access.scored_tables(Table.objects.all(), user)
+    open_matches = (
+        Match.objects.filter(table__in=tables, status=Match.Status.OPEN)
+        .select_related("table__club_night__season")
+        .annotate(played=Count("deals"))
+        .order_by("-table__club_night__date", "table__name")
+    )
+    mine = Player.objects.filter(user=user)
+    clubs = (
+        access.administered(Club.objects.all(), user)
+        if not access.is_operator(user)
+        else Club.objects.none()
+    )
+    context: dict[str, Any] = {
+        "my_tables": [(m, m.played + 1) for m in open_matches.filter(table__scorer=user)[:10]],
+        "my_matches": Match.objects.filter(seats__player__in=mine)
+        .select_related("table__club_night")
+        .order_by("-table__club_night__date", "-pk")[:10],
+        "my_standings": SeasonStanding.objects.filter(player__in=mine)
+        .select_related("season", "player")
+        .order_by("-season__starts_on", "game"),
+        "administered": list(clubs),
+    }
+    if context["administered"]:
+        in_clubs = Q(table__club_night__season__club__in=clubs)
+        context["tonight"] = (
+            Match.objects.filter(
+                in_clubs, table__club_night__date__gte=today - dt.timedelta(days=1)
+            )
+            .select_related("table__club_night", "table__scorer")
+            .annotate(played=Count("deals"))
+            .order_by("table__club_night__date", "table__name")
+        )
+        context["pending"] = Deal.objects.filter(
+            Q(match__table__club_night__season__club__in=clubs),
+            match__table__club_night__season__require_confirmation=True,
+            confirmed_at__isnull=True,
+            deleted_at__isnull=True,
+        ).select_related("match__table")[:20]
+        context["unfinished"] = Match.objects.filter(in_clubs, status=Match.Status.OPEN).count()
+    return context

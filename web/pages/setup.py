@@ -1,0 +1,158 @@
+"""Setting a club up from its own pages (a league administrator of the club, no staff
+rights needed): players, members and roles, seasons, club nights."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournaments import access
+from tournaments.models import Club, Membership, Player, Season
+from web.pages.setup_forms import ClubNightForm, MemberForm, PlayerForm, SeasonForm
+
+ADMINS_ONLY = gettext_lazy("Only a league administrator of this club sets it up.")
+
+
+def administered_club(request: HttpRequest, slug: str) -> Club:
+    club = get_object_or_404(access.visible(Club.objects.all(), request.user), slug=slug)
+    if not access.can_administer(request.user, club):
+        raise PermissionDenied(ADMINS_ONLY)
+    return club
+
+
+def _administered(request: HttpRequest, obj: Player | Season) -> None:
+    if not access.can_administer(request.user, obj):
+        raise PermissionDenied(ADMINS_ONLY)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_setup(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's players (and a form to add one), members and roles, seasons and nights."""
+    club = administered_club(request, slug)
+    form = PlayerForm(request.POST or None, club=club, prefix="player")
+    if request.method == "POST" and form.is_valid():
+        player = form.save()
+        messages.success(
+            request,
+            _("%(name)s added (handle %(handle)s).")
+            % {"name": player.display_name, "handle": player.handle},
+        )
+        return redirect("club_setup", slug=club.slug)
+    return render(
+        request,
+        "pages/setup/club.html",
+        {
+            "club": club,
+            "form": form,
+            "players": club.players.select_related("user").order_by("display_name"),
+            "memberships": club.memberships.select_related("user").order_by("user__username"),
+            "member_form": MemberForm(prefix="member"),
+            "roles": Membership.Role.choices,
+            "seasons": club.seasons.prefetch_related("club_nights").order_by("-starts_on", "name"),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club = administered_club(request, slug)
+    player = get_object_or_404(Player, club=club, pk=pk)
+    form = PlayerForm(request.POST or None, instance=player, club=club)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("%(name)s saved.") % {"name": player.display_name})
+        return redirect("club_setup", slug=club.slug)
+    return render(
+        request, "pages/setup/form.html", {"club": club, "form": form, "title": player.display_name}
+    )
+
+
+@login_required
+@require_POST
+def members(request: HttpRequest, slug: str) -> HttpResponse:
+    """Add a member with a role, change a member's role, or remove a member."""
+    club = administered_club(request, slug)
+    if "remove" in request.POST or "role" in request.POST and "membership" in request.POST:
+        membership = get_object_or_404(Membership, club=club, pk=request.POST.get("membership"))
+        with transaction.atomic():
+            admins = club.memberships.select_for_update().filter(role=Membership.Role.ADMIN)
+            last_admin = membership.role == Membership.Role.ADMIN and admins.count() == 1
+            removing = "remove" in request.POST
+            if last_admin and (removing or request.POST.get("role") != Membership.Role.ADMIN):
+                messages.error(request, _("The club keeps at least one league administrator."))
+            elif removing:
+                membership.delete()
+                messages.success(
+                    request, _("%(user)s removed.") % {"user": membership.user.get_username()}
+                )
+            elif request.POST.get("role") in Membership.Role.values:
+                membership.role = request.POST["role"]
+                membership.save(update_fields=["role"])
+                messages.success(
+                    request,
+                    _("%(user)s is now %(role)s.")
+                    % {
+                        "user": membership.user.get_username(),
+                        "role": membership.get_role_display(),
+                    },
+                )
+        return redirect("club_setup", slug=club.slug)
+    form = MemberForm(request.POST, prefix="member")
+    if form.is_valid():
+        Membership.objects.update_or_create(
+            club=club,
+            user=form.cleaned_data["username"],
+            defaults={"role": form.cleaned_data["role"]},
+        )
+        messages.success(
+            request,
+            _("%(user)s is a member.") % {"user": form.cleaned_data["username"].get_username()},
+        )
+    else:
+        for errors in form.errors.values():
+            for e in errors:
+                messages.error(request, str(e))
+    return redirect("club_setup", slug=club.slug)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpResponse:
+    club = administered_club(request, slug)
+    season = get_object_or_404(Season, club=club, pk=pk) if pk else None
+    form = SeasonForm(request.POST or None, instance=season, club=club)
+    if request.method == "POST" and form.is_valid():
+        season = form.save()
+        messages.success(request, _("Season %(name)s saved.") % {"name": season.name})
+        return redirect("club_setup", slug=club.slug)
+    title = season.name if season else _("New season")
+    return render(request, "pages/setup/form.html", {"club": club, "form": form, "title": title})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def night_new(request: HttpRequest, pk: int) -> HttpResponse:
+    season = get_object_or_404(
+        access.visible(Season.objects.select_related("club"), request.user), pk=pk
+    )
+    _administered(request, season)
+    form = ClubNightForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        night = form.save(commit=False)
+        night.season = season
+        night.save()
+        messages.success(
+            request, _("Club night %(date)s added.") % {"date": f"{night.date:%Y-%m-%d}"}
+        )
+        return redirect("night_draw", pk=night.pk)
+    return render(request, "pages/setup/form.html", {"club": season.club, "form": form,
+                                                      "title": _("New club night of %(season)s") % {"season": season.name}})  # fmt: skip

@@ -1,0 +1,154 @@
+"""The league administrator's forms: players, members, seasons, club nights, the draw."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.games import LEAGUE_GAMES
+from tournaments.models import Club, ClubNight, Membership, Player, Season
+from tournaments.nights import unique_handle
+
+
+def _account(username: str) -> Any:
+    if not username:
+        return None
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise forms.ValidationError(_("No account is called “%(name)s”.") % {"name": username})
+    return user
+
+
+class PlayerForm(forms.ModelForm):
+    """A player of the club: the handle is made from the name unless one is typed."""
+
+    handle = forms.CharField(
+        label=_("Handle"),
+        required=False,
+        max_length=40,
+        help_text=_("How deal records name the player; made from the name when left empty."),
+    )
+    account = forms.CharField(
+        label=_("Account (user name)"),
+        required=False,
+        help_text=_("The player's own sign-in, if any: they may then confirm their deals."),
+    )
+
+    class Meta:
+        model = Player
+        fields = ["display_name", "name_ja", "handle"]
+        labels = {"display_name": _("Name"), "name_ja": _("Name in Japanese")}
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+        if self.instance.pk and self.instance.user:
+            self.fields["account"].initial = self.instance.user.get_username()
+
+    def clean_handle(self) -> str:
+        typed = self.cleaned_data.get("handle", "").strip()
+        others = Player.objects.filter(club=self.club).exclude(pk=self.instance.pk)
+        if not typed:
+            if self.instance.pk:
+                return self.instance.handle
+            name = self.data.get(self.add_prefix("display_name"), "")
+            return unique_handle(self.club, name, set(others.values_list("handle", flat=True)))
+        from django.utils.text import slugify
+
+        if slugify(typed) != typed:
+            raise forms.ValidationError(
+                _("Use small letters, digits and hyphens, e.g. %(example)s.")
+                % {"example": slugify(typed) or "lena-ito"}
+            )
+        if others.filter(handle=typed).exists():
+            raise forms.ValidationError(_("Another player of the club has this handle."))
+        return typed
+
+    def clean_account(self) -> Any:
+        return _account(self.cleaned_data.get("account", "").strip())
+
+    def save(self, commit: bool = True) -> Player:
+        player: Player = super().save(commit=False)
+        player.club = self.club
+        player.user = self.cleaned_data.get("account")
+        if commit:
+            player.save()
+        return player
+
+
+class MemberForm(forms.Form):
+    username = forms.CharField(label=_("Account (user name)"))
+    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices)
+
+    def clean_username(self) -> Any:
+        return _account(self.cleaned_data["username"].strip())
+
+
+def game_choices() -> list[tuple[str, str]]:
+    return [(name, game.label) for name, game in LEAGUE_GAMES.items()]
+
+
+class SeasonForm(forms.ModelForm):
+    games = forms.MultipleChoiceField(
+        label=_("Games"), choices=game_choices, widget=forms.CheckboxSelectMultiple
+    )
+
+    class Meta:
+        model = Season
+        fields = ["name", "games", "starts_on", "ends_on", "public", "require_confirmation"]
+        labels = {"name": _("Name"), "starts_on": _("Starts on"), "ends_on": _("Ends on"),
+                  "public": _("Public"), "require_confirmation": _("Deals need a second person's confirmation")}  # fmt: skip
+        widgets = {
+            "starts_on": forms.DateInput(attrs={"type": "date"}),
+            "ends_on": forms.DateInput(attrs={"type": "date"}),
+        }
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.instance.club = club
+
+
+class ClubNightForm(forms.ModelForm):
+    class Meta:
+        model = ClubNight
+        fields = ["date", "venue"]
+        labels = {"date": _("Date"), "venue": _("Venue")}
+        widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+
+
+class AttendanceForm(forms.Form):
+    """Who came, guests added on the spot, and the games of the night."""
+
+    present = forms.MultipleChoiceField(
+        label=_("Who came"), widget=forms.CheckboxSelectMultiple, required=False
+    )
+    guests = forms.CharField(
+        label=_("Guests (one name per line)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Each becomes a player of the club."),
+    )
+    games = forms.MultipleChoiceField(
+        label=_("Games of the night"), widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args: Any, night: ClubNight, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        players = Player.objects.filter(club_id=night.season.club_id).order_by("display_name")
+        present, games = self.fields["present"], self.fields["games"]
+        assert isinstance(present, forms.ChoiceField) and isinstance(games, forms.ChoiceField)
+        present.choices = [(str(p.pk), p.display_name) for p in players]
+        games.choices = [
+            (g, LEAGUE_GAMES[g].label) for g in night.season.games if g in LEAGUE_GAMES
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        names = [n.strip() for n in data.get("guests", "").splitlines() if n.strip()]
+        data["guest_names"] = names
+        if not data.get("present") and not names:
+            raise forms.ValidationError(_("Tick who came."))
+        return data

@@ -59,6 +59,22 @@ def main(base: str) -> None:
         phone.screenshot(path=str(OUT / "entry-offline-phone.png"), full_page=False)
         phone.evaluate("indexedDB.deleteDatabase('clubscore')")
         phone.context.set_offline(False)
+        # A league administrator's draw for the third night, and the match page's corrections.
+        admin = browser.new_page(viewport={"width": 375, "height": 812}, device_scale_factor=2)
+        admin.goto(f"{base}/accounts/login/?next=/nights/3/draw/")
+        admin.fill("#id_username", "admin")
+        admin.fill("#id_password", "demo-admin-2026")
+        admin.click("button[type=submit]")
+        admin.wait_for_selector("#attendance")
+        for label in admin.locator("#field-present label").all():
+            label.click()
+        admin.click("#field-games label:has(input[value=rettler])")
+        admin.click("#field-games label:has(input[value=napoleon])")
+        admin.click("#propose")  # a proposal only: nothing is stored until it is confirmed
+        admin.wait_for_selector("#proposal")
+        admin.screenshot(path=str(OUT / "draw-phone.png"), full_page=False)
+        admin.goto(f"{base}/matches/1/#correct")
+        admin.screenshot(path=str(OUT / "corrections-phone.png"), full_page=False)
         for lang, name in (("en", "season.png"), ("ja", "season-ja.png")):
             page = browser.new_page(viewport={"width": 1000, "height": 900})
             page.context.add_cookies([{"name": "django_language", "value": lang, "url": base}])

@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
+from django.views.generic.base import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
@@ -24,6 +25,7 @@ router.register("deals", match_api.DealViewSet, basename="deal")
 urlpatterns = [
     path("healthz", league.healthz, name="healthz"),
     path("sw.js", entry.service_worker, name="service_worker"),
+    path("favicon.ico", RedirectView.as_view(url="/static/clubscore/favicon.svg", permanent=True)),
     path("", league.home, name="home"),
     path("seasons/<int:pk>/", league.season_detail, name="season"),
     re_path(

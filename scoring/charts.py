@@ -1,4 +1,12 @@
-"""Server-side SVG line charts: no script and no outside asset, printable as is."""
+"""Server-side SVG line charts: no script and no outside asset, printable as is.
+
+Made for a 375-pixel phone first: the drawing is 360 units wide, so at phone
+width one unit is about one pixel and every label (12 units) stays at least 11
+pixels tall; on a laptop it grows with the page.  The legend sits under the
+plot, a name and a total per line, each line drawn with its own colour and dash
+so that players with equal totals stay told apart; the x axis names the date of
+each club night where there is room for it.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +15,14 @@ from django.utils.safestring import SafeString, mark_safe
 
 from scoring.sheets import SeasonChart
 
-PALETTE = ["#1b6ca8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8d6a9f",
+PALETTE = ["#1b6ca8", "#d1495b", "#2e933c", "#c98a00", "#6a4c93", "#00798c", "#8d6a9f",
            "#c96e12", "#3d5a80", "#9c2c77", "#52796f", "#b56576"]  # fmt: skip
-WIDTH, HEIGHT = 640, 320
-LEFT, RIGHT, TOP, BOTTOM = 48, 120, 16, 32
+DASHES = ["", "7 3", "2 3", "9 3 2 3"]
+WIDTH, PLOT_HEIGHT = 360, 200
+LEFT, RIGHT, TOP, AXIS = 40, 10, 12, 26
+FONT, ROW = 13, 19
+DATE_GAP = 44
+"""Units between two date labels on the x axis (closer ones are left out)."""
 
 
 def line_chart(chart: SeasonChart, *, title: str = "") -> SafeString:
@@ -22,40 +34,56 @@ def line_chart(chart: SeasonChart, *, title: str = "") -> SafeString:
     if low == high:
         high = low + 1
     span_x = max(chart.deals, 2) - 1
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    plot_w = WIDTH - LEFT - RIGHT
+    columns = 2
+    legend_rows = (len(chart.series) + columns - 1) // columns
+    height = TOP + PLOT_HEIGHT + AXIS + legend_rows * ROW + 6
 
     def x(i: int) -> float:
         return LEFT + (i - 1) * plot_w / span_x
 
     def y(v: float) -> float:
-        return TOP + (high - v) * plot_h / (high - low)
+        return TOP + (high - v) * PLOT_HEIGHT / (high - low)
+
+    def label(x_: float, y_: float, text: str, anchor: str = "end", colour: str = "#333") -> str:
+        return (f'<text x="{x_:.1f}" y="{y_:.1f}" text-anchor="{anchor}" font-size="{FONT}" '
+                f'fill="{colour}">{text}</text>')  # fmt: skip
 
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" role="img" '
         f'class="chart" aria-label="{escape(title)}">',
         f"<title>{escape(title)}</title>",
         f'<line x1="{LEFT}" y1="{y(0):.1f}" x2="{WIDTH - RIGHT}" y2="{y(0):.1f}" stroke="#999" stroke-dasharray="4 3"/>',
-        f'<text x="{LEFT - 6}" y="{y(high) + 4:.1f}" text-anchor="end" font-size="11">{high}</text>',
-        f'<text x="{LEFT - 6}" y="{y(low) + 4:.1f}" text-anchor="end" font-size="11">{low}</text>',
-        f'<text x="{LEFT - 6}" y="{y(0) + 4:.1f}" text-anchor="end" font-size="11">0</text>',
+        f'<line x1="{LEFT}" y1="{TOP + PLOT_HEIGHT}" x2="{WIDTH - RIGHT}" y2="{TOP + PLOT_HEIGHT}" stroke="#ccc"/>',
     ]
+    for value in sorted({high, low, 0}):
+        parts.append(label(LEFT - 5, y(value) + 4, str(value)))
+    shown: float = -DATE_GAP
     for start, day in chart.nights:
-        parts.append(
-            f'<text x="{x(start):.1f}" y="{HEIGHT - 10}" font-size="11" text-anchor="middle">{day:%m-%d}</text>'
-        )
+        at = x(start)
+        if at - shown >= DATE_GAP:
+            parts.append(label(at, TOP + PLOT_HEIGHT + 17, f"{day:%m-%d}", anchor="middle"))
+            parts.append(
+                f'<line x1="{at:.1f}" y1="{TOP + PLOT_HEIGHT}" x2="{at:.1f}" y2="{TOP + PLOT_HEIGHT + 4}" stroke="#999"/>'
+            )
+            shown = at
+    legend_top = TOP + PLOT_HEIGHT + AXIS
     for n, series in enumerate(chart.series):
-        colour = PALETTE[n % len(PALETTE)]
+        colour, dash = PALETTE[n % len(PALETTE)], DASHES[(n // len(PALETTE) + n) % len(DASHES)]
+        style = f' stroke-dasharray="{dash}"' if dash else ""
         path = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in series.points)
         name = escape(series.player.display_name)
+        total = series.points[-1][1]
         parts.append(
-            f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{path}">'
-            f"<title>{name}: {series.points[-1][1]}</title></polyline>"
+            f'<polyline fill="none" stroke="{colour}" stroke-width="2"{style} points="{path}">'
+            f"<title>{name}: {total}</title></polyline>"
         )
         last_x, last_y = series.points[-1]
         parts.append(f'<circle cx="{x(last_x):.1f}" cy="{y(last_y):.1f}" r="3" fill="{colour}"/>')
-        parts.append(
-            f'<text x="{WIDTH - RIGHT + 8}" y="{TOP + 14 * n + 10}" font-size="12" fill="{colour}">'
-            f"{name} {series.points[-1][1]}</text>"
-        )
+        col, row = n % columns, n // columns
+        lx, ly = LEFT + col * (plot_w / columns), legend_top + row * ROW + 12
+        parts.append(f'<line x1="{lx:.1f}" y1="{ly - 4:.1f}" x2="{lx + 18:.1f}" y2="{ly - 4:.1f}" '
+                     f'stroke="{colour}" stroke-width="3"{style}/>')  # fmt: skip
+        parts.append(label(lx + 23, ly, f"{name} {total}", anchor="start", colour="#222"))
     parts.append("</svg>")
     return mark_safe("".join(parts))

@@ -3,8 +3,16 @@
 Every format is one :class:`Exporter` in :data:`EXPORTERS`: the URLs, the
 download views and the pages' links iterate over it.  Each export is built from ``scoring.sheets`` (the match sheet) or the season's
 standings rows, so the files always say what the pages say.  Labels follow the
-active language; PDFs use the CID font HeiseiKakuGo-W5 that every PDF reader
-knows, so Japanese names print without shipping a font.
+active language; games are named as the pages name them.
+
+Exports are data, never code (OWASP, "CSV injection"): a CSV text cell that
+begins with ``=`` ``+`` ``-`` ``@``, a tab or a carriage return gets a leading
+``'`` so that no spreadsheet evaluates it, and every XLSX text cell is stored as
+a string (openpyxl would store ``=…`` as a formula); numbers stay numbers.
+
+PDFs embed their font: the IPA P Gothic shipped in ``scoring/fonts`` (with its
+licence) covers Latin and Japanese, so a sheet renders the same in any viewer,
+with or without Japanese fonts of its own.
 """
 
 from __future__ import annotations
@@ -13,7 +21,9 @@ import csv
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.styles import Font
@@ -22,17 +32,28 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from scoring.models import SeasonStanding
+from scoring.ratings import with_ratings
 from scoring.sheets import MatchSheet
+from tournaments.games import label
 from tournaments.models import Season
 
-FONT = "HeiseiKakuGo-W5"
-pdfmetrics.registerFont(UnicodeCIDFont(FONT))
+FONT = "IPAPGothic"
+FONT_FILE = Path(__file__).resolve().parent / "fonts" / "ipagp.ttf"
+pdfmetrics.registerFont(TTFont(FONT, str(FONT_FILE)))
 
-Cell = str | int | None
+Cell = str | int | float | None
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert(cell: Cell) -> Cell:
+    """A CSV cell no spreadsheet evaluates: text that could start a formula gets a ``'``."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
 
 
 def sheet_table(sheet: MatchSheet) -> tuple[list[str], list[list[Cell]]]:
@@ -46,6 +67,8 @@ def sheet_table(sheet: MatchSheet) -> tuple[list[str], list[list[Cell]]]:
 
 
 def standings_table(season: Season) -> tuple[list[str], list[list[Cell]]]:
+    """The season's leaderboards, games in the season's order as on the page, with each
+    player's rating in the game and the club and season on every row."""
     header = [
         _("Game"),
         _("Rank"),
@@ -55,10 +78,16 @@ def standings_table(season: Season) -> tuple[list[str], list[list[Cell]]]:
         _("Deals won"),
         _("Matches"),
         _("Matches won"),
+        _("Rating"),
+        _("Club"),
+        _("Season"),
     ]
+    order = {game: i for i, game in enumerate(season.games)}
+    standings = with_ratings(SeasonStanding.objects.filter(season=season).select_related("player"))
+    ranked = sorted(standings, key=lambda r: (order.get(r.game, len(order)), r.game, r.rank))
     rows: list[list[Cell]] = [
         [
-            r.game,
+            label(r.game),
             r.rank,
             r.player.display_name,
             r.total,
@@ -66,12 +95,17 @@ def standings_table(season: Season) -> tuple[list[str], list[list[Cell]]]:
             r.deals_won,
             r.matches,
             r.matches_won,
+            None if r.rating is None else round(r.rating, 1),  # type: ignore[attr-defined]
+            season.club.name,
+            season.name,
         ]
-        for r in SeasonStanding.objects.filter(season=season)
-        .select_related("player")
-        .order_by("game", "rank")
+        for r in ranked
     ]
     return header, rows
+
+
+def exported_line() -> str:
+    return _("Exported on %(date)s") % {"date": f"{timezone.localdate():%Y-%m-%d}"}
 
 
 def sheet_title(sheet: MatchSheet) -> list[str]:
@@ -79,7 +113,7 @@ def sheet_title(sheet: MatchSheet) -> list[str]:
     night = match.table.club_night
     lines = [
         f"{night.season.club.name} – {night.season.name}",
-        f"{night.date:%Y-%m-%d} {night.venue} · {match.table.name} · {match.game}",
+        f"{night.date:%Y-%m-%d} {night.venue} · {match.table.name} · {label(match.game)}",
         _("Players") + ": " + ", ".join(p.display_name for p in sheet.players),
     ]
     if sheet.finished:
@@ -87,6 +121,7 @@ def sheet_title(sheet: MatchSheet) -> list[str]:
     lines.append(_("Tie-break") + ": " + sheet.tie_break)
     if sheet.outcome:
         lines.append(sheet.outcome)
+    lines.append(exported_line())
     return lines
 
 
@@ -96,8 +131,8 @@ def sheet_title(sheet: MatchSheet) -> list[str]:
 def to_csv(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> bytes:
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerow([inert(c) for c in header])
+    writer.writerows([inert(c) for c in row] for row in rows)
     return ("\ufeff" + out.getvalue()).encode(
         "utf-8"
     )  # the BOM lets spreadsheet programs read UTF-8
@@ -120,6 +155,10 @@ def to_xlsx(
         cell.font = Font(bold=True)
     for row in rows:
         sheet.append(list(row))
+    for cells in sheet.iter_rows():
+        for cell in cells:
+            if isinstance(cell.value, str):
+                cell.data_type = "s"  # text, never a formula
     header_row = len(notes) + (2 if notes else 1)
     sheet.freeze_panes = f"B{header_row + 1}"
     out = io.BytesIO()
@@ -132,7 +171,8 @@ def to_pdf(title_lines: Sequence[str], header: Sequence[str], rows: Sequence[Seq
     """A printable A4 page (or more) with a title block and the table."""
     out = io.BytesIO()
     doc = SimpleDocTemplate(out, pagesize=A4, leftMargin=15 * mm, rightMargin=15 * mm, topMargin=15 * mm,
-                            bottomMargin=15 * mm, title=title_lines[0] if title_lines else "Clubscore")  # fmt: skip
+                            bottomMargin=15 * mm, title=title_lines[0] if title_lines else "Clubscore",
+                            initialFontName=FONT)  # fmt: skip  # no font the PDF does not embed
     style = ParagraphStyle("body", fontName=FONT, fontSize=10, leading=14)
     heading = ParagraphStyle("heading", parent=style, fontSize=14, leading=18)
     story: list = [Paragraph(title_lines[0], heading)] if title_lines else []

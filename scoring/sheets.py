@@ -63,6 +63,7 @@ def match_sheet(match: Match) -> MatchSheet:
         match_record(match, [d.record for d, p in zip(stored, pending, strict=True) if not p])
     )
     rows: list[SheetRow] = []
+    names = {p.handle: p.display_name for p in players}
     running = dict.fromkeys(handles, 0)
     for deal, row, waiting in zip(stored, checked.deals, pending, strict=True):
         if not waiting:
@@ -74,7 +75,7 @@ def match_sheet(match: Match) -> MatchSheet:
                 scores=[row.scores.get(h, 0) for h in handles],
                 totals=[running[h] for h in handles],
                 winners=list(row.winners),
-                note=game.note(row.details),
+                note=game.note(row.details, names),
                 deal_id=deal.pk,
                 pending=waiting,
                 entered_by_id=deal.entered_by_id,
@@ -92,7 +93,7 @@ def match_sheet(match: Match) -> MatchSheet:
         finished=result.finished,
         winner=by_handle.get(result.winner) if result.winner else None,
         winners=[by_handle[h] for h in result.winners],
-        tie_break=game.tie_break,
+        tie_break=str(game.tie_break),
         outcome=game.outcome(
             result.details, result.finished, {h: p.display_name for h, p in by_handle.items()}
         ),

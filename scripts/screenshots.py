@@ -75,6 +75,10 @@ def main(base: str) -> None:
         admin.screenshot(path=str(OUT / "draw-phone.png"), full_page=False)
         admin.goto(f"{base}/matches/1/#correct")
         admin.screenshot(path=str(OUT / "corrections-phone.png"), full_page=False)
+        season = browser.new_page(viewport={"width": 375, "height": 812}, device_scale_factor=2)
+        season.goto(f"{base}/seasons/1/")
+        season.locator("#game-rettler figure").scroll_into_view_if_needed()
+        season.locator("#game-rettler figure").screenshot(path=str(OUT / "season-plot-phone.png"))
         for lang, name in (("en", "season.png"), ("ja", "season-ja.png")):
             page = browser.new_page(viewport={"width": 1000, "height": 900})
             page.context.add_cookies([{"name": "django_language", "value": lang, "url": base}])

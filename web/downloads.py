@@ -38,7 +38,7 @@ def match_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
 def season_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     season = get_object_or_404(visible(Season.objects.select_related("club"), request.user), pk=pk)
     header, rows = exports.standings_table(season)
-    title = [f"{season.club.name} – {season.name}", _("Standings")]
+    title = [f"{season.club.name} – {season.name}", _("Standings"), exports.exported_line()]
     document = Document(_("Standings"), title, header, rows)
     return download(document, fmt, f"season-{season.pk}-standings")
 

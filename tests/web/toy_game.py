@@ -57,5 +57,5 @@ class ToyLeague(LeagueGame):
     def field_for(self, head: str, player: str, rest: str) -> str | None:
         return "toy_winner" if head == "winner" else None
 
-    def note(self, details: Mapping[str, Any]) -> str:
+    def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:
         return f"toy won by {details['winner']}"

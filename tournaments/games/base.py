@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import engine
@@ -112,8 +113,8 @@ class LeagueGame:
     """How pages, sheets and exports name the game: its Japanese name with an English gloss."""
     hint: ClassVar[Text] = ""
     """A line of help above the game's fields."""
-    tie_break: ClassVar[str] = ""
-    """How the game breaks ties, said for the score sheet."""
+    tie_break: ClassVar[Text] = ""
+    """How the game breaks ties, said for the score sheet (translated)."""
     blank_rows: ClassVar[int] = 15
     """Rows of the blank paper sheet."""
     federation: ClassVar[tuple[PlannedMatch, ...]] = ()
@@ -148,8 +149,9 @@ class LeagueGame:
         return None
 
     # -- the score sheet ----------------------------------------------------------------
-    def note(self, details: Mapping[str, Any]) -> str:
-        """A few words on a deal from the engine's details: the outcome, the winner."""
+    def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:
+        """A few words on a deal from the engine's details (the outcome, the winner), in the
+        active language; ``names`` are the players' display names by handle."""
         return ""
 
     def outcome(self, details: Mapping[str, Any], finished: bool, names: Mapping[str, str]) -> str:
@@ -159,6 +161,14 @@ class LeagueGame:
     # -- the demo and the generator -------------------------------------------------------
     def demo_matches(self) -> list[DemoMatch]:
         """The demo club's matches of this game (handles of ``tournaments.ops.demo.PLAYERS``)."""
+        return []
+
+    # -- a player's season ------------------------------------------------------------
+    def player_numbers(
+        self, deals: Sequence[tuple[Mapping[str, Any], int]], handle: str
+    ) -> list[tuple[Text, int]]:
+        """The game's own counts for a player's season page from their deals (record, the
+        player's score): by default none beyond points, rank and deals won."""
         return []
 
     # -- ratings --------------------------------------------------------------------------
@@ -232,3 +242,11 @@ def demo_deals(
     deals = play_match(game.rules, random.Random(seed), seated, rules, target, most)
     rest = [engine.summarize(d) for d in deals[1:]]
     return [strip_envelope(d) for d in (deals[0], *rest)]
+
+
+def winner_note(details: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """``winner: Aki`` for games whose details name the deal's winner."""
+    who = details.get("winner")
+    return gettext("winner: %(name)s") % {
+        "name": names.get(who, who) if isinstance(who, str) else who
+    }

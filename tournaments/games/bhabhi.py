@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.games.base import (
@@ -23,7 +24,7 @@ class BhabhiLeague(LeagueGame):
     name_ja = "バビ"
     label = "バビ Bhabhi"
     hint = _("Who was left holding cards: the bhabhi.")
-    tie_break = "fewest times bhabhi (−1 each)"
+    tie_break = _("fewest times bhabhi (−1 each)")
     federation = (PlannedMatch(5, target=5), PlannedMatch(4, {"take_hand": "left"}, target=5))
 
     def add_fields(self, form: EntryForm) -> None:
@@ -38,8 +39,11 @@ class BhabhiLeague(LeagueGame):
     def field_for(self, head: str, player: str, rest: str) -> str | None:
         return "bhabhi" if head == "bhabhi" else None
 
-    def note(self, details: Mapping[str, Any]) -> str:
-        return f"bhabhi {details.get('bhabhi')}"
+    def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:
+        who = details.get("bhabhi")
+        return gettext("bhabhi: %(name)s") % {
+            "name": names.get(who, who) if isinstance(who, str) else who
+        }
 
     def demo_matches(self) -> list[DemoMatch]:
         seated = ["aki", "ben", "chika", "dai", "emi"]

@@ -16,6 +16,7 @@ from tournaments.games.base import (
     card_field,
     codes,
     demo_deals,
+    winner_note,
 )
 
 CARD_PAD = [s + r for s in "SHDC" for r in ("A", "10", "J", "Q", "K")] + ["JK"]
@@ -28,7 +29,7 @@ class Comp13League(LeagueGame):
     name_ja = "コンプ・イチサン"
     label = "コンプ・イチサン Comp-13"
     hint = _("Tap a field, then the cards (A 10 J Q K and the joker).")
-    tie_break = "ties: more deals won"
+    tie_break = _("ties: more deals won")
     blank_rows = 12
     federation = (PlannedMatch(4, target=12), PlannedMatch(3, target=12))
 
@@ -60,8 +61,8 @@ class Comp13League(LeagueGame):
     def field_for(self, head: str, player: str, rest: str) -> str | None:
         return {"captured": f"cap_{player}", "hand_faces": f"hand_{player}"}.get(head)
 
-    def note(self, details: Mapping[str, Any]) -> str:
-        return f"winner {details.get('winner')}"
+    def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:
+        return winner_note(details, names)
 
     def demo_matches(self) -> list[DemoMatch]:
         seated = ["aki", "ben", "chika", "dai"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.cards import SUIT_ALIASES
@@ -25,6 +26,14 @@ from tournaments.games.base import (
 )
 
 LETTER = {name: letter for letter, name in SUIT_NAME.items()}
+FAILURES = {
+    "short": _("a bid not met"), "wrong_suit": _("a trick of an unbid suit"),
+    "too_many": _("a trick beyond a bid"), "bidding": _("the bidding failed"),
+    "bid_over": _("the bids passed the total"), "bid_short": _("the bids fell short"),
+    "three_passes": _("three passes in a row"), "stuck": _("no bid card within reach"),
+}  # fmt: skip
+TITLES = {"Excellent": _("Excellent"), "Great": _("Great"), "Good": _("Good"),
+          "Average": _("Average"), "Bad": _("Bad"), "Low": _("Low")}  # fmt: skip
 
 
 def suit_counts(text: str) -> dict[str, Any]:
@@ -50,7 +59,7 @@ class ComradeLeague(LeagueGame):
     name_ja = "カムレッド"
     label = "カムレッド Comrade"
     hint = _("Bids and tricks won per player as suit letter and count, e.g. S4 C1.")
-    tie_break = "cooperative: games won give the title"
+    tie_break = _("cooperative: games won give the title")
     blank_rows = 5
     federation = (PlannedMatch(3), PlannedMatch(4), PlannedMatch(5))
 
@@ -83,14 +92,21 @@ class ComradeLeague(LeagueGame):
             return f"{'bids' if head == 'bids' else 'won'}_{player}"
         return "dealer" if head == "dealer" else None
 
-    def note(self, details: Mapping[str, Any]) -> str:
-        return "all win" if details.get("success") else f"lost ({details.get('outcome')})"
+    def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:
+        if details.get("success"):
+            return gettext("all win")
+        how = FAILURES.get(str(details.get("outcome")), str(details.get("outcome")))
+        return gettext("lost (%(how)s)") % {"how": how}
 
     def outcome(self, details: Mapping[str, Any], finished: bool, names: Mapping[str, str]) -> str:
         if "won" not in details or "games" not in details:
             return ""
-        line = f"{details['won']} of {details['games']} games won"
-        return f"{line}: {details['title']}" if finished else line
+        line = gettext("%(won)s of %(games)s games won") % {
+            "won": details["won"],
+            "games": details["games"],
+        }
+        title = TITLES.get(str(details.get("title")), details.get("title"))
+        return f"{line}: {title}" if finished else line
 
     def demo_matches(self) -> list[DemoMatch]:
         seated = ["gen", "hana", "ito"]

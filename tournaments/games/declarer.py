@@ -13,10 +13,11 @@ step further without a ×16 deal swamping a season.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import engine
@@ -26,6 +27,7 @@ from tournaments.games.base import (
     LeagueGame,
     RatedTeams,
     Section,
+    Text,
     card_field,
     chips,
     codes,
@@ -47,7 +49,11 @@ TRUMP_LABELS = {
 ALL_TAKEN_MULTIPLIER = 4
 """全付け has no multiplier in appendix C; its 240 points are 4 × the 60 of a ×1 deal."""
 DECLARER_WEIGHT, ADJUTANT_WEIGHT = 2.0, 1.0
-OUTCOMES = {"declarer_win": "won", "coalition_win": "lost", "all_taken": "全付け"}
+OUTCOMES = {
+    "declarer_win": _("won"),
+    "coalition_win": _("lost"),
+    "all_taken": _("全付け (all taken)"),
+}
 
 
 def stake(multiplier: int) -> float:
@@ -58,7 +64,7 @@ def stake(multiplier: int) -> float:
 class DeclarerLeagueGame(LeagueGame):
     point_total: ClassVar[int]
     """Point cards in the deck: 20 (Napoleon), 40 (Rettler)."""
-    tie_break = "cumulative zero-sum points"
+    tie_break = _("cumulative zero-sum points")
     blank_rows = 20
     rating_needs_record = True
 
@@ -162,12 +168,37 @@ class DeclarerLeagueGame(LeagueGame):
         return {"adjutant_cards": "adjutant_cards", "adjutants": "adjutants",
                 "discarded_point_cards": "discarded"}.get(head)  # fmt: skip
 
-    def note(self, details: Mapping[str, Any]) -> str:
+    def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:
         multiplier = details.get("multiplier")
-        return (
-            f"{details.get('army_point_cards')} taken, {OUTCOMES.get(str(details.get('outcome')), '')}"
-            + (f" ×{multiplier}" if multiplier else "")
-        )
+        outcome = OUTCOMES.get(str(details.get("outcome")), "")
+        line = gettext("%(taken)s taken, %(outcome)s") % {
+            "taken": details.get("army_point_cards"),
+            "outcome": outcome,
+        }
+        return line + (f" ×{multiplier}" if multiplier else "")
+
+    def player_numbers(
+        self, deals: Sequence[tuple[Mapping[str, Any], int]], handle: str
+    ) -> list[tuple[Text, int]]:
+        """How often the player declared and won as declarer, was an adjutant and won so."""
+        declared = won_declaring = adjutant = won_adjutant = 0
+        for record, score in deals:
+            if record.get("declaration", {}).get("player") == handle:
+                declared += 1
+                won_declaring += score > 0
+                continue
+            found = record.get("adjutants")
+            if found is None:  # a full-play record: the replay finds them
+                found = engine.check(record).details.get("adjutants", [])
+            if handle in found:
+                adjutant += 1
+                won_adjutant += score > 0
+        return [
+            (_("Declared (立った)"), declared),
+            (_("Won as declarer"), won_declaring),
+            (_("Adjutant (副官)"), adjutant),
+            (_("Won as adjutant"), won_adjutant),
+        ]
 
     def rating_teams(
         self, record: Mapping[str, Any], players: list[str], scores: Mapping[str, int]

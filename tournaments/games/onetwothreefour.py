@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.games.base import (
@@ -19,6 +20,7 @@ from tournaments.games.base import (
     dealer_field,
     demo_deals,
     number_field,
+    winner_note,
 )
 
 CHIPS = {"scoring": "chips", "limit": 100}
@@ -30,7 +32,7 @@ class OneTwoThreeFourLeague(LeagueGame):
     name_ja = "ヌン・ソーン・サーム・シィー"
     label = "1234 ヌン・ソーン・サーム・シィー"
     hint = _("The winner, the order of the drop-outs (1, 2, …), and the cards left in every hand.")
-    tie_break = "highest total after the games played"
+    tie_break = _("highest total after the games played")
     federation = (PlannedMatch(3, CHIPS, target=3), PlannedMatch(4, target=5))
 
     def add_fields(self, form: EntryForm) -> None:
@@ -67,13 +69,14 @@ class OneTwoThreeFourLeague(LeagueGame):
             return f"left_{player}"
         return {"dealer": "dealer", "winner": "winner", "dropped": "winner"}.get(head)
 
-    def note(self, details: Mapping[str, Any]) -> str:
-        return f"winner {details.get('winner')}"
+    def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:
+        return winner_note(details, names)
 
     def outcome(self, details: Mapping[str, Any], finished: bool, names: Mapping[str, str]) -> str:
         if "chips" not in details:
             return ""
-        return "Chips: " + ", ".join(f"{names[h]} {n}" for h, n in details["chips"].items())
+        chips = ", ".join(f"{names[h]} {n}" for h, n in details["chips"].items())
+        return gettext("Chips: %(chips)s") % {"chips": chips}
 
     def demo_matches(self) -> list[DemoMatch]:
         seated = ["emi", "fumi", "jun"]

@@ -26,7 +26,7 @@ class PackingLeague(LeagueGame):
     name_ja = "パッキング"
     label = "パッキング Packing"
     hint = _("One pack per line, its cards separated by spaces, e.g. HA H5 H3.")
-    tie_break = "first side to the target; sides level at the top play another deal"
+    tie_break = _("first side to the target; sides level at the top play another deal")
     federation = (PlannedMatch(4, target=500), PlannedMatch(2, target=500))
 
     def add_fields(self, form: EntryForm) -> None:
@@ -61,7 +61,7 @@ class PackingLeague(LeagueGame):
     def field_for(self, head: str, player: str, rest: str) -> str | None:
         return f"packs_{player}" if head == "packs" else None
 
-    def note(self, details: Mapping[str, Any]) -> str:
+    def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:
         return " / ".join(str(s) for s in details.get("side_scores", []))
 
     def demo_matches(self) -> list[DemoMatch]:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.games.base import (
@@ -30,7 +31,7 @@ class TwentyTwoLeague(LeagueGame):
     name_ja = "22"
     label = "22 Twenty-Two"
     hint = _("The dealer, and each player's card in the last trick (e.g. SK).")
-    tie_break = "out at 22 penalty points (gambling: 30); the last player in wins"
+    tie_break = _("out at 22 penalty points (gambling: 30); the last player in wins")
     blank_rows = 20
     federation = (PlannedMatch(4), PlannedMatch(6, {"gambling": True}))
 
@@ -67,15 +68,18 @@ class TwentyTwoLeague(LeagueGame):
             return f"last_{player}"
         return {"dealer": "dealer", "draw": "dealer", "buy_back": "buy_back"}.get(head)
 
-    def note(self, details: Mapping[str, Any]) -> str:
-        losers = ", ".join(details.get("losers", []))
+    def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:
+        losers = ", ".join(names.get(h, h) for h in details.get("losers", []))
         return f"{losers} −{details.get('penalty')}"
 
     def outcome(self, details: Mapping[str, Any], finished: bool, names: Mapping[str, str]) -> str:
         if not details.get("eliminated"):
             return ""
         out = sorted(details["eliminated"].items(), key=lambda item: item[1])
-        return "Out: " + ", ".join(f"{names[h]} (deal {n})" for h, n in out)
+        gone = ", ".join(
+            gettext("%(name)s (deal %(n)s)") % {"name": names[h], "n": n} for h, n in out
+        )
+        return gettext("Out: %(players)s") % {"players": gone}
 
     def demo_matches(self) -> list[DemoMatch]:
         seated = ["aki", "ben", "chika", "dai"]

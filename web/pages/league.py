@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, render
 
 from scoring.charts import line_chart
 from scoring.models import Rating, SeasonStanding
+from scoring.players import season_numbers
 from scoring.queries import matches_with_standings, readable_match
 from scoring.ratings import by_rating, rating_chart, with_ratings
 from scoring.sheets import match_sheet, season_chart
@@ -102,7 +103,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         .order_by("-table__club_night__date", "-pk")
     )
     charts = []
-    for season in visible(Season.objects.filter(club=player.club), user).order_by("-starts_on"):
+    seasons = list(visible(Season.objects.filter(club=player.club), user).order_by("-starts_on"))
+    for season in seasons:
         for game in season.games:
             chart = season_chart(season, game=game, player=player)
             if chart.series:
@@ -115,5 +117,11 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "pages/player.html",
-        {"player": player, "matches": matches, "charts": charts, "ratings": ratings},
+        {
+            "player": player,
+            "matches": matches,
+            "charts": charts,
+            "ratings": ratings,
+            "numbers": season_numbers(player, seasons),
+        },  # fmt: skip
     )

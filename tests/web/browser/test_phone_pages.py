@@ -1,0 +1,60 @@
+"""Plots and tables read on a 375-pixel phone, and the sheet's words in Japanese (issue 15)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournaments.models import Match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+PHONE = {"width": 375, "height": 812}
+
+
+def test_every_chart_label_is_at_least_11_pixels_and_dates_run_along_the_axis(
+    browser, live_server, demo
+):
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{live_server.url}/seasons/{demo.table.club_night.season_id}/")
+    sizes = page.eval_on_selector_all(
+        "svg.chart text",
+        """els => els.map(e => {
+            const svg = e.ownerSVGElement;
+            const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+            return parseFloat(getComputedStyle(e).fontSize) * scale;
+        })""",
+    )
+    assert sizes and min(sizes) >= 11, min(sizes)  # rendered pixels
+    dates = page.eval_on_selector_all(
+        "#game-rettler svg.chart text", "els => els.map(e => e.textContent)"
+    )
+    assert "10-03" in dates  # the first night on the x axis
+    legend = page.eval_on_selector_all(
+        "#game-rettler svg.chart text", "els => els.map(e => e.textContent)"
+    )
+    assert any(t.startswith("Aki ") for t in legend)  # a legend line: name and total
+
+
+def test_the_leaderboard_keeps_rank_name_and_points_in_view(browser, live_server, demo):
+    page = browser.new_page(viewport=PHONE)
+    page.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+    page.goto(f"{live_server.url}/seasons/{demo.table.club_night.season_id}/")
+    board = page.locator("#game-rettler .scroll")
+    board.evaluate("el => el.scrollLeft = el.scrollWidth")
+    row = page.locator("#game-rettler table tr", has_text="Aki")
+    for n in (1, 2, 3):  # rank, name, points
+        box = row.locator(f"td:nth-child({n})").bounding_box()
+        assert box and 0 <= box["x"] and box["x"] + box["width"] <= 375, n
+    name = row.locator("td.name").bounding_box()
+    assert name and name["height"] < 60  # 亜紀 under Aki, not a character per line
+
+
+def test_the_sheet_speaks_japanese(browser, live_server, demo):
+    page = browser.new_page(viewport=PHONE)
+    page.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+    page.goto(f"{live_server.url}/matches/{demo.pk}/")
+    text = page.inner_text("table.sheet")
+    assert "枚取得" in text and "taken" not in text
+    assert "ゼロサム得点の累計" in page.inner_text("main")
+    comrade = Match.objects.get(game="comrade")
+    page.goto(f"{live_server.url}/matches/{comrade.pk}/")
+    assert "3 ゲーム中 1 勝: バッド" in page.inner_text("main")

@@ -1,0 +1,90 @@
+"""Documents that are safe and readable: every PDF embeds its fonts, exports are data
+and never code, and the standings export names games as the page does."""
+
+from __future__ import annotations
+
+import csv
+import io
+import shutil
+import subprocess
+
+import pytest
+from django.core.management import call_command
+from openpyxl import load_workbook
+
+from tournaments.models import Match, Player, Season
+
+pytestmark = pytest.mark.django_db
+EVIL = '=HYPERLINK("http://example.invalid/x","x")'
+
+
+@pytest.fixture
+def demo():
+    call_command("load_demo")
+    call_command("rebuild_standings")  # the workers' part: this test runs no commit hooks
+    return Season.objects.get(name="Autumn League 2026")
+
+
+def fonts(pdf: bytes, tmp_path) -> list[list[str]]:
+    if not shutil.which("pdffonts"):
+        pytest.fail("pdffonts (Debian's poppler-utils) is needed; make test installs it")
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(pdf)
+    out = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout
+    return [line.split() for line in out.splitlines()[2:]]
+
+
+def pdfs(client, season):
+    match = Match.objects.get(game="rettler")
+    yield "match sheet", client.get(f"/matches/{match.pk}/sheet.pdf").content
+    yield "standings", client.get(f"/seasons/{season.pk}/standings.pdf").content
+    yield "blank sheet", client.get("/sheets/blank-comrade.pdf").content
+    yield "paper sheet", client.get(f"/matches/{match.pk}/paper.pdf").content
+    client.cookies["django_language"] = "ja"
+    yield "match sheet in Japanese", client.get(f"/matches/{match.pk}/sheet.pdf").content
+
+
+def test_every_pdf_embeds_every_font_and_renders(client, demo, tmp_path):
+    for kind, pdf in pdfs(client, demo):
+        rows = fonts(pdf, tmp_path)
+        assert rows, kind
+        # pdffonts columns: name type encoding emb sub uni object ID
+        assert all(row[-5] == "yes" for row in rows), (kind, rows)
+        subprocess.run(["pdftoppm", "-r", "40", "-png", "-f", "1", "-l", "1", str(tmp_path / "doc.pdf"),
+                        str(tmp_path / "page")], check=True)  # fmt: skip
+        assert (tmp_path / "page-1.png").stat().st_size > 1000, kind
+
+
+def test_a_name_that_looks_like_a_formula_stays_text(client, demo):
+    Player.objects.filter(handle="aki").update(display_name=EVIL)
+    match = Match.objects.get(game="rettler")
+    call_command("rebuild_standings")
+    text = client.get(f"/seasons/{demo.pk}/standings.csv").content.decode("utf-8-sig")
+    cells = [c for row in csv.reader(io.StringIO(text)) for c in row]
+    assert "'" + EVIL in cells and EVIL not in cells
+    sheet_csv = client.get(f"/matches/{match.pk}/sheet.csv").content.decode("utf-8-sig")
+    assert next(csv.reader(io.StringIO(sheet_csv)))[1] == "'" + EVIL
+    for url in (f"/seasons/{demo.pk}/standings.xlsx", f"/matches/{match.pk}/sheet.xlsx"):
+        book = load_workbook(io.BytesIO(client.get(url).content))
+        found = [c for row in book.active.iter_rows() for c in row if c.value == EVIL]
+        assert found and all(c.data_type == "s" for c in found), url
+        numbers = [c for row in book.active.iter_rows() for c in row if isinstance(c.value, int)]
+        assert numbers and all(c.data_type == "n" for c in numbers)  # numbers stay numbers
+
+
+def test_the_standings_export_names_games_as_the_page_with_ratings_club_season_and_date(
+    client, demo
+):
+    text = client.get(f"/seasons/{demo.pk}/standings.csv").content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == ["Game", "Rank", "Player", "Points", "Deals", "Deals won", "Matches",
+                       "Matches won", "Rating", "Club", "Season"]  # fmt: skip
+    games = list(dict.fromkeys(r[0] for r in rows[1:]))
+    assert games[:2] == ["レットラー Rettler", "ナポレオン Napoleon"]  # the season's order
+    assert "comp13" not in text and "コンプ・イチサン Comp-13" in games
+    assert all(r[9] == "Kanda Card Club" and r[10] == "Autumn League 2026" for r in rows[1:])
+    assert any(r[8] for r in rows[1:] if r[0] == "レットラー Rettler")
+    book = load_workbook(io.BytesIO(client.get(f"/seasons/{demo.pk}/standings.xlsx").content))
+    assert any(
+        str(c.value).startswith("Exported on ") for row in book.active.iter_rows() for c in row
+    )

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.deal import check_deal, players_of, rules_of
 from engine.game import ENVELOPE_KEYS, Game
-from engine.problems import Checker, NotARecord, join
+from engine.problems import Checker, NotARecord, gettext_noop, join
 from engine.registry import get_game
 from engine.results import DealResult, MatchResult
 
@@ -53,7 +53,12 @@ def check_match(record: Any) -> MatchResult:
     target = game.default_target
     if "target" in record:
         if not game.accepts_target:
-            checker.add("not_applicable", "target", f"a {game.name} match takes no target")
+            checker.add(
+                "not_applicable",
+                "target",
+                gettext_noop("a %(name)s match takes no target"),
+                name=game.name,
+            )
         else:
             target = checker.integer(record["target"], "target", minimum=1) or target
     deals = checker.typed(checker.require(record, "deals"), list, "deals")
@@ -66,7 +71,7 @@ def check_match(record: Any) -> MatchResult:
     for i, deal in enumerate(deals):
         path = join("deals", i)
         if not isinstance(deal, dict):
-            checker.add("wrong_type", path, "a deal is a JSON object")
+            checker.add("wrong_type", path, gettext_noop("a deal is a JSON object"))
             continue
         expected = {**inherited, **state.next_deal()}
         for key in ("game", "players"):
@@ -74,7 +79,9 @@ def check_match(record: Any) -> MatchResult:
                 checker.add(
                     f"{key}_mismatch",
                     join(path, key),
-                    f"differs from the match's '{key}' ({expected.get(key)!r})",
+                    gettext_noop("differs from the match's '%(key)s' (%(expected)s)"),
+                    key=key,
+                    expected=repr(expected.get(key)),
                 )
         full = {**expected, **deal}
         result = check_deal(game, full)
@@ -83,7 +90,9 @@ def check_match(record: Any) -> MatchResult:
         if not result.valid:
             continue
         if state.finished:
-            checker.add("match_over", path, "the match was already decided before this deal")
+            checker.add(
+                "match_over", path, gettext_noop("the match was already decided before this deal")
+            )
             continue
         deal_checker = Checker()
         state.check_deal(full, result, deal_checker)

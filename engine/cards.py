@@ -16,9 +16,18 @@ from enum import StrEnum
 from functools import cache, lru_cache
 from types import MappingProxyType
 
+from engine.text import gettext_noop
+
+NOT_A_CARD = gettext_noop("%(text)s is not a card (expected e.g. 'SA', 'H10', 'DJ', 'JK')")
+
 
 class InvalidCard(ValueError):
-    """The text is not a card code."""
+    """The text is not a card code: an English message, and its template and params."""
+
+    def __init__(self, template: str, **params: str) -> None:
+        super().__init__(template % params)
+        self.template = template
+        self.params = params
 
 
 class Suit(StrEnum):
@@ -92,9 +101,11 @@ def parse_card(text: object) -> Card:
     if card is not None:  # the canonical spelling: one shared value per card
         return card
     if not isinstance(text, str):
-        raise InvalidCard(f"a card is a string such as 'SA', not {type(text).__name__}")
+        raise InvalidCard(
+            gettext_noop("a card is a string such as 'SA', not %(kind)s"), kind=type(text).__name__
+        )
     if len(text) > 8:  # never cache or echo a long string
-        raise InvalidCard(f"{text[:8]!r}… is not a card (expected e.g. 'SA', 'H10', 'DJ', 'JK')")
+        raise InvalidCard(NOT_A_CARD, text=repr(text[:8]) + "…")
     return _parse(text)
 
 
@@ -105,7 +116,7 @@ def _parse(text: str) -> Card:
         return Card(raw)
     if len(raw) >= 2 and raw[0] in SUIT_ALIASES and raw[1:] in RANKS:
         return Card(SUIT_ALIASES[raw[0]].value + raw[1:])
-    raise InvalidCard(f"{text!r} is not a card (expected e.g. 'SA', 'H10', 'DJ', 'JK')")
+    raise InvalidCard(NOT_A_CARD, text=repr(text))
 
 
 BY_CODE: dict[str, Card] = {

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.game import ENVELOPE_KEYS, Game
-from engine.problems import Checker, join
+from engine.problems import Checker, gettext_noop, join
 from engine.results import DealResult
 
 
@@ -24,9 +24,11 @@ def players_of(game: Game, record: Mapping[str, Any], checker: Checker) -> list[
     for i, name in enumerate(raw):
         path = join("players", i)
         if not isinstance(name, str) or not name.strip():
-            checker.add("wrong_type", path, "a player is a non-empty string")
+            checker.add("wrong_type", path, gettext_noop("a player is a non-empty string"))
         elif name in players:
-            checker.add("duplicate_player", path, f"'{name}' is listed twice")
+            checker.add(
+                "duplicate_player", path, gettext_noop("'%(name)s' is listed twice"), name=name
+            )
         else:
             players.append(name)
     if len(players) != len(raw):
@@ -36,7 +38,10 @@ def players_of(game: Game, record: Mapping[str, Any], checker: Checker) -> list[
         checker.add(
             "player_count",
             "players",
-            f"{game.name} is played by {counts} players, not {len(players)}",
+            gettext_noop("%(name)s is played by %(counts)s players, not %(n_players)s"),
+            name=game.name,
+            counts=counts,
+            n_players=len(players),
         )
         return None
     return players

@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import Card, InvalidCard, parse_card
+from engine.text import gettext_noop
+
+__all__ = ["MISSING", "Checker", "NotARecord", "Problem", "gettext_noop", "join"]
 
 
 class NotARecord(ValueError):
@@ -20,6 +23,10 @@ class NotARecord(ValueError):
 
     The command line exits 2 for this; everything else is a :class:`Problem`.
     """
+
+
+Param = str | int
+"""A value of a message's parameter: numbers stay numbers, anything else is text."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,17 +38,27 @@ class Problem:
     path: str
     """Where in the record: dotted keys and ``[i]`` indexes; ``""`` is the whole record."""
     message: str
-    """A sentence for the person who wrote the record."""
+    """A sentence for the person who wrote the record (English)."""
+    template: str = ""
+    """The message with ``%(name)s`` placeholders: what a translation translates."""
+    params: dict[str, Param] = field(default_factory=dict)
+    """The values of the template's placeholders."""
 
-    def to_dict(self) -> dict[str, str]:
-        return {"code": self.code, "path": self.path, "message": self.message}
+    def to_dict(self) -> dict[str, Any]:
+        """The problem as the contract shows it: code, path, message and the message's params."""
+        return {
+            "code": self.code,
+            "path": self.path,
+            "message": self.message,
+            "params": dict(self.params),
+        }
 
     def under(self, prefix: str) -> Problem:
         """The same problem seen from an enclosing record (a match's ``deals[i]``)."""
-        if not self.path:
-            return Problem(self.code, prefix, self.message)
-        sep = "" if self.path.startswith("[") else "."
-        return Problem(self.code, f"{prefix}{sep}{self.path}", self.message)
+        sep = "" if not self.path or self.path.startswith("[") else "."
+        return Problem(
+            self.code, f"{prefix}{sep}{self.path}", self.message, self.template, self.params
+        )
 
 
 def join(path: str, key: str | int) -> str:
@@ -52,11 +69,11 @@ def join(path: str, key: str | int) -> str:
 
 
 _TYPE_NAMES = {
-    int: "a whole number",
-    str: "a string",
-    list: "a list",
-    dict: "an object",
-    bool: "true or false",
+    int: gettext_noop("a whole number"),
+    str: gettext_noop("a string"),
+    list: gettext_noop("a list"),
+    dict: gettext_noop("an object"),
+    bool: gettext_noop("true or false"),
 }
 
 
@@ -85,8 +102,15 @@ class Checker:
 
     problems: list[Problem] = field(default_factory=list)
 
-    def add(self, code: str, path: str, message: str) -> None:
-        self.problems.append(Problem(code, path, message))
+    def add(self, code: str, path: str, template: str, **params: Any) -> None:
+        """Record a problem: ``template`` with ``%(name)s`` placeholders, filled by ``params``
+        (a template without placeholders is the message itself)."""
+        message = template % params if params else template.replace("%%", "%")
+        kept: dict[str, Param] = {
+            k: v if isinstance(v, int) and not isinstance(v, bool) else str(v)
+            for k, v in params.items()
+        }
+        self.problems.append(Problem(code, path, message, template, kept))
 
     @property
     def ok(self) -> bool:
@@ -99,7 +123,9 @@ class Checker:
         Every reader below passes :data:`MISSING` on as ``None`` without a second problem.
         """
         if key not in record:
-            self.add("missing_field", join(path, key), f"'{key}' is required")
+            self.add(
+                "missing_field", join(path, key), gettext_noop("'%(key)s' is required"), key=key
+            )
             return MISSING
         return record[key]
 
@@ -109,7 +135,13 @@ class Checker:
             return None
         if type(value) is kind:
             return value
-        self.add("wrong_type", path, f"expected {_TYPE_NAMES[kind]}, got {_type_name(value)}")
+        self.add(
+            "wrong_type",
+            path,
+            gettext_noop("expected %(type_names)s, got %(type_name)s"),
+            type_names=_TYPE_NAMES[kind],
+            type_name=_type_name(value),
+        )
         return None
 
     def integer(
@@ -119,10 +151,22 @@ class Checker:
         if number is None:
             return None
         if minimum is not None and number < minimum:
-            self.add("out_of_range", path, f"{number} is below the minimum {minimum}")
+            self.add(
+                "out_of_range",
+                path,
+                gettext_noop("%(number)s is below the minimum %(minimum)s"),
+                number=number,
+                minimum=minimum,
+            )
             return None
         if maximum is not None and number > maximum:
-            self.add("out_of_range", path, f"{number} is above the maximum {maximum}")
+            self.add(
+                "out_of_range",
+                path,
+                gettext_noop("%(number)s is above the maximum %(maximum)s"),
+                number=number,
+                maximum=maximum,
+            )
             return None
         return number
 
@@ -133,7 +177,9 @@ class Checker:
                 self.add(
                     "unknown_key",
                     join(path, str(key)),
-                    f"unknown field '{key}' (allowed: {', '.join(sorted(allowed))})",
+                    gettext_noop("unknown field '%(key)s' (allowed: %(names)s)"),
+                    key=key,
+                    names=", ".join(sorted(allowed)),
                 )
 
     def player(self, value: Any, players: list[str], path: str) -> str | None:
@@ -141,7 +187,13 @@ class Checker:
         if name is None:
             return None
         if name not in players:
-            self.add("unknown_player", path, f"'{name}' is not one of the players {players}")
+            self.add(
+                "unknown_player",
+                path,
+                gettext_noop("'%(name)s' is not one of the players %(players)s"),
+                name=name,
+                players=players,
+            )
             return None
         return name
 
@@ -157,12 +209,19 @@ class Checker:
                 self.add(
                     "unknown_player",
                     join(path, key),
-                    f"'{key}' is not one of the players {players}",
+                    gettext_noop("'%(key)s' is not one of the players %(players)s"),
+                    key=key,
+                    players=players,
                 )
         if required:
             for name in players:
                 if name not in mapping:
-                    self.add("missing_player", join(path, name), f"no entry for player '{name}'")
+                    self.add(
+                        "missing_player",
+                        join(path, name),
+                        gettext_noop("no entry for player '%(name)s'"),
+                        name=name,
+                    )
         return {k: v for k, v in mapping.items() if k in players}
 
     def card(self, value: Any, path: str) -> Card | None:
@@ -171,7 +230,7 @@ class Checker:
         try:
             return parse_card(value)
         except InvalidCard as exc:
-            self.add("invalid_card", path, str(exc))
+            self.add("invalid_card", path, exc.template, **exc.params)
             return None
 
     def cards(self, value: Any, path: str) -> list[Card] | None:
@@ -201,7 +260,9 @@ class Checker:
                 self.add(
                     "wrong_card_count",
                     join(key, player),
-                    f"a hand is dealt {size} cards, not {len(cards)}",
+                    gettext_noop("a hand is dealt %(size)s cards, not %(n_cards)s"),
+                    size=size,
+                    n_cards=len(cards),
                 )
             hands[player] = cards
         return hands if len(hands) == len(players) else None
@@ -213,5 +274,8 @@ class Checker:
             seen[card.code] += 1
             held = deck.get(card.code, 0)
             if seen[card.code] > held:
-                what = "is not in this deck" if held == 0 else f"appears more than {held} time(s)"
-                self.add("too_many_copies", path, f"{card.code} {what}")
+                if held == 0:
+                    template = gettext_noop("%(code_)s is not in this deck")
+                else:
+                    template = gettext_noop("%(code_)s appears more than %(held)s time(s)")
+                self.add("too_many_copies", path, template, code_=card.code, held=held)

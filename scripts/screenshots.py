@@ -49,6 +49,15 @@ def main(base: str) -> None:
         phone.click("#save")
         phone.wait_for_selector("#error-summary")
         phone.screenshot(path=str(OUT / "entry-error-phone.png"), full_page=False)
+        # The same refusal in Japanese.
+        phone.context.add_cookies([{"name": "django_language", "value": "ja", "url": base}])
+        phone.goto(f"{base}/matches/1/enter/")
+        rettler_deal(phone)
+        phone.click("#field-adjutants label:has(input[value=aki])")
+        phone.click("#save")
+        phone.wait_for_selector("#error-summary")
+        phone.screenshot(path=str(OUT / "entry-error-ja-phone.png"), full_page=False)
+        phone.context.add_cookies([{"name": "django_language", "value": "en", "url": base}])
         # No network: the deal waits on the phone (nothing is stored; the demo is unchanged).
         phone.goto(f"{base}/matches/1/enter/")
         phone.wait_for_function("navigator.serviceWorker.controller !== null")

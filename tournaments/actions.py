@@ -19,6 +19,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 import engine
 from engine.results import DealResult
@@ -30,6 +31,7 @@ from tournaments.records import (
     error,
     match_record,
     next_deal,
+    problems,
 )
 
 __all__ = [
@@ -60,13 +62,29 @@ def check_new_match(
     errors: list[dict[str, str]] = []
     season = table.club_night.season
     if game not in engine.GAMES:
-        raise Rejection((error("unknown_game", "game", f"unknown game {game!r}"),))
+        raise Rejection(
+            (error("unknown_game", "game", gettext_noop("unknown game %(game)s"), game=repr(game)),)
+        )
     if game not in season.games:
-        errors.append(error("game_not_in_season", "game", f"{season} does not count {game}"))
+        errors.append(
+            error(
+                "game_not_in_season",
+                "game",
+                gettext_noop("%(season)s does not count %(game)s"),
+                season=season,
+                game=game,
+            )
+        )
     for i, player in enumerate(players):
         if player.club_id != season.club_id:
             errors.append(
-                error("not_a_member", f"players[{i}]", f"{player} is not a player of {season.club}")
+                error(
+                    "not_a_member",
+                    f"players[{i}]",
+                    gettext_noop("%(player)s is not a player of %(club)s"),
+                    player=player,
+                    club=season.club,
+                )
             )
     record: dict[str, Any] = {
         "game": game,
@@ -76,7 +94,7 @@ def check_new_match(
     }
     if target is not None:
         record["target"] = target
-    errors.extend(p.to_dict() for p in engine.check_match(record).errors)
+    errors.extend(problems(engine.check_match(record).errors))
     if errors:
         raise Rejection(tuple(errors))
 
@@ -120,10 +138,10 @@ def check_next_deal(
     full = complete_record(match, record, previous)
     result = engine.check(full)
     if not result.valid:
-        raise Rejection(tuple(p.to_dict() for p in result.errors))
+        raise Rejection(problems(result.errors))
     state = engine.check_match(match_record(match, [*previous, full]))
     if not state.valid:
-        raise Rejection(tuple(p.to_dict() for p in state.errors), conflict=True)
+        raise Rejection(problems(state.errors), conflict=True)
     return full, result, state.finished
 
 
@@ -157,7 +175,16 @@ def enter_deal(
     The standings are refreshed (``events.match_changed``) once the transaction commits.
     """
     if key is not None and not 0 < len(key) <= KEY_LENGTH:
-        raise Rejection((error("out_of_range", "key", f"a key is 1 to {KEY_LENGTH} characters"),))
+        raise Rejection(
+            (
+                error(
+                    "out_of_range",
+                    "key",
+                    gettext_noop("a key is 1 to %(key_length)s characters"),
+                    key_length=KEY_LENGTH,
+                ),
+            )
+        )
     sent = request_hash(record)
     with transaction.atomic():
         # Lock the match: deals of one match are numbered and judged one at a time.
@@ -171,14 +198,20 @@ def enter_deal(
             if before is not None:
                 if before.request_hash != sent:
                     raise Rejection(
-                        (error("idempotency_key_reused", "key", "this key was used for another deal record: make a new key for a new entry"),),
+                        (error("idempotency_key_reused", "key", gettext_noop('this key was used for another deal record: make a new key for a new entry')),),
                         existing=before,
                     )  # fmt: skip
                 before.replayed = True
                 return before
         if locked.status == Match.Status.FINISHED:
             raise Rejection(
-                (error("match_finished", "", "this match is finished; no deal can be added"),),
+                (
+                    error(
+                        "match_finished",
+                        "",
+                        gettext_noop("this match is finished; no deal can be added"),
+                    ),
+                ),
                 conflict=True,
             )
         stored = list(locked.deals.order_by("number").values_list("number", "deleted_at", "record"))
@@ -189,14 +222,24 @@ def enter_deal(
                 raise Rejection(
                     (
                         error(
-                            "deal_exists", "number", f"deal {number} of this match exists already"
+                            "deal_exists",
+                            "number",
+                            gettext_noop("deal %(number)s of this match exists already"),
+                            number=number,
                         ),
                     ),
                     conflict=True,
                     existing=existing,
                 )
             raise Rejection(
-                (error("wrong_number", "number", f"the next deal of this match is {next_number}"),)
+                (
+                    error(
+                        "wrong_number",
+                        "number",
+                        gettext_noop("the next deal of this match is %(next_number)s"),
+                        next_number=next_number,
+                    ),
+                )
             )
         active = [record for _number, deleted_at, record in stored if deleted_at is None]
         full, result, finished = check_next_deal(locked, record, active)
@@ -217,7 +260,8 @@ def enter_deal(
                     error(
                         "deal_exists",
                         "number",
-                        f"deal {next_number} was entered at the same moment",
+                        gettext_noop("deal %(next_number)s was entered at the same moment"),
+                        next_number=next_number,
                     ),
                 ),
                 conflict=True,
@@ -246,10 +290,10 @@ def confirm_deal(deal: Deal, user: User) -> Deal:
         locked = Deal.objects.select_for_update().select_related("match").get(pk=deal.pk)
         if locked.entered_by_id is not None and locked.entered_by_id == user.pk:
             raise Rejection(
-                (error("same_person", "", "the deal must be confirmed by someone other than who entered it"),)
+                (error("same_person", "", gettext_noop('the deal must be confirmed by someone other than who entered it')),)
             )  # fmt: skip
         if locked.confirmed_at is not None:
-            raise Rejection((error("already_confirmed", "", f"deal {locked.number} is confirmed already"),),
+            raise Rejection((error("already_confirmed", "", gettext_noop('deal %(number)s is confirmed already'), number=locked.number),),
                             conflict=True, existing=locked)  # fmt: skip
         locked.confirmed_by = user
         locked.confirmed_at = timezone.now()

@@ -20,11 +20,12 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 import engine
 from tournaments.events import match_changed
 from tournaments.models import Deal, DealScore, DealVersion, Match, counting_deals
-from tournaments.records import Rejection, complete_record, error, match_record
+from tournaments.records import Rejection, complete_record, error, match_record, problems
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def _rescore(match: Match, active: list[Deal]) -> engine.MatchResult:
     """Check the match's active deals in order; refuse if any is now invalid; rewrite scores."""
     result = engine.check_match(match_record(match, [d.record for d in active]))
     if not result.valid:
-        raise Rejection(tuple(p.to_dict() for p in result.errors))
+        raise Rejection(problems(result.errors))
     players = {p.handle: p for p in match.seated_players()}
     DealScore.objects.filter(deal__match=match).delete()
     DealScore.objects.bulk_create(
@@ -88,11 +89,13 @@ def _rescore(match: Match, active: list[Deal]) -> engine.MatchResult:
 
 def _change(deal: Deal, user: User, reason: str, action: str, apply) -> tuple[Deal, list[Effect]]:
     if not reason or not reason.strip():
-        raise Rejection((error("missing_field", "reason", "say why the deal changes"),))
+        raise Rejection(
+            (error("missing_field", "reason", gettext_noop("say why the deal changes")),)
+        )
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=deal.match_id)
         if match.status == Match.Status.FINISHED:
-            raise Rejection((error("match_locked", "", "this match is finished: an administrator reopens it first"),),
+            raise Rejection((error("match_locked", "", gettext_noop('this match is finished: an administrator reopens it first')),),
                             conflict=True)  # fmt: skip
         locked = Deal.objects.select_for_update().get(pk=deal.pk)
         before = _season_totals(match)
@@ -118,7 +121,8 @@ def correct_deal(deal: Deal, record: Any, user: User, reason: str) -> tuple[Deal
     """Replace a deal's record; the old one is kept."""
     if deal.deleted_at is not None:
         raise Rejection(
-            (error("deleted", "", "restore the deal before correcting it"),), conflict=True
+            (error("deleted", "", gettext_noop("restore the deal before correcting it")),),
+            conflict=True,
         )
 
     def apply(match: Match, locked: Deal) -> None:
@@ -128,7 +132,7 @@ def correct_deal(deal: Deal, record: Any, user: User, reason: str) -> tuple[Deal
         full = complete_record(match, record, [d.record for d in before])
         checked = engine.check(full)
         if not checked.valid:
-            raise Rejection(tuple(p.to_dict() for p in checked.errors))
+            raise Rejection(problems(checked.errors))
         locked.record = full
 
     return _change(deal, user, reason, DealVersion.Action.CORRECTED, apply)
@@ -137,7 +141,9 @@ def correct_deal(deal: Deal, record: Any, user: User, reason: str) -> tuple[Deal
 def delete_deal(deal: Deal, user: User, reason: str) -> tuple[Deal, list[Effect]]:
     """Take a deal out of the match; it keeps its number and its history."""
     if deal.deleted_at is not None:
-        raise Rejection((error("deleted", "", "the deal is deleted already"),), conflict=True)
+        raise Rejection(
+            (error("deleted", "", gettext_noop("the deal is deleted already")),), conflict=True
+        )
 
     def apply(match: Match, locked: Deal) -> None:
         locked.deleted_at = timezone.now()
@@ -148,7 +154,9 @@ def delete_deal(deal: Deal, user: User, reason: str) -> tuple[Deal, list[Effect]
 def restore_deal(deal: Deal, user: User, reason: str) -> tuple[Deal, list[Effect]]:
     """Bring a deleted deal back (administrators only: checked by the caller)."""
     if deal.deleted_at is None:
-        raise Rejection((error("not_deleted", "", "the deal is not deleted"),), conflict=True)
+        raise Rejection(
+            (error("not_deleted", "", gettext_noop("the deal is not deleted")),), conflict=True
+        )
 
     def apply(match: Match, locked: Deal) -> None:
         locked.deleted_at = None

@@ -12,6 +12,7 @@ from itertools import combinations
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext_noop
 
 import engine
 from tournaments import actions
@@ -86,11 +87,13 @@ def seat_night(night: ClubNight, tables: Sequence[PlannedTable]) -> list[Match]:
     seen: dict[int, int] = {}
     for i, planned in enumerate(tables):
         if not planned.players:
-            problems.append(error("missing_player", f"tables[{i}]", "a table needs players"))
+            problems.append(
+                error("missing_player", f"tables[{i}]", gettext_noop("a table needs players"))
+            )
         for player in planned.players:
             if player.pk in seen:
                 problems.append(error("duplicate_player", f"tables[{i}]",
-                                      f"{player.display_name} sits at table {seen[player.pk] + 1} already"))  # fmt: skip
+                                      gettext_noop('%(display_name)s sits at table %(number)s already'), display_name=player.display_name, number=seen[player.pk] + 1))  # fmt: skip
             seen[player.pk] = i
     if problems:
         raise Rejection(tuple(problems))

@@ -4,10 +4,13 @@ refusal every workflow raises (:class:`Rejection`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 import engine
+from engine.problems import Problem
 from tournaments.models import Deal, Match
 
 
@@ -34,9 +37,20 @@ class Rejection(Exception):
         return "; ".join(f"{e['path'] or 'record'}: {e['message']}" for e in self.errors)
 
 
-def error(code: str, path: str, message: str) -> dict[str, str]:
-    """One problem as the engine reports it: a code, a path, a message."""
-    return {"code": code, "path": path, "message": message}
+def error(code: str, path: str, template: str, **params: Any) -> dict[str, Any]:
+    """One problem as the engine reports it: a code, a path, a message (English), and the
+    message's template and params, which :func:`tournaments.messages.localize` translates."""
+    message = template % params if params else template.replace("%%", "%")
+    kept = {
+        k: v if isinstance(v, int) and not isinstance(v, bool) else str(v)
+        for k, v in params.items()
+    }
+    return {"code": code, "path": path, "message": message, "template": template, "params": kept}
+
+
+def problems(found: Iterable[Problem]) -> tuple[dict[str, Any], ...]:
+    """The engine's problems as the league's errors (with the templates that translate them)."""
+    return tuple({**p.to_dict(), "template": p.template} for p in found)
 
 
 def match_record(match: Match, deals: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
@@ -69,7 +83,7 @@ def complete_record(
     in order) say who plays it and who deals, and Twenty-Two how many cards.
     """
     if not isinstance(record, dict):
-        raise Rejection((error("wrong_type", "", "a deal record is a JSON object"),))
+        raise Rejection((error("wrong_type", "", gettext_noop("a deal record is a JSON object")),))
     base = match_record(match)
     inherited: dict[str, Any] = {}
     game = engine.GAMES[match.game]

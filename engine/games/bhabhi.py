@@ -53,7 +53,7 @@ from engine.cards import BY_CODE, Card, Suit, standard_deck
 from engine.game import DealResult, Game, Scored
 from engine.games.common import one_card, play_object, take
 from engine.match import MatchState
-from engine.problems import Checker, join
+from engine.problems import Checker, gettext_noop, join
 
 FULL_PLAY_KEYS = frozenset({"hands", "rounds"})
 TAKE_HAND = ("left", "any")
@@ -79,7 +79,7 @@ class Bhabhi(Game):
             checked[flag] = bool(checker.typed(rules.get(flag, False), bool, join(path, flag)))
         take_hand = rules.get("take_hand")
         if take_hand is not None and take_hand not in TAKE_HAND:
-            checker.add("out_of_range", join(path, "take_hand"), "left or any")
+            checker.add("out_of_range", join(path, "take_hand"), gettext_noop("left or any"))
         checked["take_hand"] = take_hand
         return checked
 
@@ -100,7 +100,12 @@ class Bhabhi(Game):
             loser, out = played
             for key, derived in (("bhabhi", loser), ("out", out)):
                 if key in record and record[key] != derived:
-                    checker.add("replay_mismatch", key, f"the replay gives {derived}")
+                    checker.add(
+                        "replay_mismatch",
+                        key,
+                        gettext_noop("the replay gives %(derived)s"),
+                        derived=derived,
+                    )
         else:
             read = _summary(record, players, checker)
             if read is None:
@@ -128,14 +133,26 @@ def _summary(
     for i, value in enumerate(raw):
         who = checker.player(value, players, join("out", i))
         if who == loser:
-            checker.add("wrong_bhabhi", join("out", i), f"{who} is the bhabhi and never goes out")
+            checker.add(
+                "wrong_bhabhi",
+                join("out", i),
+                gettext_noop("%(who)s is the bhabhi and never goes out"),
+                who=who,
+            )
         elif who in out:
-            checker.add("duplicate_player", join("out", i), f"{who} goes out once")
+            checker.add(
+                "duplicate_player", join("out", i), gettext_noop("%(who)s goes out once"), who=who
+            )
         elif who is not None:
             out.append(who)
     if checker.ok and len(out) != len(players) - 1:
         missing = [p for p in players if p != loser and p not in out]
-        checker.add("missing_player", "out", f"{', '.join(missing)} never went out")
+        checker.add(
+            "missing_player",
+            "out",
+            gettext_noop("%(names)s never went out"),
+            names=", ".join(missing),
+        )
     return (loser, out) if checker.ok else None
 
 
@@ -173,7 +190,7 @@ class Replay:
             cards = c.cards(value, join("hands", p))
             if cards is not None:
                 if len(cards) not in (52 // n, -(-52 // n)):
-                    c.add("wrong_card_count", join("hands", p), f"with {n} players a hand is dealt {52 // n} or {-(-52 // n)} cards")  # fmt: skip
+                    c.add("wrong_card_count", join("hands", p), gettext_noop('with %(n)s players a hand is dealt %(number)s or %(value)s cards'), n=n, number=52 // n, value=-(-52 // n))  # fmt: skip
                 self.hands[p] = cards
         if len(self.hands) != n or not c.ok:
             return None
@@ -182,20 +199,30 @@ class Replay:
         if not c.ok:
             return None
         if len(placed) != 52:
-            c.add("incomplete_deck", "hands", f"the hands hold {len(placed)} cards, not 52")
+            c.add(
+                "incomplete_deck",
+                "hands",
+                gettext_noop("the hands hold %(n_placed)s cards, not 52"),
+                n_placed=len(placed),
+            )
             return None
         leader = next(p for p in self.players if OPENER in self.hands[p])
         for r, item in enumerate(rounds):
             path = join("rounds", r)
             if self.loser is not None:
-                c.add("deal_over", path, f"the game was over: {self.loser} is the bhabhi")
+                c.add(
+                    "deal_over",
+                    path,
+                    gettext_noop("the game was over: %(loser)s is the bhabhi"),
+                    loser=self.loser,
+                )
                 return None
             nxt = self.round(item, path, r, leader)
             if nxt is None:
                 return None
             leader = nxt
         if self.loser is None:
-            c.add("deal_not_over", "rounds", f"the game goes on: {', '.join(self.left)} still hold cards")  # fmt: skip
+            c.add("deal_not_over", "rounds", gettext_noop('the game goes on: %(names)s still hold cards'), names=', '.join(self.left))  # fmt: skip
             return None
         return self.loser, self.out
 
@@ -211,7 +238,11 @@ class Replay:
         if raw is None:
             return None
         if raw and self.rules.get("take_hand") is None:
-            c.add("not_applicable", join(path, "takes"), "taking a hand needs rules.take_hand")
+            c.add(
+                "not_applicable",
+                join(path, "takes"),
+                gettext_noop("taking a hand needs rules.take_hand"),
+            )
             return None
         for i, value in enumerate(raw):
             tpath = join(join(path, "takes"), i)
@@ -223,7 +254,7 @@ class Replay:
             if giver is None:
                 return None
             if giver == who or (self.rules["take_hand"] == "left" and giver != self.after(who)):
-                c.add("illegal_take", join(tpath, "from"), f"{who} may take the hand of {self.after(who)} only")  # fmt: skip
+                c.add("illegal_take", join(tpath, "from"), gettext_noop('%(who)s may take the hand of %(value)s only'), who=who, value=self.after(who))  # fmt: skip
                 return None
             self.hands[who].extend(self.hands[giver])
             self.hands[giver] = []
@@ -243,15 +274,22 @@ class Replay:
         source = play.get("from")
         if source is None:
             if first and card != OPENER:
-                c.add("wrong_lead", join(path, "card"), "the first round is led with ♠A")
+                c.add(
+                    "wrong_lead", join(path, "card"), gettext_noop("the first round is led with ♠A")
+                )
                 return None
             return card if take(self.hands[who], [card], who, join(path, "card"), c) else None
         if self.hands[who]:
-            c.add("not_applicable", join(path, "from"), f"{who} still holds cards and leads from them")  # fmt: skip
+            c.add("not_applicable", join(path, "from"), gettext_noop('%(who)s still holds cards and leads from them'), who=who)  # fmt: skip
             return None
         if source == "discards" and (self.rules["shootout"] or self.rules["lead_when_empty"]):
             if card not in self.discards:
-                c.add("card_not_held", join(path, "card"), f"{card.code} is not in the discards")
+                c.add(
+                    "card_not_held",
+                    join(path, "card"),
+                    gettext_noop("%(code_)s is not in the discards"),
+                    code_=card.code,
+                )
                 return None
             self.discards.remove(card)
             return card
@@ -262,7 +300,7 @@ class Replay:
             if not self.hands[giver]:
                 self.go_out(giver)  # their last card was drawn: no cards, out
             return card
-        c.add("not_applicable", join(path, "from"), "a lead from the discards or another hand needs the shoot-out or lead_when_empty rule")  # fmt: skip
+        c.add("not_applicable", join(path, "from"), gettext_noop('a lead from the discards or another hand needs the shoot-out or lead_when_empty rule'))  # fmt: skip
         return None
 
     def round(self, item: Any, path: str, r: int, leader: str) -> str | None:
@@ -284,7 +322,7 @@ class Replay:
             return None
         if self.loser is not None:
             if plays:
-                c.add("deal_over", join(path, "plays"), f"the game was over: {self.loser} is the bhabhi")  # fmt: skip
+                c.add("deal_over", join(path, "plays"), gettext_noop('the game was over: %(loser)s is the bhabhi'), loser=self.loser)  # fmt: skip
             return leader
         table: list[tuple[str, Card]] = []
         first_round = r == 0 and self.rules["first_round"]
@@ -296,7 +334,7 @@ class Replay:
             if k > 0:
                 who = self.after(who)
             if k >= len(self.left) or (failed is not None and not first_round and (extra is not None or not self.rules["extra_play"] or who != self.after(failed))):  # fmt: skip
-                c.add("round_over", ppath, "the round was over before this play")
+                c.add("round_over", ppath, gettext_noop("the round was over before this play"))
                 return None
             play = play_object(raw, ppath, self.players, who, c)
             if play is None:
@@ -312,7 +350,11 @@ class Replay:
                 led = table[0][1].suit
                 if card.suit != led and any(x.suit == led for x in self.hands[who]):
                     c.add(
-                        "revoke", join(ppath, "card"), f"{who} holds {_suit(led)} and must follow"
+                        "revoke",
+                        join(ppath, "card"),
+                        gettext_noop("%(who)s holds %(suit)s and must follow"),
+                        who=who,
+                        suit=_suit(led),
                     )
                     return None
                 if not take(self.hands[who], [card], who, join(ppath, "card"), c):
@@ -323,10 +365,10 @@ class Replay:
                     failed = who
             table.append((who, card))
         if failed is None and len(table) < len(self.left):
-            c.add("wrong_play_count", join(path, "plays"), f"every one of {', '.join(self.left)} plays unless someone cannot follow")  # fmt: skip
+            c.add("wrong_play_count", join(path, "plays"), gettext_noop('every one of %(names)s plays unless someone cannot follow'), names=', '.join(self.left))  # fmt: skip
             return None
         if first_round and len(table) < len(self.left):
-            c.add("wrong_play_count", join(path, "plays"), "the first round goes on to everyone (first_round rule)")  # fmt: skip
+            c.add("wrong_play_count", join(path, "plays"), gettext_noop('the first round goes on to everyone (first_round rule)'))  # fmt: skip
             return None
         return self.judge(table, failed, extra, first_round)
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card
-from engine.problems import Checker, join
+from engine.problems import Checker, gettext_noop, join
 
 
 def after(players: Sequence[str], player: str, step: int = 1) -> str:
@@ -26,7 +26,13 @@ def take(hand: list[Card], cards: Sequence[Card], who: str, path: str, checker: 
     wanted = Counter(c.code for c in cards)
     missing = [code for code, n in wanted.items() if held[code] < n]
     if missing:
-        checker.add("card_not_held", path, f"{who} does not hold {', '.join(missing)}")
+        checker.add(
+            "card_not_held",
+            path,
+            gettext_noop("%(who)s does not hold %(names)s"),
+            who=who,
+            names=", ".join(missing),
+        )
         return False
     for card in cards:
         hand.remove(card)
@@ -48,7 +54,13 @@ def play_object(
     if who is None:
         return None
     if expected is not None and who != expected:
-        checker.add("wrong_order", join(path, "player"), f"it is {expected}'s turn, not {who}'s")
+        checker.add(
+            "wrong_order",
+            join(path, "player"),
+            gettext_noop("it is %(expected)s's turn, not %(who)s's"),
+            expected=expected,
+            who=who,
+        )
         return None
     return play
 
@@ -70,7 +82,7 @@ def draw_rounds(
     rounds = checker.typed(record[key], list, key)
     if rounds is None or not rounds:
         if rounds is not None:
-            checker.add("wrong_draw", key, "a draw has at least one round")
+            checker.add("wrong_draw", key, gettext_noop("a draw has at least one round"))
         return None
     first: list[str] | None = None
     expected: list[str] | None = None
@@ -83,7 +95,9 @@ def draw_rounds(
         strength = {p: c.strength for p, c in drawn.items() if c is not None}
         if len(strength) != len(cards) or len(strength) < 2:
             if len(strength) == len(cards):
-                checker.add("wrong_draw", path, "at least two players draw for the deal")
+                checker.add(
+                    "wrong_draw", path, gettext_noop("at least two players draw for the deal")
+                )
             return first
         if first is None:
             first = [p for p in players if p in strength]
@@ -91,9 +105,24 @@ def draw_rounds(
         expected = [p for p in players if strength.get(p) == best]
         if len(expected) == 1:
             if i != len(rounds) - 1:
-                checker.add("wrong_draw", join(key, i + 1), f"{expected[0]} drew highest already")
+                checker.add(
+                    "wrong_draw",
+                    join(key, i + 1),
+                    gettext_noop("%(expected)s drew highest already"),
+                    expected=expected[0],
+                )
             elif dealer is not None and dealer != expected[0]:
-                checker.add("wrong_dealer", "dealer", f"{expected[0]} drew the highest card")
+                checker.add(
+                    "wrong_dealer",
+                    "dealer",
+                    gettext_noop("%(expected)s drew the highest card"),
+                    expected=expected[0],
+                )
             return first
-    checker.add("wrong_draw", key, f"{', '.join(expected or [])} tied for highest and draw again")
+    checker.add(
+        "wrong_draw",
+        key,
+        gettext_noop("%(names)s tied for highest and draw again"),
+        names=", ".join(expected or []),
+    )
     return first

@@ -29,7 +29,7 @@ from engine.cards import Card, standard_deck
 from engine.game import DealResult, Game, Scored
 from engine.games.comp13_play import random_comp13_deal, replay_comp13
 from engine.match import MatchState
-from engine.problems import Checker, join
+from engine.problems import Checker, gettext_noop, join
 
 FULL_PLAY_KEYS = frozenset({"hands", "stock", "moves", "dealer_card"})
 
@@ -107,7 +107,12 @@ class Comp13(Game):
             if key in record:
                 given = self._cards_by_player(record, key, players, checker)
                 if given is not None and _as_sets(given) != _as_sets(derived):
-                    checker.add("replay_mismatch", key, f"the replay gives {_as_codes(derived)}")
+                    checker.add(
+                        "replay_mismatch",
+                        key,
+                        gettext_noop("the replay gives %(as_codes)s"),
+                        as_codes=_as_codes(derived),
+                    )
         if not checker.ok:
             return None
         scored = self.settle(replayed.order_from_dealer, replayed.captured, replayed.hand_faces)
@@ -165,7 +170,8 @@ class Comp13(Game):
                     checker.add(
                         "not_a_face_card",
                         join(join(field, p), i),
-                        f"{card.code} is not a face card (A 10 J Q K) or a joker",
+                        gettext_noop("%(code_)s is not a face card (A 10 J Q K) or a joker"),
+                        code_=card.code,
                     )
             result[p] = cards
         return result if len(result) == len(players) else None

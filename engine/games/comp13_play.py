@@ -50,7 +50,7 @@ from engine.games.comp13_table import (
     MoveError,
     rank,
 )
-from engine.problems import Checker, join
+from engine.problems import Checker, gettext_noop, join
 
 # -- replay --------------------------------------------------------------------------------------
 
@@ -76,7 +76,11 @@ def replay_comp13(
     placed += [(join("stock", i), c) for i, c in enumerate(stock)]
     checker.deck_counts(placed, deck)
     if checker.ok and len(placed) != sum(deck.values()):
-        checker.add("incomplete_deck", "stock", "the hands and the stock are not the whole deck")
+        checker.add(
+            "incomplete_deck",
+            "stock",
+            gettext_noop("the hands and the stock are not the whole deck"),
+        )
     dealer_card = (
         checker.card(record["dealer_card"], "dealer_card") if "dealer_card" in record else None
     )
@@ -88,23 +92,32 @@ def replay_comp13(
     try:
         deal.choose_dealer(dealer_card)
     except MoveError as exc:
-        checker.add(exc.code, exc.where, str(exc))
+        checker.add(exc.code, exc.where, exc.template, **exc.params)
         return None
     if dealer_card is not None and deal.fields[3] != [dealer_card]:
         checker.add(
-            "not_applicable", "dealer_card", "the dealer lays no card: field D came from the stock"
+            "not_applicable",
+            "dealer_card",
+            gettext_noop("the dealer lays no card: field D came from the stock"),
         )
         return None
     for m, move in enumerate(moves):
         path = join("moves", m)
         if deal.over:
-            checker.add("deal_over", path, f"the deal was over ({deal.over}) before this move")
+            checker.add(
+                "deal_over",
+                path,
+                gettext_noop("the deal was over (%(over)s) before this move"),
+                over=deal.over,
+            )
             return None
         if not _move(deal, players, move, path, checker):
             return None
     if not deal.over:
         checker.add(
-            "deal_not_over", "moves", "the moves end before the stock is empty or the deal is 流れ"
+            "deal_not_over",
+            "moves",
+            gettext_noop("the moves end before the stock is empty or the deal is 流れ"),
         )
         return None
     dealer = deal.dealer or players[0]
@@ -129,7 +142,13 @@ def _move(deal: Deal, players: list[str], move: Any, path: str, checker: Checker
         return False
     expected = players[deal.turn]
     if player != expected:
-        checker.add("wrong_order", join(path, "player"), f"it is {expected}'s move, not {player}'s")
+        checker.add(
+            "wrong_order",
+            join(path, "player"),
+            gettext_noop("it is %(expected)s's move, not %(player)s's"),
+            expected=expected,
+            player=player,
+        )
         return False
     card = target = capture = None
     take: list[Card] = []
@@ -146,14 +165,16 @@ def _move(deal: Deal, players: list[str], move: Any, path: str, checker: Checker
             checker.add(
                 "not_applicable",
                 join(path, extra[0]),
-                "a draw takes the top of the stock and nothing else",
+                gettext_noop("a draw takes the top of the stock and nothing else"),
             )
     if not checker.ok:
         return False
     try:
         deal.play(player, move, card, take, target, capture)
     except MoveError as exc:
-        checker.add(exc.code, join(path, exc.where) if exc.where else path, str(exc))
+        checker.add(
+            exc.code, join(path, exc.where) if exc.where else path, exc.template, **exc.params
+        )
         return False
     deal.turn = (deal.turn + 1) % len(players)
     return True
@@ -162,7 +183,12 @@ def _move(deal: Deal, players: list[str], move: Any, path: str, checker: Checker
 def _field(value: Any, path: str, checker: Checker, *, required: bool) -> int | None:
     if value in tuple(FIELDS):
         return FIELDS.index(value)
-    checker.add("unknown_field", path, f"{value!r} is not a field (A, B, C or D)")
+    checker.add(
+        "unknown_field",
+        path,
+        gettext_noop("%(value)s is not a field (A, B, C or D)"),
+        value=repr(value),
+    )
     return None
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import Card, Suit
+from engine.text import gettext_noop
 
 FIELDS = "ABCD"
 HAND_SIZE = 4
@@ -39,9 +40,10 @@ def ura(card: Card) -> Card | None:
 class MoveError(ValueError):
     """A move the rules refuse, with its error code."""
 
-    def __init__(self, code: str, message: str, where: str = "") -> None:
-        super().__init__(message)
+    def __init__(self, code: str, template: str, where: str = "", **params: object) -> None:
+        super().__init__(template % params if params else template)
         self.code, self.where = code, where
+        self.template, self.params = template, params
 
 
 @dataclass
@@ -118,13 +120,17 @@ class Deal:
                 self.fields[j] = [up]
             if dealer_card is None:
                 raise MoveError(
-                    "missing_field", f"{holder} deals and lays field D from the hand", "dealer_card"
+                    "missing_field",
+                    gettext_noop("%(holder)s deals and lays field D from the hand"),
+                    "dealer_card",
+                    holder=holder,
                 )
             if dealer_card.is_joker or dealer_card not in self.hands[holder]:
                 raise MoveError(
                     "card_not_held",
-                    f"{holder} lays a card of the hand on D, never a joker",
+                    gettext_noop("%(holder)s lays a card of the hand on D, never a joker"),
                     "dealer_card",
+                    holder=holder,
                 )
             self.hands[holder].remove(dealer_card)
             self.fields[3] = [dealer_card]
@@ -156,12 +162,22 @@ class Deal:
             return
         assert target is not None and card is not None
         if card not in hand:
-            raise MoveError("card_not_held", f"{player} does not hold {card.code}", "card")
+            raise MoveError(
+                "card_not_held",
+                gettext_noop("%(player)s does not hold %(code_)s"),
+                "card",
+                player=player,
+                code_=card.code,
+            )
         if card.is_joker:
-            raise MoveError("joker_played", "a joker never goes from a hand to a field", "card")
+            raise MoveError(
+                "joker_played", gettext_noop("a joker never goes from a hand to a field"), "card"
+            )
         if self.is_joker_field(target):
             raise MoveError(
-                "joker_field", "a joker is a field of its own: nothing is played on it", "field"
+                "joker_field",
+                gettext_noop("a joker is a field of its own: nothing is played on it"),
+                "field",
             )
         here = self.fields[target]
         suit = self.suit_of(target)
@@ -169,7 +185,9 @@ class Deal:
             if len(here) != 1 or rank(card) != rank(here[0]) or card.suit == suit:
                 raise MoveError(
                     "illegal_change",
-                    "a change swaps a one-card field for the same rank of another suit",
+                    gettext_noop(
+                        "a change swaps a one-card field for the same rank of another suit"
+                    ),
                     "card",
                 )
             hand.remove(card)
@@ -178,25 +196,35 @@ class Deal:
             return
         if card.suit != suit:
             raise MoveError(
-                "wrong_suit", f"field {FIELDS[target]} is {suit}; {card.code} is not", "card"
+                "wrong_suit",
+                gettext_noop("field %(fields)s is %(suit)s; %(code_)s is not"),
+                "card",
+                fields=FIELDS[target],
+                suit=suit,
+                code_=card.code,
             )
         if kind == "attach":
             if take:
-                raise MoveError("not_applicable", "an attach takes nothing", "take")
+                raise MoveError("not_applicable", gettext_noop("an attach takes nothing"), "take")
             new = here + [card]
         elif kind == "exchange":
             if len(here) < 2:
                 raise MoveError(
-                    "illegal_exchange", "an exchange needs a field of two or more cards", "field"
+                    "illegal_exchange",
+                    gettext_noop("an exchange needs a field of two or more cards"),
+                    "field",
                 )
             if len(take) not in (1, 2) or any(here.count(t) < take.count(t) for t in take):
                 raise MoveError(
-                    "illegal_exchange", f"take one or two cards of field {FIELDS[target]}", "take"
+                    "illegal_exchange",
+                    gettext_noop("take one or two cards of field %(fields)s"),
+                    "take",
+                    fields=FIELDS[target],
                 )
             if len(take) == 2 and rank(card) != rank(take[0]) + rank(take[1]):
                 raise MoveError(
                     "illegal_exchange",
-                    "a 1:2 exchange needs a hand card equal to the two cards' sum",
+                    gettext_noop("a 1:2 exchange needs a hand card equal to the two cards' sum"),
                     "take",
                 )
             new = list(here)
@@ -205,19 +233,29 @@ class Deal:
             new.append(card)
         else:
             raise MoveError(
-                "unknown_play", f"{kind!r} is not attach, change, exchange or draw", "play"
+                "unknown_play",
+                gettext_noop("%(kind)s is not attach, change, exchange or draw"),
+                "play",
+                kind=repr(kind),
             )
         new_sum = sum(rank(c) for c in new)
         if new_sum > FIELD_LIMIT:
             raise MoveError(
                 "field_limit",
-                f"field {FIELDS[target]} would add up to {new_sum}, over {FIELD_LIMIT}",
+                gettext_noop("field %(fields)s would add up to %(new_sum)s, over %(field_limit)s"),
                 "card",
+                fields=FIELDS[target],
+                new_sum=new_sum,
+                field_limit=FIELD_LIMIT,
             )
         total = self.total() - self.field_sum(target) + new_sum
         if total > TABLE_LIMIT:
             raise MoveError(
-                "table_limit", f"the fields would add up to {total}, over {TABLE_LIMIT}", "card"
+                "table_limit",
+                gettext_noop("the fields would add up to %(total)s, over %(table_limit)s"),
+                "card",
+                total=total,
+                table_limit=TABLE_LIMIT,
             )
         hand.remove(card)
         hand.extend(take)
@@ -228,14 +266,16 @@ class Deal:
             if capture is not None:
                 raise MoveError(
                     "not_applicable",
-                    "All-Ground takes every field; 'capture' is for a Comp",
+                    gettext_noop("All-Ground takes every field; 'capture' is for a Comp"),
                     "capture",
                 )
             self.all_ground(player)
         elif new_sum == COMP:
             self.comp(player, target, capture)
         elif capture is not None:
-            raise MoveError("not_applicable", "no Comp: nothing to capture", "capture")
+            raise MoveError(
+                "not_applicable", gettext_noop("no Comp: nothing to capture"), "capture"
+            )
 
     def capture_choices(self, target: int, size: int | None = None) -> list[int]:
         """The other fields a Comp of ``target`` (of ``size`` cards) may take from."""
@@ -257,8 +297,10 @@ class Deal:
             )
             raise MoveError(
                 "illegal_capture",
-                f"field {FIELDS[capture]} is not {kind} another field can give",
+                gettext_noop("field %(fields)s is not %(kind)s another field can give"),
                 "capture",
+                fields=FIELDS[capture],
+                kind=kind,
             )
         taken = self.captured[player]
         taken.extend(c for c in self.fields[target] if c.is_face)

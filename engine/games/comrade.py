@@ -70,7 +70,7 @@ from engine.games.comrade_play import (
     replay,
 )
 from engine.match import MatchState
-from engine.problems import Checker, join
+from engine.problems import Checker, gettext_noop, join
 
 TITLES = {
     3: ("Low", "Bad", "Good", "Excellent"),
@@ -118,7 +118,12 @@ class Comrade(Game):
             bids, won, failure = played
             for key, derived in (("bids", by_suit_name(bids)), ("tricks_won", by_suit_name(won))):
                 if key in record and record[key] != derived:
-                    checker.add("replay_mismatch", key, f"the replay gives {derived}")
+                    checker.add(
+                        "replay_mismatch",
+                        key,
+                        gettext_noop("the replay gives %(derived)s"),
+                        derived=derived,
+                    )
         else:
             read_bids = _per_suit(record, "bids", players, 1, checker, required=False)
             read_won = _per_suit(record, "tricks_won", players, 0, checker, required=False)
@@ -157,7 +162,13 @@ def _per_suit(
         for name, count in obj.items():
             path = join(join(key, p), name)
             if name not in SUITS:
-                checker.add("unknown_suit", path, f"'{name}' is not one of {', '.join(SUITS)}")
+                checker.add(
+                    "unknown_suit",
+                    path,
+                    gettext_noop("'%(name)s' is not one of %(names)s"),
+                    name=name,
+                    names=", ".join(SUITS),
+                )
                 continue
             number = checker.integer(count, path, minimum=minimum, maximum=13)
             if number is not None:
@@ -184,9 +195,13 @@ def bid_cards_allow(bids: Mapping[str, Mapping[Suit, int]], n: int, checker: Che
     ok = True
     for p, s, b in wanted:
         if b > top + jokers:
-            why = f"the bid cards are A–{top}" + (" and two jokers" if jokers else "")
-            checker.add("bid_out_of_range", join(join("bids", p), SUIT_NAME[s]),
-                        f"with {n} players {why}: no bid is above {top + jokers}, not {b}")  # fmt: skip
+            template = (
+                gettext_noop("with %(n)s players the bid cards are A–%(top)s and two jokers: no bid is above %(number)s, not %(b)s")
+                if jokers
+                else gettext_noop("with %(n)s players the bid cards are A–%(top)s: no bid is above %(top)s, not %(b)s")
+            )  # fmt: skip
+            checker.add("bid_out_of_range", join(join("bids", p), SUIT_NAME[s]), template,
+                        n=n, top=top, number=top + jokers, b=b)  # fmt: skip
             ok = False
     if not ok:
         return False
@@ -231,7 +246,7 @@ def _explain(
         cards = sum(1 for b in row.values() if b)
         if cards > ROUNDS:
             checker.add("too_many_bids", join("bids", p),
-                        f"{p} bids {cards} suits: one card a turn, three rounds, so three at most")  # fmt: skip
+                        gettext_noop('%(p)s bids %(cards)s suits: one card a turn, three rounds, so three at most'), p=p, cards=cards)  # fmt: skip
             return
     total = 0
     for s in Suit:
@@ -244,17 +259,23 @@ def _explain(
             needed += bid - card
             if needed > jokers:
                 holder, held = next((q, b) for b, q in caps if b >= bid and q != p)
-                checker.add("bid_card_taken", join(join("bids", p), SUIT_NAME[s]),
-                            f"{holder} bids {held} {SUIT_NAME[s]} too: with {n} players each bid card "
-                            f"(A–{top}) exists once and a bid is the top card of a player's stack"
-                            + (", a joker adding one" if jokers else "")
-                            + f", so none is left to make {p}'s {bid}")  # fmt: skip
+                template = (
+                    gettext_noop("%(holder)s bids %(held)s %(suit)s too: with %(n)s players each bid card (A–%(top)s) exists once and a bid is the top card of a player's stack, a joker adding one, so none is left to make %(p)s's %(bid)s")
+                    if jokers
+                    else gettext_noop("%(holder)s bids %(held)s %(suit)s too: with %(n)s players each bid card (A–%(top)s) exists once and a bid is the top card of a player's stack, so none is left to make %(p)s's %(bid)s")
+                )  # fmt: skip
+                checker.add("bid_card_taken", join(join("bids", p), SUIT_NAME[s]), template,
+                            holder=holder, held=held, suit=SUIT_NAME[s], n=n, top=top, p=p, bid=bid)  # fmt: skip
                 return
         total += needed
     checker.add(
         "bid_card_taken",
         "bids",
-        f"these bids need {total} jokers on top of the bid cards A–{top}; there are two",
+        gettext_noop(
+            "these bids need %(total)s jokers on top of the bid cards A–%(top)s; there are two"
+        ),
+        total=total,
+        top=top,
     )
 
 
@@ -270,21 +291,29 @@ def _judge(
     tricks = bids_total(won)
     if total != TARGET[n]:
         if tricks:
-            checker.add("not_applicable", "tricks_won", f"the bids make {total}, not {TARGET[n]}: the game failed in the bidding and no trick was played")  # fmt: skip
+            checker.add("not_applicable", "tricks_won", gettext_noop('the bids make %(total)s, not %(target)s: the game failed in the bidding and no trick was played'), total=total, target=TARGET[n])  # fmt: skip
             return None
         return "bidding"
     excess = {(p, s): c - bids[p].get(s, 0) for p, row in won.items() for s, c in row.items() if c > bids[p].get(s, 0)}  # fmt: skip
     if sum(excess.values()) > 1:
-        checker.add("deal_over", "tricks_won", "the game ends at the first trick beyond a bid")
+        checker.add(
+            "deal_over", "tricks_won", gettext_noop("the game ends at the first trick beyond a bid")
+        )
         return None
     if tricks > TARGET[n]:
-        checker.add("out_of_range", "tricks_won", f"{tricks} tricks; a game has {TARGET[n]}")
+        checker.add(
+            "out_of_range",
+            "tricks_won",
+            gettext_noop("%(tricks)s tricks; a game has %(target)s"),
+            tricks=tricks,
+            target=TARGET[n],
+        )
         return None
     if excess:
         (p, s), _ = next(iter(excess.items()))
         return "too_many" if bids[p].get(s, 0) else "wrong_suit"
     if tricks < TARGET[n]:
-        checker.add("deal_not_over", "tricks_won", f"{tricks} of {TARGET[n]} tricks, and no bid was passed: the game goes on")  # fmt: skip
+        checker.add("deal_not_over", "tricks_won", gettext_noop('%(tricks)s of %(target)s tricks, and no bid was passed: the game goes on'), tricks=tricks, target=TARGET[n])  # fmt: skip
         return None
     met = all(won[p].get(s, 0) == c for p, row in bids.items() for s, c in row.items())
     return "success" if met else "short"
@@ -305,7 +334,7 @@ class ComradeMatch(MatchState):
 
     def check_deal(self, record: Mapping[str, Any], result: DealResult, checker: Checker) -> None:
         if record.get("dealer") != self.dealer:
-            checker.add("wrong_dealer", "dealer", f"the deal goes round: {self.dealer} deals game {self.played + 1}")  # fmt: skip
+            checker.add("wrong_dealer", "dealer", gettext_noop('the deal goes round: %(dealer)s deals game %(number)s'), dealer=self.dealer, number=self.played + 1)  # fmt: skip
 
     def add(self, record: Mapping[str, Any], result: DealResult) -> None:
         self.played += 1

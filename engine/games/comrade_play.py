@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.cards import BY_CODE, JOKER, RANKS, Card, Suit, standard_deck
 from engine.games.common import after, one_card, play_object, take
-from engine.problems import Checker, join
+from engine.problems import Checker, gettext_noop, join
 
 FULL_PLAY_KEYS = frozenset({"bidding", "hands", "tricks"})
 SUITS = {"spades": Suit.SPADES, "hearts": Suit.HEARTS, "diamonds": Suit.DIAMONDS, "clubs": Suit.CLUBS}  # fmt: skip
@@ -113,7 +113,13 @@ def replay(
         cards = checker.cards(value, join("hands", p))
         if cards is not None:
             if len(cards) != sizes[p]:
-                checker.add("wrong_card_count", join("hands", p), f"{p} is dealt {sizes[p]} cards")
+                checker.add(
+                    "wrong_card_count",
+                    join("hands", p),
+                    gettext_noop("%(p)s is dealt %(sizes)s cards"),
+                    p=p,
+                    sizes=sizes[p],
+                )
             hands[p] = cards
     if len(hands) != n or not checker.ok:
         return None
@@ -130,7 +136,11 @@ def replay(
         return None
     if outcome != "success":
         if tricks:
-            checker.add("deal_over", "tricks", "the game failed in the bidding: no trick is played")
+            checker.add(
+                "deal_over",
+                "tricks",
+                gettext_noop("the game failed in the bidding: no trick is played"),
+            )
             return None
         return bidding.bids, won, outcome
     leader = deals_by
@@ -138,7 +148,7 @@ def replay(
     for t, item in enumerate(tricks):
         path = join("tricks", t)
         if outcome != "success" or t >= count:
-            checker.add("deal_over", path, "the game was over before this trick")
+            checker.add("deal_over", path, gettext_noop("the game was over before this trick"))
             return None
         winner, suit = _trick(item, path, players, leader, hands, checker)
         if winner is None or suit is None:
@@ -149,7 +159,13 @@ def replay(
             outcome = "too_many" if bid else "wrong_suit"
         leader = winner
     if outcome == "success" and len(tricks) < count:
-        checker.add("deal_not_over", "tricks", f"{len(tricks)} of {count} tricks played")
+        checker.add(
+            "deal_not_over",
+            "tricks",
+            gettext_noop("%(n_tricks)s of %(count)s tricks played"),
+            n_tricks=len(tricks),
+            count=count,
+        )
         return None
     if outcome == "success":
         met = all(won[p].get(s, 0) == c for p, row in bidding.bids.items() for s, c in row.items())
@@ -178,17 +194,17 @@ def _bid(turns: list[Any], order: list[str], bidding: Bidding, checker: Checker)
             if card is None:
                 return None
             if card not in bidding.table:
-                checker.add("card_not_held", join(path, "card"), f"{card.code} is not on the table (bid cards left: {' '.join(c.code for c in bidding.table)})")  # fmt: skip
+                checker.add("card_not_held", join(path, "card"), gettext_noop('%(code_)s is not on the table (bid cards left: %(names)s)'), code_=card.code, names=' '.join(c.code for c in bidding.table))  # fmt: skip
                 return None
             suit = card.suit
             if card.suit is None:
                 name = play.get("suit")
                 if name not in SUITS:
-                    checker.add("unknown_suit", join(path, "suit"), f"a joker names a suit: one of {', '.join(SUITS)}")  # fmt: skip
+                    checker.add("unknown_suit", join(path, "suit"), gettext_noop('a joker names a suit: one of %(names)s'), names=', '.join(SUITS))  # fmt: skip
                     return None
                 suit = SUITS[str(name)]
             elif not bidding.can_take(who, card):
-                checker.add("illegal_bid", join(path, "card"), f"{who} bid {bidding.bids[who][card.suit]} in {SUIT_NAME[card.suit]} already: only a higher card")  # fmt: skip
+                checker.add("illegal_bid", join(path, "card"), gettext_noop('%(who)s bid %(value)s in %(suit_name)s already: only a higher card'), who=who, value=bidding.bids[who][card.suit], suit_name=SUIT_NAME[card.suit])  # fmt: skip
                 return None
             if suit is None:
                 return None
@@ -207,10 +223,15 @@ def _bid(turns: list[Any], order: list[str], bidding: Bidding, checker: Checker)
             outcome = "bid_short"
         if outcome is not None:
             if i + 1 != len(turns):
-                checker.add("deal_over", join("bidding", i + 1), f"the bidding ended ({outcome})")
+                checker.add(
+                    "deal_over",
+                    join("bidding", i + 1),
+                    gettext_noop("the bidding ended (%(outcome)s)"),
+                    outcome=outcome,
+                )
                 return None
             return outcome
-    checker.add("deal_not_over", "bidding", f"the bids make {bidding.total()} of {TARGET[n]}: the bidding goes on")  # fmt: skip
+    checker.add("deal_not_over", "bidding", gettext_noop('the bids make %(value)s of %(target)s: the bidding goes on'), value=bidding.total(), target=TARGET[n])  # fmt: skip
     return None
 
 
@@ -227,7 +248,7 @@ def _trick(
     if plays is None:
         return None, None
     if len(plays) != len(players):
-        checker.add("wrong_play_count", join(path, "plays"), f"every one of the {len(players)} players plays once")  # fmt: skip
+        checker.add("wrong_play_count", join(path, "plays"), gettext_noop('every one of the %(n_players)s players plays once'), n_players=len(players))  # fmt: skip
         return None, None
     led: Suit | None = None
     best = -1
@@ -242,7 +263,7 @@ def _trick(
         if k == 0:
             led = card.suit
         elif card.suit != led and any(c.suit == led for c in hands[who]):
-            checker.add("revoke", join(ppath, "card"), f"{who} must follow {SUIT_NAME[led] if led else ''}")  # fmt: skip
+            checker.add("revoke", join(ppath, "card"), gettext_noop('%(who)s must follow %(value)s'), who=who, value=SUIT_NAME[led] if led else '')  # fmt: skip
             return None, None
         if not take(hands[who], [card], who, join(ppath, "card"), checker):
             return None, None

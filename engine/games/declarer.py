@@ -44,7 +44,7 @@ from engine.cards import Card
 from engine.game import DealResult, Game, Scored
 from engine.games.replay import replay
 from engine.games.score_tables import Payout
-from engine.problems import Checker, join
+from engine.problems import Checker, gettext_noop, join
 
 TRUMPS: tuple[str, ...] = (
     "black",
@@ -154,8 +154,12 @@ class DeclarerGame(Game):
                 checker.add(
                     "too_many_adjutants",
                     "adjutants",
-                    f"{len(adjutants)} adjutants, but the {len(named)} card(s) named exist "
-                    f"{copies} time(s) in the deck: an adjutant is a holder of a named card",
+                    gettext_noop(
+                        "%(n_adjutants)s adjutants, but the %(n_named)s card(s) named exist %(copies)s time(s) in the deck: an adjutant is a holder of a named card"
+                    ),
+                    n_adjutants=len(adjutants),
+                    n_named=len(named),
+                    copies=copies,
                 )
         points = self._point_cards(record, players, checker)
         discarded = checker.integer(
@@ -170,8 +174,13 @@ class DeclarerGame(Game):
                 checker.add(
                     "point_cards_total",
                     "point_cards",
-                    f"the players' point cards ({sum(points.values())}) and the discarded ones "
-                    f"({discarded}) add up to {total}, not {self.point_cards_total}",
+                    gettext_noop(
+                        "the players' point cards (%(sum)s) and the discarded ones (%(discarded)s) add up to %(total)s, not %(point_cards_total)s"
+                    ),
+                    sum=sum(points.values()),
+                    discarded=discarded,
+                    total=total,
+                    point_cards_total=self.point_cards_total,
                 )
                 return None
         if declaration is None or adjutants is None or points is None or not checker.ok:
@@ -200,7 +209,9 @@ class DeclarerGame(Game):
                 checker.add(
                     "replay_mismatch",
                     key,
-                    f"the record says {record[key]!r}, the replay gives {derived!r}",
+                    gettext_noop("the record says %(record)s, the replay gives %(derived)s"),
+                    record=repr(record[key]),
+                    derived=repr(derived),
                 )
         if not checker.ok:
             return None
@@ -229,7 +240,11 @@ class DeclarerGame(Game):
         )
         if trump is not None and trump not in TRUMPS:
             checker.add(
-                "unknown_trump", "declaration.trump", f"'{trump}' is not one of {', '.join(TRUMPS)}"
+                "unknown_trump",
+                "declaration.trump",
+                gettext_noop("'%(trump)s' is not one of %(names)s"),
+                trump=trump,
+                names=", ".join(TRUMPS),
             )
             trump = None
         choices = self.adjutant_choices(len(players))
@@ -240,8 +255,12 @@ class DeclarerGame(Game):
                 checker.add(
                     "adjutant_count",
                     "declaration.adjutants",
-                    f"with {len(players)} players a declaration allows "
-                    f"{' or '.join(map(str, choices))} adjutant(s), not {allowed}",
+                    gettext_noop(
+                        "with %(n_players)s players a declaration allows %(names)s adjutant(s), not %(allowed)s"
+                    ),
+                    n_players=len(players),
+                    names=" or ".join(map(str, choices)),
+                    allowed=allowed,
                 )
                 allowed = None
         elif len(choices) == 1:
@@ -250,8 +269,11 @@ class DeclarerGame(Game):
             checker.add(
                 "missing_field",
                 "declaration.adjutants",
-                f"with {len(players)} players say whether the declaration allows "
-                f"{' or '.join(map(str, choices))} adjutants",
+                gettext_noop(
+                    "with %(n_players)s players say whether the declaration allows %(names)s adjutants"
+                ),
+                n_players=len(players),
+                names=" or ".join(map(str, choices)),
             )
             allowed = None
         count = checker.integer(checker.require(raw, "count", "declaration"), "declaration.count")
@@ -261,8 +283,14 @@ class DeclarerGame(Game):
                 checker.add(
                     "count_out_of_range",
                     "declaration.count",
-                    f"with {len(players)} players and {allowed} adjutant(s) a declaration is "
-                    f"{lowest} to {self.point_cards_total} point cards, not {count}",
+                    gettext_noop(
+                        "with %(n_players)s players and %(allowed)s adjutant(s) a declaration is %(lowest)s to %(point_cards_total)s point cards, not %(count)s"
+                    ),
+                    n_players=len(players),
+                    allowed=allowed,
+                    lowest=lowest,
+                    point_cards_total=self.point_cards_total,
+                    count=count,
                 )
                 count = None
         if declarer is None or count is None or trump is None or allowed is None:
@@ -287,16 +315,27 @@ class DeclarerGame(Game):
             if name is None:
                 continue
             if declaration is not None and name == declaration[0]:
-                checker.add("declarer_as_adjutant", path, f"'{name}' is the declarer")
+                checker.add(
+                    "declarer_as_adjutant",
+                    path,
+                    gettext_noop("'%(name)s' is the declarer"),
+                    name=name,
+                )
             elif name in found:
-                checker.add("duplicate_player", path, f"'{name}' is listed twice")
+                checker.add(
+                    "duplicate_player", path, gettext_noop("'%(name)s' is listed twice"), name=name
+                )
             else:
                 found.append(name)
         if allowed is not None and len(raw) > allowed:
             checker.add(
                 "too_many_adjutants",
                 "adjutants",
-                f"the declaration allows {allowed} adjutant(s), {len(raw)} are listed",
+                gettext_noop(
+                    "the declaration allows %(allowed)s adjutant(s), %(n_raw)s are listed"
+                ),
+                allowed=allowed,
+                n_raw=len(raw),
             )
             return None
         return found if len(found) == len(raw) else None
@@ -317,11 +356,16 @@ class DeclarerGame(Game):
             checker.add(
                 "too_many_adjutant_cards",
                 "adjutant_cards",
-                f"{len(cards)} cards named, but the declaration allows {allowed} adjutant(s): "
-                "naming more cards than adjutants is a foul (3.3.5)",
+                gettext_noop(
+                    "%(n_cards)s cards named, but the declaration allows %(allowed)s adjutant(s): naming more cards than adjutants is a foul (3.3.5)"
+                ),
+                n_cards=len(cards),
+                allowed=allowed,
             )
         if len(cards) == 0 and record.get("adjutants"):
-            checker.add("adjutant_without_card", "adjutants", "no adjutant card was named")
+            checker.add(
+                "adjutant_without_card", "adjutants", gettext_noop("no adjutant card was named")
+            )
         return cards
 
     def _point_cards(

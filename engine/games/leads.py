@@ -54,6 +54,7 @@ from engine.games.tricks import (
     mighty_chain,
     trick_winner,
 )
+from engine.problems import gettext_noop
 
 BOMB_JACKS = {4: 6, 5: 5, 6: 5, 7: 5, 8: 5}
 """Table 3.5: jacks in all a 原爆 needs, by player count (with at least 3 正/裏 jacks)."""
@@ -90,22 +91,22 @@ def classify_lead(
     cards = tuple(cards)
     if len(cards) == 1:
         if cards[0].code == BRIDGE and not ctx.last and not only_bridges:
-            return "the bridge may be led only on the last trick"
+            return gettext_noop("the bridge may be led only on the last trick")
         return Lead(LeadKind.SINGLE, cards)
     if not ctx.rettler:
-        return "a Napoleon lead is one card"
+        return gettext_noop("a Napoleon lead is one card")
     if len(cards) == 2 and cards[0] == cards[1]:
         if cards[0].code == BRIDGE and not ctx.last:
-            return "a pair of bridges may be led only on the last trick"
+            return gettext_noop("a pair of bridges may be led only on the last trick")
         return Lead(LeadKind.PAIR, cards)
     jack = None if ctx.restricted else ctx.trump.jack_rank
     if jack is None or any(c.rank != jack for c in cards):
-        return "a lead is one card, two equal cards (2枚回し) or a 原爆 of jacks"
+        return gettext_noop("a lead is one card, two equal cards (2枚回し) or a 原爆 of jacks")
     if len(cards) < BOMB_JACKS[players]:
         return f"a 原爆 needs {BOMB_JACKS[players]} jacks with {players} players"
     true_suits = bomb_true_suits(ctx)
     if true_suits is None:
-        return "a no-trump 原爆 names its suit"
+        return gettext_noop("a no-trump 原爆 names its suit")
     if sum(1 for c in cards if c.suit in true_suits) < BOMB_TRUE_JACKS:
         return f"a 原爆 needs {BOMB_TRUE_JACKS} 正/裏 jacks of the trump"
     return Lead(LeadKind.BOMB, cards)

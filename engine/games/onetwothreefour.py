@@ -44,7 +44,7 @@ from engine.cards import BY_CODE, Card, standard_deck
 from engine.game import DealResult, Game, Scored
 from engine.games.common import after, dealer, play_object, take
 from engine.match import MatchState
-from engine.problems import Checker, join
+from engine.problems import Checker, gettext_noop, join
 
 FULL_PLAY_KEYS = frozenset({"hands", "start", "stock", "turns"})
 SCORING = ("winner_plus", "loser_minus", "chips")
@@ -116,7 +116,12 @@ class OneTwoThreeFour(Game):
     def check_rules(self, rules: Mapping[str, Any], checker: Checker, path: str) -> dict[str, Any]:
         scoring = checker.typed(rules.get("scoring", SCORING[0]), str, join(path, "scoring"))
         if scoring is not None and scoring not in SCORING:
-            checker.add("out_of_range", join(path, "scoring"), f"one of {', '.join(SCORING)}")
+            checker.add(
+                "out_of_range",
+                join(path, "scoring"),
+                gettext_noop("one of %(names)s"),
+                names=", ".join(SCORING),
+            )
         limit = None
         if "limit" in rules:
             limit = checker.integer(rules["limit"], join(path, "limit"), minimum=1)
@@ -151,7 +156,12 @@ class OneTwoThreeFour(Game):
             details["ended"] = ended
             for key, derived in (("hands_left", _codes(hands)), ("dropped", dropped), ("winner", winner)):  # fmt: skip
                 if key in record and record[key] != derived:
-                    checker.add("replay_mismatch", key, f"the replay gives {derived}")
+                    checker.add(
+                        "replay_mismatch",
+                        key,
+                        gettext_noop("the replay gives %(derived)s"),
+                        derived=derived,
+                    )
         else:
             read = self._summary(record, players, order, checker)
             if read is None:
@@ -183,7 +193,7 @@ class OneTwoThreeFour(Game):
             if cards is None:
                 continue
             if len(cards) > HAND:
-                checker.add("wrong_card_count", join("hands_left", p), f"a hand holds at most {HAND} cards")  # fmt: skip
+                checker.add("wrong_card_count", join("hands_left", p), gettext_noop('a hand holds at most %(hand)s cards'), hand=HAND)  # fmt: skip
             hands[p] = cards
             placed += [(join(join("hands_left", p), i), c) for i, c in enumerate(cards)]
         checker.deck_counts(placed, standard_deck())
@@ -191,7 +201,12 @@ class OneTwoThreeFour(Game):
         for i, v in enumerate(dropped_raw):
             who = checker.player(v, players, join("dropped", i))
             if who in dropped:
-                checker.add("duplicate_player", join("dropped", i), f"{who} dropped out once")
+                checker.add(
+                    "duplicate_player",
+                    join("dropped", i),
+                    gettext_noop("%(who)s dropped out once"),
+                    who=who,
+                )
             elif who is not None:
                 dropped.append(who)
         if len(hands) != len(players) or not checker.ok:
@@ -201,17 +216,20 @@ class OneTwoThreeFour(Game):
             if held is not None:
                 codes = " ".join(c.code for c in held)
                 checker.add("could_play", join("hands_left", p),
-                            f"{p} dropped out holding a pass ({codes}): a drop-out is allowed "
-                            "only when no play and no pass is possible")  # fmt: skip
+                            gettext_noop('%(p)s dropped out holding a pass (%(codes)s): a drop-out is allowed only when no play and no pass is possible'), p=p, codes=codes)  # fmt: skip
         if winner in dropped:
-            checker.add("wrong_winner", "winner", f"{winner} dropped out")
+            checker.add(
+                "wrong_winner", "winner", gettext_noop("%(winner)s dropped out"), winner=winner
+            )
         elif len(dropped) == len(players):
-            checker.add("out_of_range", "dropped", "the last player left never drops out")
+            checker.add(
+                "out_of_range", "dropped", gettext_noop("the last player left never drops out")
+            )
         elif len(dropped) < len(players) - 1:
             left = [p for p in order if p not in dropped]
             best = best_hand(hands, left)
             if best != winner:
-                checker.add("wrong_winner", "winner", f"the stock ran out: {best} holds the highest cards")  # fmt: skip
+                checker.add("wrong_winner", "winner", gettext_noop('the stock ran out: %(best)s holds the highest cards'), best=best)  # fmt: skip
         return hands, dropped, winner
 
 
@@ -231,7 +249,7 @@ def replay(
     if not checker.ok:
         return None
     if len(placed) != 52:
-        checker.add("incomplete_deck", "stock", f"hands, start card and stock hold {len(placed)} cards, not 52")  # fmt: skip
+        checker.add("incomplete_deck", "stock", gettext_noop('hands, start card and stock hold %(n_placed)s cards, not 52'), n_placed=len(placed))  # fmt: skip
         return None
     last = value(start)
     dropped: list[str] = []
@@ -240,7 +258,7 @@ def replay(
     for i, raw in enumerate(turns):
         path = join("turns", i)
         if ended:
-            checker.add("deal_over", path, "the game was over before this turn")
+            checker.add("deal_over", path, gettext_noop("the game was over before this turn"))
             return None
         play = play_object(raw, path, players, turn, checker)
         if play is None:
@@ -248,32 +266,36 @@ def replay(
         checker.known_keys(play, ("player", "play", "pass", "drop"), path)
         kinds = [k for k in ("play", "pass", "drop") if k in play]
         if len(kinds) != 1:
-            checker.add("unknown_play", path, "a turn is exactly one of play, pass or drop")
+            checker.add(
+                "unknown_play", path, gettext_noop("a turn is exactly one of play, pass or drop")
+            )
             return None
         hand = hands[turn]
         plays, passes = options(hand, last)
         if kinds[0] == "drop":
             if plays or passes:
                 shown = " ".join(c.code for c in (plays or passes)[0])
-                checker.add("could_play", path, f"{turn} cannot drop out: {shown} is a legal {'play' if plays else 'pass'}")  # fmt: skip
+                checker.add("could_play", path, gettext_noop('%(turn)s cannot drop out: %(shown)s is a legal %(value)s'), turn=turn, shown=shown, value=gettext_noop('play') if plays else gettext_noop('pass'))  # fmt: skip
                 return None
             dropped.append(turn)
         else:
             cards = checker.cards(play[kinds[0]], join(path, kinds[0]))
             if cards is None or not cards:
                 if cards is not None:
-                    checker.add("wrong_card_count", join(path, kinds[0]), "at least one card")
+                    checker.add(
+                        "wrong_card_count", join(path, kinds[0]), gettext_noop("at least one card")
+                    )
                 return None
             if not take(hand, cards, turn, join(path, kinds[0]), checker):
                 return None
             if kinds[0] == "play":
                 total = sum(value(c) for c in cards)
                 if not last < total <= last + 4:
-                    checker.add("illegal_play", join(path, "play"), f"adds up to {total}; this turn needs {last + 1} to {last + 4}")  # fmt: skip
+                    checker.add("illegal_play", join(path, "play"), gettext_noop('adds up to %(total)s; this turn needs %(number)s to %(number2)s'), total=total, number=last + 1, number2=last + 4)  # fmt: skip
                     return None
                 last = total
             elif not is_pass(cards):
-                checker.add("illegal_pass", join(path, "pass"), "a pass is one ace, a pair of number cards with a face card, three of a suit, three of a rank, or two pairs of number cards")  # fmt: skip
+                checker.add("illegal_pass", join(path, "pass"), gettext_noop('a pass is one ace, a pair of number cards with a face card, three of a suit, three of a rank, or two pairs of number cards'))  # fmt: skip
                 return None
             need = min(DRAW, HAND - len(hand))
             hand.extend(stock[:need])
@@ -288,7 +310,12 @@ def replay(
             while turn in dropped:
                 turn = after(players, turn)
     if not ended:
-        checker.add("deal_not_over", "turns", f"the game goes on: it is {turn}'s turn")
+        checker.add(
+            "deal_not_over",
+            "turns",
+            gettext_noop("the game goes on: it is %(turn)s's turn"),
+            turn=turn,
+        )
         return None
     left = [p for p in players if p not in dropped]
     order = [after(players, first, k) for k in range(len(players))]
@@ -312,7 +339,12 @@ class OneTwoThreeFourMatch(MatchState):
 
     def check_deal(self, record: Mapping[str, Any], result: DealResult, checker: Checker) -> None:
         if self.dealer is not None and record.get("dealer") != self.dealer:
-            checker.add("wrong_dealer", "dealer", f"{self.dealer} won the last game and deals")
+            checker.add(
+                "wrong_dealer",
+                "dealer",
+                gettext_noop("%(dealer)s won the last game and deals"),
+                dealer=self.dealer,
+            )
 
     def add(self, record: Mapping[str, Any], result: DealResult) -> None:
         super().add(record, result)

@@ -26,7 +26,7 @@ from engine.cards import Card, Suit, standard_deck
 from engine.game import DealResult, Game, Scored
 from engine.games.packing_play import random_packing_deal, replay_packing
 from engine.match import MatchState
-from engine.problems import Checker, join
+from engine.problems import Checker, gettext_noop, join
 
 FULL_PLAY_KEYS = frozenset({"hands", "table", "stock", "turns"})
 
@@ -79,7 +79,12 @@ class Packing(Game):
             if packs is not None and "packs" in record:
                 given = self._packs(record, players, checker)
                 if given is not None and _codes(given) != _codes(packs):
-                    checker.add("replay_mismatch", "packs", f"the replay gives {_codes(packs)}")
+                    checker.add(
+                        "replay_mismatch",
+                        "packs",
+                        gettext_noop("the replay gives %(codes)s"),
+                        codes=_codes(packs),
+                    )
         else:
             packs = self._packs(record, players, checker)
         if packs is None or not checker.ok:
@@ -110,7 +115,10 @@ class Packing(Game):
         if len(players) not in (4, 6):
             if "teams" in record:
                 checker.add(
-                    "not_applicable", "teams", f"{len(players)} players play without partners"
+                    "not_applicable",
+                    "teams",
+                    gettext_noop("%(n_players)s players play without partners"),
+                    n_players=len(players),
                 )
             return
         teams = checker.typed(checker.require(record, "teams"), list, "teams")
@@ -122,7 +130,9 @@ class Packing(Game):
             checker.add(
                 "wrong_teams",
                 "teams",
-                f"partners sit alternately: the teams are {sides[0]} and {sides[1]}",
+                gettext_noop("partners sit alternately: the teams are %(sides)s and %(sides2)s"),
+                sides=sides[0],
+                sides2=sides[1],
             )
 
     def _packs(
@@ -148,10 +158,12 @@ class Packing(Game):
                     checker.add(
                         "short_pack",
                         pack_path,
-                        "a pack is a field card and at least one card from hand",
+                        gettext_noop("a pack is a field card and at least one card from hand"),
                     )
                 if any(c.suit is None for c in pack) or len({c.suit for c in pack}) > 1:
-                    checker.add("mixed_suits", pack_path, "a pack holds cards of one suit")
+                    checker.add(
+                        "mixed_suits", pack_path, gettext_noop("a pack holds cards of one suit")
+                    )
                 placed.extend((join(pack_path, j), c) for j, c in enumerate(pack))
                 packs[p].append(pack)
         checker.deck_counts(placed, self.deck(len(players)))

@@ -30,7 +30,7 @@ from itertools import combinations
 from typing import Any
 
 from engine.cards import Card, Suit
-from engine.problems import Checker, join
+from engine.problems import Checker, gettext_noop, join
 
 PLAY_VALUE = {"A": 20, "K": 10, "Q": 10, "J": 10}
 SPECIAL_PAIRS = {
@@ -105,7 +105,9 @@ def replay_packing(
         checker.add(
             "wrong_card_count",
             "table",
-            f"the deal puts {TABLE_SIZE} cards face up, not {len(table)}",
+            gettext_noop("the deal puts %(table_size)s cards face up, not %(n_table)s"),
+            table_size=TABLE_SIZE,
+            n_table=len(table),
         )
     stock = checker.cards(record["stock"], "stock") if "stock" in record else None
     turns = checker.typed(checker.require(record, "turns"), list, "turns")
@@ -120,7 +122,7 @@ def replay_packing(
                 checker.add(
                     "missing_field",
                     join(join("turns", t), "draw"),
-                    "without 'stock' each turn names its draw",
+                    gettext_noop("without 'stock' each turn names its draw"),
                 )
             if card is not None:
                 stock.append(card)
@@ -132,7 +134,9 @@ def replay_packing(
     checker.deck_counts(placed, deck)
     if checker.ok and "stock" in record and len(placed) != sum(deck.values()):
         checker.add(
-            "incomplete_deck", "stock", "the hands, the table and the stock are not the whole deck"
+            "incomplete_deck",
+            "stock",
+            gettext_noop("the hands, the table and the stock are not the whole deck"),
         )
     if not checker.ok:
         return None
@@ -140,7 +144,9 @@ def replay_packing(
         checker.add(
             "wrong_turn_count",
             "turns",
-            f"one turn per card of the stock: {len(stock)}, not {len(turns)}",
+            gettext_noop("one turn per card of the stock: %(n_stock)s, not %(n_turns)s"),
+            n_stock=len(stock),
+            n_turns=len(turns),
         )
         return None
 
@@ -168,7 +174,13 @@ def _turn(
     if player is None:
         return False
     if player != who:
-        checker.add("wrong_order", join(path, "player"), f"it is {who}'s turn, not {player}'s")
+        checker.add(
+            "wrong_order",
+            join(path, "player"),
+            gettext_noop("it is %(who)s's turn, not %(player)s's"),
+            who=who,
+            player=player,
+        )
         return False
     drawn = state.stock.pop(0)
     if "draw" in turn:
@@ -177,7 +189,9 @@ def _turn(
             checker.add(
                 "wrong_draw",
                 join(path, "draw"),
-                f"the top of the stock is {drawn.code}, not {given.code}",
+                gettext_noop("the top of the stock is %(code_)s, not %(code_2)s"),
+                code_=drawn.code,
+                code_2=given.code,
             )
             return False
     four_suits = len(state.suits_on_table() - {None}) == 4
@@ -188,15 +202,22 @@ def _turn(
                 checker.add(
                     "not_applicable",
                     join(path, key),
-                    f"{drawn.code} matches no table suit: it goes to the table",
+                    gettext_noop("%(code_)s matches no table suit: it goes to the table"),
+                    code_=drawn.code,
                 )
         return checker.ok
     state.hands[who][drawn.code] += 1
     if "pack" not in turn:
         if four_suits and can_pack(state, who):
-            checker.add("must_pack", path, "all four suits are on the table: a pack is required")
+            checker.add(
+                "must_pack",
+                path,
+                gettext_noop("all four suits are on the table: a pack is required"),
+            )
         if "steals" in turn:
-            checker.add("not_applicable", join(path, "steals"), "a steal needs a pack first")
+            checker.add(
+                "not_applicable", join(path, "steals"), gettext_noop("a steal needs a pack first")
+            )
         return checker.ok
     suit = _pack(state, who, turn["pack"], join(path, "pack"), checker)
     if suit is None:
@@ -218,12 +239,16 @@ def _take_from_hand(
     if cards is None:
         return None
     if not cards:
-        checker.add("wrong_card_count", path, "at least one card from the hand")
+        checker.add("wrong_card_count", path, gettext_noop("at least one card from the hand"))
         return None
     missing = Counter(c.code for c in cards) - state.hands[who]
     if missing:
         checker.add(
-            "card_not_held", path, f"{who} does not hold {', '.join(sorted(missing.elements()))}"
+            "card_not_held",
+            path,
+            gettext_noop("%(who)s does not hold %(names)s"),
+            who=who,
+            names=", ".join(sorted(missing.elements())),
         )
         return None
     return cards
@@ -241,20 +266,33 @@ def _pack(state: Table, who: str, raw: Any, path: str, checker: Checker) -> Suit
     if taken is None or cards is None:
         return None
     if taken not in state.table:
-        checker.add("not_on_table", join(path, "table"), f"{taken.code} is not on the table")
+        checker.add(
+            "not_on_table",
+            join(path, "table"),
+            gettext_noop("%(code_)s is not on the table"),
+            code_=taken.code,
+        )
         return None
     if any(c.suit != taken.suit for c in cards):
         checker.add(
             "mixed_suits",
             join(path, "hand"),
-            f"a pack on {taken.code} is made with {taken.suit} cards",
+            gettext_noop("a pack on %(code_)s is made with %(suit)s cards"),
+            code_=taken.code,
+            suit=taken.suit,
         )
         return None
     if hand_value(cards) <= play_value(taken):
         checker.add(
             "pack_too_weak",
             join(path, "hand"),
-            f"{' '.join(c.code for c in cards)} is worth {hand_value(cards)}, not more than {taken.code} ({play_value(taken)})",
+            gettext_noop(
+                "%(names)s is worth %(hand_value)s, not more than %(code_)s (%(play_value)s)"
+            ),
+            names=" ".join(c.code for c in cards),
+            hand_value=hand_value(cards),
+            code_=taken.code,
+            play_value=play_value(taken),
         )
         return None
     state.table.remove(taken)
@@ -285,7 +323,9 @@ def _steal(
     if victim is None or indexes is None or cards is None:
         return False
     if victim == who:
-        checker.add("own_pack", join(path, "from"), "a player steals other players' packs")
+        checker.add(
+            "own_pack", join(path, "from"), gettext_noop("a player steals other players' packs")
+        )
         return False
     owned = state.packs[victim]
     if (
@@ -294,23 +334,39 @@ def _steal(
         or len(set(indexes)) != len(indexes)
     ):
         checker.add(
-            "no_such_pack", join(path, "packs"), f"{victim} has packs 0 to {len(owned) - 1}"
+            "no_such_pack",
+            join(path, "packs"),
+            gettext_noop("%(victim)s has packs 0 to %(number)s"),
+            victim=victim,
+            number=len(owned) - 1,
         )
         return False
     stolen = [owned[i] for i in indexes]
     suit = stolen[0][0].suit
     if any(p[0].suit != suit for p in stolen) or any(c.suit != suit for c in cards):
-        checker.add("mixed_suits", path, "a steal takes packs of one suit with cards of that suit")
+        checker.add(
+            "mixed_suits",
+            path,
+            gettext_noop("a steal takes packs of one suit with cards of that suit"),
+        )
         return False
     if suit in used:
-        checker.add("suit_used", path, f"a {suit} pack was made or stolen this turn already")
+        checker.add(
+            "suit_used",
+            path,
+            gettext_noop("a %(suit)s pack was made or stolen this turn already"),
+            suit=suit,
+        )
         return False
     worth = sum(play_value(c) for p in stolen for c in p)
     if hand_value(cards) <= worth:
         checker.add(
             "steal_too_weak",
             join(path, "hand"),
-            f"{' '.join(c.code for c in cards)} is worth {hand_value(cards)}, not more than the packs' {worth}",
+            gettext_noop("%(names)s is worth %(hand_value)s, not more than the packs' %(worth)s"),
+            names=" ".join(c.code for c in cards),
+            hand_value=hand_value(cards),
+            worth=worth,
         )
         return False
     used.add(suit)

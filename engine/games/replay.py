@@ -24,7 +24,7 @@ from engine.cards import BRIDGE, BY_CODE, Card
 from engine.games.follow import is_legal
 from engine.games.leads import classify_lead, duty_for, resolve
 from engine.games.tricks import TRUMP_SUIT, TrickContext, Trump
-from engine.problems import Checker, join
+from engine.problems import Checker, gettext_noop, join
 
 
 class DeclarerRules(Protocol):
@@ -50,11 +50,11 @@ def is_misdeal(hand: Iterable[Card]) -> bool:
 
 
 RULE_MESSAGES = {
-    "follow": "must follow the led suit",
-    "joker_call": "a joker lead calls for the trump, or else a point card",
-    "give_up_joker": "♠3 was led: the joker must be given up (ジョーカー落とし)",
-    "point_call": "点札請求: point cards of the led suit, or else any point card",
-    "bomb": "原爆: マイティ, then trumps, then point cards (or as many 2s)",
+    "follow": gettext_noop("must follow the led suit"),
+    "joker_call": gettext_noop("a joker lead calls for the trump, or else a point card"),
+    "give_up_joker": gettext_noop("♠3 was led: the joker must be given up (ジョーカー落とし)"),
+    "point_call": gettext_noop("点札請求: point cards of the led suit, or else any point card"),
+    "bomb": gettext_noop("原爆: マイティ, then trumps, then point cards (or as many 2s)"),
 }
 RULE_CODES = {
     "follow": "revoke",
@@ -93,7 +93,11 @@ def replay(
     widow = checker.cards(checker.require(record, "widow"), "widow")
     if widow is not None and len(widow) != widow_size:
         checker.add(
-            "wrong_card_count", "widow", f"the widow has {widow_size} cards, not {len(widow)}"
+            "wrong_card_count",
+            "widow",
+            gettext_noop("the widow has %(widow_size)s cards, not %(n_widow)s"),
+            widow_size=widow_size,
+            n_widow=len(widow),
         )
     if hands is None or widow is None:
         return None
@@ -105,7 +109,11 @@ def replay(
         dealt += [(join("widow", i), c) for i, c in enumerate(widow)]
         checker.deck_counts(dealt, deck)
     elif counts.total() != deck_size(deck):
-        checker.add("incomplete_deck", "hands", "the hands and the widow are not the whole deck")
+        checker.add(
+            "incomplete_deck",
+            "hands",
+            gettext_noop("the hands and the widow are not the whole deck"),
+        )
     if declaration is None or not checker.ok:
         return None
     declarer, _count, trump_name, allowed = declaration
@@ -120,7 +128,11 @@ def replay(
         checker.add(
             "too_many_adjutant_cards",
             "adjutant_cards",
-            f"the cards named could make {possible} adjutants, the declaration allows {allowed} (3.3.5)",
+            gettext_noop(
+                "the cards named could make %(possible)s adjutants, the declaration allows %(allowed)s (3.3.5)"
+            ),
+            possible=possible,
+            allowed=allowed,
         )
 
     discards = checker.cards(checker.require(record, "discards"), "discards")
@@ -130,13 +142,21 @@ def replay(
         checker.add(
             "wrong_card_count",
             "discards",
-            f"the declarer puts away as many cards as the widow held ({widow_size}), not {len(discards)}",
+            gettext_noop(
+                "the declarer puts away as many cards as the widow held (%(widow_size)s), not %(n_discards)s"
+            ),
+            widow_size=widow_size,
+            n_discards=len(discards),
         )
     pool = Counter(c.code for c in hands[declarer] + widow)
     for i, card in enumerate(discards):
         if pool[card.code] == 0:
             checker.add(
-                "discard_not_held", join("discards", i), f"{declarer} does not hold {card.code}"
+                "discard_not_held",
+                join("discards", i),
+                gettext_noop("%(declarer)s does not hold %(code_)s"),
+                declarer=declarer,
+                code_=card.code,
             )
         else:
             pool[card.code] -= 1
@@ -201,7 +221,9 @@ def _play_tricks(
     for t, trick in enumerate(tricks):
         if not sizes[leader]:
             checker.add(
-                "wrong_trick_count", f"tricks[{t}]", "the hands are empty: the deal is over"
+                "wrong_trick_count",
+                f"tricks[{t}]",
+                gettext_noop("the hands are empty: the deal is over"),
             )
             return None
         plays = _read_plays(trick, f"tricks[{t}]", n, checker)
@@ -215,7 +237,9 @@ def _play_tricks(
                 checker.add(
                     code,
                     f"tricks[{t}].plays[{k}].player",
-                    f"{order[k]} plays here, not {plays[k][0]}",
+                    gettext_noop("%(order)s plays here, not %(value)s"),
+                    order=order[k],
+                    value=plays[k][0],
                 )
                 return None
         lead_cards, lead_raw = plays[0][1], plays[0][2]
@@ -241,7 +265,7 @@ def _play_tricks(
             who, cards, _raw = plays[k]
             if len(cards) != size:
                 checker.add("wrong_card_count", f"tricks[{t}].plays[{k}].cards",
-                            f"every player plays {size} card(s) to this lead")  # fmt: skip
+                            gettext_noop('every player plays %(size)s card(s) to this lead'), size=size)  # fmt: skip
                 return None
             hand = hands[who]
             if size == 1:
@@ -251,7 +275,7 @@ def _play_tricks(
                 missing = [code for code, count in need.items() if hand.get(code, 0) < count]
             if missing:
                 checker.add("card_not_held", f"tricks[{t}].plays[{k}].cards",
-                            f"{who} does not hold {', '.join(sorted(missing))}")  # fmt: skip
+                            gettext_noop('%(who)s does not hold %(names)s'), who=who, names=', '.join(sorted(missing)))  # fmt: skip
                 return None
             if not k:
                 legal = True
@@ -266,7 +290,8 @@ def _play_tricks(
                 legal = is_legal(cards, hand, duty)
             if not legal:
                 checker.add(RULE_CODES[duty.rule], f"tricks[{t}].plays[{k}].cards",
-                            f"{who} played {' '.join(c.code for c in cards)}: {RULE_MESSAGES[duty.rule]}")  # fmt: skip
+                            gettext_noop("%(who)s played %(cards)s: %(rule)s"), who=who,
+                            cards=" ".join(c.code for c in cards), rule=RULE_MESSAGES[duty.rule])  # fmt: skip
             for card in cards:
                 hand[card.code] -= 1
                 suits[who][card.suit] -= 1
@@ -280,7 +305,8 @@ def _play_tricks(
         checker.add(
             "wrong_trick_count",
             "tricks",
-            f"the tricks end with cards still in hand ({', '.join(left)})",
+            gettext_noop("the tricks end with cards still in hand (%(names)s)"),
+            names=", ".join(left),
         )
     return result if checker.ok else None
 
@@ -304,7 +330,10 @@ def _read_plays(
             return None
     if len(raw_plays) != n:
         checker.add(
-            "wrong_play_count", join(path, "plays"), f"every one of the {n} players plays once"
+            "wrong_play_count",
+            join(path, "plays"),
+            gettext_noop("every one of the %(n)s players plays once"),
+            n=n,
         )
         return None
     plays: list[tuple[str, list[Card], Mapping[str, Any]]] = []
@@ -328,7 +357,9 @@ def _read_plays(
         cards = checker.cards(checker.require(play, "cards", play_path), join(play_path, "cards"))
         if cards == []:
             checker.add(
-                "wrong_card_count", join(play_path, "cards"), "a play has at least one card"
+                "wrong_card_count",
+                join(play_path, "cards"),
+                gettext_noop("a play has at least one card"),
             )
         return None
     return plays
@@ -356,20 +387,29 @@ def _named_suit(
             checker.add(
                 "missing_field",
                 join(path, "suit"),
-                "a joker lead or a 原爆 in no-trump names a suit",
+                gettext_noop("a joker lead or a 原爆 in no-trump names a suit"),
             )
         return None
     name = play["suit"]
     if name not in TRUMP_SUIT:
         checker.add(
-            "unknown_suit", join(path, "suit"), f"{name!r} is not spades, hearts, diamonds or clubs"
+            "unknown_suit",
+            join(path, "suit"),
+            gettext_noop("%(name)s is not spades, hearts, diamonds or clubs"),
+            name=repr(name),
         )
         return None
     if not (names and (trump.notrump or trump.name in ("red", "black"))):
         checker.add("not_applicable", join(path, "suit"),
-                    "only a joker lead or a 原爆 in no-trump or red/black names a suit")  # fmt: skip
+                    gettext_noop('only a joker lead or a 原爆 in no-trump or red/black names a suit'))  # fmt: skip
         return None
     if trump.name in ("red", "black") and TRUMP_SUIT[name] not in trump.suits(None):
-        checker.add("unknown_suit", join(path, "suit"), f"{name} is not a {trump.name} trump suit")
+        checker.add(
+            "unknown_suit",
+            join(path, "suit"),
+            gettext_noop("%(name)s is not a %(name2)s trump suit"),
+            name=name,
+            name2=trump.name,
+        )
         return None
     return TRUMP_SUIT[name]

@@ -56,7 +56,7 @@ from engine.game import DealResult, Game, Scored
 from engine.games.common import dealer, draw_rounds
 from engine.games.twentytwo_play import FIRST_HAND, card_codes, random_deal, replay
 from engine.match import MatchState
-from engine.problems import Checker, join
+from engine.problems import Checker, gettext_noop, join
 
 FULL_PLAY_KEYS = frozenset({"hands", "stock", "exchanges", "tricks"})
 ALL_OUT = ("last_out", "lowest")
@@ -110,7 +110,12 @@ class TwentyTwo(Game):
         gambling = checker.typed(rules.get("gambling", False), bool, join(path, "gambling"))
         all_out = checker.typed(rules.get("all_out", "last_out"), str, join(path, "all_out"))
         if all_out is not None and all_out not in ALL_OUT:
-            checker.add("out_of_range", join(path, "all_out"), f"one of {', '.join(ALL_OUT)}")
+            checker.add(
+                "out_of_range",
+                join(path, "all_out"),
+                gettext_noop("one of %(names)s"),
+                names=", ".join(ALL_OUT),
+            )
         return {"gambling": bool(gambling), "all_out": all_out}
 
     def new_match(
@@ -138,7 +143,10 @@ class TwentyTwo(Game):
             checker.add(
                 "out_of_range",
                 "hand_size",
-                f"{n} hands of {hand_size} need more than {decks} deck(s)",
+                gettext_noop("%(n)s hands of %(hand_size)s need more than %(decks)s deck(s)"),
+                n=n,
+                hand_size=hand_size,
+                decks=decks,
             )
             return None  # fmt: skip
         if "draw" in record:
@@ -156,7 +164,10 @@ class TwentyTwo(Game):
                 given = self._last_trick(record, players, deck, checker)
                 if given is not None and card_codes(given) != card_codes(last):
                     checker.add(
-                        "replay_mismatch", "last_trick", f"the replay gives {card_codes(last)}"
+                        "replay_mismatch",
+                        "last_trick",
+                        gettext_noop("the replay gives %(card_codes)s"),
+                        card_codes=card_codes(last),
                     )
         else:
             read = self._last_trick(record, players, deck, checker)
@@ -212,17 +223,26 @@ class TwentyTwo(Game):
             return None
         if raw and not rules["gambling"]:
             checker.add(
-                "not_applicable", "buy_back", "buying back is a rule of the gambling cucumber"
+                "not_applicable",
+                "buy_back",
+                gettext_noop("buying back is a rule of the gambling cucumber"),
             )
             return None  # fmt: skip
         if raw and len(players) <= 3:
-            checker.add("no_buy_back", "buy_back", "no buying back once three players remain")
+            checker.add(
+                "no_buy_back", "buy_back", gettext_noop("no buying back once three players remain")
+            )
             return None
         bought: list[str] = []
         for i, value in enumerate(raw):
             who = checker.player(value, players, join("buy_back", i))
             if who is not None and who not in losers:
-                checker.add("not_a_loser", join("buy_back", i), f"{who} did not lose this deal")
+                checker.add(
+                    "not_a_loser",
+                    join("buy_back", i),
+                    gettext_noop("%(who)s did not lose this deal"),
+                    who=who,
+                )
             elif who is not None:
                 bought.append(who)
         return bought if len(bought) == len(raw) else None
@@ -259,27 +279,47 @@ class TwentyTwoMatch(MatchState):
 
     def check_deal(self, record: Mapping[str, Any], result: DealResult, checker: Checker) -> None:
         if record.get("hand_size") != self.hand_size:
-            checker.add("wrong_hand_size", "hand_size", f"this deal is dealt {self.hand_size} cards each")  # fmt: skip
+            checker.add("wrong_hand_size", "hand_size", gettext_noop('this deal is dealt %(hand_size)s cards each'), hand_size=self.hand_size)  # fmt: skip
         if record.get("decks") != self.decks:
-            checker.add("wrong_decks", "decks", f"this match is played with {self.decks} deck(s)")
+            checker.add(
+                "wrong_decks",
+                "decks",
+                gettext_noop("this match is played with %(decks)s deck(s)"),
+                decks=self.decks,
+            )
         drawers = self.alive if not self.losers else self.losers
         if self.dealer is not None and record.get("dealer") != self.dealer:
-            checker.add("wrong_dealer", "dealer", f"{self.dealer} lost the last deal and deals")
+            checker.add(
+                "wrong_dealer",
+                "dealer",
+                gettext_noop("%(dealer)s lost the last deal and deals"),
+                dealer=self.dealer,
+            )
         elif record.get("dealer") not in drawers:
-            checker.add("wrong_dealer", "dealer", f"the dealer is drawn among {', '.join(drawers)}")
+            checker.add(
+                "wrong_dealer",
+                "dealer",
+                gettext_noop("the dealer is drawn among %(names)s"),
+                names=", ".join(drawers),
+            )
         if "draw" in record and self.dealer is None:
             first = record["draw"][0] if isinstance(record["draw"], list) else {}
             if sorted(first) != sorted(drawers):
-                checker.add("wrong_draw", "draw[0]", f"{', '.join(drawers)} draw for the deal")
+                checker.add(
+                    "wrong_draw",
+                    "draw[0]",
+                    gettext_noop("%(names)s draw for the deal"),
+                    names=", ".join(drawers),
+                )
         for who, code in result.details["last_trick"].items():
             if self.removed.get(code, 0) >= self.decks:
-                checker.add("card_out", join("last_trick", who), f"{code} lies in front of a loser: it is out of the deck")  # fmt: skip
+                checker.add("card_out", join("last_trick", who), gettext_noop('%(code_)s lies in front of a loser: it is out of the deck'), code_=code)  # fmt: skip
         points = int(result.details["penalty"])
         for i, who in enumerate(result.details["buy_back"]):
             if who in self.bought:
-                checker.add("bought_back_twice", join("buy_back", i), f"{who} bought back already")  # fmt: skip
+                checker.add("bought_back_twice", join("buy_back", i), gettext_noop('%(who)s bought back already'), who=who)  # fmt: skip
             elif self.penalty(who) + points < self.limit:
-                checker.add("not_eliminated", join("buy_back", i), f"{who} would have {self.penalty(who) + points}, under {self.limit}")  # fmt: skip
+                checker.add("not_eliminated", join("buy_back", i), gettext_noop('%(who)s would have %(number)s, under %(limit)s'), who=who, number=self.penalty(who) + points, limit=self.limit)  # fmt: skip
 
     def add(self, record: Mapping[str, Any], result: DealResult) -> None:
         self.played += 1

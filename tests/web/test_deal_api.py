@@ -71,7 +71,7 @@ def test_every_engine_error_is_returned_at_once(scorer_api, make_match):
     record = napoleon_deal(count=30, points={"aki": 9, "ben": 3, "chika": 7, "dai": 9})
     errors = post_deal(scorer_api, match, record).json()["errors"]
     assert {e["code"] for e in errors} == {"count_out_of_range", "point_cards_total"}
-    assert all(set(e) == {"code", "path", "message"} for e in errors)
+    assert all(set(e) == {"code", "path", "message", "params"} for e in errors)
 
 
 def test_a_deal_cannot_be_added_to_a_finished_match(scorer_api, make_match):

@@ -65,6 +65,7 @@ def test_a_match_refuses_players_of_another_club_and_games_the_season_does_not_c
         "code": "not_a_member",
         "path": "players[2]",
         "message": "O (o) is not a player of Test Club",
+        "params": {"player": "O (o)", "club": "Test Club"},
     }
     season.games = ["rettler"]
     season.save()

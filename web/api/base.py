@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments import access, actions
+from tournaments.messages import public
 from web.api.serializers import (
     DealSerializer,
 )
@@ -47,7 +48,7 @@ NOT_AT_THE_TABLE = (
 
 
 def rejection_response(rejection: actions.Rejection) -> Response:
-    body: dict[str, Any] = {"errors": list(rejection.errors)}
+    body: dict[str, Any] = {"errors": [public(e) for e in rejection.errors]}
     if rejection.existing is not None:
         body["existing"] = DealSerializer(rejection.existing).data
     code: int = status.HTTP_409_CONFLICT if rejection.conflict else status.HTTP_400_BAD_REQUEST

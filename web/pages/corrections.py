@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.sheets import match_sheet
 from tournaments import access, corrections
+from tournaments.messages import localize
 from tournaments.models import Deal, Match
 from tournaments.records import Rejection
 from web.pages.forms import CorrectionForm
@@ -90,7 +91,7 @@ def delete_deal(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         _d, effect = corrections.delete_deal(deal, access.signed_in(request.user), _reason(request))
     except Rejection as rejection:
-        messages.error(request, "; ".join(e["message"] for e in rejection.errors))
+        messages.error(request, "; ".join(localize(e) for e in rejection.errors))
     else:
         messages.success(
             request,
@@ -111,7 +112,7 @@ def restore_deal(request: HttpRequest, pk: int) -> HttpResponse:
             deal, access.signed_in(request.user), _reason(request)
         )
     except Rejection as rejection:
-        messages.error(request, "; ".join(e["message"] for e in rejection.errors))
+        messages.error(request, "; ".join(localize(e) for e in rejection.errors))
     else:
         messages.success(
             request,

@@ -22,6 +22,7 @@ from scoring.queries import readable_match
 from tournaments import access
 from tournaments.draw import NoDraw
 from tournaments.games import LEAGUE_GAMES
+from tournaments.messages import localize
 from tournaments.models import ClubNight, Membership, Player
 from tournaments.nights import PlannedTable, propose, seat_night, unique_handle
 from tournaments.records import Rejection
@@ -134,7 +135,7 @@ def _review(request: HttpRequest, night: ClubNight, confirm: bool) -> HttpRespon
         try:
             made = seat_night(night, planned)
         except Rejection as rejection:
-            problems = [e["message"] for e in rejection.errors]
+            problems = [localize(e) for e in rejection.errors]
         else:
             messages.success(request, _("%(n)s tables are seated.") % {"n": len(made)})
             return redirect("night_tables", pk=night.pk)

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 from scoring.sheets import match_sheet
 from tournaments import access, actions
 from tournaments.access import visible
+from tournaments.messages import localize
 from tournaments.models import Deal, Match
 from web.pages.forms import DealEntryForm
 
@@ -173,7 +174,7 @@ def confirm_deal(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         actions.confirm_deal(deal, access.signed_in(request.user))
     except actions.Rejection as rejection:
-        messages.error(request, str(rejection))
+        messages.error(request, "; ".join(localize(e) for e in rejection.errors))
     else:
         messages.success(request, _("Deal %(n)s confirmed.") % {"n": deal.number})
     return redirect("match", pk=deal.match_id)

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 import engine
 from tournaments.games import league_game
 from tournaments.games.base import Section
+from tournaments.messages import localize
 from tournaments.models import Match, Player
 from tournaments.records import next_deal
 
@@ -103,16 +104,16 @@ class DealEntryForm(forms.Form):
         name = self.game.field_for(head, player, tail)
         return name if name in self.fields else None
 
-    def attach_engine_errors(self, errors: tuple[dict[str, str], ...]) -> None:
-        """Each engine error next to its field, in the scorer's words: players by their
-        display names, no internal code (the API keeps the codes)."""
+    def attach_engine_errors(self, errors: tuple[dict[str, Any], ...]) -> None:
+        """Each engine error next to its field, in the scorer's language and words: players
+        by their display names, no internal code (the API keeps the codes)."""
         names = {p.handle: p.display_name for p in self.match.seated_players()}
         pattern = (
             re.compile(r"'?\b(" + "|".join(map(re.escape, names)) + r")\b'?") if names else None
         )
         for error in errors:
-            message = error["message"]
-            if pattern is not None:
+            message = localize(error, names)
+            if pattern is not None:  # handles inside lists and longer texts
                 message = pattern.sub(lambda m: names[m.group(1)], message)
             self.add_error(self.field_for(error["path"]), message)
 

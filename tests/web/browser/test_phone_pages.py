@@ -58,3 +58,22 @@ def test_the_sheet_speaks_japanese(browser, live_server, demo):
     comrade = Match.objects.get(game="comrade")
     page.goto(f"{live_server.url}/matches/{comrade.pk}/")
     assert "3 ゲーム中 1 勝: バッド" in page.inner_text("main")
+
+
+def test_a_refused_deal_in_japanese_names_its_problem_in_japanese(browser, live_server, demo):
+    page = browser.new_page(viewport=PHONE)
+    page.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+    page.goto(f"{live_server.url}/accounts/login/?next=/matches/{demo.pk}/enter/")
+    page.fill("#id_username", "scorer")
+    page.fill("#id_password", "demo-scorer-2026")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#deal-entry")
+    page.click("#field-declarer label:has(input[value=aki])")
+    page.click("#field-trump label:has(input[value=diamonds])")
+    page.fill("#id_count", "28")
+    page.fill("#id_adjutant_cards", "SA")
+    page.click("#field-adjutants label:has(input[value=aki])")
+    page.fill("#id_pc_aki", "30")
+    page.click("#save")
+    summary = page.wait_for_selector("#error-summary").inner_text()
+    assert "立った人" in summary and "declarer" not in summary

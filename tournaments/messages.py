@@ -1,0 +1,36 @@
+"""Problems in the reader's language: the engine's and the league's messages carry a
+template (``%(name)s`` placeholders, English) and its params; the active language's
+translation of the template (``locale/``) is filled with the params, whose text
+values are translated too where the catalogue knows them (a type name, a rule)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext
+
+
+def localize(problem: Mapping[str, Any], names: Mapping[str, str] | None = None) -> str:
+    """The problem's message in the active language; ``names`` turns player handles
+    among the params into display names."""
+    template = problem.get("template")
+    if not template:
+        return str(problem.get("message", ""))
+    values = {}
+    for key, value in (problem.get("params") or {}).items():
+        if isinstance(value, str):
+            value = (names or {}).get(value, value)
+            value = gettext(value) if value else value
+        values[key] = value
+    try:
+        return gettext(template) % values if values else gettext(template).replace("%%", "%")
+    except (KeyError, TypeError, ValueError):  # a translation that does not fit its params
+        return str(problem.get("message", ""))
+
+
+def public(problem: Mapping[str, Any]) -> dict[str, Any]:
+    """A problem as the API answers it: code, path, the message in the asked language
+    (``Accept-Language``) and the message's params."""
+    return {"code": problem["code"], "path": problem["path"], "message": localize(problem),
+            "params": dict(problem.get("params") or {})}  # fmt: skip

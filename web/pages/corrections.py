@@ -4,6 +4,8 @@ only to those allowed (``access``), and refused by the server anyway."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -18,6 +20,7 @@ from tournaments import access, corrections
 from tournaments.messages import localize
 from tournaments.models import Deal, Match
 from tournaments.records import Rejection
+from web.pages.entry import RANKS, SUIT_MARKS
 from web.pages.forms import CorrectionForm
 
 NOT_YOUR_TABLE = gettext_lazy(
@@ -72,8 +75,9 @@ def correct_deal(request: HttpRequest, pk: int) -> HttpResponse:
         handles = [p.handle for p in match.seated_players()]
         initial = CorrectionForm(match=match, before=deal.number).game.initial(deal.record, handles)
         form = CorrectionForm(match=match, before=deal.number, initial=initial)
-    response = render(request, "pages/correct.html", {"match": match, "deal": deal, "form": form,
-                                                       "sheet": match_sheet(match)})  # fmt: skip
+    context = {"match": match, "deal": deal, "form": form, "sheet": match_sheet(match),
+               "suit_marks": SUIT_MARKS, "ranks": RANKS}  # fmt: skip
+    response = render(request, "pages/correct.html", context)
     response["Cache-Control"] = "no-store"
     return response
 
@@ -82,44 +86,30 @@ def _reason(request: HttpRequest) -> str:
     return request.POST.get("reason", "").strip()
 
 
-@login_required
-@require_POST
-def delete_deal(request: HttpRequest, pk: int) -> HttpResponse:
+def _administer(request: HttpRequest, pk: int, change: Any, done: str) -> HttpResponse:
+    """Delete or restore a deal (``change``) with the reason given; ``done`` says it."""
     deal = _deal(request, pk)
     if not access.can_administer(request.user, deal):
         raise PermissionDenied(ADMINS_ONLY)
     try:
-        _d, effect = corrections.delete_deal(deal, access.signed_in(request.user), _reason(request))
+        _d, effect = change(deal, access.signed_in(request.user), _reason(request))
     except Rejection as rejection:
         messages.error(request, "; ".join(localize(e) for e in rejection.errors))
     else:
-        messages.success(
-            request,
-            _("Deal %(n)s deleted. %(effect)s")
-            % {"n": deal.number, "effect": _effect_line(effect)},
-        )
+        messages.success(request, done % {"n": deal.number, "effect": _effect_line(effect)})
     return redirect("match", pk=deal.match_id)
+
+
+@login_required
+@require_POST
+def delete_deal(request: HttpRequest, pk: int) -> HttpResponse:
+    return _administer(request, pk, corrections.delete_deal, _("Deal %(n)s deleted. %(effect)s"))
 
 
 @login_required
 @require_POST
 def restore_deal(request: HttpRequest, pk: int) -> HttpResponse:
-    deal = _deal(request, pk)
-    if not access.can_administer(request.user, deal):
-        raise PermissionDenied(ADMINS_ONLY)
-    try:
-        _d, effect = corrections.restore_deal(
-            deal, access.signed_in(request.user), _reason(request)
-        )
-    except Rejection as rejection:
-        messages.error(request, "; ".join(localize(e) for e in rejection.errors))
-    else:
-        messages.success(
-            request,
-            _("Deal %(n)s restored. %(effect)s")
-            % {"n": deal.number, "effect": _effect_line(effect)},
-        )
-    return redirect("match", pk=deal.match_id)
+    return _administer(request, pk, corrections.restore_deal, _("Deal %(n)s restored. %(effect)s"))
 
 
 @login_required

@@ -125,3 +125,19 @@ def test_seating_a_night_is_all_or_nothing(club):
         )
     assert refused.value.errors[0]["path"].startswith("tables[1]")  # two players: no Napoleon
     assert not Table.objects.filter(club_night=night).exists()
+
+
+def test_each_role_has_its_own_home(client, django_user_model):
+    from django.core.management import call_command
+
+    call_command("load_demo")
+    client.login(username="member", password="demo-member-2026")
+    page = client.get("/").content.decode()
+    assert 'id="member-home"' in page and 'id="admin-home"' not in page
+    client.login(username="scorer", password="demo-scorer-2026")
+    page = client.get("/").content.decode()
+    assert 'id="scorer-home"' in page and "/enter/" in page
+    client.login(username="admin", password="demo-admin-2026")
+    page = client.get("/").content.decode()
+    assert 'id="admin-home"' in page and "Set up Kanda Card Club" in page
+    assert "matches not finished" in page

@@ -54,7 +54,7 @@ class ToyLeague(LeagueGame):
     def initial(self, record: Mapping[str, Any], handles: list[str]) -> dict[str, Any]:
         return {"toy_winner": record.get("winner")}
 
-    def field_for(self, head: str, player: str, rest: str) -> str | None:
+    def field_for(self, head: str, player: str) -> str | None:
         return "toy_winner" if head == "winner" else None
 
     def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:

@@ -14,6 +14,7 @@ code over this registry.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -102,7 +103,7 @@ class RatedTeams:
     stake: float = 1.0
 
 
-class LeagueGame:
+class LeagueGame(ABC):
     """The league app's side of one engine game (see the module docstring)."""
 
     name: ClassVar[str]
@@ -128,24 +129,24 @@ class LeagueGame:
         return engine.GAMES[self.name]
 
     # -- the entry form -------------------------------------------------------------------
+    @abstractmethod
     def add_fields(self, form: EntryForm) -> None:
         """Add the game's fields to ``form`` (its players are ``form.players``)."""
-        raise NotImplementedError
 
     def sections(self, form: EntryForm) -> list[Section]:
         """The blocks of the form; by default one block of every game field."""
         return [Section(form.game_field_names, hint=self.hint)]
 
+    @abstractmethod
     def record(self, form: EntryForm, data: Mapping[str, Any]) -> dict[str, Any]:
         """The deal record (without its envelope) of the cleaned form ``data``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def initial(self, record: Mapping[str, Any], handles: list[str]) -> dict[str, Any]:
         """The form values that give ``record`` back (to prefill a correction)."""
-        raise NotImplementedError
 
-    def field_for(self, head: str, player: str, rest: str) -> str | None:
-        """The form field an engine error at ``head[…].player.rest`` concerns."""
+    def field_for(self, head: str, player: str) -> str | None:
+        """The form field an engine error at ``head[…].player…`` concerns."""
         return None
 
     # -- the score sheet ----------------------------------------------------------------

@@ -36,7 +36,7 @@ class BhabhiLeague(LeagueGame):
     def initial(self, record: Mapping[str, Any], handles: list[str]) -> dict[str, Any]:
         return {"bhabhi": record.get("bhabhi")}
 
-    def field_for(self, head: str, player: str, rest: str) -> str | None:
+    def field_for(self, head: str, player: str) -> str | None:
         return "bhabhi" if head == "bhabhi" else None
 
     def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:

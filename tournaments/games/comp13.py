@@ -58,7 +58,7 @@ class Comp13League(LeagueGame):
             values[f"hand_{h}"] = " ".join(record.get("hand_faces", {}).get(h, []))
         return values
 
-    def field_for(self, head: str, player: str, rest: str) -> str | None:
+    def field_for(self, head: str, player: str) -> str | None:
         return {"captured": f"cap_{player}", "hand_faces": f"hand_{player}"}.get(head)
 
     def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:

@@ -87,7 +87,7 @@ class ComradeLeague(LeagueGame):
             values[f"won_{h}"] = suit_text(record.get("tricks_won", {}).get(h, {}))
         return values
 
-    def field_for(self, head: str, player: str, rest: str) -> str | None:
+    def field_for(self, head: str, player: str) -> str | None:
         if head in ("bids", "tricks_won"):
             return f"{'bids' if head == 'bids' else 'won'}_{player}"
         return "dealer" if head == "dealer" else None

@@ -158,7 +158,7 @@ class DeclarerLeagueGame(LeagueGame):
             values[f"pc_{h}"] = record.get("point_cards", {}).get(h, 0)
         return values
 
-    def field_for(self, head: str, player: str, rest: str) -> str | None:
+    def field_for(self, head: str, player: str) -> str | None:
         if head == "declaration":
             return {"player": "declarer", "count": "count", "trump": "trump",
                     "adjutants": "allowed"}.get(player)  # fmt: skip

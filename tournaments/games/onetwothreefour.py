@@ -64,7 +64,7 @@ class OneTwoThreeFourLeague(LeagueGame):
             values[f"left_{h}"] = " ".join(record.get("hands_left", {}).get(h, []))
         return values
 
-    def field_for(self, head: str, player: str, rest: str) -> str | None:
+    def field_for(self, head: str, player: str) -> str | None:
         if head == "hands_left":
             return f"left_{player}"
         return {"dealer": "dealer", "winner": "winner", "dropped": "winner"}.get(head)

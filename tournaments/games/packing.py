@@ -58,7 +58,7 @@ class PackingLeague(LeagueGame):
         packs = record.get("packs", {})
         return {f"packs_{h}": "\n".join(" ".join(p) for p in packs.get(h, [])) for h in handles}
 
-    def field_for(self, head: str, player: str, rest: str) -> str | None:
+    def field_for(self, head: str, player: str) -> str | None:
         return f"packs_{player}" if head == "packs" else None
 
     def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:

@@ -63,7 +63,7 @@ class TwentyTwoLeague(LeagueGame):
             values["buy_back"] = list(record["buy_back"])
         return values
 
-    def field_for(self, head: str, player: str, rest: str) -> str | None:
+    def field_for(self, head: str, player: str) -> str | None:
         if head == "last_trick":
             return f"last_{player}"
         return {"dealer": "dealer", "draw": "dealer", "buy_back": "buy_back"}.get(head)

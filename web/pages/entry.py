@@ -137,8 +137,7 @@ def _saved(request: HttpRequest, match: Match, deal: Deal, wants_json: bool) -> 
     """After a save: the next deal's form with the saved deal's scores on top (the match
     page once the match is over)."""
     line = _("Deal %(n)s saved: %(scores)s") % {"n": deal.number, "scores": _scores_line(deal)}
-    match.refresh_from_db(fields=["status"])
-    finished = match.status == Match.Status.FINISHED
+    finished = deal.match.status == Match.Status.FINISHED  # as enter_deal left it
     after = reverse("match" if finished else "deal_entry", kwargs={"pk": match.pk})
     if "X-Clubscore-Queue" not in request.headers:  # a queued deal arrives in the background
         messages.success(request, line)

@@ -96,12 +96,12 @@ class DealEntryForm(forms.Form):
         """The form field an engine error path concerns (``None``: the whole form)."""
         head, _dot, rest = path.partition(".")
         head = head.split("[")[0]
-        player, _dot, tail = rest.split("[")[0].partition(".")
+        player = rest.split("[")[0].split(".")[0]
         if self.data.get("full_record", "").strip():
             return "full_record"
         if self.files.get("full_record_file"):
             return "full_record_file"
-        name = self.game.field_for(head, player, tail)
+        name = self.game.field_for(head, player)
         return name if name in self.fields else None
 
     def attach_engine_errors(self, errors: tuple[dict[str, Any], ...]) -> None:

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from scoring.models import SeasonStanding
 from tournaments import access
-from tournaments.models import Club, Deal, Match, Player, Table
+from tournaments.models import Club, Deal, Match, Membership, Player, Table
 
 
 def for_user(user: Any) -> dict[str, Any]:
@@ -26,11 +26,9 @@ def for_user(user: Any) -> dict[str, Any]:
         .order_by("-table__club_night__date", "table__name")
     )
     mine = Player.objects.filter(user=user)
-    clubs = (
-        access.administered(Club.objects.all(), user)
-        if not access.is_operator(user)
-        else Club.objects.none()
-    )
+    # The clubs the user is a league administrator of (a site operator sees their own
+    # clubs here, not every club of a federation).
+    clubs = Club.objects.filter(memberships__user=user, memberships__role=Membership.Role.ADMIN)
     context: dict[str, Any] = {
         "my_tables": [(m, m.played + 1) for m in open_matches.filter(table__scorer=user)[:10]],
         "my_matches": Match.objects.filter(seats__player__in=mine)

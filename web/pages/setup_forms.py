@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.games import LEAGUE_GAMES
@@ -56,8 +57,6 @@ class PlayerForm(forms.ModelForm):
                 return self.instance.handle
             name = self.data.get(self.add_prefix("display_name"), "")
             return unique_handle(self.club, name, set(others.values_list("handle", flat=True)))
-        from django.utils.text import slugify
-
         if slugify(typed) != typed:
             raise forms.ValidationError(
                 _("Use small letters, digits and hyphens, e.g. %(example)s.")

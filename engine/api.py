@@ -7,13 +7,15 @@ everything else wrong with a record is reported in the result's ``errors``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.deal import check_deal, players_of, rules_of
 from engine.game import ENVELOPE_KEYS, Game
+from engine.match import MatchState
 from engine.problems import Checker, NotARecord, gettext_noop, join
 from engine.registry import get_game
-from engine.results import DealResult, MatchResult
+from engine.results import DealResult, MatchResult, NextDeal
 
 MATCH_KEYS = frozenset({"deals", "target"})
 
@@ -35,16 +37,9 @@ def check(record: Any) -> DealResult:
     return check_deal(_game_of(record, "deal record"), record)
 
 
-def check_match(record: Any) -> MatchResult:
-    """Check every deal of a match record and compute the match's standings.
-
-    Standings are computed from the valid deals even when some deal is invalid,
-    so that a scorer sees what the rest adds up to; ``valid`` is false then.
-    A deal played after the match was already decided is an error (``match_over``).
-    What a deal leaves out it inherits from the match: the envelope, the game's
-    ``inherited_keys``, and what the match so far says (``next_deal``: the players
-    still in, the dealer, the hand size).
-    """
+def _open(record: Any) -> tuple[Game, Checker, MatchState | None, dict[str, Any]]:
+    """A match record's game, its checker (with the problems of everything but the deals),
+    a new state (``None``: no players) and what its deals inherit."""
     game = _game_of(record, "match record")
     checker = Checker()
     checker.known_keys(record, ENVELOPE_KEYS | MATCH_KEYS | game.inherited_keys)
@@ -61,44 +56,70 @@ def check_match(record: Any) -> MatchResult:
             )
         else:
             target = checker.integer(record["target"], "target", minimum=1) or target
-    deals = checker.typed(checker.require(record, "deals"), list, "deals")
-    if players is None or deals is None:
-        return MatchResult(game.name, tuple(checker.problems), (), False, None, (), ())
-
     inherited = {k: record[k] for k in ENVELOPE_KEYS | game.inherited_keys if k in record}
-    state = game.new_match(players, rules or {}, target)
+    state = None if players is None else game.new_match(players, rules or {}, target)
+    return game, checker, state, inherited
+
+
+def _step(
+    game: Game,
+    state: MatchState,
+    inherited: dict[str, Any],
+    deal: Any,
+    path: str,
+    checker: Checker,
+) -> DealResult | None:
+    """Check ``deal`` as the match's next deal and, when valid, add it to ``state``."""
+    if not isinstance(deal, dict):
+        checker.add("wrong_type", path, gettext_noop("a deal is a JSON object"))
+        return None
+    expected = {**inherited, **state.next_deal()}
+    for key in ("game", "players"):
+        if key in deal and deal[key] != expected.get(key):
+            checker.add(
+                f"{key}_mismatch",
+                join(path, key),
+                gettext_noop("differs from the match's '%(key)s' (%(expected)s)"),
+                key=key,
+                expected=repr(expected.get(key)),
+            )
+    full = {**expected, **deal}
+    result = check_deal(game, full)
+    checker.problems.extend(p.under(path) for p in result.errors)
+    if not result.valid:
+        return result
+    if state.finished:
+        checker.add(
+            "match_over", path, gettext_noop("the match was already decided before this deal")
+        )
+        return result
+    deal_checker = Checker()
+    state.check_deal(full, result, deal_checker)
+    checker.problems.extend(p.under(path) for p in deal_checker.problems)
+    if deal_checker.ok:
+        state.add(full, result)
+    return result
+
+
+def check_match(record: Any) -> MatchResult:
+    """Check every deal of a match record and compute the match's standings.
+
+    Standings are computed from the valid deals even when some deal is invalid,
+    so that a scorer sees what the rest adds up to; ``valid`` is false then.
+    A deal played after the match was already decided is an error (``match_over``).
+    What a deal leaves out it inherits from the match: the envelope, the game's
+    ``inherited_keys``, and what the match so far says (``next_deal``: the players
+    still in, the dealer, the hand size).
+    """
+    game, checker, state, inherited = _open(record)
+    deals = checker.typed(checker.require(record, "deals"), list, "deals")
+    if state is None or deals is None:
+        return MatchResult(game.name, tuple(checker.problems), (), False, None, (), ())
     results: list[DealResult] = []
     for i, deal in enumerate(deals):
-        path = join("deals", i)
-        if not isinstance(deal, dict):
-            checker.add("wrong_type", path, gettext_noop("a deal is a JSON object"))
-            continue
-        expected = {**inherited, **state.next_deal()}
-        for key in ("game", "players"):
-            if key in deal and deal[key] != expected.get(key):
-                checker.add(
-                    f"{key}_mismatch",
-                    join(path, key),
-                    gettext_noop("differs from the match's '%(key)s' (%(expected)s)"),
-                    key=key,
-                    expected=repr(expected.get(key)),
-                )
-        full = {**expected, **deal}
-        result = check_deal(game, full)
-        results.append(result)
-        checker.problems.extend(p.under(path) for p in result.errors)
-        if not result.valid:
-            continue
-        if state.finished:
-            checker.add(
-                "match_over", path, gettext_noop("the match was already decided before this deal")
-            )
-            continue
-        deal_checker = Checker()
-        state.check_deal(full, result, deal_checker)
-        checker.problems.extend(p.under(path) for p in deal_checker.problems)
-        if deal_checker.ok:
-            state.add(full, result)
+        result = _step(game, state, inherited, deal, join("deals", i), checker)
+        if result is not None:
+            results.append(result)
 
     standings = state.standings()
     winners: tuple[str, ...] = ()
@@ -118,7 +139,43 @@ def check_match(record: Any) -> MatchResult:
         next_dealer=state.next_dealer(),
         next_deal={} if state.finished else state.next_deal(),
         details=state.details(),
+        snapshot=state.snapshot(),
     )
+
+
+def _resumed(
+    record: Any, snapshot: Mapping[str, Any] | None
+) -> tuple[Game, Checker, MatchState, dict[str, Any]]:
+    """The match record's state continued from ``snapshot``; a match record that is not
+    valid in itself (players, rules, target) raises :class:`NotARecord`."""
+    game, checker, state, inherited = _open(record)
+    if state is None or checker.problems:
+        raise NotARecord("; ".join(f"{p.path}: {p.message}" for p in checker.problems))
+    if snapshot:
+        state.restore(snapshot)
+    return game, checker, state, inherited
+
+
+def next_deal(record: Any, snapshot: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What the next deal of a match inherits from the deals so far (``players``, and per
+    game the dealer and the hand size; ``{}`` once the match is decided), as
+    :attr:`MatchResult.next_deal` says: ``record`` is the match record without its deals, ``snapshot`` the
+    :attr:`MatchResult.snapshot` of the deals so far (``None``: none yet)."""
+    _game, _checker, state, _inherited = _resumed(record, snapshot)
+    return {} if state.finished else state.next_deal()
+
+
+def add_deal(record: Any, snapshot: Mapping[str, Any] | None, deal: Any) -> NextDeal:
+    """Check ``deal`` as the next deal of a match without replaying the deals before it:
+    ``record`` is the match record (its ``deals`` are not read) and ``snapshot`` the
+    :attr:`MatchResult.snapshot` of the deals so far.  The same checks, in the same order,
+    as :func:`check_match` makes of a deal at the end of the match (paths are the deal's),
+    so that ``check_match`` over all the deals agrees with every step taken this way."""
+    game, checker, state, inherited = _resumed(record, snapshot)
+    result = _step(game, state, inherited, deal, "", checker)
+    if result is None:
+        result = DealResult(game.name, tuple(checker.problems), {}, {})
+    return NextDeal(result, tuple(checker.problems), state.finished, state.snapshot())
 
 
 def summarize(record: Any) -> dict[str, Any]:

@@ -11,6 +11,7 @@ subclass it and return their own from :meth:`~engine.game.Game.new_match`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from copy import deepcopy
 from typing import Any, Protocol
 
 from mypy_extensions import mypyc_attr
@@ -55,6 +56,21 @@ class MatchState:
         self.played = 0
         self.finished = False
         self.dealer: str | None = None
+
+    # -- kept between two requests -------------------------------------------------
+    def saved_fields(self) -> tuple[str, ...]:
+        """The attributes a snapshot keeps: what deals change (the rest follows from the
+        match's players, rules and target).  A subclass adds its own."""
+        return ("totals", "won", "played", "finished", "dealer")
+
+    def snapshot(self) -> dict[str, Any]:
+        """The match so far as a JSON value: :meth:`restore` on a new state of the same
+        match (players, rules, target) continues it exactly where this one stands."""
+        return {name: deepcopy(getattr(self, name)) for name in self.saved_fields()}
+
+    def restore(self, snapshot: Mapping[str, Any]) -> None:
+        for name in self.saved_fields():
+            setattr(self, name, deepcopy(snapshot[name]))
 
     # -- before a deal -------------------------------------------------------------
     def next_deal(self) -> dict[str, Any]:

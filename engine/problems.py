@@ -55,6 +55,8 @@ class Problem:
 
     def under(self, prefix: str) -> Problem:
         """The same problem seen from an enclosing record (a match's ``deals[i]``)."""
+        if not prefix:
+            return self
         sep = "" if not self.path or self.path.startswith("[") else "."
         return Problem(
             self.code, f"{prefix}{sep}{self.path}", self.message, self.template, self.params

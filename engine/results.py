@@ -87,6 +87,8 @@ class MatchResult:
     """What the next deal inherits from the match (``players``, and per game more)."""
     details: dict[str, Any] = field(default_factory=dict)
     """Game-specific facts about the match (eliminations, titles…)."""
+    snapshot: dict[str, Any] = field(default_factory=dict)
+    """The match after its valid deals, as JSON: :func:`engine.add_deal` continues from it."""
 
     @property
     def valid(self) -> bool:
@@ -106,3 +108,19 @@ class MatchResult:
             "details": dict(self.details),
             "deals": [d.to_dict() for d in self.deals],
         }
+
+
+@dataclass(frozen=True, slots=True)
+class NextDeal:
+    """:func:`engine.add_deal`'s answer: the deal's result, every problem found (the deal's
+    own and those against the match so far), whether the match is now over, and the
+    match's snapshot after the deal (unchanged when there were problems)."""
+
+    result: DealResult
+    errors: tuple[Problem, ...]
+    finished: bool
+    snapshot: dict[str, Any]
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors

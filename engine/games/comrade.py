@@ -329,6 +329,9 @@ class ComradeMatch(MatchState):
         self.dealer = players[0]
         self.wins = 0
 
+    def saved_fields(self) -> tuple[str, ...]:
+        return (*super().saved_fields(), "wins")
+
     def next_deal(self) -> dict[str, Any]:
         return {"players": list(self.players), "dealer": self.dealer}
 

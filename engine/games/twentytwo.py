@@ -268,6 +268,10 @@ class TwentyTwoMatch(MatchState):
         self.removed: dict[str, int] = {}
         """Penalty cards placed in front of the losers: out of the deck for the match."""
 
+    def saved_fields(self) -> tuple[str, ...]:
+        return (*super().saved_fields(), "alive", "out_at", "bought", "hand_size", "losers",
+                "winners", "removed")  # fmt: skip
+
     def next_deal(self) -> dict[str, Any]:
         deal: dict[str, Any] = {"players": list(self.alive), "hand_size": self.hand_size, "decks": self.decks}  # fmt: skip
         if self.dealer is not None:

@@ -6,11 +6,13 @@ from __future__ import annotations
 from django.db import models
 
 from tournaments import access
-from tournaments.models import Deal, Match, Player, Season
+from tournaments.models import Match, Player, Season
 
 
 class MatchStanding(models.Model):
-    """One player's line in a match, as the engine's match rules rank it."""
+    """One player's line in a match, as the engine's match rules rank it, and what the
+    season's leaderboard adds up from it (``season``, ``game``, ``finished``, ``points``,
+    ``scored``, ``numbers``): a season is totalled from these rows alone."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="standings")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="match_standings")
@@ -19,12 +21,22 @@ class MatchStanding(models.Model):
     deals_won = models.PositiveIntegerField()
     rank = models.PositiveIntegerField()
     updated_at = models.DateTimeField(auto_now=True)
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="match_standings")
+    game = models.CharField(max_length=20)
+    night = models.DateField(help_text="The date of the match's club night.")
+    finished = models.BooleanField()
+    points = models.IntegerField(help_text="The sum of the player's deal scores in the match.")
+    scored = models.PositiveIntegerField(help_text="The match's deals with a score for the player.")
+    numbers = models.JSONField(
+        null=True, help_text="The game's own counts for the player (LeagueGame.player_numbers)."
+    )
 
     class Meta:
         ordering = ["match", "rank", "player"]
         constraints = [
             models.UniqueConstraint(fields=["match", "player"], name="match_standing_unique")
         ]
+        indexes = [models.Index(fields=["season", "game", "player"])]
 
     def __str__(self) -> str:
         return f"{self.match}: {self.rank}. {self.player} {self.total}"
@@ -43,6 +55,9 @@ class SeasonStanding(models.Model):
     matches_won = models.PositiveIntegerField()
     rank = models.PositiveIntegerField()
     updated_at = models.DateTimeField(auto_now=True)
+    numbers = models.JSONField(
+        default=dict, help_text="The game's own counts for the player (LeagueGame.player_numbers)."
+    )
 
     class Meta:
         ordering = ["season", "game", "rank", "player"]
@@ -76,32 +91,56 @@ class Rating(models.Model):
         return f"{self.player} {self.game}: {self.rating:.1f}"
 
 
-class RatingHistory(models.Model):
-    """A player's rating after one deal; ``seq`` orders a club's deals of one game."""
+class SeasonPoint(models.Model):
+    """A player's cumulative points in one game of a season after one club night: what
+    the season's plot draws (one point per night, whatever the number of deals)."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="points")
     game = models.CharField(max_length=20)
-    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="rating_history")
-    night = models.DateField(
-        help_text="The club night of the deal (ratings are replayed by night)."
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="season_points")
+    night = models.DateField()
+    ordinal = models.PositiveIntegerField(
+        help_text="The night's place in the season's game, from 1."
     )
-    seq = models.PositiveIntegerField()
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    rating = models.FloatField()
-    deals = models.PositiveIntegerField()
+    total = models.IntegerField()
 
     class Meta:
-        ordering = ["player", "game", "seq"]
-        indexes = [models.Index(fields=["player", "game", "seq"])]
+        ordering = ["season", "game", "player", "night"]
         constraints = [
-            models.UniqueConstraint(fields=["player", "deal"], name="rating_history_unique")
+            models.UniqueConstraint(
+                fields=["season", "game", "player", "night"], name="season_point_unique"
+            )
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} {self.game} #{self.seq}: {self.rating:.1f}"
+        return f"{self.season} {self.game} {self.night}: {self.player} {self.total}"
+
+
+class RatingHistory(models.Model):
+    """A player's rating at the end of one club night in one game: what the rating plot
+    draws, and where a replay from a later night starts."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
+    game = models.CharField(max_length=20)
+    night = models.DateField(help_text="The club night (ratings are replayed by night).")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.FloatField()
+    deals = models.PositiveIntegerField(help_text="The player's deals rated so far in the game.")
+
+    class Meta:
+        ordering = ["player", "game", "night"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "game", "night"], name="rating_history_per_night"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.game} {self.night}: {self.rating:.1f}"
 
 
 # Standings are read with the rows they summarise: a season's and a match's visibility.
 access.scope(SeasonStanding, "season__club", "season")
+access.scope(SeasonPoint, "season__club", "season")
 access.scope(MatchStanding, f"{access.MATCH_PATH}__club", access.MATCH_PATH)

@@ -17,9 +17,16 @@ ratings: everyone wins or loses together, so there is nobody to be ranked agains
 
 Ratings are per club and game, in a fixed order of the deals: club night date,
 match start, match id, deal number.  ``rebuild_ratings`` replays a club's
-deals of one game from a given night on, starting from each player's last
-rating before that night; a rebuild from scratch gives the same numbers as the
+deals of one game from a given night on, starting from each player's rating at
+the end of the night before; a rebuild from scratch gives the same numbers as the
 incremental updates, whatever order the deals were entered in.
+
+The replay reads each deal's rated event as it was stored with the deal
+(``Deal.event``: teams of player ids), one streamed query of plain tuples, and
+keeps per player only the rating at the end of each club night
+(``RatingHistory``, written with COPY): what the plot draws and where a later
+replay starts.  Deals stored without an event (a bulk import, rows older than
+the column) get theirs first, from their records.
 """
 
 from __future__ import annotations
@@ -27,8 +34,6 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
-from itertools import islice
 from typing import Any
 
 from django.db import transaction
@@ -38,91 +43,84 @@ from openskill.models import PlackettLuce
 import engine
 from scoring.models import Rating, RatingHistory, SeasonStanding
 from scoring.sheets import SeasonChart, Series
+from tournaments import progress
 from tournaments.bulk import insert_rows
-from tournaments.games import league_game
 from tournaments.models import Club, Deal, DealScore, Match, Player, Seat, counting_deals
 
 MODEL = PlackettLuce()
 BATCH = 5000
+MU, SIGMA = MODEL.mu, MODEL.sigma
 
 DEAL_ORDER = ("match__table__club_night__date", "match__created_at", "match_id", "number")
-
-
-@dataclass(frozen=True)
-class Event:
-    """One deal as the rating sees it: teams of player ids, ranks (lower is better)."""
-
-    teams: list[list[int]]
-    ranks: list[float]
-    weights: list[list[float]] | None = None
-    stake: float = 1.0
-    """How far mu moves, relative to the library's update."""
-
-
-def event(
-    game: str, record: dict[str, Any], seats: list[tuple[str, int]], scores: dict[int, int]
-) -> Event:
-    """The rated event of one deal: ``seats`` are (handle, player id) in order of play."""
-    ids = dict(seats)
-    in_deal = [h for h, pid in seats if pid in scores]
-    by_handle = {h: scores[ids[h]] for h in in_deal}
-    rated = league_game(game).rating_teams(record, in_deal, by_handle)
-    teams = [[ids[h] for h in team] for team in rated.teams]
-    return Event(teams, list(rated.ranks), rated.weights, rated.stake)
-
 
 State = dict[int, tuple[float, float, int]]
 """Player id → (mu, sigma, deals rated)."""
 
 
-def rate(ev: Event, state: State) -> list[tuple[int, float, float]]:
-    """The new (player, mu, sigma) of everyone in the event; ``state`` is updated."""
-    teams = [
-        [MODEL.rating(*state.get(pid, (MODEL.mu, MODEL.sigma, 0))[:2]) for pid in team]
-        for team in ev.teams
-    ]
-    rated = MODEL.rate(teams, ranks=list(ev.ranks), weights=ev.weights)
-    out = []
-    for team, before, after in zip(ev.teams, teams, rated, strict=True):
-        for pid, old, new in zip(team, before, after, strict=True):
-            mu = old.mu + ev.stake * (new.mu - old.mu)
-            deals = state.get(pid, (0.0, 0.0, 0))[2] + 1
-            state[pid] = (mu, new.sigma, deals)
-            out.append((pid, mu, new.sigma))
-    return out
+def rate(event: dict[str, Any], state: State) -> list[int]:
+    """Rate one stored event (``Deal.event``); ``state`` is updated; returns who played."""
+    teams = event["teams"]
+    before = [[state.get(pid, (MU, SIGMA, 0)) for pid in team] for team in teams]
+    rated = MODEL.rate(
+        [[MODEL.rating(mu=mu, sigma=sigma) for mu, sigma, _n in team] for team in before],
+        ranks=event["ranks"],
+        weights=event["weights"],
+    )
+    stake = event["stake"]
+    for team, old, new in zip(teams, before, rated, strict=True):
+        for pid, (mu, _sigma, n), after in zip(team, old, new, strict=True):
+            state[pid] = (mu + stake * (after.mu - mu), after.sigma, n + 1)
+    return [pid for team in teams for pid in team]
 
 
 def ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
-def _deals(club_id: int, game: str, since: dt.date | None) -> Iterator[tuple[Any, ...]]:
-    """(deal id, night, record or None, seats, {player id: score}) in rating order, streamed:
-    the deals through a server-side cursor, and per batch of them one query for their
-    scores and one for their matches' seats (lookups by id, whatever the planner knows)."""
+def _counting(club_id: int, game: str, since: dt.date | None) -> QuerySet[Deal]:
     deals = Deal.objects.filter(counting_deals(), match__game=game,
                                 match__table__club_night__season__club_id=club_id)  # fmt: skip
     if since is not None:
         deals = deals.filter(match__table__club_night__date__gte=since)
-    fields = ["pk", "match_id", "match__table__club_night__date"]
-    if league_game(game).rating_needs_record:
-        fields.append("record")
-    rows = deals.order_by(*DEAL_ORDER).values_list(*fields).iterator(chunk_size=BATCH)
-    while batch := list(islice(rows, BATCH)):
-        scores: dict[int, dict[int, int]] = defaultdict(dict)
-        for deal_id, player_id, score in DealScore.objects.filter(
-            deal_id__in=[r[0] for r in batch]
-        ).values_list("deal_id", "player_id", "score"):
-            scores[deal_id][player_id] = score
+    return deals
+
+
+def fill_events(club_id: int, game: str, since: dt.date | None = None) -> int:
+    """Give the deals stored without a rated event theirs, from their records and scores;
+    returns how many."""
+    missing = list(
+        _counting(club_id, game, since)
+        .filter(event__isnull=True)
+        .values_list("pk", "match_id", "record")
+    )
+    for start in range(0, len(missing), BATCH):
+        batch = missing[start : start + BATCH]
+        scores: dict[int, dict[str, int]] = defaultdict(dict)
+        for deal_id, handle, score in DealScore.objects.filter(
+            deal_id__in=[d for d, _m, _r in batch]
+        ).values_list("deal_id", "player__handle", "score"):
+            scores[deal_id][handle] = score
         seats: dict[int, list[tuple[str, int]]] = defaultdict(list)
         for match_id, handle, player_id in (
-            Seat.objects.filter(match_id__in={r[1] for r in batch})
+            Seat.objects.filter(match_id__in={m for _d, m, _r in batch})
             .order_by("match_id", "position")
             .values_list("match_id", "player__handle", "player_id")
         ):
             seats[match_id].append((handle, player_id))
-        for row in batch:
-            yield row[0], row[2], row[3] if len(row) > 3 else {}, seats[row[1]], scores[row[0]]
+        filled = []
+        for deal_id, match_id, record in batch:
+            details = engine.check(record).details
+            event = progress.rating_event(game, record, details, seats[match_id], scores[deal_id])
+            filled.append(Deal(pk=deal_id, event=event))
+        Deal.objects.bulk_update(filled, ["event"], batch_size=1000)
+    return len(missing)
+
+
+def _events(club_id: int, game: str, since: dt.date | None) -> Iterator[tuple[dt.date, Any]]:
+    """(night, event) of the club's counting deals of ``game`` in rating order: one query,
+    streamed in batches (a server-side cursor on PostgreSQL)."""
+    rows = _counting(club_id, game, since).order_by(*DEAL_ORDER)
+    yield from rows.values_list("match__table__club_night__date", "event").iterator(BATCH)
 
 
 def rebuild_ratings(club_id: int, game: str, since: dt.date | None = None) -> int:
@@ -136,36 +134,41 @@ def rebuild_ratings(club_id: int, game: str, since: dt.date | None = None) -> in
             return 0
         history = RatingHistory.objects.filter(player__club_id=club_id, game=game)
         state: State = {}
-        seq = 0
         if since is None:
             history.delete()
         else:
             history.filter(night__gte=since).delete()
-            last = history.filter(player=OuterRef("pk")).order_by("-seq")
+            last = history.filter(player=OuterRef("pk")).order_by("-night")
             players = Player.objects.filter(club_id=club_id).annotate(
                 mu=Subquery(last.values("mu")[:1]),
                 sigma=Subquery(last.values("sigma")[:1]),
                 n=Subquery(last.values("deals")[:1]),
-                seq=Subquery(last.values("seq")[:1]),
             )
-            for pid, mu, sigma, n, at in players.filter(mu__isnull=False).values_list(
-                "pk", "mu", "sigma", "n", "seq"
+            for pid, mu, sigma, n in players.filter(mu__isnull=False).values_list(
+                "pk", "mu", "sigma", "n"
             ):
                 state[pid] = (mu, sigma, n)
-                seq = max(seq, at)
-        rated, pending = 0, []
-        fields = ["player", "game", "deal", "night", "seq", "mu", "sigma", "rating", "deals"]
-        for deal_id, night, record, seats, scores in _deals(club_id, game, since):
-            seq += 1
+        fill_events(club_id, game, since)
+        rated = 0
+        rows: list[tuple[Any, ...]] = []
+        night: dt.date | None = None
+        played: set[int] = set()
+
+        def close_night() -> None:
+            for pid in played:
+                mu, sigma, n = state[pid]
+                rows.append((pid, game, night, mu, sigma, ordinal(mu, sigma), n))
+            played.clear()
+
+        for day, event in _events(club_id, game, since):
+            if day != night:
+                close_night()
+                night = day
+            played.update(rate(event, state))
             rated += 1
-            for pid, mu, sigma in rate(event(game, record, seats, scores), state):
-                pending.append(
-                    (pid, game, deal_id, night, seq, mu, sigma, ordinal(mu, sigma), state[pid][2])
-                )
-            if len(pending) >= BATCH:
-                insert_rows(RatingHistory, fields, pending)
-                pending = []
-        insert_rows(RatingHistory, fields, pending)
+        close_night()
+        fields = ["player", "game", "night", "mu", "sigma", "rating", "deals"]
+        insert_rows(RatingHistory, fields, rows)
         Rating.objects.filter(player__club_id=club_id, game=game).delete()
         insert_rows(Rating, ["player", "game", "mu", "sigma", "rating", "deals"],
                     ((pid, game, mu, sigma, ordinal(mu, sigma), n) for pid, (mu, sigma, n) in state.items()))  # fmt: skip
@@ -204,13 +207,13 @@ def by_rating(standings: QuerySet[SeasonStanding]) -> QuerySet[SeasonStanding]:
 
 
 def rating_chart(player: Player, game: str) -> SeasonChart:
-    """The player's rating after each of their deals in ``game``, with the nights marked."""
-    rows = RatingHistory.objects.filter(player=player, game=game).order_by("seq")
+    """The player's rating at the end of each club night they played ``game``, against the
+    deals they had played by then (one query, one point per night)."""
+    rows = RatingHistory.objects.filter(player=player, game=game).order_by("night")
     points: list[tuple[int, float]] = []
     nights: list[tuple[int, dt.date]] = []
-    for i, (rating, night) in enumerate(rows.values_list("rating", "night"), start=1):
-        points.append((i, round(rating, 1)))
-        if not nights or nights[-1][1] != night:
-            nights.append((i, night))
+    for rating, deals, night in rows.values_list("rating", "deals", "night"):
+        points.append((deals, round(rating, 1)))
+        nights.append((deals, night))
     series = [Series(player, points)] if points else []
-    return SeasonChart(series=series, deals=len(points), nights=nights)
+    return SeasonChart(series=series, deals=points[-1][0] if points else 0, nights=nights)

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from datetime import date
 
 import engine
+from scoring.models import SeasonPoint
 from tournaments.games import league_game
-from tournaments.models import DealScore, Match, Player, Season
+from tournaments.models import Match, Player, Season
 from tournaments.records import match_record
 
 
@@ -103,45 +104,41 @@ def match_sheet(match: Match) -> MatchSheet:
 
 @dataclass(frozen=True)
 class Series:
-    """One player's cumulative points after each deal they played, by the deal's place in the season."""
+    """One player's line: cumulative points after each club night of a season, or the
+    rating after each club night against the deals played."""
 
     player: Player
     points: list[tuple[int, int | float]]
-    """(deal ordinal in the season from 1, cumulative points or rating)."""
+    """(x from 1: the night's place in the season, or the deals played; y: points or rating)."""
 
 
 @dataclass(frozen=True)
 class SeasonChart:
     series: list[Series]
     deals: int
+    """The largest x."""
     nights: list[tuple[int, date]]
-    """Where each club night starts on the deal axis."""
+    """Where each club night is on the x axis."""
 
 
 def season_chart(
     season: Season, *, game: str | None = None, player: Player | None = None
 ) -> SeasonChart:
-    """Cumulative points per player over a season, in the order the deals were played (one query)."""
-    rows = DealScore.objects.filter(deal__match__table__club_night__season=season)
+    """Cumulative points per player after each club night of the season (two queries, one
+    point per player and night whatever the number of deals: ``SeasonPoint``)."""
+    rows = SeasonPoint.objects.filter(season=season)
     if game:
-        rows = rows.filter(deal__match__game=game)
+        rows = rows.filter(game=game)
     if player:
         rows = rows.filter(player=player)
-    ordered = rows.order_by(
-        "deal__match__table__club_night__date", "deal__match_id", "deal__number"
-    ).values_list("player_id", "score", "deal_id", "deal__match__table__club_night__date")
-    ordinal: dict[int, int] = {}
-    nights: list[tuple[int, date]] = []
-    cumulative: dict[int, int] = defaultdict(int)
+    nights: dict[int, date] = {}
     points: dict[int, list[tuple[int, int | float]]] = defaultdict(list)
-    for player_id, score, deal_id, day in ordered:
-        if deal_id not in ordinal:
-            ordinal[deal_id] = len(ordinal) + 1
-            if not nights or nights[-1][1] != day:
-                nights.append((ordinal[deal_id], day))
-        cumulative[player_id] += score
-        points[player_id].append((ordinal[deal_id], cumulative[player_id]))
+    for player_id, ordinal, night, total in rows.order_by("ordinal", "player_id").values_list(
+        "player_id", "ordinal", "night", "total"
+    ):
+        nights[ordinal] = night
+        points[player_id].append((ordinal, total))
     players = Player.objects.in_bulk(points.keys())
     series = [Series(players[pid], pts) for pid, pts in points.items()]
     series.sort(key=lambda s: (-s.points[-1][1], s.player.display_name))
-    return SeasonChart(series=series, deals=len(ordinal), nights=nights)
+    return SeasonChart(series=series, deals=max(nights, default=0), nights=sorted(nights.items()))

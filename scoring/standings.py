@@ -1,148 +1,278 @@
-"""Rebuilding standings from the stored deals.
+"""Standings from the stored deals.
 
-Both rebuilds recompute everything from the deals under a row lock and replace
-the old rows in the same transaction, so running one twice gives the same rows
-and two running at once (deals committed at two tables of one season) cannot
-lose an update: the second waits for the lock and then reads both deals.
-The match rules (who leads, who won) are the engine's ``check_match``.
+Two kinds of work, at two speeds:
+
+- **Checking a match** (:func:`rebuild_matches`) runs the engine over the match's
+  deal records: who leads by the game's match rules (tie-breaks, eliminations,
+  titles), the player's points and deals, the game's own counts, the match's kept
+  progress.  It records the version of the match it checked (``checked_version``).
+- **Totalling a season** (:func:`rebuild_season_standings`) trusts the checked
+  matches: one aggregate over the season's match lines gives every leaderboard,
+  one more the plot's points per club night.
+
+A full rebuild (:func:`rebuild_club`, one Celery task per club) checks only the
+matches whose deals changed since their last check (``version`` ≠
+``checked_version``: a task that was lost, a bulk import, an upgrade) and totals
+every season; ``recheck`` checks every match again, and rewrites the deal scores
+and rating events from the records, for after a change to the engine.
+
+Everything is written under row locks (the matches', the season's, the club's),
+replacing the old rows in the same transaction: running a rebuild twice, or two at
+once, or again after one was killed, ends with the same rows as one clean run.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Count, Prefetch, Q, Sum
+from django.db import connection, transaction
+from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
 import engine
-from scoring.models import MatchStanding, SeasonStanding
+from engine.results import DealResult
+from scoring.models import MatchStanding, SeasonPoint, SeasonStanding
 from scoring.ratings import rebuild_club_ratings
+from tournaments import progress
 from tournaments.bulk import insert_rows
-from tournaments.models import Deal, DealScore, Match, Season, Seat, counting_deals
-from tournaments.records import match_record
+from tournaments.games import league_game
+from tournaments.models import Club, Deal, DealScore, Match, Season, Seat
+from tournaments.records import match_envelope
+
+CHUNK = 500
+"""Matches checked per transaction by a full rebuild."""
+
+LINE = ["match", "player", "total", "deals", "deals_won", "rank", "updated_at", "season",
+        "game", "night", "finished", "points", "scored", "numbers"]  # fmt: skip
 
 
 def rebuild_match_standings(match_id: int) -> int | None:
-    """Rewrite a match's standings; returns its season's id (``None``: no such match)."""
+    """Check one match; returns its season's id (``None``: no such match)."""
     seasons = rebuild_matches([match_id])
     return seasons[0] if seasons else None
 
 
-CHUNK = 500
-"""Matches rebuilt per transaction by a full rebuild."""
-
-
-def rebuild_matches(match_ids: list[int]) -> list[int]:
-    """Rewrite the standings of these matches (locked, in one transaction) with three
-    queries whatever their number; returns their seasons' ids."""
+def rebuild_matches(match_ids: Iterable[int], *, rescore: bool = False) -> list[int]:
+    """Check these matches with the engine (locked, in one transaction, four queries and
+    the writes whatever their number); returns their seasons' ids.  With ``rescore`` the
+    deal scores and rating events of their active deals are rewritten from the records."""
     with transaction.atomic():
         matches = list(
             Match.objects.select_for_update(of=("self",))
-            .filter(pk__in=match_ids)
-            .select_related("table__club_night")
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+            .filter(pk__in=list(match_ids))
+            .select_related("table__club_night__season")
             .order_by("pk")
         )
-        records: dict[int, list[Any]] = defaultdict(list)
-        deals = Deal.objects.filter(counting_deals(), match__in=[m.pk for m in matches])
-        for match_id, record in deals.order_by("match_id", "number").values_list(
-            "match_id", "record"
+        ids = [m.pk for m in matches]
+        seats: dict[int, list[tuple[str, int]]] = defaultdict(list)
+        for match_id, handle, player_id in (
+            Seat.objects.filter(match__in=ids)
+            .order_by("match_id", "position")
+            .values_list("match_id", "player__handle", "player_id")
         ):
-            records[match_id].append(record)
-        rows = []
+            seats[match_id].append((handle, player_id))
+        deals: dict[int, list[tuple[int, int, bool, bool, dict[str, Any]]]] = defaultdict(list)
+        for match_id, *row in (
+            Deal.objects.filter(match__in=ids)
+            .order_by("match_id", "number")
+            .values_list("match_id", "pk", "number", "deleted_at", "confirmed_at", "record")
+        ):
+            deal_id, number, deleted_at, confirmed_at, record = row
+            deals[match_id].append((deal_id, number, deleted_at is None, confirmed_at is not None, record))  # fmt: skip
         now = timezone.now()
+        lines: list[tuple[Any, ...]] = []
+        scores: list[tuple[int, int, int, bool]] = []
+        events: list[Deal] = []
         for match in matches:
-            players = {seat.player.handle: seat.player for seat in match.seats.all()}
-            result = engine.check_match(match_record(match, records[match.pk]))
-            rows += [(match.pk, players[s.player].pk, s.total, s.deals, s.deals_won, s.rank, now)
-                     for s in result.standings]  # fmt: skip
-        MatchStanding.objects.filter(match__in=matches).delete()
-        insert_rows(
-            MatchStanding,
-            ["match", "player", "total", "deals", "deals_won", "rank", "updated_at"],
-            rows,
-        )
+            night = match.table.club_night
+            confirmation = night.season.require_confirmation
+            stored = deals[match.pk]
+            active = [(i, r) for i, _n, a, _c, r in stored if a]
+            counting = [(i, r) for i, _n, a, c, r in stored if a and (c or not confirmation)]
+            envelope = match_envelope(match, [h for h, _pid in seats[match.pk]])
+            result = engine.check_match({**envelope, "deals": [r for _i, r in counting]})
+            lines += _lines(match, night.season_id, night.date, seats[match.pk], counting, result, now)  # fmt: skip
+            if len(active) == len(counting):
+                snapshot = result.snapshot
+                checked = result
+            else:
+                checked = engine.check_match({**envelope, "deals": [r for _i, r in active]})
+                snapshot = checked.snapshot
+            number = stored[-1][1] if stored else 0
+            match.state = progress.Progress(number, seats[match.pk], snapshot).to_json()
+            match.checked_version = match.version
+            if rescore:
+                s, e = _rescored(match, seats[match.pk], active, checked.deals)
+                scores += s
+                events += e
+        MatchStanding.objects.filter(match__in=ids).delete()
+        insert_rows(MatchStanding, LINE, lines)
+        Match.objects.bulk_update(matches, ["state", "checked_version"], batch_size=CHUNK)
+        if rescore:
+            DealScore.objects.filter(deal__match__in=ids).delete()
+            insert_rows(DealScore, ["deal", "player", "score", "won"], scores)
+            Deal.objects.bulk_update(events, ["event"], batch_size=CHUNK)
         return sorted({m.table.club_night.season_id for m in matches})
 
 
+def _lines(
+    match: Match,
+    season_id: int,
+    night: dt.date,
+    seats: list[tuple[str, int]],
+    counting: list[tuple[int, dict[str, Any]]],
+    result: engine.MatchResult,
+    now: dt.datetime,
+) -> list[tuple[Any, ...]]:
+    """The match's standings rows: the engine's lines, and what the season adds up."""
+    ids = dict(seats)
+    points: dict[str, int] = defaultdict(int)
+    played: dict[str, list[tuple[dict[str, Any], int]]] = defaultdict(list)
+    for (_deal_id, record), outcome in zip(counting, result.deals, strict=True):
+        if outcome.valid:
+            for handle, score in outcome.scores.items():
+                points[handle] += score
+                played[handle].append((record, score))
+    league = league_game(match.game)
+    finished = result.finished
+    return [
+        (match.pk, ids[s.player], s.total, s.deals, s.deals_won, s.rank, now, season_id,
+         match.game, night, finished, points[s.player], len(played[s.player]),
+         league.player_numbers(played[s.player], s.player) or None)
+        for s in result.standings
+    ]  # fmt: skip
+
+
+def _rescored(
+    match: Match,
+    seats: list[tuple[str, int]],
+    active: list[tuple[int, dict[str, Any]]],
+    results: tuple[DealResult, ...],
+) -> tuple[list[tuple[int, int, int, bool]], list[Deal]]:
+    """The deal scores and rating events of the match's active deals, from their records."""
+    ids = dict(seats)
+    scores, events = [], []
+    for (deal_id, record), outcome in zip(active, results, strict=True):
+        if not outcome.valid:
+            continue
+        winners = set(outcome.winners)
+        scores += [(deal_id, ids[h], s, h in winners) for h, s in outcome.scores.items()]
+        event = progress.rating_event(match.game, record, outcome.details, seats, outcome.scores)
+        events.append(Deal(pk=deal_id, event=event))
+    return scores, events
+
+
 def rebuild_season_standings(season_id: int) -> bool:
-    """Rewrite a season's leaderboards (one per game); ``False`` when there is no such season."""
+    """Rewrite a season's leaderboards (one per game) and plot points from its checked
+    match lines; ``False`` when there is no such season."""
     with transaction.atomic():
         season = Season.objects.select_for_update().filter(pk=season_id).first()
         if season is None:
             return False
-        in_season = Q(deal__match__table__club_night__season=season) & counting_deals("deal__")
-        totals = (
-            DealScore.objects.filter(in_season)
-            .values("deal__match__game", "player_id")
-            .annotate(
-                total=Sum("score"),
-                deals=Count("id"),
-                deals_won=Count("id", filter=Q(won=True)),
-                matches=Count("deal__match", distinct=True),
-            )
+        lines = MatchStanding.objects.filter(season=season, scored__gt=0)
+        totals = lines.values("game", "player_id").annotate(
+            total=Sum("points"),
+            deals=Sum("scored"),
+            deals_won=Sum("deals_won"),
+            matches=Count("id"),
+            matches_won=Count("id", filter=Q(finished=True, rank=1)),
         )
-        wins = (
-            MatchStanding.objects.filter(
-                match__table__club_night__season=season,
-                match__status=Match.Status.FINISHED,
-                rank=1,
-            )
-            .values("match__game", "player_id")
-            .annotate(n=Count("id"))
-        )
-        matches_won = {(w["match__game"], w["player_id"]): w["n"] for w in wins}
-        by_game: dict[str, list[dict]] = defaultdict(list)
+        numbers = _numbers(season)
+        by_game: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for row in totals:
-            by_game[row["deal__match__game"]].append(row)
-
-        rows: list[SeasonStanding] = []
-        for game_name, lines in by_game.items():
+            by_game[row["game"]].append(row)
+        rows: list[tuple[Any, ...]] = []
+        now = timezone.now()
+        for game_name, board in by_game.items():
             rank_key = engine.GAMES[game_name].rank_key
-            lines.sort(key=lambda r: (rank_key(r["total"], r["deals_won"]), r["player_id"]))
-            previous = None
-            rank = 0
-            for position, line in enumerate(lines, start=1):
+            board.sort(key=lambda r: (rank_key(r["total"], r["deals_won"]), r["player_id"]))
+            previous, rank = None, 0
+            for position, line in enumerate(board, start=1):
                 key = rank_key(line["total"], line["deals_won"])
                 if key != previous:
                     rank, previous = position, key
-                rows.append(
-                    SeasonStanding(
-                        season=season,
-                        game=game_name,
-                        player_id=line["player_id"],
-                        total=line["total"],
-                        deals=line["deals"],
-                        deals_won=line["deals_won"],
-                        matches=line["matches"],
-                        matches_won=matches_won.get((game_name, line["player_id"]), 0),
-                        rank=rank,
-                    )
-                )
+                rows.append((season.pk, game_name, line["player_id"], line["total"], line["deals"],
+                             line["deals_won"], line["matches"], line["matches_won"], rank, now,
+                             numbers.get((game_name, line["player_id"]), {})))  # fmt: skip
         SeasonStanding.objects.filter(season=season).delete()
-        SeasonStanding.objects.bulk_create(rows)
+        insert_rows(SeasonStanding, ["season", "game", "player", "total", "deals", "deals_won",
+                                     "matches", "matches_won", "rank", "updated_at", "numbers"], rows)  # fmt: skip
+        _points(season, lines)
         return True
 
 
-def rebuild_all(*, club_id: int | None = None, season_id: int | None = None) -> tuple[int, int]:
-    """Rebuild the matches' and then the seasons' standings (all, one club's or one season's),
-    then the ratings of the clubs concerned (from scratch); returns (seasons, matches)."""
-    matches = Match.objects.all()
-    seasons = Season.objects.all()
-    if club_id is not None:
-        matches = matches.filter(table__club_night__season__club_id=club_id)
-        seasons = seasons.filter(club_id=club_id)
-    if season_id is not None:
-        matches = matches.filter(table__club_night__season_id=season_id)
-        seasons = seasons.filter(pk=season_id)
+def _numbers(season: Season) -> dict[tuple[str, int], dict[str, int]]:
+    """The games' own counts per (game, player), added up over the season's match lines."""
+    out: dict[tuple[str, int], dict[str, int]] = defaultdict(dict)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT game, player_id, key, SUM(value::integer) "
+                "FROM scoring_matchstanding, jsonb_each_text(numbers) "
+                "WHERE season_id = %s AND numbers IS NOT NULL GROUP BY 1, 2, 3",
+                [season.pk],
+            )
+            for game, player_id, key, total in cursor.fetchall():
+                out[(game, player_id)][key] = total
+        return out
+    lines = MatchStanding.objects.filter(season=season, numbers__isnull=False)
+    for game, player_id, counts in lines.values_list("game", "player_id", "numbers"):
+        for key, value in (counts or {}).items():
+            out[(game, player_id)][key] = out[(game, player_id)].get(key, 0) + value
+    return out
+
+
+def _points(season: Season, lines: Any) -> None:
+    """The plot's points: each player's cumulative total after each club night."""
+    per_night = lines.values("game", "player_id", "night").annotate(points=Sum("points"))
+    nights: dict[str, set[dt.date]] = defaultdict(set)
+    rows = sorted(per_night.values_list("game", "night", "player_id", "points"))
+    for game, night, _pid, _p in rows:
+        nights[game].add(night)
+    ordinal = {g: {n: i for i, n in enumerate(sorted(ns), start=1)} for g, ns in nights.items()}
+    cumulative: dict[tuple[str, int], int] = defaultdict(int)
+    out = []
+    for game, night, player_id, points in rows:
+        cumulative[(game, player_id)] += points
+        out.append((season.pk, game, player_id, night, ordinal[game][night], cumulative[(game, player_id)]))  # fmt: skip
+    SeasonPoint.objects.filter(season=season).delete()
+    insert_rows(SeasonPoint, ["season", "game", "player", "night", "ordinal", "total"], out)
+
+
+def rebuild_club(club_id: int, *, recheck: bool = False) -> tuple[int, int]:
+    """Everything of one club, from its deals: check the matches that changed since their
+    last check (all of them with ``recheck``), total every season, replay the ratings;
+    returns (seasons, matches checked)."""
+    matches = Match.objects.filter(table__club_night__season__club_id=club_id)
+    return _rebuild(matches, Season.objects.filter(club_id=club_id), [club_id], recheck)
+
+
+def rebuild_season(season_id: int, *, recheck: bool = False) -> tuple[int, int]:
+    """One season (after a bulk import into it), and its club's ratings."""
+    seasons = Season.objects.filter(pk=season_id)
+    matches = Match.objects.filter(table__club_night__season_id=season_id)
+    return _rebuild(matches, seasons, list(seasons.values_list("club_id", flat=True)), recheck)
+
+
+def rebuild_all(*, recheck: bool = False) -> tuple[int, int]:
+    """Every club, one after the other in this process (``rebuild_standings`` shares the
+    clubs among the Celery workers instead); returns (seasons, matches checked)."""
+    done = [rebuild_club(c, recheck=recheck) for c in Club.objects.order_by("pk").values_list("pk", flat=True)]  # fmt: skip
+    return sum(s for s, _m in done), sum(m for _s, m in done)
+
+
+def _rebuild(matches: Any, seasons: Any, clubs: list[int], recheck: bool) -> tuple[int, int]:
+    if not recheck:
+        matches = matches.exclude(checked_version=F("version"))
     match_ids = list(matches.order_by("pk").values_list("pk", flat=True))
     for start in range(0, len(match_ids), CHUNK):
-        rebuild_matches(match_ids[start : start + CHUNK])
-    season_ids = list(seasons.values_list("pk", flat=True))
+        rebuild_matches(match_ids[start : start + CHUNK], rescore=recheck)
+    season_ids = list(seasons.order_by("pk").values_list("pk", flat=True))
     for season_id in season_ids:
         rebuild_season_standings(season_id)
-    for club in sorted(set(seasons.values_list("club_id", flat=True))):
-        rebuild_club_ratings(club)
+    for club_id in clubs:
+        rebuild_club_ratings(club_id)
     return len(season_ids), len(match_ids)

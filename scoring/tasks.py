@@ -1,13 +1,27 @@
 """Celery tasks. They take ids, re-read the rows, tolerate rows that are gone,
-are idempotent, and retry only transient database errors."""
+are idempotent, and retry only transient database errors.
+
+A full rebuild is a group of per-club tasks (clubs are independent): any number of
+workers on the project's broker share them, and ``rebuild_everything`` waits for
+the group through the result backend (the same Redis).  Each club's work runs under
+its own row locks, so a club rebuilt twice at once is rebuilt one time after the
+other, and a task whose worker dies is rolled back by PostgreSQL and delivered
+again (late acknowledgement) or run again by hand, with the same result.
+"""
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import group, shared_task
 from django.db import OperationalError
 
 from scoring.ratings import refresh_match_ratings
-from scoring.standings import rebuild_all, rebuild_match_standings, rebuild_season_standings
+from scoring.standings import (
+    rebuild_club,
+    rebuild_match_standings,
+    rebuild_season,
+    rebuild_season_standings,
+)
+from tournaments.models import Club
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
@@ -21,5 +35,31 @@ def refresh_standings(match_id: int) -> None:
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def refresh_season(season_id: int) -> None:
-    """Recompute every match of a season and then its leaderboards (after a bulk import)."""
-    rebuild_all(season_id=season_id)
+    """Recompute every changed match of a season and then its leaderboards (after a bulk import)."""
+    rebuild_season(season_id)
+
+
+@shared_task(
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+    ignore_result=False,
+    acks_late=True,
+    reject_on_worker_lost=True,
+)
+def rebuild_club_task(club_id: int, recheck: bool = False) -> tuple[int, int]:
+    """One club of a full rebuild: (seasons, matches checked)."""
+    return rebuild_club(club_id, recheck=recheck)
+
+
+def rebuild_everything(
+    *, club_id: int | None = None, recheck: bool = False, timeout: float | None = None
+) -> tuple[int, int]:
+    """A full rebuild fanned out over the workers, one task per club; waits for them all
+    and returns (seasons, matches checked)."""
+    clubs = Club.objects.order_by("pk").values_list("pk", flat=True)
+    if club_id is not None:
+        clubs = clubs.filter(pk=club_id)
+    job = group(rebuild_club_task.s(c, recheck) for c in clubs).apply_async()
+    done = job.get(timeout=timeout, disable_sync_subtasks=False)
+    return sum(s for s, _m in done), sum(m for _s, m in done)

@@ -17,18 +17,19 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 import engine
 from engine.results import DealResult
+from tournaments import progress, store
 from tournaments.events import match_changed
-from tournaments.models import Deal, DealScore, Match, Player, Seat, Table
+from tournaments.models import Deal, Match, Player, Seat, Table
 from tournaments.records import (
     Rejection,
     complete_record,
     error,
+    match_envelope,
     match_record,
     next_deal,
     problems,
@@ -131,10 +132,11 @@ def check_next_deal(
     """The dry run of :func:`enter_deal`: the completed record, the engine's result for
     ``record`` as the match's next deal and whether it ends the match; or the
     :class:`Rejection` it would raise.
-    ``previous`` are the match's active deal records in order (read when not given)."""
+    ``previous`` are the match's active deal records in order; without them the match's
+    kept progress is read (``tournaments.progress``)."""
     if previous is None:
-        active = match.deals.filter(deleted_at__isnull=True).order_by("number")
-        previous = list(active.values_list("record", flat=True))
+        full, step = _checked(match, progress.of(match), record)
+        return full, step.result, step.finished
     full = complete_record(match, record, previous)
     result = engine.check(full)
     if not result.valid:
@@ -143,6 +145,19 @@ def check_next_deal(
     if not state.valid:
         raise Rejection(problems(state.errors), conflict=True)
     return full, result, state.finished
+
+
+def _checked(
+    match: Match, kept: progress.Progress, record: Any
+) -> tuple[dict[str, Any], engine.NextDeal]:
+    """``record`` completed and checked as the next deal after ``kept``."""
+    full = complete_record(match, record, handles=kept.handles, snapshot=kept.snapshot)
+    step = engine.add_deal(match_envelope(match, kept.handles), kept.snapshot, full)
+    if not step.result.valid:
+        raise Rejection(problems(step.result.errors))
+    if not step.valid:  # against the match so far (dealer, hand size, cards out…)
+        raise Rejection(problems(step.errors), conflict=True)
+    return full, step
 
 
 KEY_LENGTH = 255
@@ -168,11 +183,16 @@ def enter_deal(
     Raises :class:`Rejection` with the engine's errors when the record is invalid,
     and a conflict when the match is finished or deal ``number`` exists already.
     ``key`` is the client's own name for this entry (the page's hidden key, the
-    API's ``Idempotency-Key``): stored with the deal in the same transaction, so
+    API's ``Idempotency-Key``): stored with the deal in the same statement, so
     that a retry with the key and the same record answers the stored deal
     (``replayed`` set) instead of storing another, and the key with another record
     is refused (``idempotency_key_reused``, nothing stored).
-    The standings are refreshed (``events.match_changed``) once the transaction commits.
+
+    The deal is checked against the match's kept progress and stored by one statement
+    that succeeds only if the match has not changed meanwhile (``tournaments.store``);
+    when it has (two scorers at one match), the entry is checked again with the match
+    row locked.  The returned deal carries its scores.  The standings are refreshed
+    (``events.match_changed``) once the deal is committed.
     """
     if key is not None and not 0 < len(key) <= KEY_LENGTH:
         raise Rejection(
@@ -186,99 +206,95 @@ def enter_deal(
             )
         )
     sent = request_hash(record)
-    with transaction.atomic():
-        # Lock the match: deals of one match are numbered and judged one at a time.
-        locked = (
-            Match.objects.select_for_update(of=("self",))
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
-            .get(pk=match.pk)
-        )
-        if key is not None:
-            before = locked.deals.filter(idempotency_key=key).first()
-            if before is not None:
-                if before.request_hash != sent:
-                    raise Rejection(
-                        (error("idempotency_key_reused", "key", gettext_noop('this key was used for another deal record: make a new key for a new entry')),),
-                        existing=before,
-                    )  # fmt: skip
-                before.replayed = True
-                return before
-        if locked.status == Match.Status.FINISHED:
-            raise Rejection(
-                (
-                    error(
-                        "match_finished",
-                        "",
-                        gettext_noop("this match is finished; no deal can be added"),
-                    ),
-                ),
-                conflict=True,
-            )
-        stored = list(locked.deals.order_by("number").values_list("number", "deleted_at", "record"))
-        next_number = len(stored) + 1
-        if number is not None and number != next_number:
-            existing = locked.deals.filter(number=number).first()
-            if existing is not None:
-                raise Rejection(
-                    (
-                        error(
-                            "deal_exists",
-                            "number",
-                            gettext_noop("deal %(number)s of this match exists already"),
-                            number=number,
-                        ),
-                    ),
-                    conflict=True,
-                    existing=existing,
-                )
-            raise Rejection(
-                (
-                    error(
-                        "wrong_number",
-                        "number",
-                        gettext_noop("the next deal of this match is %(next_number)s"),
-                        next_number=next_number,
-                    ),
-                )
-            )
-        active = [record for _number, deleted_at, record in stored if deleted_at is None]
-        full, result, finished = check_next_deal(locked, record, active)
-        try:
-            with transaction.atomic():
-                deal = Deal.objects.create(
-                    match=locked,
-                    number=next_number,
-                    record=full,
-                    entered_by=user,
-                    idempotency_key=key or "",
-                    request_hash=sent,
-                )
-        except IntegrityError:
-            existing = Deal.objects.filter(match=locked, number=next_number).first()
-            raise Rejection(
-                (
-                    error(
-                        "deal_exists",
-                        "number",
-                        gettext_noop("deal %(next_number)s was entered at the same moment"),
-                        next_number=next_number,
-                    ),
-                ),
-                conflict=True,
-                existing=existing,
-            ) from None
-        players = {p.handle: p for p in locked.seated_players()}
-        winners = set(result.winners)
-        DealScore.objects.bulk_create(
-            DealScore(deal=deal, player=players[handle], score=score, won=handle in winners)
-            for handle, score in result.scores.items()
-        )
-        if finished:
-            locked.status = Match.Status.FINISHED
-            locked.finished_at = timezone.now()
-            locked.save(update_fields=["status", "finished_at"])
-        match_changed(locked.pk)
+    deal = _enter(match, record, user, number, key, sent)
+    if deal is None:  # the match changed since it was read: again, one entry at a time
+        with transaction.atomic():
+            locked = Match.objects.select_for_update(of=("self",)).get(pk=match.pk)
+            deal = _enter(locked, record, user, number, key, sent)
+        assert deal is not None, "a locked match cannot change"
+    if not deal.replayed:
+        match_changed(match.pk)
     return deal
+
+
+def _enter(
+    match: Match, record: Any, user: User | None, number: int | None, key: str | None, sent: str
+) -> Deal | None:
+    """One attempt of :func:`enter_deal` against ``match`` as read; ``None``: it changed."""
+    try:
+        kept = progress.of(match)
+        if match.status == Match.Status.FINISHED:
+            raise Rejection(
+                (error("match_finished", "", gettext_noop("this match is finished; no deal can be added")),),
+                conflict=True,
+            )  # fmt: skip
+        next_number = kept.number + 1
+        if number is not None and number != next_number:
+            raise _wrong_number(match, number, next_number)
+        full, step = _checked(match, kept, record)
+    except Rejection:
+        if key is not None and (before := _keyed(match, key, sent)) is not None:
+            return before
+        raise
+    scores = step.result.scores
+    winners = set(step.result.winners)
+    ids = dict(kept.seats)
+    new = store.NewDeal(
+        match=match,
+        version=match.version,
+        number=next_number,
+        record=full,
+        scores=[(Player(pk=ids[h], handle=h), scores[h], h in winners) for h in kept.handles if h in scores],
+        state=progress.Progress(next_number, kept.seats, step.snapshot).to_json(),
+        finished_at=timezone.now() if step.finished else None,
+        user_id=user.pk if user is not None else None,
+        at=timezone.now(),
+        key=key or "",
+        request_hash=sent,
+        event=progress.rating_event(match.game, full, step.result.details, kept.seats, scores),
+    )  # fmt: skip
+    try:
+        deal = store.insert(new)
+    except IntegrityError:
+        if key is not None and (before := _keyed(match, key, sent)) is not None:
+            return before
+        existing = Deal.objects.filter(match=match, number=next_number).first()
+        raise Rejection(
+            (error("deal_exists", "number", gettext_noop("deal %(next_number)s was entered at the same moment"), next_number=next_number),),
+            conflict=True,
+            existing=existing,
+        ) from None  # fmt: skip
+    if deal is not None:
+        deal.entered_by = user
+    return deal
+
+
+def _keyed(match: Match, key: str, sent: str) -> Deal | None:
+    """The deal stored before with ``key`` (marked ``replayed``); a refusal when that was
+    another record; ``None`` when the key is new."""
+    before = Deal.objects.filter(match=match, idempotency_key=key).first()
+    if before is None:
+        return None
+    if before.request_hash != sent:
+        raise Rejection(
+            (error("idempotency_key_reused", "key", gettext_noop('this key was used for another deal record: make a new key for a new entry')),),
+            existing=before,
+        )  # fmt: skip
+    before.replayed = True
+    return before
+
+
+def _wrong_number(match: Match, number: int, next_number: int) -> Rejection:
+    existing = Deal.objects.filter(match=match, number=number).first()
+    if existing is not None:
+        return Rejection(
+            (error("deal_exists", "number", gettext_noop("deal %(number)s of this match exists already"), number=number),),
+            conflict=True,
+            existing=existing,
+        )  # fmt: skip
+    return Rejection(
+        (error("wrong_number", "number", gettext_noop("the next deal of this match is %(next_number)s"), next_number=next_number),)
+    )  # fmt: skip
 
 
 def confirm_deal(deal: Deal, user: User) -> Deal:
@@ -298,5 +314,5 @@ def confirm_deal(deal: Deal, user: User) -> Deal:
         locked.confirmed_by = user
         locked.confirmed_at = timezone.now()
         locked.save(update_fields=["confirmed_by", "confirmed_at"])
-        match_changed(locked.match_id)
+        progress.changed(locked.match_id, deals_changed=False)
     return locked

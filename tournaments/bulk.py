@@ -47,7 +47,10 @@ def insert_rows(
         statement = f'COPY "{meta.db_table}" ({", ".join(names)}) FROM STDIN'
         with cursor.cursor.copy(statement) as copy:  # psycopg's own cursor
             for i, row in enumerate(rows):
-                values = [json.dumps(v) if j else v for v, j in zip(row, as_json, strict=True)]
+                values = [
+                    json.dumps(v) if j and v is not None else v
+                    for v, j in zip(row, as_json, strict=True)
+                ]
                 copy.write_row([new_ids[i], *values] if ids else values)
     return new_ids
 

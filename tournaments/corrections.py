@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 import engine
-from tournaments.events import match_changed
+from tournaments import progress
 from tournaments.models import Deal, DealScore, DealVersion, Match, counting_deals
 from tournaments.records import Rejection, complete_record, error, match_record, problems
 
@@ -84,6 +84,10 @@ def _rescore(match: Match, active: list[Deal]) -> engine.MatchResult:
         for deal, outcome in zip(active, result.deals, strict=True)
         for h, score in outcome.scores.items()
     )
+    seats = [(h, p.pk) for h, p in players.items()]
+    for deal, outcome in zip(active, result.deals, strict=True):
+        deal.event = progress.rating_event(match.game, deal.record, outcome.details, seats, outcome.scores)  # fmt: skip
+    Deal.objects.bulk_update(active, ["event"])
     return result
 
 
@@ -113,7 +117,7 @@ def _change(deal: Deal, user: User, reason: str, action: str, apply) -> tuple[De
         effect = _effect(before, after, [p.handle for p in match.seated_players()])
         version.effect = [e.to_dict() for e in effect]
         version.save(update_fields=["effect"])
-        match_changed(match.pk)
+        progress.changed(match.pk)
     return locked, effect
 
 

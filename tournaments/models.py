@@ -182,6 +182,24 @@ class Match(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveBigIntegerField(
+        default=1,
+        db_default=1,
+        help_text=_("Goes up with every change to the match's deals."),
+    )
+    checked_version = models.PositiveBigIntegerField(
+        default=0,
+        db_default=0,
+        help_text=_("The version whose standings the engine computed last (rebuilds trust it)."),
+    )
+    state = models.JSONField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "The match so far, kept for the next deal: its last deal number, its seats and "
+            "the engine's snapshot (empty: recomputed from the deals)."
+        ),
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -253,6 +271,14 @@ class Deal(models.Model):
         default="",
         db_default="",
         help_text=_("SHA-256 of the record as sent."),
+    )
+    event = models.JSONField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "The deal as the ratings see it (teams of player ids, ranks, weights, stake), "
+            "written with its scores (empty: derived from the record when rated)."
+        ),
     )
 
     replayed = False

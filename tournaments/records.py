@@ -55,12 +55,15 @@ def problems(found: Iterable[Problem]) -> tuple[dict[str, Any], ...]:
 
 def match_record(match: Match, deals: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """The match record (docs/deal-records.md, "Matches") of a stored match."""
-    record: dict[str, Any] = {
-        "game": match.game,
-        "players": [p.handle for p in match.seated_players()],
-        "rules": dict(match.rules),
+    return {
+        **match_envelope(match, [p.handle for p in match.seated_players()]),
         "deals": list(deals),
     }
+
+
+def match_envelope(match: Match, handles: Sequence[str]) -> dict[str, Any]:
+    """The match record without its deals, for seats already known."""
+    record: dict[str, Any] = {"game": match.game, "players": list(handles), "rules": dict(match.rules)}  # fmt: skip
     if match.target is not None:
         record["target"] = match.target
     return record
@@ -72,7 +75,12 @@ def next_deal(match: Match, previous: Sequence[Mapping[str, Any]]) -> dict[str, 
 
 
 def complete_record(
-    match: Match, record: Any, previous: Sequence[Mapping[str, Any]] | None = None
+    match: Match,
+    record: Any,
+    previous: Sequence[Mapping[str, Any]] | None = None,
+    *,
+    handles: Sequence[str] | None = None,
+    snapshot: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The deal record with the match's envelope filled in, or a :class:`Rejection`.
 
@@ -80,15 +88,20 @@ def complete_record(
     seating says (``match_fields``: Packing's ``teams``); when it gives ``game`` or
     ``players`` they must be the match's.  In the games whose deals follow the match
     (``deals_follow_the_match``) the deals before it (``previous``, the active deals
-    in order) say who plays it and who deals, and Twenty-Two how many cards.
+    in order) say who plays it and who deals, and Twenty-Two how many cards; or, without
+    replaying them, the seats' ``handles`` and the engine's ``snapshot`` of them
+    (``tournaments.progress``).
     """
     if not isinstance(record, dict):
         raise Rejection((error("wrong_type", "", gettext_noop("a deal record is a JSON object")),))
-    base = match_record(match)
+    base = match_record(match) if handles is None else match_envelope(match, handles)
     inherited: dict[str, Any] = {}
     game = engine.GAMES[match.game]
     if game.deals_follow_the_match:
-        inherited = next_deal(match, previous or [])
+        if handles is None:
+            inherited = next_deal(match, previous or [])
+        else:
+            inherited = engine.next_deal(base, snapshot)
         base["players"] = inherited.pop("players", base["players"])
     errors = []
     for key in ("game", "players"):

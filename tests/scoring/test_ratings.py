@@ -9,14 +9,28 @@ from django.core.management import call_command
 from django.test import Client
 from openskill.models import PlackettLuce
 
+import engine
 from scoring.models import Rating, RatingHistory
-from scoring.ratings import MODEL, event, rate
+from scoring.ratings import MODEL, rate
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
 from tournaments import actions, corrections
 from tournaments.games.declarer import ALL_TAKEN_MULTIPLIER, stake
 from tournaments.models import ClubNight, Table
+from tournaments.progress import rating_event
 
 SEATS = [(h, i) for i, h in enumerate(NAPOLEON_SEATS, start=1)]  # handle, player id
+
+
+def event(game, record, scores):
+    """The stored event of a deal with these scores (by player id 1-4)."""
+    details = engine.check(record).details if record else {}
+    by_handle = {h: scores[i] for h, i in SEATS}
+    return rating_event(game, record, details, SEATS, by_handle)
+
+
+def mus(ev, state):
+    rate(ev, state)
+    return {pid: mu for pid, (mu, _sigma, _n) in state.items()}
 
 
 def comp13(captured):
@@ -34,31 +48,30 @@ def test_the_library_rates_equal_ranks_alike():
 
 
 def test_players_with_equal_deal_scores_are_rated_as_tied():
-    ev = event("comp13", {}, SEATS, {1: 6, 2: 6, 3: -6, 4: -6})
-    assert ev.ranks[0] == ev.ranks[1] and ev.ranks[2] == ev.ranks[3]
-    state = {}
-    rated = {pid: mu for pid, mu, _ in rate(ev, state)}
+    ev = event("comp13", {}, {1: 6, 2: 6, 3: -6, 4: -6})
+    assert ev["ranks"][0] == ev["ranks"][1] and ev["ranks"][2] == ev["ranks"][3]
+    rated = mus(ev, {})
     assert rated[1] == rated[2] > MODEL.mu > rated[3] == rated[4]
 
 
 def test_the_declarer_gains_most_and_a_bigger_stake_moves_further():
     deal = {**napoleon_deal(), "game": "napoleon", "players": NAPOLEON_SEATS}
-    won = rate(event("napoleon", deal, SEATS, {1: 40, 2: -20, 3: 20, 4: -20}), {})
-    gain = {pid: mu - MODEL.mu for pid, mu, _ in won}
+    won = mus(event("napoleon", deal, {1: 40, 2: -20, 3: 20, 4: -20}), {})
+    gain = {pid: mu - MODEL.mu for pid, mu in won.items()}
     assert gain[1] > gain[3] > 0 > gain[2] and gain[2] == gain[4]  # aki declarer, chika adjutant
 
     bigger = {**deal, "declaration": {"player": "aki", "count": 20, "trump": "hearts"},
               "point_cards": {"aki": 13, "ben": 0, "chika": 7, "dai": 0}}  # fmt: skip
-    ev = event("napoleon", bigger, SEATS, {1: 100, 2: -50, 3: 50, 4: -50})
-    assert ev.stake > event("napoleon", deal, SEATS, {1: 40, 2: -20, 3: 20, 4: -20}).stake
-    assert dict((p, mu) for p, mu, _ in rate(ev, {}))[1] - MODEL.mu > gain[1]
+    ev = event("napoleon", bigger, {1: 100, 2: -50, 3: 50, 4: -50})
+    assert ev["stake"] > event("napoleon", deal, {1: 40, 2: -20, 3: 20, 4: -20})["stake"]
+    assert mus(ev, {})[1] - MODEL.mu > gain[1]
     assert [stake(m) for m in (1, 2, ALL_TAKEN_MULTIPLIER, 16)] == [1, 2, 3, 5]
 
 
 def test_partners_share_their_sides_result():
-    ev = event("packing", {}, SEATS, {1: 120, 2: -120, 3: 120, 4: -120})
-    assert ev.teams == [[1, 3], [2, 4]]
-    rated = {pid: mu for pid, mu, _ in rate(ev, {})}
+    ev = event("packing", {}, {1: 120, 2: -120, 3: 120, 4: -120})
+    assert ev["teams"] == [[1, 3], [2, 4]]
+    rated = mus(ev, {})
     assert rated[1] == rated[3] > rated[2] == rated[4]
 
 
@@ -69,14 +82,7 @@ def ratings():
         ),
         sorted(
             RatingHistory.objects.values_list(
-                "player__handle",
-                "game",
-                "deal__number",
-                "deal__match_id",
-                "seq",
-                "mu",
-                "sigma",
-                "deals",
+                "player__handle", "game", "night", "mu", "sigma", "deals"
             )
         ),  # fmt: skip
     )
@@ -100,8 +106,9 @@ def test_ratings_follow_the_deals_and_a_rebuild_gives_the_same_numbers(
         late = actions.enter_deal(first, napoleon_deal(declarer="dai", adjutant=None, count=14,
                                   points={"aki": 0, "ben": 4, "chika": 2, "dai": 14}), user=scorer)  # fmt: skip
     incremental = ratings()
-    seqs = {(row[3], row[2]): row[4] for row in incremental[1] if row[0] == "aki"}
-    assert seqs == {(first.pk, 1): 1, (first.pk, 2): 2, (second.pk, 1): 3}  # by night, not by entry
+    # One row per night, in the order of the nights, not of the entries.
+    nights = [(row[2], row[5]) for row in incremental[1] if row[0] == "aki"]
+    assert nights == [(first.table.club_night.date, 2), (later.date, 3)]
     assert {row[0]: row[5] for row in incremental[0]}["aki"] == 3
 
     call_command("rebuild_standings")

@@ -120,8 +120,6 @@ class LeagueGame(ABC):
     """Rows of the blank paper sheet."""
     federation: ClassVar[tuple[PlannedMatch, ...]] = ()
     """The matches the federation generator plays of this game, in turn."""
-    rating_needs_record: ClassVar[bool] = False
-    """Whether :meth:`rating_teams` reads the deal record (the ratings then fetch it)."""
 
     @property
     def rules(self) -> Game:
@@ -165,19 +163,29 @@ class LeagueGame(ABC):
         return []
 
     # -- a player's season ------------------------------------------------------------
+    number_labels: ClassVar[dict[str, Text]] = {}
+    """The names of the counts :meth:`player_numbers` gives, in the order shown."""
+
     def player_numbers(
         self, deals: Sequence[tuple[Mapping[str, Any], int]], handle: str
-    ) -> list[tuple[Text, int]]:
-        """The game's own counts for a player's season page from their deals (record, the
-        player's score): by default none beyond points, rank and deals won."""
-        return []
+    ) -> dict[str, int]:
+        """The game's own counts for a player's season page (keys of :attr:`number_labels`)
+        from their deals of one match (record, the player's score): counts, so that a
+        season's are the sum of its matches'.  By default none beyond points, rank and
+        deals won."""
+        return {}
 
     # -- ratings --------------------------------------------------------------------------
     def rating_teams(
-        self, record: Mapping[str, Any], players: list[str], scores: Mapping[str, int]
+        self,
+        record: Mapping[str, Any],
+        details: Mapping[str, Any],
+        players: list[str],
+        scores: Mapping[str, int],
     ) -> RatedTeams:
-        """The rated event of one deal: ``players`` are those with a score in it, in order
-        of play.  By default the engine's sides, ranked by their deal score."""
+        """The rated event of one deal (``details``: the engine's result details of it):
+        ``players`` are those with a score in it, in order of play.  By default the
+        engine's sides, ranked by their deal score."""
         teams = self.rules.sides(players)
         return RatedTeams(teams, [-sum(scores[h] for h in team) for team in teams])
 

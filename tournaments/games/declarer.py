@@ -27,7 +27,6 @@ from tournaments.games.base import (
     LeagueGame,
     RatedTeams,
     Section,
-    Text,
     card_field,
     chips,
     codes,
@@ -66,7 +65,6 @@ class DeclarerLeagueGame(LeagueGame):
     """Point cards in the deck: 20 (Napoleon), 40 (Rettler)."""
     tie_break = _("cumulative zero-sum points")
     blank_rows = 20
-    rating_needs_record = True
 
     def add_fields(self, form: EntryForm) -> None:
         choices = player_choices(form)
@@ -177,9 +175,16 @@ class DeclarerLeagueGame(LeagueGame):
         }
         return line + (f" ×{multiplier}" if multiplier else "")
 
+    number_labels = {
+        "declared": _("Declared (立った)"),
+        "won_declaring": _("Won as declarer"),
+        "adjutant": _("Adjutant (副官)"),
+        "won_adjutant": _("Won as adjutant"),
+    }
+
     def player_numbers(
         self, deals: Sequence[tuple[Mapping[str, Any], int]], handle: str
-    ) -> list[tuple[Text, int]]:
+    ) -> dict[str, int]:
         """How often the player declared and won as declarer, was an adjutant and won so."""
         declared = won_declaring = adjutant = won_adjutant = 0
         for record, score in deals:
@@ -193,17 +198,20 @@ class DeclarerLeagueGame(LeagueGame):
             if handle in found:
                 adjutant += 1
                 won_adjutant += score > 0
-        return [
-            (_("Declared (立った)"), declared),
-            (_("Won as declarer"), won_declaring),
-            (_("Adjutant (副官)"), adjutant),
-            (_("Won as adjutant"), won_adjutant),
-        ]
+        return {
+            "declared": declared,
+            "won_declaring": won_declaring,
+            "adjutant": adjutant,
+            "won_adjutant": won_adjutant,
+        }
 
     def rating_teams(
-        self, record: Mapping[str, Any], players: list[str], scores: Mapping[str, int]
+        self,
+        record: Mapping[str, Any],
+        details: Mapping[str, Any],
+        players: list[str],
+        scores: Mapping[str, int],
     ) -> RatedTeams:
-        details = engine.check(record).details
         declarer = record["declaration"]["player"]
         army = [declarer, *details["adjutants"]]
         coalition = [h for h in players if h not in army]

@@ -168,9 +168,10 @@ class MatchViewSet(
             )
         except actions.Rejection as rejection:
             return rejection_response(rejection)
-        response = Response(
-            DealSerializer(deals_queryset().get(pk=deal.pk)).data, status=status.HTTP_201_CREATED
-        )
+        if deal.replayed:  # the deal stored the first time, read back
+            deal = deals_queryset().get(pk=deal.pk)
+            deal.replayed = True
+        response = Response(DealSerializer(deal).data, status=status.HTTP_201_CREATED)
         if deal.replayed:
             response["Idempotent-Replayed"] = "true"
         return response

@@ -5,7 +5,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from ops.backup import ImportError_, import_club
-from scoring.standings import rebuild_all
+from scoring.standings import rebuild_club
 
 
 class Command(BaseCommand):
@@ -21,5 +21,5 @@ class Command(BaseCommand):
             club = import_club(doc)
         except (OSError, json.JSONDecodeError, ImportError_, KeyError) as exc:
             raise CommandError(f"cannot import {file}: {exc}") from None
-        seasons, matches = rebuild_all(club_id=club.pk)
+        seasons, matches = rebuild_club(club.pk)
         self.stdout.write(f"restored {club}: {matches} matches in {seasons} seasons")

@@ -1,0 +1,104 @@
+"""A match's progress, kept with the match so that the next deal is checked without
+reading the deals before it.
+
+``Match.state`` holds the last deal number (deleted deals keep theirs), the seats
+(handle and player id, in order of play) and the engine's snapshot of the active
+deals (:attr:`engine.MatchResult.snapshot`).  Deal entry writes the new state in
+the statement that stores the deal (``tournaments.store``); every other change
+to a match's deals (corrections, deletes, restores, imports) empties it through
+:func:`changed`, and the next entry recomputes it from the rows.  ``Match.version``
+goes up with every change; the standings remember the version they were computed
+at (``Match.checked_version``), so that a rebuild re-checks only what changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import F
+
+import engine
+from tournaments import events
+from tournaments.games import league_game
+from tournaments.models import Match, Seat
+from tournaments.records import match_envelope
+
+
+@dataclass(frozen=True)
+class Progress:
+    number: int
+    """The last deal number used in the match (0: none yet)."""
+    seats: list[tuple[str, int]]
+    """(handle, player id) in order of play."""
+    snapshot: dict[str, Any]
+
+    @property
+    def handles(self) -> list[str]:
+        return [h for h, _pid in self.seats]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"number": self.number, "seats": [list(s) for s in self.seats], "snapshot": self.snapshot}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> Progress:
+        return cls(value["number"], [(h, pid) for h, pid in value["seats"]], value["snapshot"])
+
+
+def compute(match: Match) -> Progress:
+    """The progress of ``match`` from its rows (two queries); stores it when the match has
+    not changed since ``match`` was read."""
+    seats = list(
+        Seat.objects.filter(match=match)
+        .order_by("position")
+        .values_list("player__handle", "player_id")
+    )
+    stored = list(match.deals.order_by("number").values_list("number", "deleted_at", "record"))
+    active = [r for _n, deleted_at, r in stored if deleted_at is None]
+    record = {**match_envelope(match, [h for h, _pid in seats]), "deals": active}
+    snapshot = engine.check_match(record).snapshot
+    progress = Progress(stored[-1][0] if stored else 0, seats, snapshot)
+    Match.objects.filter(pk=match.pk, version=match.version).update(state=progress.to_json())
+    return progress
+
+
+def of(match: Match) -> Progress:
+    """The match's kept progress, or computed when it has none."""
+    if match.state:
+        return Progress.from_json(match.state)
+    return compute(match)
+
+
+def changed(match_id: int, *, deals_changed: bool = True) -> None:
+    """Record a change to a match's deals other than an entry: its version goes up, its
+    kept progress is emptied (unless only what counts changed: a confirmation), and the
+    layers above hear of it once the transaction commits."""
+    fields: dict[str, Any] = {"version": F("version") + 1}
+    if deals_changed:
+        fields["state"] = None
+    Match.objects.filter(pk=match_id).update(**fields)
+    events.match_changed(match_id)
+
+
+def rating_event(
+    game: str,
+    record: Mapping[str, Any],
+    details: Mapping[str, Any],
+    seats: Sequence[tuple[str, int]],
+    scores: Mapping[str, int],
+) -> dict[str, Any] | None:
+    """The deal as the ratings see it (``Deal.event``), in player ids: the game's
+    ``rating_teams`` of the players with a score, in order of play; ``None`` in a game
+    without ratings.  ``details`` are the engine's result details of the deal."""
+    if not engine.GAMES[game].rated:
+        return None
+    ids = dict(seats)
+    in_deal = [h for h, _pid in seats if h in scores]
+    rated = league_game(game).rating_teams(record, details, in_deal, scores)
+    return {
+        "teams": [[ids[h] for h in team] for team in rated.teams],
+        "ranks": list(rated.ranks),
+        "weights": rated.weights,
+        "stake": rated.stake,
+    }

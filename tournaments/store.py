@@ -1,0 +1,142 @@
+"""Storing a deal: the one hot write of a club night, in one statement.
+
+On PostgreSQL one statement locks the match row, checks that nothing changed
+since its progress was read (``version``), numbers and inserts the deal, writes
+its scores and the match's new progress: one round trip, its own transaction
+when none is open.  Other databases (the SQLite demo) run the same steps as
+three statements in a transaction.  Either way the deal is stored with
+everything it implies, or nothing is.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import nullcontext
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import F
+
+from tournaments.models import Deal, DealScore, Match, Player
+
+STATEMENT = """
+WITH m AS (
+    UPDATE tournaments_match
+       SET version = version + 1, state = %(state)s, status = %(status)s,
+           finished_at = %(finished_at)s
+     WHERE id = %(match)s AND version = %(version)s AND status = 'open'
+ RETURNING id
+), d AS (
+    INSERT INTO tournaments_deal (match_id, number, record, entered_by_id, entered_at,
+                                  idempotency_key, request_hash, event)
+    SELECT id, %(number)s, %(record)s, %(user)s, %(at)s, %(key)s, %(hash)s, %(event)s FROM m
+ RETURNING id
+), s AS (
+    INSERT INTO tournaments_dealscore (deal_id, player_id, score, won)
+    SELECT d.id, x.player, x.score, x.won
+      FROM d, unnest(%(players)s::bigint[], %(scores)s::integer[], %(won)s::boolean[])
+              AS x(player, score, won)
+)
+SELECT id FROM d
+"""
+
+
+@dataclass(frozen=True)
+class NewDeal:
+    match: Match
+    version: int
+    """The match's version the deal was checked against."""
+    number: int
+    record: dict[str, Any]
+    scores: list[tuple[Player, int, bool]]
+    """(player, score, won) in order of play; the players need only their id and handle."""
+    state: dict[str, Any]
+    finished_at: datetime | None
+    user_id: int | None
+    at: datetime
+    key: str
+    request_hash: str
+    event: dict[str, Any] | None
+
+
+def insert(new: NewDeal) -> Deal | None:
+    """Store ``new``: the deal with its scores (``deal.scores.all()`` answers without a
+    query), or ``None`` when the match changed since ``new.version`` (nothing stored).
+    A deal number or key taken already raises ``IntegrityError`` (nothing stored)."""
+    status = Match.Status.FINISHED if new.finished_at else Match.Status.OPEN
+    if connection.vendor == "postgresql":
+        params = {
+            "state": json.dumps(new.state),
+            "status": status,
+            "finished_at": new.finished_at,
+            "match": new.match.pk,
+            "version": new.version,
+            "number": new.number,
+            "record": json.dumps(new.record),
+            "user": new.user_id,
+            "at": new.at,
+            "key": new.key,
+            "hash": new.request_hash,
+            "event": None if new.event is None else json.dumps(new.event),
+            "players": [p.pk for p, _s, _w in new.scores],
+            "scores": [s for _p, s, _w in new.scores],
+            "won": [w for _p, _s, w in new.scores],
+        }
+        # Inside a transaction a savepoint keeps a refused statement from aborting it.
+        with transaction.atomic() if connection.in_atomic_block else nullcontext():
+            with connection.cursor() as cursor:
+                cursor.execute(STATEMENT, params)
+                row = cursor.fetchone()
+        if row is None:
+            return None
+        deal_id = row[0]
+    else:
+        with transaction.atomic():
+            moved = Match.objects.filter(
+                pk=new.match.pk, version=new.version, status=Match.Status.OPEN
+            ).update(
+                version=F("version") + 1,
+                state=new.state,
+                status=status,
+                finished_at=new.finished_at,
+            )
+            if not moved:
+                return None
+            deal_id = Deal.objects.create(
+                match_id=new.match.pk,
+                number=new.number,
+                record=new.record,
+                entered_by_id=new.user_id,
+                entered_at=new.at,
+                idempotency_key=new.key,
+                request_hash=new.request_hash,
+                event=new.event,
+            ).pk
+            DealScore.objects.bulk_create(
+                DealScore(deal_id=deal_id, player=p, score=s, won=w) for p, s, w in new.scores
+            )
+    new.match.version = new.version + 1
+    new.match.state = new.state
+    new.match.status = status
+    new.match.finished_at = new.finished_at
+    deal = Deal(
+        pk=deal_id,
+        match=new.match,
+        number=new.number,
+        record=new.record,
+        entered_by_id=new.user_id,
+        entered_at=new.at,
+        idempotency_key=new.key,
+        request_hash=new.request_hash,
+        event=new.event,
+    )
+    # As prefetch_related leaves it: ``deal.scores.all()`` answers from memory.
+    scores = deal.scores.all()
+    scores._result_cache = [
+        DealScore(deal=deal, player=p, score=s, won=w) for p, s, w in new.scores
+    ]
+    scores._prefetch_done = True  # type: ignore[attr-defined]
+    deal._prefetched_objects_cache = {"scores": scores}  # type: ignore[attr-defined]
+    return deal

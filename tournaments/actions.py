@@ -206,12 +206,20 @@ def enter_deal(
             )
         )
     sent = request_hash(record)
-    deal = _enter(match, record, user, number, key, sent)
+    try:
+        deal = _enter(match, record, user, number, key, sent)
+    except Rejection:
+        # Refused against the match as read: final only if the match has not moved on.
+        if Match.objects.filter(pk=match.pk, version=match.version).exists():
+            raise
+        deal = None
     if deal is None:  # the match changed since it was read: again, one entry at a time
         with transaction.atomic():
             locked = Match.objects.select_for_update(of=("self",)).get(pk=match.pk)
             deal = _enter(locked, record, user, number, key, sent)
         assert deal is not None, "a locked match cannot change"
+        for field in ("version", "state", "status", "finished_at"):
+            setattr(match, field, getattr(locked, field))
     if not deal.replayed:
         match_changed(match.pk)
     return deal

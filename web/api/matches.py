@@ -73,7 +73,8 @@ class MatchViewSet(
 
     def get_queryset(self) -> QuerySet[Match]:
         if self.action == "deals":  # the match's deals, not its seats and standings
-            return access.visible(Match.objects.select_related("table"), self.request.user)
+            matches = Match.objects.select_related("table__club_night__season")
+            return access.visible(matches, self.request.user)
         matches = matches_with_standings().order_by("-created_at", "-pk")
         return access.visible(matches, self.request.user)
 

@@ -1,0 +1,130 @@
+"""The entry path: a fixed, small number of statements however long the match, one of
+them storing the deal; and the kept progress never lets a stale match store a wrong deal."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+import engine
+from engine.deal import play_match
+from scoring.apps import _queue_refresh
+from tests.conftest import NAPOLEON_SEATS, napoleon_deal
+from tournaments import actions, corrections, events
+from tournaments.models import Deal, DealScore, Match
+
+REFRESH = "scoring.refresh_standings"
+ENTRY_STATEMENTS = 4
+"""Token and user; the match and its table; the scorer's right to the table; the one
+statement that locks the match, numbers the deal and inserts it with its scores."""
+
+
+def _post(client, match, record):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(f"/api/matches/{match.pk}/deals/", {"record": record}, format="json")
+    assert response.status_code == 201, response.json()
+    return [q["sql"] for q in queries.captured_queries]
+
+
+@pytest.fixture
+def queued():
+    """The matches whose change was announced: in production a message to the broker;
+    here nothing runs (the tests' eager Celery would refresh the standings in-process)."""
+    heard: list[int] = []
+
+    def listen(sender, match_id, **kwargs):
+        heard.append(match_id)
+
+    signal = events.deals_changed
+    signal.disconnect(dispatch_uid=REFRESH)
+    signal.connect(listen, weak=False)
+    yield heard
+    signal.disconnect(listen)
+    signal.connect(_queue_refresh, dispatch_uid=REFRESH)
+
+
+@pytest.mark.django_db(transaction=True)  # autocommit, as in production: no savepoints
+def test_the_query_count_of_an_entry_is_pinned_and_does_not_grow_with_the_match(
+    make_match, scorer, queued
+):
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=scorer).key}")
+    _post(client, match, napoleon_deal())  # the first entry computes the kept progress
+    counts = []
+    for i in range(12):
+        statements = _post(client, match, napoleon_deal(declarer=("aki", "ben", "dai")[i % 3]))
+        counts.append(len(statements))
+        stores = [s for s in statements if "INSERT INTO tournaments_deal " in s]
+        assert len(stores) == 1 and "UPDATE tournaments_match" in stores[0]
+        assert not [s for s in statements if 'FROM "tournaments_deal"' in s]  # no deal re-read
+    assert counts == [ENTRY_STATEMENTS] * 12
+    assert queued == [match.pk] * 13  # every entry announced once
+    assert list(match.deals.order_by("number").values_list("number", flat=True)) == list(range(1, 14))  # fmt: skip
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", ["twentytwo", "1234", "comrade", "packing", "bhabhi"])
+def test_a_match_entered_through_its_kept_progress_equals_the_engine_replay(
+    game, table, players, scorer
+):
+    """Games whose deals follow the match (dealers, hand sizes, eliminations): entered one
+    by one from the kept progress, with a correction in the middle that empties it."""
+    season = table.club_night.season
+    season.games = [*season.games, game]
+    season.save()
+    rules = engine.GAMES[game]
+    handles = list(players)[: min(rules.best_players, len(players))]
+    records = play_match(rules, random.Random(11), handles, most=8)
+    match = actions.create_match(table, game, [players[h] for h in handles])
+    for i, record in enumerate(records):
+        deal = actions.enter_deal(match, record, user=scorer)
+        if (
+            i == 1 and len(records) > 2
+        ):  # a correction (the same record again) goes through the slow path
+            corrections.correct_deal(deal, record, scorer, "typo")
+            assert Match.objects.get(pk=match.pk).state is None
+    stored = Match.objects.get(pk=match.pk)
+    replay = engine.check_match(
+        actions.match_record(stored, [d.record for d in stored.deals.all()])
+    )
+    assert replay.valid
+    assert stored.state["snapshot"] == replay.snapshot
+    assert stored.state["number"] == len(records)
+    assert (stored.status == Match.Status.FINISHED) == replay.finished
+    scores = {(s.deal.number, s.player.handle): s.score for s in DealScore.objects.filter(deal__match=match)}  # fmt: skip
+    assert scores == {
+        (n, h): v for n, r in enumerate(replay.deals, start=1) for h, v in r.scores.items()
+    }
+
+
+@pytest.mark.django_db
+def test_an_entry_against_a_stale_match_is_checked_again_under_the_lock(make_match, scorer):
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    stale = Match.objects.get(pk=match.pk)
+    actions.enter_deal(match, napoleon_deal(), user=scorer)
+    # ``stale`` still says no deal: its statement finds another version and stores nothing;
+    # the entry is checked again with the match locked and becomes deal 2.
+    deal = actions.enter_deal(stale, napoleon_deal(declarer="ben"), user=scorer)
+    assert deal.number == 2
+    assert Deal.objects.filter(match=match).count() == 2
+    assert DealScore.objects.filter(deal__match=match).count() == 8
+    with pytest.raises(actions.Rejection) as refused:
+        actions.enter_deal(Match.objects.get(pk=match.pk), napoleon_deal(), number=2, user=scorer)
+    assert refused.value.conflict and refused.value.errors[0]["code"] == "deal_exists"
+
+
+@pytest.mark.django_db
+def test_a_refused_entry_writes_nothing_not_even_the_version(make_match, scorer):
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    actions.enter_deal(match, napoleon_deal(), user=scorer)
+    before = Match.objects.values_list("version", "state").get(pk=match.pk)
+    with pytest.raises(actions.Rejection):
+        actions.enter_deal(match, napoleon_deal(declarer="zz"), user=scorer)
+    assert Match.objects.values_list("version", "state").get(pk=match.pk) == before
+    assert Deal.objects.filter(match=match).count() == 1

@@ -199,6 +199,11 @@ CELERY_RESULT_BACKEND = (
     or None
 )
 CELERY_RESULT_EXPIRES = 3600
+# A task taken by a worker that dies unacknowledged (acks_late) goes back to the queue
+# after this many seconds; keep it above the longest task (a club's rebuild).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(env_str("CELERY_VISIBILITY_TIMEOUT", "3600"))
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE

@@ -15,9 +15,9 @@ from config.celery import app as celery_app
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def worker():
-    """A worker process using the test database; tasks are sent to it, not run eagerly."""
+def start_worker(**env_extra: str) -> subprocess.Popen:
+    """A worker process (in a session of its own, so that a test can kill it whole) using
+    the test database; tasks are sent to it, not run eagerly."""
     if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         pytest.fail("the worker tests need PostgreSQL (run them with `make test`)")
     if not settings.CELERY_BROKER_URL.startswith("redis://"):
@@ -27,40 +27,42 @@ def worker():
         **os.environ,
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
         "CELERY_TASK_ALWAYS_EAGER": "0",
+        **env_extra,
     }
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=WARNING",
+         "--concurrency=2", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+
+
+def stop_worker(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        output, _ = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        output, _ = process.communicate()
+    if "Traceback" in output:
+        print(output)
+
+
+@pytest.fixture
+def not_eager():
+    """Tasks go to the broker (with the CELERY namespace the prefixed name is the one read)."""
     celery_app.control.purge()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--loglevel=WARNING",
-            "--concurrency=2",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    # With the CELERY namespace the prefixed name is the one Celery reads.
     eager = celery_app.conf.CELERY_TASK_ALWAYS_EAGER
     celery_app.conf.CELERY_TASK_ALWAYS_EAGER = False
+    yield
+    celery_app.conf.CELERY_TASK_ALWAYS_EAGER = eager
+
+
+@pytest.fixture
+def worker(not_eager):
+    """A worker process using the test database."""
+    process = start_worker()
     try:
         yield process
     finally:
-        celery_app.conf.CELERY_TASK_ALWAYS_EAGER = eager
-        process.terminate()
-        try:
-            output, _ = process.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            output, _ = process.communicate()
-        if "Traceback" in output:
-            print(output)
+        stop_worker(process)

@@ -1,18 +1,23 @@
-"""Full rebuild at federation scale (issue 7 c and e), run by hand: ``make bench``
-or ``.venv/bin/python bench/rebuild_bench.py`` with ``make services`` running.
+"""Full rebuilds at federation scale (issue 16), run by hand: ``make bench`` or
+``.venv/bin/python bench/rebuild_bench.py`` with ``make services`` running.
 
-A federation of BENCH_PLAYERS players (10,000) and BENCH_DEALS deals
-(1,000,000) in 100 clubs is generated once into the database ``clubscore_fed``
-(``generate_federation``; kept for the next run).  Then ``manage.py
-rebuild_standings`` recomputes every match's and season's standings and every
-rating from the deal records, in a process of its own, like a worker: its
-time is compared with one bare ``SELECT player_id, SUM(score) … GROUP BY
-player_id`` over the same deal scores (target: ≤ 3×), and its peak resident
-memory is read from the kernel (target: < 500 MB).
+For each size (BENCH_SIZES, default 100,000 and 1,000,000 deals) a federation
+of 100 clubs (BENCH_PLAYERS players, 10,000) is generated once into a database
+of its own (``clubscore_fed_<deals>``, kept for the next run) and checked once
+(``rebuild_standings --recheck``).  Then, each against one bare ``SELECT
+player_id, SUM(score) … GROUP BY player_id`` over the same deal scores:
+
+- the standings part alone (every season totalled; the matches are checked
+  already), in one process;
+- the ratings replay, in deals per second, next to OpenSkill alone rating the
+  same events (the library's own speed: the goal is ≥ 40,000 deals/s);
+- the full rebuild (``manage.py rebuild_standings``: standings and ratings,
+  fanned out over Celery), with one worker process and with two.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -21,10 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import BIN, PG, ROOT, environment, machine  # noqa: E402
+from common import BIN, PG, ROOT, environment, machine, purge, worker  # noqa: E402
 
-DATABASE = "clubscore_fed"
-DEALS = int(os.environ.get("BENCH_DEALS", 1_000_000))
+SIZES = [int(n) for n in os.environ.get("BENCH_SIZES", "100000,1000000").split(",")]
 PLAYERS = int(os.environ.get("BENCH_PLAYERS", 10_000))
 CLUBS = 100
 BARE = "SELECT player_id, SUM(score) FROM tournaments_dealscore GROUP BY player_id"
@@ -38,53 +42,109 @@ def deals_in(conn) -> int:
         return -1
 
 
-def run(args: list[str], env: dict[str, str]) -> tuple[float, int]:
-    """(seconds, peak resident kB) of a manage.py command in a process of its own."""
+def run(args: list[str], env: dict[str, str]) -> float:
+    """Seconds of a manage.py command in a process of its own."""
     start = time.perf_counter()
-    proc = subprocess.Popen([str(BIN / "python"), "manage.py", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL)  # fmt: skip
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    if status:
-        raise SystemExit(f"manage.py {' '.join(args)} failed ({status})")
-    return time.perf_counter() - start, usage.ru_maxrss
+    done = subprocess.run([str(BIN / "python"), "manage.py", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    if done.returncode:
+        raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stderr[-3000:]}")
+    return time.perf_counter() - start
+
+
+def prepare(deals: int) -> tuple[str, dict[str, str]]:
+    import psycopg
+
+    database = f"clubscore_fed_{deals}"
+    env = environment(database)
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [database]).fetchone():
+            conn.execute(f'CREATE DATABASE "{database}"')
+    with psycopg.connect(f"{PG}/{database}") as conn:
+        have = deals_in(conn)
+    if have != deals:
+        print(
+            f"generating {deals:,} deals for {PLAYERS:,} players (once; about 15 minutes a million)"
+        )
+        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{database}"')
+        run(["migrate", "-v0"], env)
+        seconds = run(["generate_federation", "--clubs", str(CLUBS), "--players", str(PLAYERS),
+                       "--deals", str(deals), "--seed", "2026", "--skip-rebuild"], env)  # fmt: skip
+        print(f"  generated in {seconds:.0f} s")
+    run(["migrate", "-v0"], env)
+    return database, env
+
+
+def parts(database: str) -> None:
+    """In a process of its own: the standings part, the ratings replay and the library alone."""
+    from common import setup_django
+
+    setup_django(environment(database, CELERY_TASK_ALWAYS_EAGER="1"))
+    from scoring.ratings import MODEL, rebuild_club_ratings
+    from scoring.standings import rebuild_club
+    from tournaments.models import Club, Deal
+
+    clubs = list(Club.objects.order_by("pk").values_list("pk", flat=True))
+    start = time.perf_counter()
+    for club in clubs:
+        rebuild_club(club, ratings=False)
+    standings = time.perf_counter() - start
+    start = time.perf_counter()
+    for club in clubs:
+        rebuild_club_ratings(club)
+    ratings = time.perf_counter() - start
+    events = list(Deal.objects.filter(event__isnull=False).values_list("event", flat=True).iterator(5000))  # fmt: skip
+    start = time.perf_counter()
+    for event in events:
+        MODEL.rate([[MODEL.rating(mu=25.0, sigma=8.3) for _ in team] for team in event["teams"]],
+                   ranks=event["ranks"], weights=event["weights"])  # fmt: skip
+    library = time.perf_counter() - start
+    print(json.dumps({"standings": standings, "ratings": ratings, "library": library,
+                      "rated": len(events)}))  # fmt: skip
 
 
 def main() -> None:
     import psycopg
 
-    env = environment(DATABASE)
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE]).fetchone():
-            conn.execute(f'CREATE DATABASE "{DATABASE}"')
-    with psycopg.connect(f"{PG}/{DATABASE}") as conn:
-        have = deals_in(conn)
-    if have != DEALS:
-        print(
-            f"generating {DEALS:,} deals for {PLAYERS:,} players (once; about 15 minutes for a million)"
-        )
-        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{DATABASE}"')
-        run(["migrate", "-v0"], env)
-        seconds, _ = run(["generate_federation", "--clubs", str(CLUBS), "--players", str(PLAYERS),
-                          "--deals", str(DEALS), "--seed", "2026", "--skip-rebuild"], env)  # fmt: skip
-        print(f"  generated in {seconds:.0f} s")
-    with psycopg.connect(f"{PG}/{DATABASE}") as conn:
-        conn.execute("ANALYZE")
-        rows = conn.execute("SELECT count(*) FROM tournaments_dealscore").fetchone()[0]
-        bare = []
-        for _ in range(3):
-            start = time.perf_counter()
-            conn.execute(BARE).fetchall()
-            bare.append(time.perf_counter() - start)
-    seconds, peak_kb = run(["rebuild_standings"], env)
-    print(f"{machine()}; PostgreSQL 15 on loopback")
-    print(f"  {DEALS:,} deals, {rows:,} deal scores, {PLAYERS:,} players in {CLUBS} clubs")
-    print(f"  bare SUM … GROUP BY player_id: {min(bare):.2f} s (best of 3)")
-    print(f"  rebuild_standings (match and season standings, ratings): {seconds:.0f} s, "
-          f"{seconds / min(bare):.0f}× the bare query")  # fmt: skip
-    print(f"  peak resident memory of the rebuilding process: {peak_kb / 1024:.0f} MB")
+    print(f"{machine()}; PostgreSQL 15 and Redis on loopback")
+    for size in SIZES:
+        database, env = prepare(size)
+        purge(env)
+        with worker(env, concurrency=2):
+            first = run(["rebuild_standings", "--recheck"], env)
+        with psycopg.connect(f"{PG}/{database}") as conn:
+            conn.execute("ANALYZE")
+            rows = conn.execute("SELECT count(*) FROM tournaments_dealscore").fetchone()[0]
+            bare = []
+            for _ in range(3):
+                start = time.perf_counter()
+                conn.execute(BARE).fetchall()
+                bare.append(time.perf_counter() - start)
+        base = min(bare)
+        done = subprocess.run([sys.executable, __file__, "--parts", database], capture_output=True,
+                              text=True, check=True)  # fmt: skip
+        part = json.loads(done.stdout.strip().splitlines()[-1])
+        fanned = {}
+        for workers in (1, 2):
+            with worker(env, concurrency=workers):
+                fanned[workers] = run(["rebuild_standings"], env)
+        print(f"  {size:,} deals, {rows:,} deal scores, {PLAYERS:,} players in {CLUBS} clubs")
+        print(f"    bare SUM … GROUP BY player_id: {base:.2f} s (best of 3)")
+        print(f"    first check of every match (--recheck, 2 workers): {first:.0f} s")
+        print(f"    standings part alone: {part['standings']:.2f} s, {part['standings'] / base:.1f}× the bare query")  # fmt: skip
+        print(f"    ratings replay: {part['rated'] / part['ratings']:,.0f} deals/s; OpenSkill alone on the "
+              f"same events: {part['rated'] / part['library']:,.0f} deals/s "
+              f"({part['library'] / part['ratings']:.0%} of it)")  # fmt: skip
+        for workers, seconds in fanned.items():
+            print(f"    full rebuild, {workers} worker process{'es' if workers > 1 else ''}: "
+                  f"{seconds:.1f} s, {seconds / base:.0f}× the bare query")  # fmt: skip
+        print(f"    speed-up from one worker to two: {fanned[1] / fanned[2]:.2f}×")
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--parts"]:
+        parts(sys.argv[2])
+    else:
+        main()

@@ -88,9 +88,16 @@ class Game(ABC):
         """Who wins or loses together: by default every player alone."""
         return [[p] for p in players]
 
+    def ranked_by(self) -> tuple[str, ...]:
+        """What the standings rank by, each the more the better: ``"total"`` (points),
+        then, in games that break ties so, ``"deals_won"``.  A league may rank in its
+        database with these; :meth:`rank_key` is the same order in Python."""
+        return ("total",)
+
     def rank_key(self, total: int, deals_won: int) -> tuple[int, ...]:
         """Order of the standings, best first (smaller sorts first)."""
-        return (-total,)
+        values = {"total": total, "deals_won": deals_won}
+        return tuple(-values[name] for name in self.ranked_by())
 
     def is_finished(
         self, side_totals: Sequence[int], deals_played: int, target: int | None

@@ -103,8 +103,10 @@ class _Writer:
 
 
 def generate(clubs: int, players: int, deals: int, seed: int,
-             progress: Callable[[str], None] = lambda _: None) -> Report:  # fmt: skip
-    """Create ``clubs`` clubs sharing ``players`` players and ``deals`` deals in all."""
+             progress: Callable[[str], None] = lambda _: None,
+             tables: int = TABLES_PER_NIGHT) -> Report:  # fmt: skip
+    """Create ``clubs`` clubs sharing ``players`` players and ``deals`` deals in all, at
+    ``tables`` tables a club night."""
     rng = random.Random(seed)
     pools = [match_pool(game, planned, rng) for game, planned in PLAN]
     report = Report(clubs=clubs, players=players)
@@ -112,13 +114,13 @@ def generate(clubs: int, players: int, deals: int, seed: int,
     start = Club.objects.count()
     for c in range(clubs):
         with transaction.atomic():
-            made = _club(start + c + 1, max(players // clubs, 6), per_club[c], rng, pools, report)
+            made = _club(start + c + 1, max(players // clubs, 6), per_club[c], rng, pools, report, tables)
         progress(f"club {c + 1}/{clubs}: {made} deals")
     return report
 
 
 def _club(number: int, n_players: int, n_deals: int, rng: random.Random,
-          pools: list[list[str]], report: Report) -> int:  # fmt: skip
+          pools: list[list[str]], report: Report, tables_per_night: int) -> int:  # fmt: skip
     club = Club.objects.create(name=f"Federation Club {number}", slug=f"fed-{number}")
     members = Player.objects.bulk_create(
         Player(club=club, handle=f"p{i:05d}", display_name=f"Player {number}-{i}")
@@ -134,7 +136,7 @@ def _club(number: int, n_players: int, n_deals: int, rng: random.Random,
         night = ClubNight.objects.create(season=season, date=day, venue="Club room")
         day += dt.timedelta(days=7)
         tables = Table.objects.bulk_create(
-            Table(club_night=night, name=f"Table {t + 1}") for t in range(TABLES_PER_NIGHT)
+            Table(club_night=night, name=f"Table {t + 1}") for t in range(tables_per_night)
         )
         started = timezone.make_aware(dt.datetime.combine(night.date, dt.time(19)))
         kinds = [next(plan) for _ in tables]

@@ -77,38 +77,38 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
-def _counting(club_id: int, game: str, since: dt.date | None) -> QuerySet[Deal]:
-    deals = Deal.objects.filter(counting_deals(), match__game=game,
+def _counting(club_id: int, games: list[str], since: dt.date | None) -> QuerySet[Deal]:
+    deals = Deal.objects.filter(counting_deals(), match__game__in=games,
                                 match__table__club_night__season__club_id=club_id)  # fmt: skip
     if since is not None:
         deals = deals.filter(match__table__club_night__date__gte=since)
     return deals
 
 
-def fill_events(club_id: int, game: str, since: dt.date | None = None) -> int:
+def fill_events(club_id: int, games: list[str], since: dt.date | None = None) -> int:
     """Give the deals stored without a rated event theirs, from their records and scores;
     returns how many."""
     missing = list(
-        _counting(club_id, game, since)
+        _counting(club_id, games, since)
         .filter(event__isnull=True)
-        .values_list("pk", "match_id", "record")
+        .values_list("pk", "match_id", "match__game", "record")
     )
     for start in range(0, len(missing), BATCH):
         batch = missing[start : start + BATCH]
         scores: dict[int, dict[str, int]] = defaultdict(dict)
         for deal_id, handle, score in DealScore.objects.filter(
-            deal_id__in=[d for d, _m, _r in batch]
+            deal_id__in=[row[0] for row in batch]
         ).values_list("deal_id", "player__handle", "score"):
             scores[deal_id][handle] = score
         seats: dict[int, list[tuple[str, int]]] = defaultdict(list)
         for match_id, handle, player_id in (
-            Seat.objects.filter(match_id__in={m for _d, m, _r in batch})
+            Seat.objects.filter(match_id__in={row[1] for row in batch})
             .order_by("match_id", "position")
             .values_list("match_id", "player__handle", "player_id")
         ):
             seats[match_id].append((handle, player_id))
         filled = []
-        for deal_id, match_id, record in batch:
+        for deal_id, match_id, game, record in batch:
             details = engine.check(record).details
             event = progress.rating_event(game, record, details, seats[match_id], scores[deal_id])
             filled.append(Deal(pk=deal_id, event=event))
@@ -116,63 +116,91 @@ def fill_events(club_id: int, game: str, since: dt.date | None = None) -> int:
     return len(missing)
 
 
-def _events(club_id: int, game: str, since: dt.date | None) -> Iterator[tuple[dt.date, Any]]:
-    """(night, event) of the club's counting deals of ``game`` in rating order: one query,
-    streamed in batches (a server-side cursor on PostgreSQL)."""
-    rows = _counting(club_id, game, since).order_by(*DEAL_ORDER)
-    yield from rows.values_list("match__table__club_night__date", "event").iterator(BATCH)
+def _events(
+    club_id: int, games: list[str], since: dt.date | None
+) -> Iterator[tuple[str, dt.date, Any]]:
+    """(game, night, event) of the club's counting deals, by game and in rating order: one
+    query, streamed in batches (a server-side cursor on PostgreSQL)."""
+    rows = _counting(club_id, games, since).order_by("match__game", *DEAL_ORDER)
+    fields = ("match__game", "match__table__club_night__date", "event")
+    yield from rows.values_list(*fields).iterator(BATCH)
 
 
 def rebuild_ratings(club_id: int, game: str, since: dt.date | None = None) -> int:
     """Replay the club's ratings in ``game`` from the night ``since`` (``None``: from the
-    first deal); returns the number of deals rated.  Under a lock on the club: two
-    rebuilds of one club run one after the other."""
-    if not engine.GAMES[game].rated:
+    first deal); returns the number of deals rated."""
+    return _replay(club_id, [game], since)
+
+
+def rebuild_club_ratings(club_id: int) -> int:
+    """Every game of the club from scratch (a full rebuild): the same statements for one
+    game or all of them."""
+    games = Match.objects.filter(table__club_night__season__club_id=club_id).values_list(
+        "game", flat=True
+    )
+    return _replay(club_id, sorted(set(games)), None)
+
+
+def _replay(club_id: int, games: list[str], since: dt.date | None) -> int:
+    """Replay the club's ratings in ``games`` from the night ``since``, each player starting
+    from their rating at the end of the night before.  Under a lock on the club: two
+    replays of one club run one after the other."""
+    games = [g for g in games if engine.GAMES[g].rated]
+    if not games:
         return 0
     with transaction.atomic():
         if not Club.objects.select_for_update().filter(pk=club_id).exists():
             return 0
-        history = RatingHistory.objects.filter(player__club_id=club_id, game=game)
-        state: State = {}
+        history = RatingHistory.objects.filter(player__club_id=club_id, game__in=games)
+        states: dict[str, State] = {g: {} for g in games}
         if since is None:
             history.delete()
         else:
             history.filter(night__gte=since).delete()
-            last = history.filter(player=OuterRef("pk")).order_by("-night")
-            players = Player.objects.filter(club_id=club_id).annotate(
-                mu=Subquery(last.values("mu")[:1]),
-                sigma=Subquery(last.values("sigma")[:1]),
-                n=Subquery(last.values("deals")[:1]),
-            )
-            for pid, mu, sigma, n in players.filter(mu__isnull=False).values_list(
-                "pk", "mu", "sigma", "n"
-            ):
-                state[pid] = (mu, sigma, n)
-        fill_events(club_id, game, since)
+            for game in games:
+                last = history.filter(player=OuterRef("pk"), game=game).order_by("-night")
+                players = Player.objects.filter(club_id=club_id).annotate(
+                    mu=Subquery(last.values("mu")[:1]),
+                    sigma=Subquery(last.values("sigma")[:1]),
+                    n=Subquery(last.values("deals")[:1]),
+                )
+                for pid, mu, sigma, n in players.filter(mu__isnull=False).values_list(
+                    "pk", "mu", "sigma", "n"
+                ):
+                    states[game][pid] = (mu, sigma, n)
+        fill_events(club_id, games, since)
         rated = 0
         rows: list[tuple[Any, ...]] = []
-        night: dt.date | None = None
+        at: tuple[str, dt.date] | None = None
         played: set[int] = set()
-
-        def close_night() -> None:
-            for pid in played:
-                mu, sigma, n = state[pid]
-                rows.append((pid, game, night, mu, sigma, ordinal(mu, sigma), n))
-            played.clear()
-
-        for day, event in _events(club_id, game, since):
-            if day != night:
-                close_night()
-                night = day
-            played.update(rate(event, state))
+        for game, day, event in _events(club_id, games, since):
+            if (game, day) != at:
+                _close_night(at, played, states, rows)
+                at = (game, day)
+            played.update(rate(event, states[game]))
             rated += 1
-        close_night()
-        fields = ["player", "game", "night", "mu", "sigma", "rating", "deals"]
-        insert_rows(RatingHistory, fields, rows)
-        Rating.objects.filter(player__club_id=club_id, game=game).delete()
+        _close_night(at, played, states, rows)
+        insert_rows(RatingHistory, ["player", "game", "night", "mu", "sigma", "rating", "deals"], rows)  # fmt: skip
+        Rating.objects.filter(player__club_id=club_id, game__in=games).delete()
         insert_rows(Rating, ["player", "game", "mu", "sigma", "rating", "deals"],
-                    ((pid, game, mu, sigma, ordinal(mu, sigma), n) for pid, (mu, sigma, n) in state.items()))  # fmt: skip
+                    ((pid, game, mu, sigma, ordinal(mu, sigma), n)
+                     for game, state in states.items() for pid, (mu, sigma, n) in state.items()))  # fmt: skip
         return rated
+
+
+def _close_night(
+    at: tuple[str, dt.date] | None,
+    played: set[int],
+    states: dict[str, State],
+    rows: list[tuple[Any, ...]],
+) -> None:
+    """The history rows of the night ``at`` (game, date): everyone who played in it."""
+    if at is not None:
+        game, night = at
+        for pid in sorted(played):
+            mu, sigma, n = states[game][pid]
+            rows.append((pid, game, night, mu, sigma, ordinal(mu, sigma), n))
+    played.clear()
 
 
 def refresh_match_ratings(match_id: int) -> None:
@@ -185,15 +213,6 @@ def refresh_match_ratings(match_id: int) -> None:
     if match is not None:
         game, night, club_id = match
         rebuild_ratings(club_id, game, since=night)
-
-
-def rebuild_club_ratings(club_id: int) -> None:
-    """Every game of the club from scratch (``rebuild_standings``)."""
-    games = Match.objects.filter(table__club_night__season__club_id=club_id).values_list(
-        "game", flat=True
-    )
-    for game in sorted(set(games)):
-        rebuild_ratings(club_id, game)
 
 
 def with_ratings(standings: QuerySet[SeasonStanding]) -> QuerySet[SeasonStanding]:

@@ -168,86 +168,133 @@ def _rescored(
 def rebuild_season_standings(season_id: int) -> bool:
     """Rewrite a season's leaderboards (one per game) and plot points from its checked
     match lines; ``False`` when there is no such season."""
+    return bool(rebuild_seasons([season_id]))
+
+
+def rebuild_seasons(season_ids: list[int]) -> int:
+    """Rewrite these seasons' leaderboards and plot points from their checked match lines,
+    under a lock on each season; returns how many seasons there were.  On PostgreSQL a
+    fixed handful of set-based statements whatever the number of seasons and deals."""
     with transaction.atomic():
-        season = Season.objects.select_for_update().filter(pk=season_id).first()
-        if season is None:
-            return False
-        lines = MatchStanding.objects.filter(season=season, scored__gt=0)
-        totals = lines.values("game", "player_id").annotate(
-            total=Sum("points"),
-            deals=Sum("scored"),
-            deals_won=Sum("deals_won"),
-            matches=Count("id"),
-            matches_won=Count("id", filter=Q(finished=True, rank=1)),
+        seasons = list(Season.objects.select_for_update().filter(pk__in=season_ids).order_by("pk"))
+        ids = [s.pk for s in seasons]
+        if not ids:
+            return 0
+        SeasonStanding.objects.filter(season__in=ids).delete()
+        SeasonPoint.objects.filter(season__in=ids).delete()
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(_totals_statement(), [ids, ids])
+                cursor.execute(POINTS, [ids])
+        else:
+            for season in seasons:
+                _season_in_python(season)
+        return len(ids)
+
+
+def _totals_statement() -> str:
+    """One INSERT … SELECT of every leaderboard line, ranked by each game's ``ranked_by``."""
+    columns = {"total": "SUM(ms.points)", "deals_won": "SUM(ms.deals_won)"}
+    longest = max(len(g.ranked_by()) for g in engine.GAMES.values())
+    order = []
+    for i in range(longest):
+        cases = " ".join(
+            f"WHEN '{name}' THEN {columns[game.ranked_by()[i]]}"
+            for name, game in sorted(engine.GAMES.items())
+            if len(game.ranked_by()) > i
         )
-        numbers = _numbers(season)
-        by_game: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for row in totals:
-            by_game[row["game"]].append(row)
-        rows: list[tuple[Any, ...]] = []
-        now = timezone.now()
-        for game_name, board in by_game.items():
-            rank_key = engine.GAMES[game_name].rank_key
-            board.sort(key=lambda r: (rank_key(r["total"], r["deals_won"]), r["player_id"]))
-            previous, rank = None, 0
-            for position, line in enumerate(board, start=1):
-                key = rank_key(line["total"], line["deals_won"])
-                if key != previous:
-                    rank, previous = position, key
-                rows.append((season.pk, game_name, line["player_id"], line["total"], line["deals"],
-                             line["deals_won"], line["matches"], line["matches_won"], rank, now,
-                             numbers.get((game_name, line["player_id"]), {})))  # fmt: skip
-        SeasonStanding.objects.filter(season=season).delete()
-        insert_rows(SeasonStanding, ["season", "game", "player", "total", "deals", "deals_won",
-                                     "matches", "matches_won", "rank", "updated_at", "numbers"], rows)  # fmt: skip
-        _points(season, lines)
-        return True
+        order.append(f"CASE ms.game {cases} END DESC NULLS LAST")
+    return f"""
+        INSERT INTO scoring_seasonstanding (season_id, game, player_id, total, deals, deals_won,
+                                            matches, matches_won, rank, updated_at, numbers)
+        SELECT ms.season_id, ms.game, ms.player_id, SUM(ms.points), SUM(ms.scored),
+               SUM(ms.deals_won), COUNT(*), COUNT(*) FILTER (WHERE ms.finished AND ms.rank = 1),
+               RANK() OVER (PARTITION BY ms.season_id, ms.game ORDER BY {", ".join(order)}),
+               now(), COALESCE(n.numbers, '{{}}'::jsonb)
+          FROM scoring_matchstanding ms
+          LEFT JOIN (
+                SELECT season_id, game, player_id, jsonb_object_agg(key, total) AS numbers
+                  FROM (SELECT season_id, game, player_id, key, SUM(value::integer) AS total
+                          FROM scoring_matchstanding, jsonb_each_text(numbers)
+                         WHERE season_id = ANY(%s) AND numbers IS NOT NULL
+                         GROUP BY 1, 2, 3, 4) per_key
+                 GROUP BY 1, 2, 3
+          ) n ON (n.season_id, n.game, n.player_id) = (ms.season_id, ms.game, ms.player_id)
+         WHERE ms.season_id = ANY(%s) AND ms.scored > 0
+         GROUP BY ms.season_id, ms.game, ms.player_id, n.numbers
+    """
 
 
-def _numbers(season: Season) -> dict[tuple[str, int], dict[str, int]]:
-    """The games' own counts per (game, player), added up over the season's match lines."""
-    out: dict[tuple[str, int], dict[str, int]] = defaultdict(dict)
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT game, player_id, key, SUM(value::integer) "
-                "FROM scoring_matchstanding, jsonb_each_text(numbers) "
-                "WHERE season_id = %s AND numbers IS NOT NULL GROUP BY 1, 2, 3",
-                [season.pk],
-            )
-            for game, player_id, key, total in cursor.fetchall():
-                out[(game, player_id)][key] = total
-        return out
-    lines = MatchStanding.objects.filter(season=season, numbers__isnull=False)
-    for game, player_id, counts in lines.values_list("game", "player_id", "numbers"):
+POINTS = """
+    INSERT INTO scoring_seasonpoint (season_id, game, player_id, night, ordinal, total)
+    SELECT season_id, game, player_id, night,
+           DENSE_RANK() OVER (PARTITION BY season_id, game ORDER BY night),
+           SUM(SUM(points)) OVER (PARTITION BY season_id, game, player_id ORDER BY night)
+      FROM scoring_matchstanding
+     WHERE season_id = ANY(%s) AND scored > 0
+     GROUP BY season_id, game, player_id, night
+"""
+"""The plot's points: each player's cumulative total after each club night of a game."""
+
+
+def _season_in_python(season: Season) -> None:
+    """The same rows as the statements above, for databases without them (the demo's)."""
+    lines = MatchStanding.objects.filter(season=season, scored__gt=0)
+    totals = lines.values("game", "player_id").annotate(
+        total=Sum("points"),
+        deals=Sum("scored"),
+        deals_won=Sum("deals_won"),
+        matches=Count("id"),
+        matches_won=Count("id", filter=Q(finished=True, rank=1)),
+    )
+    numbers: dict[tuple[str, int], dict[str, int]] = defaultdict(dict)
+    for game, player_id, counts in lines.filter(numbers__isnull=False).values_list(
+        "game", "player_id", "numbers"
+    ):
         for key, value in (counts or {}).items():
-            out[(game, player_id)][key] = out[(game, player_id)].get(key, 0) + value
-    return out
-
-
-def _points(season: Season, lines: Any) -> None:
-    """The plot's points: each player's cumulative total after each club night."""
-    per_night = lines.values("game", "player_id", "night").annotate(points=Sum("points"))
-    nights: dict[str, set[dt.date]] = defaultdict(set)
-    rows = sorted(per_night.values_list("game", "night", "player_id", "points"))
-    for game, night, _pid, _p in rows:
-        nights[game].add(night)
-    ordinal = {g: {n: i for i, n in enumerate(sorted(ns), start=1)} for g, ns in nights.items()}
+            numbers[(game, player_id)][key] = numbers[(game, player_id)].get(key, 0) + value
+    by_game: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in totals:
+        by_game[row["game"]].append(row)
+    rows: list[tuple[Any, ...]] = []
+    now = timezone.now()
+    for game_name, board in by_game.items():
+        rank_key = engine.GAMES[game_name].rank_key
+        board.sort(key=lambda r: rank_key(r["total"], r["deals_won"]))
+        previous, rank = None, 0
+        for position, line in enumerate(board, start=1):
+            key = rank_key(line["total"], line["deals_won"])
+            if key != previous:
+                rank, previous = position, key
+            rows.append((season.pk, game_name, line["player_id"], line["total"], line["deals"],
+                         line["deals_won"], line["matches"], line["matches_won"], rank, now,
+                         numbers.get((game_name, line["player_id"]), {})))  # fmt: skip
+    insert_rows(SeasonStanding, ["season", "game", "player", "total", "deals", "deals_won",
+                                 "matches", "matches_won", "rank", "updated_at", "numbers"], rows)  # fmt: skip
+    per_night = sorted(
+        lines.values("game", "player_id", "night")
+        .annotate(points=Sum("points"))
+        .values_list("game", "night", "player_id", "points")
+    )
+    nights: dict[str, list[dt.date]] = defaultdict(list)
+    for game, night, _pid, _p in per_night:
+        if night not in nights[game]:
+            nights[game].append(night)
     cumulative: dict[tuple[str, int], int] = defaultdict(int)
     out = []
-    for game, night, player_id, points in rows:
+    for game, night, player_id, points in per_night:
         cumulative[(game, player_id)] += points
-        out.append((season.pk, game, player_id, night, ordinal[game][night], cumulative[(game, player_id)]))  # fmt: skip
-    SeasonPoint.objects.filter(season=season).delete()
+        out.append((season.pk, game, player_id, night, nights[game].index(night) + 1, cumulative[(game, player_id)]))  # fmt: skip
     insert_rows(SeasonPoint, ["season", "game", "player", "night", "ordinal", "total"], out)
 
 
-def rebuild_club(club_id: int, *, recheck: bool = False) -> tuple[int, int]:
+def rebuild_club(club_id: int, *, recheck: bool = False, ratings: bool = True) -> tuple[int, int]:
     """Everything of one club, from its deals: check the matches that changed since their
-    last check (all of them with ``recheck``), total every season, replay the ratings;
-    returns (seasons, matches checked)."""
+    last check (all of them with ``recheck``), total every season, replay the ratings
+    (unless not ``ratings``); returns (seasons, matches checked)."""
     matches = Match.objects.filter(table__club_night__season__club_id=club_id)
-    return _rebuild(matches, Season.objects.filter(club_id=club_id), [club_id], recheck)
+    seasons = Season.objects.filter(club_id=club_id)
+    return _rebuild(matches, seasons, [club_id] if ratings else [], recheck)
 
 
 def rebuild_season(season_id: int, *, recheck: bool = False) -> tuple[int, int]:
@@ -271,8 +318,7 @@ def _rebuild(matches: Any, seasons: Any, clubs: list[int], recheck: bool) -> tup
     for start in range(0, len(match_ids), CHUNK):
         rebuild_matches(match_ids[start : start + CHUNK], rescore=recheck)
     season_ids = list(seasons.order_by("pk").values_list("pk", flat=True))
-    for season_id in season_ids:
-        rebuild_season_standings(season_id)
+    rebuild_seasons(season_ids)
     for club_id in clubs:
         rebuild_club_ratings(club_id)
     return len(season_ids), len(match_ids)

@@ -180,8 +180,8 @@ class Comp13(Game):
         """The deal's winner is the next provisional dealer (仮親)."""
         return result.details["next_dealer"]
 
-    def rank_key(self, total: int, deals_won: int) -> tuple[int, ...]:
-        return (-total, -deals_won)
+    def ranked_by(self) -> tuple[str, ...]:
+        return ("total", "deals_won")
 
     def is_finished(
         self, side_totals: Sequence[int], deals_played: int, target: int | None

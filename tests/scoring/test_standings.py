@@ -94,3 +94,48 @@ def test_deals_entered_at_the_same_moment_at_two_tables_are_all_counted(make_mat
     # Each wins 4 deals (2 points each) and plays all 8.
     assert rows["aki"][2:5] == (8, 8, 4) and rows["ben"][2:5] == (8, 8, 4)
     assert sum(DealScore.objects.values_list("score", flat=True)) == 16
+
+
+@pytest.mark.django_db
+def test_the_set_based_season_totals_equal_the_python_ones_for_every_game():
+    """PostgreSQL totals and ranks every leaderboard in one statement; the demo's SQLite
+    runs the same rules in Python.  Both give the same rows, ties and tie-breaks included."""
+    from ops.federation import generate
+    from scoring.models import SeasonPoint, SeasonStanding
+    from scoring.standings import _season_in_python, rebuild_all
+    from tournaments.models import Season
+
+    generate(2, 16, 700, 5)
+    rebuild_all()
+
+    def rows():
+        return (
+            sorted(
+                SeasonStanding.objects.values_list(
+                    "season_id",
+                    "game",
+                    "player_id",
+                    "total",
+                    "deals",
+                    "deals_won",
+                    "matches",
+                    "matches_won",
+                    "rank",
+                    "numbers",
+                )
+            ),  # fmt: skip
+            sorted(
+                SeasonPoint.objects.values_list(
+                    "season_id", "game", "player_id", "night", "ordinal", "total"
+                )
+            ),  # fmt: skip
+        )
+
+    in_sql = rows()
+    assert len({r[1] for r in in_sql[0]}) == 8  # every game has a leaderboard
+    assert any(r[9] for r in in_sql[0])  # and the declarer games their own counts
+    SeasonStanding.objects.all().delete()
+    SeasonPoint.objects.all().delete()
+    for season in Season.objects.all():
+        _season_in_python(season)
+    assert rows() == in_sql

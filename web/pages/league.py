@@ -15,7 +15,7 @@ from scoring.ratings import by_rating, rating_chart, with_ratings
 from scoring.sheets import match_sheet, season_chart
 from tournaments import access
 from tournaments.access import visible
-from tournaments.models import ClubNight, DealVersion, Player, Season
+from tournaments.models import ClubNight, DealVersion, Match, Player, Season
 from web.pages import roles
 
 
@@ -93,14 +93,19 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+LATEST_MATCHES = 20
+"""Matches listed on a player's page (the newest first)."""
+
+
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A player's matches and points over time, per season and game."""
+    """A player's latest matches and points over time, per season and game: a fixed number
+    of queries reading a fixed number of rows per season, however many deals were played."""
     user = request.user
     player = get_object_or_404(visible(Player.objects.select_related("club"), user), pk=pk)
     matches = (
-        visible(matches_with_standings(), user)
+        visible(Match.objects.select_related("table__club_night"), user)
         .filter(seats__player=player)
-        .order_by("-table__club_night__date", "-pk")
+        .order_by("-table__club_night__date", "-pk")[:LATEST_MATCHES]
     )
     charts = []
     seasons = list(visible(Season.objects.filter(club=player.club), user).order_by("-starts_on"))

@@ -83,7 +83,12 @@ def measure(database: str) -> None:
     for name, url in pages.items():
         client.get(url)
         queries: list[str] = []
-        with connection.execute_wrapper(lambda run, sql, *a: queries.append(sql) or run(sql, *a)):
+
+        def count(run, sql, *args, queries=queries):
+            queries.append(sql)
+            return run(sql, *args)
+
+        with connection.execute_wrapper(count):
             assert client.get(url).status_code == 200
         times = []
         for _ in range(20):

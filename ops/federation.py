@@ -114,7 +114,9 @@ def generate(clubs: int, players: int, deals: int, seed: int,
     start = Club.objects.count()
     for c in range(clubs):
         with transaction.atomic():
-            made = _club(start + c + 1, max(players // clubs, 6), per_club[c], rng, pools, report, tables)
+            made = _club(
+                start + c + 1, max(players // clubs, 6), per_club[c], rng, pools, report, tables
+            )
         progress(f"club {c + 1}/{clubs}: {made} deals")
     return report
 

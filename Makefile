@@ -58,11 +58,13 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(MYPY)
 
-# Benchmarks, run by hand (about 30 minutes the first time: a million deals are generated
-# once into the database clubscore_fed); the README holds the figures.
+# Benchmarks, run by hand (about 45 minutes the first time: federations of 100,000 and
+# 1,000,000 deals and seasons of up to 1,000,000 deals are generated once into databases
+# of their own); the README holds the figures.
 bench: install engine services
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/draw_bench.py
 	$(BIN)/python bench/api_bench.py
 	$(BIN)/python bench/freshness_bench.py
 	$(BIN)/python bench/rebuild_bench.py
+	$(BIN)/python bench/pages_bench.py

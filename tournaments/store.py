@@ -31,7 +31,8 @@ WITH m AS (
 ), d AS (
     INSERT INTO tournaments_deal (match_id, number, record, entered_by_id, entered_at,
                                   idempotency_key, request_hash, event)
-    SELECT id, %(number)s, %(record)s, %(user)s, %(at)s, %(key)s, %(hash)s, %(event)s FROM m
+    SELECT id, %(number)s, %(record)s, %(entered_by_id)s, %(entered_at)s,
+           %(idempotency_key)s, %(request_hash)s, %(event)s FROM m
  RETURNING id
 ), s AS (
     INSERT INTO tournaments_dealscore (deal_id, player_id, score, won)
@@ -66,72 +67,25 @@ def insert(new: NewDeal) -> Deal | None:
     query), or ``None`` when the match changed since ``new.version`` (nothing stored).
     A deal number or key taken already raises ``IntegrityError`` (nothing stored)."""
     status = Match.Status.FINISHED if new.finished_at else Match.Status.OPEN
-    if connection.vendor == "postgresql":
-        params = {
-            "state": json.dumps(new.state),
-            "status": status,
-            "finished_at": new.finished_at,
-            "match": new.match.pk,
-            "version": new.version,
-            "number": new.number,
-            "record": json.dumps(new.record),
-            "user": new.user_id,
-            "at": new.at,
-            "key": new.key,
-            "hash": new.request_hash,
-            "event": None if new.event is None else json.dumps(new.event),
-            "players": [p.pk for p, _s, _w in new.scores],
-            "scores": [s for _p, s, _w in new.scores],
-            "won": [w for _p, _s, w in new.scores],
-        }
-        # Inside a transaction a savepoint keeps a refused statement from aborting it.
-        with transaction.atomic() if connection.in_atomic_block else nullcontext():
-            with connection.cursor() as cursor:
-                cursor.execute(STATEMENT, params)
-                row = cursor.fetchone()
-        if row is None:
-            return None
-        deal_id = row[0]
-    else:
-        with transaction.atomic():
-            moved = Match.objects.filter(
-                pk=new.match.pk, version=new.version, status=Match.Status.OPEN
-            ).update(
-                version=F("version") + 1,
-                state=new.state,
-                status=status,
-                finished_at=new.finished_at,
-            )
-            if not moved:
-                return None
-            deal_id = Deal.objects.create(
-                match_id=new.match.pk,
-                number=new.number,
-                record=new.record,
-                entered_by_id=new.user_id,
-                entered_at=new.at,
-                idempotency_key=new.key,
-                request_hash=new.request_hash,
-                event=new.event,
-            ).pk
-            DealScore.objects.bulk_create(
-                DealScore(deal_id=deal_id, player=p, score=s, won=w) for p, s, w in new.scores
-            )
+    columns: dict[str, Any] = {
+        "number": new.number,
+        "record": new.record,
+        "entered_by_id": new.user_id,
+        "entered_at": new.at,
+        "idempotency_key": new.key,
+        "request_hash": new.request_hash,
+        "event": new.event,
+    }
+    deal_id = (_in_one_statement if connection.vendor == "postgresql" else _in_a_transaction)(
+        new, status, columns
+    )
+    if deal_id is None:
+        return None
     new.match.version = new.version + 1
     new.match.state = new.state
     new.match.status = status
     new.match.finished_at = new.finished_at
-    deal = Deal(
-        pk=deal_id,
-        match=new.match,
-        number=new.number,
-        record=new.record,
-        entered_by_id=new.user_id,
-        entered_at=new.at,
-        idempotency_key=new.key,
-        request_hash=new.request_hash,
-        event=new.event,
-    )
+    deal = Deal(pk=deal_id, match=new.match, **columns)
     # As prefetch_related leaves it: ``deal.scores.all()`` answers from memory.
     scores = deal.scores.all()
     scores._result_cache = [
@@ -140,3 +94,41 @@ def insert(new: NewDeal) -> Deal | None:
     scores._prefetch_done = True  # type: ignore[attr-defined]
     deal._prefetched_objects_cache = {"scores": scores}  # type: ignore[attr-defined]
     return deal
+
+
+def _in_one_statement(new: NewDeal, status: str, columns: dict[str, Any]) -> int | None:
+    params = {
+        **{k: json.dumps(v) if k in ("record", "event") and v is not None else v
+           for k, v in columns.items()},
+        "state": json.dumps(new.state),
+        "status": status,
+        "finished_at": new.finished_at,
+        "match": new.match.pk,
+        "version": new.version,
+        "players": [p.pk for p, _s, _w in new.scores],
+        "scores": [s for _p, s, _w in new.scores],
+        "won": [w for _p, _s, w in new.scores],
+    }  # fmt: skip
+    # Inside a transaction a savepoint keeps a refused statement from aborting it.
+    with transaction.atomic() if connection.in_atomic_block else nullcontext():
+        with connection.cursor() as cursor:
+            cursor.execute(STATEMENT, params)
+            row = cursor.fetchone()
+    return None if row is None else row[0]
+
+
+def _in_a_transaction(new: NewDeal, status: str, columns: dict[str, Any]) -> int | None:
+    """The same steps as :data:`STATEMENT`, for databases without it (the demo's SQLite)."""
+    with transaction.atomic():
+        moved = Match.objects.filter(
+            pk=new.match.pk, version=new.version, status=Match.Status.OPEN
+        ).update(
+            version=F("version") + 1, state=new.state, status=status, finished_at=new.finished_at
+        )
+        if not moved:
+            return None
+        deal_id = Deal.objects.create(match_id=new.match.pk, **columns).pk
+        DealScore.objects.bulk_create(
+            DealScore(deal_id=deal_id, player=p, score=s, won=w) for p, s, w in new.scores
+        )
+        return deal_id

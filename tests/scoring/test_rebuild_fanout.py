@@ -14,66 +14,14 @@ from django.db import connection
 from django.db.models import F
 
 from ops.federation import generate
-from scoring.models import MatchStanding, Rating, RatingHistory, SeasonPoint, SeasonStanding
+from scoring.models import MatchStanding
 from scoring.standings import rebuild_all
 from scoring.tasks import rebuild_club_task, rebuild_everything
 from tests.scoring.conftest import start_worker, stop_worker
+from tests.scoring.derived import derived, forget
 from tournaments.models import Club, Match
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-
-
-def derived():
-    """Every derived row, without ids and times."""
-    return (
-        sorted(
-            MatchStanding.objects.values_list(
-                "match_id",
-                "player_id",
-                "total",
-                "deals",
-                "deals_won",
-                "rank",
-                "season_id",
-                "game",
-                "night",
-                "finished",
-                "points",
-                "scored",
-                "numbers",
-            )
-        ),  # fmt: skip
-        sorted(
-            SeasonStanding.objects.values_list(
-                "season_id",
-                "game",
-                "player_id",
-                "total",
-                "deals",
-                "deals_won",
-                "matches",
-                "matches_won",
-                "rank",
-                "numbers",
-            )
-        ),  # fmt: skip
-        sorted(
-            SeasonPoint.objects.values_list(
-                "season_id", "game", "player_id", "night", "ordinal", "total"
-            )
-        ),  # fmt: skip
-        sorted(Rating.objects.values_list("player_id", "game", "mu", "sigma", "rating", "deals")),
-        sorted(
-            RatingHistory.objects.values_list("player_id", "game", "night", "mu", "sigma", "deals")
-        ),  # fmt: skip
-    )
-
-
-def forget():
-    """As after a restore, or lost tasks: no derived rows, no match checked."""
-    for model in (MatchStanding, SeasonStanding, SeasonPoint, Rating, RatingHistory):
-        model.objects.all().delete()
-    Match.objects.update(checked_version=0, state=None)
 
 
 @pytest.fixture

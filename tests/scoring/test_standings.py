@@ -103,33 +103,14 @@ def test_the_set_based_season_totals_equal_the_python_ones_for_every_game():
     from ops.federation import generate
     from scoring.models import SeasonPoint, SeasonStanding
     from scoring.standings import _season_in_python, rebuild_all
+    from tests.scoring.derived import derived
     from tournaments.models import Season
 
     generate(2, 16, 700, 5)
     rebuild_all()
 
     def rows():
-        return (
-            sorted(
-                SeasonStanding.objects.values_list(
-                    "season_id",
-                    "game",
-                    "player_id",
-                    "total",
-                    "deals",
-                    "deals_won",
-                    "matches",
-                    "matches_won",
-                    "rank",
-                    "numbers",
-                )
-            ),  # fmt: skip
-            sorted(
-                SeasonPoint.objects.values_list(
-                    "season_id", "game", "player_id", "night", "ordinal", "total"
-                )
-            ),  # fmt: skip
-        )
+        return derived(SeasonStanding, SeasonPoint)
 
     in_sql = rows()
     assert len({r[1] for r in in_sql[0]}) == 8  # every game has a leaderboard

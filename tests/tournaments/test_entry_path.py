@@ -15,7 +15,7 @@ import engine
 from engine.deal import play_match
 from scoring.apps import _queue_refresh
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-from tournaments import actions, corrections, events
+from tournaments import actions, corrections, events, store
 from tournaments.models import Deal, DealScore, Match
 
 REFRESH = "scoring.refresh_standings"
@@ -68,13 +68,22 @@ def test_the_query_count_of_an_entry_is_pinned_and_does_not_grow_with_the_match(
     assert list(match.deals.order_by("number").values_list("number", flat=True)) == list(range(1, 14))  # fmt: skip
 
 
+@pytest.fixture(params=["one statement", "ORM steps"])
+def store_path(request, monkeypatch):
+    """PostgreSQL's one statement, and the ORM steps other databases (the SQLite demo) take."""
+    if request.param == "ORM steps":
+        monkeypatch.setattr(store, "_in_one_statement", store._in_a_transaction)
+    return request.param
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("game", ["twentytwo", "1234", "comrade", "packing", "bhabhi"])
 def test_a_match_entered_through_its_kept_progress_equals_the_engine_replay(
-    game, table, players, scorer
+    game, table, players, scorer, store_path
 ):
     """Games whose deals follow the match (dealers, hand sizes, eliminations): entered one
-    by one from the kept progress, with a correction in the middle that empties it."""
+    by one from the kept progress, with a correction in the middle that empties it; both
+    ways of storing."""
     season = table.club_night.season
     season.games = [*season.games, game]
     season.save()
@@ -104,7 +113,9 @@ def test_a_match_entered_through_its_kept_progress_equals_the_engine_replay(
 
 
 @pytest.mark.django_db
-def test_an_entry_against_a_stale_match_is_checked_again_under_the_lock(make_match, scorer):
+def test_an_entry_against_a_stale_match_is_checked_again_under_the_lock(
+    make_match, scorer, store_path
+):
     match = make_match("napoleon", NAPOLEON_SEATS)
     stale = Match.objects.get(pk=match.pk)
     actions.enter_deal(match, napoleon_deal(), user=scorer)

@@ -26,21 +26,21 @@ DATE_GAP = 44
 
 
 def line_chart(chart: SeasonChart, *, title: str = "") -> SafeString:
-    """Cumulative points (y) after each deal of the season (x), one line per player."""
+    """One line per player through its points (x from 0, the start, to ``chart.deals``)."""
     if not chart.series:
         return mark_safe("")
     values = [v for s in chart.series for _, v in s.points] + [0]
     low, high = min(values), max(values)
     if low == high:
         high = low + 1
-    span_x = max(chart.deals, 2) - 1
+    span_x = max(chart.deals, 1)
     plot_w = WIDTH - LEFT - RIGHT
     columns = 2
     legend_rows = (len(chart.series) + columns - 1) // columns
     height = TOP + PLOT_HEIGHT + AXIS + legend_rows * ROW + 6
 
     def x(i: int) -> float:
-        return LEFT + (i - 1) * plot_w / span_x
+        return LEFT + i * plot_w / span_x
 
     def y(v: float) -> float:
         return TOP + (high - v) * PLOT_HEIGHT / (high - low)
@@ -62,7 +62,8 @@ def line_chart(chart: SeasonChart, *, title: str = "") -> SafeString:
     for start, day in chart.nights:
         at = x(start)
         if at - shown >= DATE_GAP:
-            parts.append(label(at, TOP + PLOT_HEIGHT + 17, f"{day:%m-%d}", anchor="middle"))
+            edge = "end" if at > WIDTH - RIGHT - DATE_GAP / 2 else "middle"  # stays on the page
+            parts.append(label(at, TOP + PLOT_HEIGHT + 17, f"{day:%m-%d}", anchor=edge))
             parts.append(
                 f'<line x1="{at:.1f}" y1="{TOP + PLOT_HEIGHT}" x2="{at:.1f}" y2="{TOP + PLOT_HEIGHT + 4}" stroke="#999"/>'
             )

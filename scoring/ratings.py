@@ -229,10 +229,10 @@ def rating_chart(player: Player, game: str) -> SeasonChart:
     """The player's rating at the end of each club night they played ``game``, against the
     deals they had played by then (one query, one point per night)."""
     rows = RatingHistory.objects.filter(player=player, game=game).order_by("night")
-    points: list[tuple[int, float]] = []
+    points: list[tuple[int, float]] = [(0, 0.0)]  # a new player's rating
     nights: list[tuple[int, dt.date]] = []
     for rating, deals, night in rows.values_list("rating", "deals", "night"):
         points.append((deals, round(rating, 1)))
         nights.append((deals, night))
-    series = [Series(player, points)] if points else []
-    return SeasonChart(series=series, deals=points[-1][0] if points else 0, nights=nights)
+    series = [Series(player, points)] if nights else []
+    return SeasonChart(series=series, deals=points[-1][0], nights=nights)

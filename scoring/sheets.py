@@ -109,7 +109,8 @@ class Series:
 
     player: Player
     points: list[tuple[int, int | float]]
-    """(x from 1: the night's place in the season, or the deals played; y: points or rating)."""
+    """(x: the night's place in the season, or the deals played, from (0, 0) before the
+    first; y: points or rating)."""
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ def season_chart(
     if player:
         rows = rows.filter(player=player)
     nights: dict[int, date] = {}
-    points: dict[int, list[tuple[int, int | float]]] = defaultdict(list)
+    points: dict[int, list[tuple[int, int | float]]] = defaultdict(lambda: [(0, 0)])
     for player_id, ordinal, night, total in rows.order_by("ordinal", "player_id").values_list(
         "player_id", "ordinal", "night", "total"
     ):

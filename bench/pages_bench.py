@@ -107,6 +107,7 @@ def main() -> None:
         done = subprocess.run([sys.executable, __file__, "--measure", database], capture_output=True,
                               text=True, check=True)  # fmt: skip
         rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    print("  " + ", ".join(f"{r['deals']:,} deals in {r['nights']} club nights" for r in rows))
     for name in ("season page", "standings API", "player page"):
         cells = ", ".join(
             f"{r['deals']:,} deals: {r[name][0]} queries {r[name][1]:.0f} ms" for r in rows

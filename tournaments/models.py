@@ -234,6 +234,8 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["match", "position"], name="seat_position_unique"),
             models.UniqueConstraint(fields=["match", "player"], name="seat_player_unique"),
         ]
+        # A player's latest matches, newest first, without reading all of them.
+        indexes = [models.Index(fields=["player", "-match"], name="seat_player_latest")]
 
     def __str__(self) -> str:
         return f"{self.player} at seat {self.position}"

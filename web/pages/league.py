@@ -94,7 +94,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 LATEST_MATCHES = 20
-"""Matches listed on a player's page (the newest first)."""
+"""Matches listed on a player's page (the last created first: an index of the seats)."""
 
 
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -105,7 +105,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     matches = (
         visible(Match.objects.select_related("table__club_night"), user)
         .filter(seats__player=player)
-        .order_by("-table__club_night__date", "-pk")[:LATEST_MATCHES]
+        .order_by("-pk")[:LATEST_MATCHES]
     )
     charts = []
     seasons = list(visible(Season.objects.filter(club=player.club), user).order_by("-starts_on"))

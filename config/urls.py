@@ -46,6 +46,7 @@ urlpatterns = [
     # A league administrator's own pages: the club, its players, members, seasons and nights.
     path("clubs/<slug:slug>/setup/", setup.club_setup, name="club_setup"),
     path("clubs/<slug:slug>/players/<int:pk>/", setup.player_edit, name="player_edit"),
+    path("clubs/<slug:slug>/players/list/", setup.players_from_list, name="players_from_list"),
     path("clubs/<slug:slug>/members/", setup.members, name="club_members"),
     path("clubs/<slug:slug>/seasons/new/", setup.season_edit, name="season_new"),
     path("clubs/<slug:slug>/seasons/<int:pk>/", setup.season_edit, name="season_edit"),

@@ -13,8 +13,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import access
+from tournaments import access, roster
+from tournaments.messages import localize
 from tournaments.models import Club, Membership, Player, Season
+from tournaments.records import Rejection
 from web.pages.setup_forms import ClubNightForm, MemberForm, PlayerForm, SeasonForm
 
 ADMINS_ONLY = gettext_lazy("Only a league administrator of this club sets it up.")
@@ -59,6 +61,45 @@ def club_setup(request: HttpRequest, slug: str) -> HttpResponse:
             "seasons": club.seasons.prefetch_related("club_nights").order_by("-starts_on", "name"),
         },
     )
+
+
+LIST_COLUMNS = {"name": gettext_lazy("Name"), "name_ja": gettext_lazy("Name in Japanese"),
+                "handle": gettext_lazy("Handle")}  # fmt: skip
+
+
+def _where(path: str) -> str:
+    """``row 3.name`` as the reader says it: "Row 3, Name"."""
+    row, _dot, column = path.partition(".")
+    if not row.startswith("row "):
+        return ""
+    label = LIST_COLUMNS.get(column)
+    where = _("Row %(row)s") % {"row": row.removeprefix("row ")}
+    return f"{where}, {label}" if label else where
+
+
+@login_required
+@require_POST
+def players_from_list(request: HttpRequest, slug: str) -> HttpResponse:
+    """Add the players of an uploaded CSV list (``tournaments.roster``): all or none."""
+    club = administered_club(request, slug)
+    upload = request.FILES.get("list")
+    if upload is None:
+        messages.error(request, _("Choose a CSV file with the players' names."))
+        return redirect("club_setup", slug=club.slug)
+    try:
+        added = roster.add_players(club, upload.read(roster.MAX_BYTES + 1))
+    except Rejection as rejection:
+        messages.error(request, _("Nothing was added. Correct the list and upload it again:"))
+        for problem in rejection.errors:
+            where = _where(problem["path"])
+            messages.error(request, f"{where}: {localize(problem)}" if where else localize(problem))
+    else:
+        messages.success(
+            request,
+            _("%(added)s players added; %(skipped)s already in the club.")
+            % {"added": len(added.new), "skipped": len(added.skipped)},
+        )
+    return redirect("club_setup", slug=club.slug)
 
 
 @login_required

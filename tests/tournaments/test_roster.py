@@ -1,0 +1,85 @@
+"""Players from a list: encodings, headings in both languages, mistakes by row and
+column with nothing written, names the club has skipped (the same list twice adds nothing)."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
+from django.test import Client
+
+from tournaments import roster
+from tournaments.models import Player
+from tournaments.records import Rejection
+
+pytestmark = pytest.mark.django_db
+
+LIST = "名前,日本語名\nLena Ito,伊藤 玲奈\nKen Mori,森 健\n\nAki,\n"
+
+
+def names(club):
+    return sorted(Player.objects.filter(club=club).values_list("display_name", "name_ja", "handle"))
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "shift_jis"])
+def test_a_list_in_any_of_excels_encodings_adds_its_players_once(club, players, encoding):
+    before = Player.objects.filter(club=club).count()
+    added = roster.add_players(club, LIST.encode(encoding))
+    assert [p.display_name for p in added.new] == ["Lena Ito", "Ken Mori"]
+    assert added.skipped == ["Aki"]  # the club has Aki (any case)
+    lena = Player.objects.get(club=club, display_name="Lena Ito")
+    assert (lena.name_ja, lena.handle) == ("伊藤 玲奈", "lena-ito")
+    again = roster.add_players(club, LIST.encode(encoding))
+    assert again.new == [] and sorted(again.skipped) == ["Aki", "Ken Mori", "Lena Ito"]
+    assert Player.objects.filter(club=club).count() == before + 2
+
+
+def test_every_mistake_is_named_by_row_and_column_and_nothing_is_written(club):
+    text = "name,handle\nLena Ito,\n,ghost\nLena Ito,\nKen,Not A Handle\n" + "x" * 101 + ",\n"
+    with pytest.raises(Rejection) as refused:
+        roster.add_players(club, text.encode())
+    found = [(e["code"], e["path"]) for e in refused.value.errors]
+    assert found == [
+        ("missing_field", "row 3.name"),
+        ("duplicate", "row 4.name"),
+        ("wrong_handle", "row 5.handle"),
+        ("too_long", "row 6.name"),
+    ]
+    assert not Player.objects.filter(club=club).exists()
+
+
+def test_a_list_without_a_name_column_or_text_is_refused(club):
+    for data in (b"first,last\nLena,Ito\n", b"\xff\xfe\x00garbage\x81", b""):
+        with pytest.raises(Rejection):
+            roster.add_players(club, data)
+    assert not Player.objects.filter(club=club).exists()
+
+
+def test_a_league_administrator_uploads_a_list_on_the_setup_page(club, club_admin, scorer):
+    page = Client()
+    page.force_login(scorer)
+    url = f"/clubs/{club.slug}/players/list/"
+    upload = SimpleUploadedFile("players.csv", LIST.encode("shift_jis"), "text/csv")
+    assert page.post(url, {"list": upload}).status_code == 403  # scorers do not set up
+    page.force_login(club_admin)
+    upload = SimpleUploadedFile("players.csv", LIST.encode("shift_jis"), "text/csv")
+    answer = page.post(url, {"list": upload}, follow=True, HTTP_ACCEPT_LANGUAGE="en")
+    assert "3 players added; 0 already in the club." in answer.content.decode()
+    bad = SimpleUploadedFile("players.csv", b"name\nAna\n,\nAna\n", "text/csv")
+    answer = page.post(url, {"list": bad}, follow=True, HTTP_ACCEPT_LANGUAGE="ja")
+    text = answer.content.decode()
+    assert "何も追加していません" in text and "4 行目" in text
+    assert not Player.objects.filter(club=club, display_name="Ana").exists()
+
+
+def test_the_command_has_a_dry_run(club, tmp_path, capsys):
+    path = tmp_path / "players.csv"
+    path.write_bytes(LIST.encode("utf-8-sig"))
+    call_command("import_players", str(path), "--club", club.slug, "--dry-run")
+    assert "would add 3 players" in capsys.readouterr().out
+    assert not Player.objects.filter(club=club).exists()
+    call_command("import_players", str(path), "--club", club.slug)
+    assert len(names(club)) == 3
+    path.write_bytes("name,name_ja\n,森\n".encode())
+    with pytest.raises(CommandError, match="row 2.name"):
+        call_command("import_players", str(path), "--club", club.slug)

@@ -1,0 +1,141 @@
+"""A club's players from a list: a CSV of names, as a secretary keeps it.
+
+The first row names the columns, in English or Japanese: ``name`` (名前, required),
+``name_ja`` (日本語名) and ``handle`` (ハンドル), in any order.  The file is UTF-8
+(with or without the byte-order mark Excel writes) or Shift_JIS, which Japanese
+Excel writes.  A name the club has already (the same handle, or the same name
+whatever its case) is skipped, so the same list can be given twice.  Every mistake
+is reported with its row (as the spreadsheet numbers it: the header is row 1) and
+its column; then nothing is written.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext_noop
+
+from tournaments.models import Club, Player
+from tournaments.nights import unique_handle
+from tournaments.records import Rejection, error
+
+MAX_BYTES = 1024 * 1024
+MAX_ROWS = 5000
+COLUMNS = {
+    "name": "name",
+    "名前": "name",
+    "氏名": "name",
+    "name_ja": "name_ja",
+    "日本語名": "name_ja",
+    "handle": "handle",
+    "ハンドル": "handle",
+}
+"""Accepted headings (lower-cased, stripped) → the column they are."""
+LENGTHS = {"name": 100, "name_ja": 100, "handle": 40}
+
+
+@dataclass
+class Roster:
+    """What a list adds: the new players (unsaved until :func:`add_players` writes them)
+    and the names skipped because the club has them."""
+
+    new: list[Player] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+def decode(data: bytes) -> str:
+    """The text of an uploaded file: UTF-8 (a BOM is dropped), else Shift_JIS."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp932")  # Shift_JIS as Windows writes it
+    except UnicodeDecodeError:
+        raise Rejection(
+            (error("wrong_encoding", "file", gettext_noop("the file is neither UTF-8 nor Shift_JIS text")),)
+        ) from None  # fmt: skip
+
+
+def read(club: Club, data: bytes) -> Roster:
+    """The players a list would add to ``club``, or a :class:`Rejection` naming every
+    mistake by row and column (nothing is written either way)."""
+    if len(data) > MAX_BYTES:
+        raise Rejection(
+            (error("too_large", "file", gettext_noop("the file is larger than %(size)s bytes"), size=MAX_BYTES),)
+        )  # fmt: skip
+    rows = list(csv.reader(io.StringIO(decode(data))))
+    if not rows:
+        raise Rejection((error("missing_field", "file", gettext_noop("the file is empty")),))
+    columns = _columns(rows[0])
+    if len(rows) - 1 > MAX_ROWS:
+        raise Rejection(
+            (error("too_large", "file", gettext_noop("the list has more than %(rows)s rows"), rows=MAX_ROWS),)
+        )  # fmt: skip
+    existing = list(Player.objects.filter(club=club).values_list("handle", "display_name"))
+    handles = {h for h, _n in existing}
+    names = {n.casefold() for _h, n in existing}
+    seen: dict[str, int] = {}
+    roster = Roster()
+    errors: list[dict[str, Any]] = []
+    for number, row in enumerate(rows[1:], start=2):
+        values = {col: (row[i].strip() if i < len(row) else "") for col, i in columns.items()}
+        if not any(values.values()):
+            continue  # a blank line
+        place = f"row {number}"
+        for col, value in values.items():
+            if len(value) > LENGTHS[col]:
+                errors.append(error("too_long", f"{place}.{col}", gettext_noop("at most %(length)s characters"), length=LENGTHS[col]))  # fmt: skip
+        name, handle = values["name"], values.get("handle", "")
+        if not name:
+            errors.append(
+                error("missing_field", f"{place}.name", gettext_noop("a name is required"))
+            )
+            continue
+        if handle and slugify(handle) != handle:
+            errors.append(error("wrong_handle", f"{place}.handle", gettext_noop("a handle is lower-case letters, digits and hyphens")))  # fmt: skip
+            continue
+        key = name.casefold()
+        if key in seen:
+            errors.append(error("duplicate", f"{place}.name", gettext_noop("%(name)s is on row %(row)s already"), name=name, row=seen[key]))  # fmt: skip
+            continue
+        seen[key] = number
+        if key in names or (handle and handle in handles):
+            roster.skipped.append(name)
+            continue
+        handle = handle or unique_handle(club, name, handles)
+        handles.add(handle)
+        roster.new.append(
+            Player(club=club, display_name=name, name_ja=values.get("name_ja", ""), handle=handle)
+        )
+    if errors:
+        raise Rejection(tuple(errors))
+    return roster
+
+
+def add_players(club: Club, data: bytes) -> Roster:
+    """Read the list and write its new players in one transaction (all or none)."""
+    with transaction.atomic():
+        Club.objects.select_for_update().get(pk=club.pk)  # one list at a time per club
+        roster = read(club, data)
+        Player.objects.bulk_create(roster.new)
+    return roster
+
+
+def _columns(header: list[str]) -> dict[str, int]:
+    """Which column holds what, from the header row; a :class:`Rejection` without a name."""
+    columns: dict[str, int] = {}
+    for i, heading in enumerate(header):
+        col = COLUMNS.get(heading.strip().lower())
+        if col is not None and col not in columns:
+            columns[col] = i
+    if "name" not in columns:
+        raise Rejection(
+            (error("missing_field", "row 1", gettext_noop("the first row names the columns: name (名前), and name_ja (日本語名) or handle (ハンドル) if you have them")),)
+        )  # fmt: skip
+    return columns

@@ -4,8 +4,8 @@ Two kinds of work, at two speeds:
 
 - **Checking a match** (:func:`rebuild_matches`) runs the engine over the match's
   deal records: who leads by the game's match rules (tie-breaks, eliminations,
-  titles), the player's points and deals, the game's own counts, the match's kept
-  progress.  It records the version of the match it checked (``checked_version``).
+  titles), the player's points and deals, the game's own counts.  It records the
+  version of the match it checked (``checked_version``).
 - **Totalling a season** (:func:`rebuild_season_standings`) trusts the checked
   matches: one aggregate over the season's match lines gives every leaderboard,
   one more the plot's points per club night.
@@ -33,7 +33,6 @@ from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
 import engine
-from engine.results import DealResult
 from scoring.models import MatchStanding, SeasonPoint, SeasonStanding
 from scoring.ratings import rebuild_club_ratings
 from tournaments import progress
@@ -74,14 +73,13 @@ def rebuild_matches(match_ids: Iterable[int], *, rescore: bool = False) -> list[
             .values_list("match_id", "player__handle", "player_id")
         ):
             seats[match_id].append((handle, player_id))
-        deals: dict[int, list[tuple[int, int, bool, bool, dict[str, Any]]]] = defaultdict(list)
-        for match_id, *row in (
+        deals: dict[int, list[tuple[int, bool, bool, dict[str, Any]]]] = defaultdict(list)
+        for match_id, deal_id, deleted_at, confirmed_at, record in (
             Deal.objects.filter(match__in=ids)
             .order_by("match_id", "number")
-            .values_list("match_id", "pk", "number", "deleted_at", "confirmed_at", "record")
+            .values_list("match_id", "pk", "deleted_at", "confirmed_at", "record")
         ):
-            deal_id, number, deleted_at, confirmed_at, record = row
-            deals[match_id].append((deal_id, number, deleted_at is None, confirmed_at is not None, record))  # fmt: skip
+            deals[match_id].append((deal_id, deleted_at is None, confirmed_at is not None, record))
         now = timezone.now()
         lines: list[tuple[Any, ...]] = []
         scores: list[tuple[int, int, int, bool]] = []
@@ -90,27 +88,24 @@ def rebuild_matches(match_ids: Iterable[int], *, rescore: bool = False) -> list[
             night = match.table.club_night
             confirmation = night.season.require_confirmation
             stored = deals[match.pk]
-            active = [(i, r) for i, _n, a, _c, r in stored if a]
-            counting = [(i, r) for i, _n, a, c, r in stored if a and (c or not confirmation)]
+            active = [(i, r) for i, a, _c, r in stored if a]
+            counting = [(i, r) for i, a, c, r in stored if a and (c or not confirmation)]
             envelope = match_envelope(match, [h for h, _pid in seats[match.pk]])
             result = engine.check_match({**envelope, "deals": [r for _i, r in counting]})
             lines += _lines(match, night.season_id, night.date, seats[match.pk], counting, result, now)  # fmt: skip
-            if len(active) == len(counting):
-                snapshot = result.snapshot
-                checked = result
-            else:
-                checked = engine.check_match({**envelope, "deals": [r for _i, r in active]})
-                snapshot = checked.snapshot
-            number = stored[-1][1] if stored else 0
-            match.state = progress.Progress(number, seats[match.pk], snapshot).to_json()
             match.checked_version = match.version
-            if rescore:
-                s, e = _rescored(match, seats[match.pk], active, checked.deals)
+            if rescore:  # after an engine change: the kept progress is redone at the next entry
+                match.state = None
+                checked = result
+                if len(active) != len(counting):
+                    checked = engine.check_match({**envelope, "deals": [r for _i, r in active]})
+                s, e = progress.deal_rows(match.game, seats[match.pk], active, checked.deals)
                 scores += s
                 events += e
         MatchStanding.objects.filter(match__in=ids).delete()
         insert_rows(MatchStanding, LINE, lines)
-        Match.objects.bulk_update(matches, ["state", "checked_version"], batch_size=CHUNK)
+        changed = ["checked_version", "state"] if rescore else ["checked_version"]
+        Match.objects.bulk_update(matches, changed, batch_size=CHUNK)
         if rescore:
             DealScore.objects.filter(deal__match__in=ids).delete()
             insert_rows(DealScore, ["deal", "player", "score", "won"], scores)
@@ -144,25 +139,6 @@ def _lines(
          league.player_numbers(played[s.player], s.player) or None)
         for s in result.standings
     ]  # fmt: skip
-
-
-def _rescored(
-    match: Match,
-    seats: list[tuple[str, int]],
-    active: list[tuple[int, dict[str, Any]]],
-    results: tuple[DealResult, ...],
-) -> tuple[list[tuple[int, int, int, bool]], list[Deal]]:
-    """The deal scores and rating events of the match's active deals, from their records."""
-    ids = dict(seats)
-    scores, events = [], []
-    for (deal_id, record), outcome in zip(active, results, strict=True):
-        if not outcome.valid:
-            continue
-        winners = set(outcome.winners)
-        scores += [(deal_id, ids[h], s, h in winners) for h, s in outcome.scores.items()]
-        event = progress.rating_event(match.game, record, outcome.details, seats, outcome.scores)
-        events.append(Deal(pk=deal_id, event=event))
-    return scores, events
 
 
 def rebuild_season_standings(season_id: int) -> bool:

@@ -19,7 +19,7 @@ from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 
 import engine
-from tournaments import access, actions
+from tournaments import access, actions, progress
 from tournaments.models import (
     Club,
     ClubNight,
@@ -185,6 +185,11 @@ class MatchAdmin(ClubScoped):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
         return super().get_queryset(request).annotate(deal_count=Count("deals"))
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        if change:  # rules, target, status or seats may differ: the kept progress is stale
+            progress.changed(form.instance.pk)
 
     @admin.display(ordering="deal_count")
     def deal_count(self, match: Match) -> int:

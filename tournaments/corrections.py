@@ -24,6 +24,7 @@ from django.utils.translation import gettext_noop
 
 import engine
 from tournaments import progress
+from tournaments.bulk import insert_rows
 from tournaments.models import Deal, DealScore, DealVersion, Match, counting_deals
 from tournaments.records import Rejection, complete_record, error, match_record, problems
 
@@ -77,17 +78,13 @@ def _rescore(match: Match, active: list[Deal]) -> engine.MatchResult:
     result = engine.check_match(match_record(match, [d.record for d in active]))
     if not result.valid:
         raise Rejection(problems(result.errors))
-    players = {p.handle: p for p in match.seated_players()}
-    DealScore.objects.filter(deal__match=match).delete()
-    DealScore.objects.bulk_create(
-        DealScore(deal=deal, player=players[h], score=score, won=h in outcome.winners)
-        for deal, outcome in zip(active, result.deals, strict=True)
-        for h, score in outcome.scores.items()
+    seats = [(p.handle, p.pk) for p in match.seated_players()]
+    scores, events = progress.deal_rows(
+        match.game, seats, [(d.pk, d.record) for d in active], result.deals
     )
-    seats = [(h, p.pk) for h, p in players.items()]
-    for deal, outcome in zip(active, result.deals, strict=True):
-        deal.event = progress.rating_event(match.game, deal.record, outcome.details, seats, outcome.scores)  # fmt: skip
-    Deal.objects.bulk_update(active, ["event"])
+    DealScore.objects.filter(deal__match=match).delete()
+    insert_rows(DealScore, ["deal", "player", "score", "won"], scores)
+    Deal.objects.bulk_update(events, ["event"])
     return result
 
 

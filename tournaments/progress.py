@@ -5,10 +5,15 @@ reading the deals before it.
 (handle and player id, in order of play) and the engine's snapshot of the active
 deals (:attr:`engine.MatchResult.snapshot`).  Deal entry writes the new state in
 the statement that stores the deal (``tournaments.store``); every other change
-to a match's deals (corrections, deletes, restores, imports) empties it through
-:func:`changed`, and the next entry recomputes it from the rows.  ``Match.version``
+to a match (corrections, deletes, restores, the admin's match form) empties it
+through :func:`changed`, as does a rebuild with ``--recheck`` after an engine
+change, and the next entry recomputes it from the rows.  ``Match.version``
 goes up with every change; the standings remember the version they were computed
 at (``Match.checked_version``), so that a rebuild re-checks only what changed.
+
+What else a stored deal implies beyond its record, its scores and its rated event
+(``Deal.event``), is made here too (:func:`deal_rows`, :func:`rating_event`), for
+every path that rewrites them from the records.
 """
 
 from __future__ import annotations
@@ -20,9 +25,10 @@ from typing import Any
 from django.db.models import F
 
 import engine
+from engine.results import DealResult
 from tournaments import events
 from tournaments.games import league_game
-from tournaments.models import Match, Seat
+from tournaments.models import Deal, Match, Seat
 from tournaments.records import match_envelope
 
 
@@ -79,6 +85,28 @@ def changed(match_id: int, *, deals_changed: bool = True) -> None:
         fields["state"] = None
     Match.objects.filter(pk=match_id).update(**fields)
     events.match_changed(match_id)
+
+
+def deal_rows(
+    game: str,
+    seats: Sequence[tuple[str, int]],
+    deals: Sequence[tuple[int, Mapping[str, Any]]],
+    results: Sequence[DealResult],
+) -> tuple[list[tuple[int, int, int, bool]], list[Deal]]:
+    """The ``DealScore`` rows (deal id, player id, score, won) and the rated events (as
+    unsaved deals with ``pk`` and ``event``) of ``deals`` (id, record), from the engine's
+    ``results`` of them in the same order; invalid results give nothing."""
+    ids = dict(seats)
+    scores: list[tuple[int, int, int, bool]] = []
+    events: list[Deal] = []
+    for (deal_id, record), outcome in zip(deals, results, strict=True):
+        if not outcome.valid:
+            continue
+        winners = set(outcome.winners)
+        scores += [(deal_id, ids[h], s, h in winners) for h, s in outcome.scores.items()]
+        event = rating_event(game, record, outcome.details, seats, outcome.scores)
+        events.append(Deal(pk=deal_id, event=event))
+    return scores, events
 
 
 def rating_event(

@@ -191,6 +191,7 @@ def test_saving_an_existing_match_unchanged_in_the_admin_works(client, game):
     call_command("load_demo")
     client.login(username="admin", password="demo-admin-2026")
     match = Match.objects.filter(game=game).first()
+    version = match.version
     url = f"/admin/tournaments/match/{match.pk}/change/"
     page = client.get(url)
     assert page.status_code == 200
@@ -202,6 +203,8 @@ def test_saving_an_existing_match_unchanged_in_the_admin_works(client, game):
     response = client.post(url, data)
     assert response.status_code == 302, response.content.decode()[:3000]
     match.refresh_from_db()
+    # Rules, target or seats may have been changed: the match's kept progress is redone.
+    assert match.version == version + 1 and match.state is None
     assert [s.player.handle for s in match.seats.order_by("position")] == [
         p.handle for p in match.seated_players()
     ]

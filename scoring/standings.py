@@ -275,9 +275,15 @@ def rebuild_club(club_id: int, *, recheck: bool = False, ratings: bool = True) -
 
 def rebuild_season(season_id: int, *, recheck: bool = False) -> tuple[int, int]:
     """One season (after a bulk import into it), and its club's ratings."""
-    seasons = Season.objects.filter(pk=season_id)
-    matches = Match.objects.filter(table__club_night__season_id=season_id)
-    return _rebuild(matches, seasons, list(seasons.values_list("club_id", flat=True)), recheck)
+    return rebuild_seasons_of([season_id], recheck=recheck)
+
+
+def rebuild_seasons_of(season_ids: list[int], *, recheck: bool = False) -> tuple[int, int]:
+    """Some seasons (after an import into them), and their clubs' ratings once each."""
+    seasons = Season.objects.filter(pk__in=season_ids)
+    matches = Match.objects.filter(table__club_night__season_id__in=season_ids)
+    clubs = sorted(set(seasons.values_list("club_id", flat=True)))
+    return _rebuild(matches, seasons, clubs, recheck)
 
 
 def rebuild_all(*, recheck: bool = False) -> tuple[int, int]:

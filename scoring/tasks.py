@@ -20,6 +20,7 @@ from scoring.standings import (
     rebuild_match_standings,
     rebuild_season,
     rebuild_season_standings,
+    rebuild_seasons_of,
 )
 from tournaments.models import Club
 
@@ -37,6 +38,13 @@ def refresh_standings(match_id: int) -> None:
 def refresh_season(season_id: int) -> None:
     """Recompute every changed match of a season and then its leaderboards (after a bulk import)."""
     rebuild_season(season_id)
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def refresh_seasons(season_ids: list[int]) -> None:
+    """Recompute the changed matches of some seasons, their leaderboards and their clubs'
+    ratings once (after an import of score sheets)."""
+    rebuild_seasons_of(season_ids)
 
 
 @shared_task(

@@ -19,3 +19,15 @@ deals_changed = Signal()
 def match_changed(match_id: int) -> None:
     """Announce, once the current transaction commits, that ``match_id``'s deals changed."""
     transaction.on_commit(lambda: deals_changed.send(sender=None, match_id=match_id))
+
+
+seasons_changed_signal = Signal()
+"""Sent with ``season_ids`` after a transaction that added many matches to them (an
+import) commits: the layers above rebuild those seasons at once, not match by match."""
+
+
+def seasons_changed(season_ids: list[int]) -> None:
+    """Announce, once the current transaction commits, that ``season_ids`` gained matches."""
+    ids = list(season_ids)
+    if ids:
+        transaction.on_commit(lambda: seasons_changed_signal.send(sender=None, season_ids=ids))

@@ -299,6 +299,8 @@ class Deal(models.Model):
                 name="deal_key_unique_in_match",
             ),
         ]
+        # An imported score sheet's rows are found by their keys (tournaments.sheets).
+        indexes = [models.Index(fields=["idempotency_key"], name="deal_key")]
 
     def __str__(self) -> str:
         return f"deal {self.number} of {self.match}"
@@ -364,3 +366,23 @@ class DealScore(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.score:+d}"
+
+
+class SheetUpload(models.Model):
+    """A score sheet uploaded for import (``tournaments.sheets``), kept between its preview
+    and the league administrator's confirmation, and afterwards as a record of it."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sheet_uploads")
+    name = models.CharField(max_length=255)
+    data = models.BinaryField()
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    uploaded_at = models.DateTimeField(default=timezone.now)
+    imported_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["club", "-uploaded_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.club})"

@@ -120,6 +120,9 @@ class LeagueGame(ABC):
     """Rows of the blank paper sheet."""
     federation: ClassVar[tuple[PlannedMatch, ...]] = ()
     """The matches the federation generator plays of this game, in turn."""
+    sheet_rules: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)
+    """The rules variants whose entry-form fields a score sheet's template has columns for
+    (``tournaments.sheets``): those that add a field."""
 
     @property
     def rules(self) -> Game:

@@ -34,6 +34,7 @@ class TwentyTwoLeague(LeagueGame):
     tie_break = _("out at 22 penalty points (gambling: 30); the last player in wins")
     blank_rows = 20
     federation = (PlannedMatch(4), PlannedMatch(6, {"gambling": True}))
+    sheet_rules = ({}, {"gambling": True})  # buy-backs are gambling's
 
     def add_fields(self, form: EntryForm) -> None:
         form.fields["dealer"] = dealer_field(form)

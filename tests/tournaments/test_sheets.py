@@ -1,0 +1,297 @@
+"""Past score sheets: the template is the entry form's fields; a three-season file per game
+with mistakes in it is refused at each mistake's row and column with nothing written;
+corrected, it imports once however often it is given, and the leaderboards and
+ratings equal those of the same deals entered one by one."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+
+import pytest
+from openpyxl import load_workbook
+
+from scoring.models import Rating, SeasonStanding
+from tournaments import actions
+from tournaments.games import LEAGUE_GAMES
+from tournaments.models import Club, ClubNight, Deal, Match, Player, Season, Table
+from tournaments.records import Rejection
+from tournaments.sheets import check, columns, template, write
+from web.pages.forms import DealEntryForm
+
+from .sheet_history import NAMES, history, sheet_rows
+
+pytestmark = pytest.mark.django_db
+
+GAMES = list(LEAGUE_GAMES)
+FORMATS = ["csv", "csv-shift_jis", "xlsx"]
+
+
+def sheet(game: str, rows: list[dict[str, str]], fmt: str = "csv", language: str = "en") -> bytes:
+    table = template.as_table(game, rows, language)
+    if fmt == "xlsx":
+        return template.to_xlsx(table)
+    data = template.to_csv(table)
+    if fmt == "csv-shift_jis":
+        return data.decode("utf-8-sig").encode("cp932")
+    return data
+
+
+@pytest.fixture
+def members(club):
+    return {h: Player.objects.create(club=club, handle=h, display_name=n) for h, n in NAMES.items()}
+
+
+def where(preview_or_errors):
+    errors = getattr(preview_or_errors, "errors", preview_or_errors)
+    return {(e["row"], e["path"].partition(".")[2], e["code"]) for e in errors}
+
+
+# -- the template --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_template_has_a_column_for_every_field_of_the_entry_form(game, table, members):
+    """Every table size the game allows: the entry form's fields (stand-in handles aside)
+    are the template's columns, and no heading means two things in either language."""
+    web = LEAGUE_GAMES[game]
+    keys = {c.key for c in columns.template_columns(game)}
+    table.club_night.season.games = [game]
+    table.club_night.season.save()
+    for count in sorted(web.rules.player_counts):
+        seated = list(members.values())[:count] if count <= len(members) else None
+        if seated is None:
+            continue
+        plan = next((p for p in web.federation if p.players == count), None)
+        match = actions.create_match(table, game, seated, rules=plan.rules if plan else {},
+                                     target=plan.target if plan else None)  # fmt: skip
+        form = DealEntryForm(match=match)
+        seat_of = {p.handle: columns.seat_handle(i) for i, p in enumerate(seated, 1)}
+        for name in form.game_field_names:
+            for handle, stand_in in seat_of.items():
+                name = name.replace(f"_{handle}", f"_{stand_in}") if name.endswith(f"_{handle}") else name  # fmt: skip
+            assert name in keys, f"{game} at {count}: no column for {name}"
+    headings = [normal for c in columns.template_columns(game) for normal in map(columns.normal, c.headings)]  # fmt: skip
+    for language in range(len(columns.LANGUAGES)):
+        one = [columns.normal(c.headings[language]) for c in columns.template_columns(game)]
+        assert len(one) == len(set(one)), f"{game}: a heading twice"
+    known = columns.known_headings()
+    assert all(known[h] in keys for h in headings), "a heading of another game's column"
+
+
+def test_headings_are_japanese_in_the_japanese_template():
+    book = load_workbook(io.BytesIO(template.template("rettler", "xlsx", "ja")))
+    blank, example = book.worksheets
+    header = [c.value for c in blank[1]]
+    assert header[:4] == ["シーズン", "日付", "卓", "ゲーム"]
+    assert "プレイヤー1" in header and "プレイヤー8" in header
+    assert blank.max_row == 1  # blank: nothing of the example is imported by mistake
+    assert example.max_row > 1
+    text = template.template("comp13", "csv", "en").decode("utf-8-sig")
+    assert text.splitlines()[0].startswith("Season,Date,Table,Game,Match,Rules,Target,Player 1")
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_the_templates_own_example_imports(fmt, club):
+    """The example sheet of the XLSX template, copied as a club would, imports cleanly."""
+    for handle in NAMES:
+        Player.objects.create(club=club, handle=handle, display_name=handle.capitalize())
+    for game in GAMES:
+        rows = template.example_rows(game)
+        preview = check.check(club, sheet(game, rows, fmt, "ja"))
+        assert preview.errors == [], game
+        assert preview.counts()["deals"] == len(rows)
+
+
+# -- mistakes --------------------------------------------------------------------------------
+
+CARD_FIELD = {"rettler": "adjutant_cards", "napoleon": "adjutant_cards", "comp13": "cap_seat1",
+              "packing": "packs_seat1", "twentytwo": "last_seat1", "1234": "left_seat1",
+              "comrade": "bids_seat1", "bhabhi": "bhabhi"}  # fmt: skip
+"""Where each game's rows hold cards (Bhabhi's only cell is a name: it gets one that is not
+at the table)."""
+
+
+def plant_mistakes(game: str, rows: list[dict[str, str]]) -> dict[str, tuple[int, str]]:
+    """A misspelled player, a point total that does not add up (the declarer games), a
+    wrong card, a date without a table: where each is (sheet row, column)."""
+    first_rows = [i for i, r in enumerate(rows) if i == 0 or (r["date"], r["table"]) != (rows[i - 1]["date"], rows[i - 1]["table"])]  # fmt: skip
+    planted: dict[str, tuple[int, str]] = {}
+    # A misspelled player, copied down the whole match as a spreadsheet does.
+    start = first_rows[1]
+    end = first_rows[2] if len(first_rows) > 2 else len(rows)
+    for row in rows[start:end]:
+        row["player_2"] = row["player_2"].replace("Ben", "Bem").replace("Chika", "Chica")
+    planted["misspelled"] = (start + 2, "player_2")
+    card_row = first_rows[-1] + (1 if game not in ("twentytwo", "1234", "bhabhi", "comrade") else 0)  # fmt: skip
+    cell = CARD_FIELD[game]
+    rows[card_row][cell] = "Nobody" if game == "bhabhi" else (rows[card_row].get(cell, "") + " S99").strip()  # fmt: skip
+    planted["card"] = (card_row + 2, cell)
+    if game in ("rettler", "napoleon"):
+        total_row = first_rows[-2] + 1
+        rows[total_row]["pc_seat1"] = str(int(rows[total_row]["pc_seat1"]) + 1)
+        planted["total"] = (total_row + 2, "")
+    table_row = first_rows[3] + 1
+    rows[table_row]["table"] = ""
+    planted["table"] = (table_row + 2, "table")
+    return planted
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_mistake_is_reported_at_its_row_and_column_and_nothing_is_written(game, club, members):
+    rows = sheet_rows(game, history(game))
+    planted = plant_mistakes(game, rows)
+    data = sheet(game, rows, FORMATS[GAMES.index(game) % 3])
+    with pytest.raises(Rejection) as refused:
+        write.import_sheet(club, data)
+    found = refused.value.errors
+    at = {(e["row"], e["path"].partition(".")[2]) for e in found}
+    row, column = planted["misspelled"]
+    assert (row, column) in at
+    misspelled = next(e for e in found if (e["row"], e["path"].partition(".")[2]) == (row, column))
+    assert misspelled["code"] == "unknown_player" and "did you mean" in misspelled["message"]
+    assert planted["card"] in at, found
+    assert planted["table"] in at
+    assert next(e for e in found if e["row"] == planted["table"][0])["code"] == "missing_field"
+    if "total" in planted:  # the point cards of the row do not add up to the deck's
+        total_row = planted["total"][0]
+        assert any(e["row"] == total_row and e["path"].partition(".")[2].startswith(("pc_", "discarded")) for e in found)  # fmt: skip
+    assert all(e["column"] for e in found if e["path"].count(".")), "every column is named"
+    assert not Deal.objects.exists() and not Match.objects.exists()
+    assert not Season.objects.exists() and not ClubNight.objects.exists()
+    assert Player.objects.filter(club=club).count() == len(NAMES)
+
+
+# -- the corrected file ----------------------------------------------------------------------
+
+
+def standings(club: Club) -> dict[tuple[str, str, str], tuple]:
+    lines = SeasonStanding.objects.filter(season__club=club)
+    return {
+        (s.season.name, s.game, s.player.handle): (
+            s.total,
+            s.deals,
+            s.deals_won,
+            s.matches,
+            s.matches_won,
+            s.rank,
+            s.numbers,
+        )  # fmt: skip
+        for s in lines.select_related("season", "player")
+    }
+
+
+def ratings(club: Club) -> dict[tuple[str, str], tuple]:
+    found = Rating.objects.filter(player__club=club).select_related("player")
+    return {(r.game, r.player.handle): (round(r.mu, 9), round(r.sigma, 9), r.deals) for r in found}
+
+
+def enter_one_by_one(game: str, matches) -> Club:
+    """The same history typed in at the table, deal by deal, in another club."""
+    club = Club.objects.create(name="By hand", slug="by-hand")
+    people = {h: Player.objects.create(club=club, handle=h, display_name=n) for h, n in NAMES.items()}  # fmt: skip
+    seasons: dict[str, Season] = {}
+    for m in matches:
+        season = seasons.get(m.season) or Season.objects.create(club=club, name=m.season, games=[game])  # fmt: skip
+        seasons[m.season] = season
+        night, _ = ClubNight.objects.get_or_create(season=season, date=m.date)
+        table, _ = Table.objects.get_or_create(club_night=night, name=f"Table {m.table}")
+        match = actions.create_match(table, game, [people[h] for h in m.handles], rules=m.rules, target=m.target)  # fmt: skip
+        for deal in m.deals:
+            actions.enter_deal(match, deal)
+    return club
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_corrected_file_imports_once_and_equals_entry_one_by_one(
+    game, club, members, django_capture_on_commit_callbacks
+):
+    matches = history(game)
+    data = sheet(game, sheet_rows(game, matches), FORMATS[(GAMES.index(game) + 1) % 3])
+    with django_capture_on_commit_callbacks(execute=True):
+        done = write.import_sheet(club, data)
+    deals = sum(len(m.deals) for m in matches)
+    assert done.preview.counts()["deals"] == deals
+    assert Deal.objects.filter(match__table__club_night__season__club=club).count() == deals
+    assert Season.objects.filter(club=club).count() == 3
+    with django_capture_on_commit_callbacks(execute=True):
+        again = write.import_sheet(club, data)
+    assert again.preview.counts()["deals"] == 0
+    assert again.preview.counts()["deals_imported_before"] == deals
+    assert Deal.objects.filter(match__table__club_night__season__club=club).count() == deals
+    imported = standings(club)
+    assert imported, "the workers rebuilt the leaderboards"
+    with django_capture_on_commit_callbacks(execute=True):
+        by_hand = enter_one_by_one(game, matches)
+    assert imported == standings(by_hand)
+    assert ratings(club) == ratings(by_hand)
+    # The imported matches go on at the table as if entered there.
+    for match in Match.objects.filter(table__club_night__season__club=club):
+        kept = match.state
+        assert kept and kept["number"] == match.deals.count()
+
+
+def test_a_deal_imported_before_with_other_values_is_a_mistake_not_a_copy(club, members):
+    matches = history("napoleon", nights=1)
+    rows = sheet_rows("napoleon", matches)
+    write.import_sheet(club, sheet("napoleon", rows))
+    rows[1]["count"] = str(int(rows[1]["count"]) - 1)
+    rows.append({**rows[-1]})
+    preview = check.check(club, sheet("napoleon", rows))
+    assert {(e["row"], e["code"]) for e in preview.errors} == {(3, "imported_before"), (len(rows) + 1, "imported_before")}  # fmt: skip
+    with pytest.raises(Rejection):
+        write.import_sheet(club, sheet("napoleon", rows))
+
+
+def test_unknown_names_are_made_players_or_mapped_to_the_clubs_as_answered(club, members):
+    matches = history("comp13", nights=1)
+    rows = sheet_rows("comp13", matches)
+    for row in rows:
+        for key in ("player_1", "player_2"):
+            row[key] = {"Aki Ito": "A. Ito", "Ben Mori": "Newcomer"}.get(row[key], row[key])
+    data = sheet("comp13", rows)
+    preview = check.check(club, data)
+    assert set(preview.unknown) == {"A. Ito", "Newcomer"}
+    assert [p.handle for p in preview.suggestions["A. Ito"]] == ["aki"]
+    answered = {"A. Ito": "aki", "Newcomer": check.NEW}
+    done = write.import_sheet(club, data, answered)
+    assert done.preview.counts()["players"] == 1
+    newcomer = Player.objects.get(club=club, display_name="Newcomer")
+    assert newcomer.handle == "newcomer"
+    aki_seats = Match.objects.filter(seats__player__handle="aki", table__club_night__season__club=club)  # fmt: skip
+    assert aki_seats.exists()
+    assert not Player.objects.filter(display_name="A. Ito").exists()
+    # Given again, the file's names are the club's now: nothing more.
+    assert write.import_sheet(club, data, answered).preview.counts() == {
+        "matches": 0, "deals": 0, "nights": 0, "players": 0, "seasons": 0,
+        "matches_imported_before": len(matches),
+        "deals_imported_before": sum(len(m.deals) for m in matches),
+    }  # fmt: skip
+
+
+def test_rows_find_an_existing_season_and_its_night_and_table(club, members):
+    season = Season.objects.create(club=club, name="Current", games=["bhabhi"],
+                                   starts_on=dt.date(2023, 1, 1), ends_on=dt.date(2024, 12, 31))  # fmt: skip
+    night = ClubNight.objects.create(season=season, date=dt.date(2023, 4, 7))
+    Table.objects.create(club_night=night, name="Table 1")
+    rows = sheet_rows("bhabhi", history("bhabhi", nights=1))
+    for row in rows:
+        row["season"] = ""  # the club's one season covering the date
+    done = write.import_sheet(club, sheet("bhabhi", rows))
+    assert done.preview.counts()["seasons"] == 0
+    assert ClubNight.objects.filter(season=season, date=dt.date(2023, 4, 7)).count() == 1
+    assert Table.objects.filter(club_night=night).count() == 2  # Table 1 and the new Table 2
+    outside = Season.objects.create(club=club, name="Other", games=["packing"])
+    rows = sheet_rows("bhabhi", history("bhabhi", nights=1))
+    for row in rows:
+        row["season"] = outside.name
+    preview = check.check(club, sheet("bhabhi", rows))
+    assert {e["code"] for e in preview.errors} == {"game_not_in_season"}
+
+
+def test_a_file_that_is_not_a_sheet_is_refused_in_words(club):
+    for data in (b"", b"PK\x03\x04broken", b"\xff\xfe\x81\x00"):
+        with pytest.raises(Rejection):
+            check.check(club, data)
+    preview = check.check(club, b"Season,When,Game\n2024,2024-01-01,Napoleon\n")
+    assert {e["code"] for e in preview.errors} == {"missing_column"}

@@ -1,0 +1,624 @@
+"""A score sheet checked as a whole, without writing: what an import would add.
+
+Each row is a deal.  Its players are matched to the club's by name, Japanese
+name or handle; a name the club does not know is a mistake until the
+administrator says whether it is a new player or one the club has (``players``:
+name → :data:`NEW` or a handle).  Rows are grouped into matches by season, date,
+table, game and the ``match`` column (``1`` when empty), in the order they come:
+a match's rows are its deals in order.  Every deal is built by the game's entry
+form (:class:`~tournaments.sheets.columns.SheetForm`) from the row's cells and
+checked by the engine as the match's next deal, so a sheet is refused for
+exactly what the table-side page would refuse.
+
+Decisions a club would expect, where the issue is silent:
+
+* The season column may be left empty when exactly one of the club's seasons
+  covers the row's date.  A season the club does not have is new: it counts the
+  games of its rows and runs from its first to its last date.
+* A match's later rows may leave the players, rules and target empty: they are the
+  first row's.  An empty dealer is the one the rules name (as the entry form fills it in).
+* A multi-line field (Packing's packs) takes its lines separated by ``/`` or ``;``
+  as well as by line breaks within the cell.
+* Each deal keeps its row's identity (club, season, date, table, game, match and the
+  deal's place in it) as its key: a file imported again adds nothing, and a deal
+  whose identity was imported before with other values is a mistake (correct it
+  on the match's page), never a second copy.
+* Imported deals count at once, as if confirmed by whoever imports them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import hashlib
+import json
+import re
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django import forms
+from django.utils.translation import get_language, gettext
+
+import engine
+from engine.results import DealResult
+from tournaments.games import LEAGUE_GAMES, league_game
+from tournaments.games.base import LeagueGame
+from tournaments.messages import localize
+from tournaments.models import Club, Deal, Match, Player, Season
+from tournaments.nights import unique_handle
+from tournaments.records import Rejection, complete_record, match_envelope, problems
+from tournaments.sheets import cells
+from tournaments.sheets.columns import (
+    MATCH_COLUMNS,
+    SheetForm,
+    game_columns,
+    known_headings,
+    normal,
+    seat_columns,
+    seat_handle,
+    seat_key,
+)
+
+NEW = "new"
+"""The answer for a name the club does not know: make a new player of it."""
+KEY_PREFIX = "sheet:"
+LINE_BREAKS = re.compile(r"\s*[/;]\s*")
+LIST_SEPARATORS = re.compile(r"\s*[,、;/]\s*")
+RULE_SEPARATORS = re.compile(r"[\s,、;]+")
+DATE = re.compile(r"^(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?$")
+TRUE, FALSE = {"yes", "true", "on", "はい", "有", "あり"}, {"no", "false", "off", "いいえ", "無", "なし"}  # fmt: skip
+
+
+@dataclass
+class SheetDeal:
+    row: int
+    record: dict[str, Any]
+    """The deal record, completed with its match's envelope, in the club's handles."""
+    result: DealResult
+    key: str
+    request_hash: str
+
+
+@dataclass
+class SheetMatch:
+    season: str
+    date: dt.date
+    table: str
+    game: str
+    number: str
+    """The sheet's ``match`` column (``1`` when empty)."""
+    row: int
+    """Its first row."""
+    names: list[str] = field(default_factory=list)
+    """The players as the sheet names them, in seat order."""
+    handles: list[str] = field(default_factory=list)
+    rules: dict[str, Any] = field(default_factory=dict)
+    target: int | None = None
+    rows: list[tuple[int, dict[str, cells.Cell]]] = field(default_factory=list)
+    deals: list[SheetDeal] = field(default_factory=list)
+    snapshot: dict[str, Any] | None = None
+    finished: bool = False
+    imported: bool = False
+    """Every deal of it is in the club already (imported before): it is skipped."""
+
+
+@dataclass
+class Preview:
+    """What a sheet would add; nothing of it is written."""
+
+    matches: list[SheetMatch] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    """Each mistake: code, path (``row 7.player_2``), row, column (as the file heads it),
+    message (in the active language)."""
+    known: dict[str, Player] = field(default_factory=dict)
+    """Names of the sheet → the club's players they are."""
+    unknown: dict[str, list[int]] = field(default_factory=dict)
+    """Names the club does not know and no answer maps → the rows they are on."""
+    suggestions: dict[str, list[Player]] = field(default_factory=dict)
+    """Players of the club whose names are close to an unknown name."""
+    new_players: dict[str, Player] = field(default_factory=dict)
+    """Names answered :data:`NEW` → the unsaved players (with the handles they will get)."""
+    new_seasons: dict[str, Season] = field(default_factory=dict)
+    seasons: dict[str, Season] = field(default_factory=dict)
+    """Every season the sheet's rows are in, by the sheet's name for it (new ones unsaved)."""
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    @property
+    def to_add(self) -> list[SheetMatch]:
+        return [m for m in self.matches if not m.imported]
+
+    def counts(self) -> dict[str, int]:
+        new = self.to_add
+        return {
+            "matches": len(new),
+            "deals": sum(len(m.deals) for m in new),
+            "nights": len({(m.season, m.date) for m in new}),
+            "players": len(self.new_players),
+            "seasons": len(self.new_seasons),
+            "matches_imported_before": len(self.matches) - len(new),
+            "deals_imported_before": sum(len(m.deals) for m in self.matches if m.imported),
+        }
+
+
+def check(club: Club, data: bytes, players: Mapping[str, str] | None = None) -> Preview:
+    """The preview of importing the sheet ``data`` into ``club``; ``players`` answers the
+    names the club does not know (name → :data:`NEW` or a player's handle).  Raises a
+    :class:`Rejection` only when the file cannot be read at all."""
+    rows = cells.read(data)
+    return _Checker(club, rows, players or {}).run()
+
+
+class _Checker:
+    def __init__(self, club: Club, sheet: cells.Rows, answers: Mapping[str, str]) -> None:
+        self.club = club
+        self.sheet = sheet
+        self.preview = Preview()
+        self.answers = {normal(k): v for k, v in answers.items()}
+        known = known_headings()
+        self.columns: dict[str, int] = {}
+        self.headings: dict[str, str] = {}
+        for i, heading in enumerate(sheet.header):
+            key = known.get(normal(heading))
+            if key is not None and key not in self.columns:
+                self.columns[key] = i
+                self.headings[key] = heading
+        self.players = list(Player.objects.filter(club=club))
+        self.by_name: dict[str, list[Player]] = defaultdict(list)
+        for p in self.players:
+            for name in {normal(p.display_name), normal(p.name_ja), normal(p.handle)} - {""}:
+                self.by_name[name].append(p)
+        self.taken = {p.handle for p in self.players}
+        self.handles: dict[str, str] = {}
+        """Normalised name → the handle it plays under in this sheet."""
+        self.unknown_names: dict[str, str] = {}
+        """Normalised name → the name as first written, for names nobody answered."""
+        self.seasons = {normal(s.name): s for s in Season.objects.filter(club=club)}
+
+    # -- mistakes --------------------------------------------------------------------
+    def fail(self, code: str, row: int, column: str | None, message: str) -> None:
+        """A mistake at ``row`` and ``column`` (a column key; ``None``: the whole row)."""
+        heading = self.headings.get(column, "") if column else ""
+        if column and not heading:
+            heading = _heading(column)
+        letter = _letter(self.columns[column]) if column in self.columns else ""
+        self.preview.errors.append(
+            {"code": code, "path": f"row {row}.{column}" if column else f"row {row}",
+             "row": row, "column": heading, "letter": letter, "message": message}
+        )  # fmt: skip
+
+    # -- the run ---------------------------------------------------------------------
+    def run(self) -> Preview:
+        missing = [k for k in ("date", "table", "game", seat_key(1)) if k not in self.columns]
+        for key in missing:
+            self.fail("missing_column", 1, None, gettext("the file has no column %(column)s") % {"column": _heading(key)})  # fmt: skip
+        if missing:
+            return self.preview
+        groups: dict[tuple[str, dt.date, str, str, str], SheetMatch] = {}
+        for number, row in self.sheet.rows:
+            values = {k: row[i] if i < len(row) else "" for k, i in self.columns.items()}
+            group = self.group(number, values)
+            if group is None:
+                continue
+            found = groups.setdefault(group.season_key, group.match)
+            found.rows.append((number, values))
+        for match in groups.values():
+            self.preview.matches.append(match)
+            self.check_match(match)
+        self.find_imported()
+        self.preview.errors.sort(key=lambda e: e["row"])
+        return self.preview
+
+    def group(self, row: int, values: dict[str, cells.Cell]) -> _Group | None:
+        """The match a row belongs to (season, date, table, game, match), or ``None``
+        after reporting why it belongs to none."""
+        text = {k: v if isinstance(v, str) else "" for k, v in values.items()}
+        ok = True
+        date = _date(values.get("date", ""))
+        if date is None:
+            ok = False
+            if text["date"]:
+                self.fail("wrong_date", row, "date", gettext("%(value)s is not a date: write it as 2024-04-01") % {"value": text["date"]})  # fmt: skip
+            else:
+                self.fail("missing_field", row, "date", gettext("a date is required"))
+        table = text.get("table", "")
+        if not table:
+            ok = False
+            self.fail("missing_field", row, "table", gettext("a table is required (its name or number)"))  # fmt: skip
+        game = _game(text.get("game", ""))
+        if game is None:
+            ok = False
+            if text.get("game"):
+                self.fail("unknown_game", row, "game", gettext("%(value)s is not a game of the app: %(games)s") % {"value": text["game"], "games": ", ".join(g.name_en for g in LEAGUE_GAMES.values())})  # fmt: skip
+            else:
+                self.fail("missing_field", row, "game", gettext("a game is required"))
+        if not ok:
+            return None
+        assert date is not None and game is not None
+        season = self.season(row, text.get("season", ""), date, game)
+        if season is None:
+            return None
+        number = text.get("match", "") or "1"
+        key = (normal(season), date, normal(table), game, normal(number))
+        return _Group(key, SheetMatch(season, date, table, game, number, row))
+
+    def season(self, row: int, name: str, date: dt.date, game: str) -> str | None:
+        """The sheet's name of the row's season (registered in the preview), or ``None``."""
+        preview = self.preview
+        if not name:
+            covering = [
+                s for s in self.seasons.values()
+                if s.starts_on and s.ends_on and s.starts_on <= date <= s.ends_on
+            ]  # fmt: skip
+            if len(covering) != 1:
+                self.fail("missing_field", row, "season", gettext("a season is required (no single season of the club covers %(date)s)") % {"date": date.isoformat()})  # fmt: skip
+                return None
+            name = covering[0].name
+        season = preview.seasons.get(name)
+        if season is None:
+            season = self.seasons.get(normal(name))
+            if season is None:
+                season = Season(club=self.club, name=name, games=[], starts_on=date, ends_on=date)
+                preview.new_seasons[name] = season
+            preview.seasons[name] = season
+        if name in preview.new_seasons:
+            if game not in season.games:
+                season.games = [g for g in LEAGUE_GAMES if g in {*season.games, game}]
+            season.starts_on = min(date, season.starts_on or date)
+            season.ends_on = max(date, season.ends_on or date)
+        elif game not in season.games:
+            self.fail("game_not_in_season", row, "game", gettext("the season %(season)s does not count %(game)s: add the game to the season first") % {"season": season.name, "game": league_game(game).name_en})  # fmt: skip
+            return None
+        return name
+
+    # -- players ---------------------------------------------------------------------
+    def handle(self, row: int, column: str, name: str) -> str:
+        """The handle the sheet's ``name`` plays under (a mistake when no player has it and
+        no answer says who it is; it is then checked as a new player would be)."""
+        key = normal(name)
+        if key in self.handles:
+            handle = self.handles[key]
+            first = self.unknown_names.get(key)
+            if first is not None:
+                self.preview.unknown[first].append(row)
+                self.unknown_name(row, column, first)
+            return handle
+        matched = self.by_name.get(key, [])
+        answer = self.answers.get(key)
+        player: Player | None = None
+        if answer and answer != NEW:
+            player = next((p for p in self.players if p.handle == answer), None)
+            if player is None:
+                self.fail("unknown_player", row, column, gettext("%(handle)s is not a handle of the club's players") % {"handle": answer})  # fmt: skip
+        elif len(matched) == 1:  # the club's (an answer "new" given before it was added)
+            player = matched[0]
+        elif len(matched) > 1:
+            self.fail("ambiguous_player", row, column, gettext("%(name)s is the name of %(count)s players: write the handle (%(handles)s)") % {"name": name, "count": len(matched), "handles": ", ".join(p.handle for p in matched)})  # fmt: skip
+        if player is not None:
+            self.preview.known[name] = player
+            self.handles[key] = player.handle
+            return player.handle
+        handle = unique_handle(self.club, name, self.taken)
+        self.taken.add(handle)
+        self.handles[key] = handle
+        if answer == NEW and not matched:
+            self.preview.new_players[name] = Player(club=self.club, handle=handle, display_name=name)  # fmt: skip
+        elif not matched:
+            self.unknown_names[key] = name
+            self.preview.unknown[name] = [row]
+            self.preview.suggestions[name] = self.close_to(name)
+            self.unknown_name(row, column, name)
+        return handle
+
+    def unknown_name(self, row: int, column: str, name: str) -> None:
+        close = self.preview.suggestions.get(name) or []
+        hint = gettext(" (did you mean %(names)s?)") % {"names": ", ".join(p.display_name for p in close)} if close else ""  # fmt: skip
+        self.fail("unknown_player", row, column, gettext("%(name)s is not a player of the club%(hint)s: add them, or say who they are") % {"name": name, "hint": hint})  # fmt: skip
+
+    def close_to(self, name: str) -> list[Player]:
+        names = {normal(p.display_name): p for p in self.players}
+        return [names[n] for n in difflib.get_close_matches(normal(name), names, n=3, cutoff=0.6)]
+
+    # -- a match ---------------------------------------------------------------------
+    def check_match(self, match: SheetMatch) -> None:
+        game = league_game(match.game)
+        first, values = match.rows[0]
+        most = max(game.rules.player_counts)
+        names = [values.get(seat_key(s), "") for s in range(1, most + 1)]
+        names_text = [n if isinstance(n, str) else "" for n in names]
+        while names_text and not names_text[-1]:
+            names_text.pop()
+        if any(not n for n in names_text) or not names_text:
+            self.fail("missing_player", first, seat_key(len([n for n in names_text if n]) + 1 if names_text else 1), gettext("the players are written in seat order without gaps"))  # fmt: skip
+            return
+        match.names = names_text
+        match.handles = [self.handle(first, seat_key(i), n) for i, n in enumerate(names_text, 1)]
+        match.rules = self.rules(first, values.get("rules", ""))
+        match.target = self.target(first, values.get("target", ""), game)
+        for row, later in match.rows[1:]:
+            self.same_as_first(match, row, later, most)
+        stored = Match(game=match.game, rules=match.rules, target=match.target)
+        envelope = match_envelope(stored, match.handles)
+        opened = engine.check_match({**envelope, "deals": []})
+        if not opened.valid:
+            for problem in problems(opened.errors):
+                self.fail(problem["code"], first, _match_column(problem["path"]), localize(problem, dict(zip(match.handles, match.names, strict=True))))  # fmt: skip
+            return
+        match.snapshot = opened.snapshot
+        seat_of = {h: i for i, h in enumerate(match.handles, 1)}
+        for index, (row, cells_of) in enumerate(match.rows, 1):
+            deal = self.check_deal(match, game, stored, envelope, seat_of, row, cells_of, index)
+            if deal is None and game.rules.deals_follow_the_match:
+                if index < len(match.rows):
+                    self.fail("not_checked", match.rows[index][0], None, gettext("not checked: the deals of this match follow from the row before, which has a mistake"))  # fmt: skip
+                return
+
+    def same_as_first(
+        self, match: SheetMatch, row: int, values: Mapping[str, cells.Cell], most: int
+    ) -> None:
+        first = match.rows[0][1]
+        for key in [seat_key(s) for s in range(1, most + 1)] + ["rules", "target"]:
+            value = values.get(key, "")
+            if value and normal(str(value)) != normal(str(first.get(key, ""))):
+                self.fail("differs_in_match", row, key, gettext("%(value)s differs from row %(row)s of the same match (a match keeps its players, rules and target; give another match number to start a new one)") % {"value": value, "row": match.row})  # fmt: skip
+
+    def rules(self, row: int, text: cells.Cell) -> dict[str, Any]:
+        rules: dict[str, Any] = {}
+        for token in RULE_SEPARATORS.split(str(text).strip()) if text else []:
+            name, eq, value = token.partition("=")
+            if not eq or not name.strip():
+                self.fail("wrong_rules", row, "rules", gettext("write rules as name=value, e.g. jokers=1 or gambling=yes"))  # fmt: skip
+                continue
+            rules[name.strip()] = _rule_value(value.strip())
+        return rules
+
+    def target(self, row: int, text: cells.Cell, game: LeagueGame) -> int | None:
+        if not text:
+            return game.rules.default_target
+        if isinstance(text, str) and text.isdigit():
+            return int(text)
+        self.fail("wrong_type", row, "target", gettext("the target is a whole number"))
+        return game.rules.default_target
+
+    # -- a deal ----------------------------------------------------------------------
+    def check_deal(
+        self,
+        match: SheetMatch,
+        game: LeagueGame,
+        stored: Match,
+        envelope: dict[str, Any],
+        seat_of: Mapping[str, int],
+        row: int,
+        values: Mapping[str, cells.Cell],
+        index: int,
+    ) -> SheetDeal | None:
+        snapshot = match.snapshot
+        to_seat = {h: seat_handle(i) for h, i in seat_of.items()}
+        to_handle = {v: k for k, v in to_seat.items()}
+        inherited = engine.next_deal(envelope, snapshot) if game.rules.deals_follow_the_match else {}  # fmt: skip
+        playing = [seat_of[h] for h in inherited.get("players", match.handles) if h in seat_of]
+        names = {seat_of[h]: n for h, n in zip(match.handles, match.names, strict=True)}
+        form = SheetForm(game, stored, playing, names, _renamed(inherited, to_seat))
+        data, ok = self.form_data(form, row, values, names)
+        mistakes = len(self.preview.errors)
+        self.unused_cells(form, row, values, len(match.handles))
+        form.data = data
+        form.is_bound = True
+        if not ok or not form.is_valid():
+            for name, messages in form.errors.items():
+                for message in messages:
+                    self.fail("invalid", row, name if name in form.fields else None, str(message))  # fmt: skip
+            return None
+        if len(self.preview.errors) > mistakes:
+            return None
+        record = _renamed(game.record(form, form.cleaned_data), to_handle)
+        display = dict(zip(match.handles, match.names, strict=True))
+        try:
+            full = complete_record(stored, record, handles=match.handles, snapshot=snapshot)
+        except Rejection as rejection:
+            for problem in rejection.errors:
+                self.fail(problem["code"], row, None, localize(problem, display))
+            return None
+        step = engine.add_deal(envelope, snapshot, full)
+        found = step.result.errors if not step.result.valid else step.errors
+        if found:
+            for problem in problems(found):
+                column = self.column_for(form, problem["path"], to_seat)
+                self.fail(problem["code"], row, column, localize(problem, display))
+            return None
+        match.snapshot = step.snapshot
+        match.finished = step.finished
+        identity = [self.club.pk, match.season, match.date.isoformat(), normal(match.table),
+                    match.game, normal(match.number), index]  # fmt: skip
+        key = KEY_PREFIX + hashlib.sha256(json.dumps(identity, ensure_ascii=False).encode()).hexdigest()  # fmt: skip
+        deal = SheetDeal(row, full, step.result, key, _hash(full))
+        match.deals.append(deal)
+        return deal
+
+    def form_data(
+        self, form: SheetForm, row: int, values: Mapping[str, cells.Cell], names: Mapping[int, str]
+    ) -> tuple[dict[str, Any], bool]:
+        """The entry form's data from the row's cells: players by name, choices by value or
+        label, a multi-line field's lines."""
+        data: dict[str, Any] = {}
+        ok = True
+        seats = {normal(n): seat_handle(s) for s, n in names.items()}
+        for name in form.game_field_names:
+            formfield = form.fields[name]
+            cell = values.get(name, "")
+            text = cell.isoformat() if isinstance(cell, dt.date) else cell
+            if not text:
+                if name not in self.columns and formfield.required and formfield.initial is None:
+                    self.fail("missing_column", row, name, gettext("the file has no column %(column)s") % {"column": _heading(name)})  # fmt: skip
+                    ok = False
+                data[name] = formfield.initial if formfield.initial is not None else ""
+                continue
+            choices = dict(getattr(formfield, "choices", []) or [])
+            if choices and set(choices) <= set(form.handles):  # players, by name
+                wanted = LIST_SEPARATORS.split(text) if isinstance(formfield, forms.MultipleChoiceField) else [text]  # fmt: skip
+                picked = []
+                for who in wanted:
+                    seat = seats.get(normal(who))
+                    if seat is None or seat not in choices:
+                        self.fail("not_seated", row, name, gettext("%(name)s is not one of this deal's players (%(players)s)") % {"name": who, "players": ", ".join(str(v) for v in choices.values())})  # fmt: skip
+                        ok = False
+                    picked.append(seat)
+                data[name] = picked if isinstance(formfield, forms.MultipleChoiceField) else picked[0]  # fmt: skip
+            elif choices:
+                data[name] = _choice(choices, text)
+            elif isinstance(formfield.widget, forms.Textarea):
+                data[name] = "\n".join(LINE_BREAKS.split(text))
+            else:
+                data[name] = text
+        return data, ok
+
+    def unused_cells(
+        self, form: SheetForm, row: int, values: Mapping[str, cells.Cell], seated: int
+    ) -> None:
+        """A filled cell the deal has no field for (another table size, a player who is out)."""
+        known = set(MATCH_COLUMNS) | {seat_key(s) for s in range(1, seated + 1)}
+        for key, value in values.items():
+            if value and key not in known and key not in form.fields:
+                if key.startswith("player_"):
+                    message = gettext("the match has %(count)s players; this seat is empty") % {"count": seated}  # fmt: skip
+                else:
+                    message = gettext("this deal has no such field (leave it empty)")
+                self.fail("not_used", row, key, message)
+
+    def column_for(self, form: SheetForm, path: str, to_seat: Mapping[str, str]) -> str | None:
+        """The column an engine error at ``path`` concerns (as the entry form places it)."""
+        head, _dot, rest = path.partition(".")
+        head = head.split("[")[0]
+        player = rest.split("[")[0].split(".")[0]
+        name = form.game.field_for(head, to_seat.get(player, player))
+        return name if name in form.fields else None
+
+    # -- imported before -------------------------------------------------------------
+    def find_imported(self) -> None:
+        """Mark the matches the club has from an earlier import; a mistake where an earlier
+        import of the same rows differs."""
+        keys = [d.key for m in self.preview.matches for d in m.deals]
+        stored: dict[str, tuple[str, int]] = {}
+        deals = Deal.objects.filter(match__table__club_night__season__club=self.club)
+        for start in range(0, len(keys), 5000):
+            found = deals.filter(idempotency_key__in=keys[start : start + 5000])
+            stored.update((k, (h, m)) for k, h, m in found.values_list("idempotency_key", "request_hash", "match_id"))  # fmt: skip
+        if not stored:
+            return
+        for match in self.preview.matches:
+            before = [stored.get(d.key) for d in match.deals]
+            if not any(before):
+                continue
+            same = all(b is not None and b[0] == d.request_hash for d, b in zip(match.deals, before, strict=True))  # fmt: skip
+            if same and len({b[1] for b in before if b}) == 1:
+                match.imported = True
+                continue
+            for deal, b in zip(match.deals, before, strict=True):
+                if b is None:
+                    self.fail("imported_before", deal.row, None, gettext("this match was imported before without this row: enter the deal on the match's page"))  # fmt: skip
+                elif b[0] != deal.request_hash:
+                    self.fail("imported_before", deal.row, None, gettext("this deal was imported before with other values: correct it on the match's page"))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Group:
+    season_key: tuple[str, dt.date, str, str, str]
+    match: SheetMatch
+
+
+def _hash(record: Mapping[str, Any]) -> str:
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _renamed(value: Any, names: Mapping[str, str]) -> Any:
+    """``value`` with every string (and key) that is a name in ``names`` renamed."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [_renamed(v, names) for v in value]
+    if isinstance(value, dict):
+        return {names.get(k, k): _renamed(v, names) for k, v in value.items()}
+    return value
+
+
+def _date(value: cells.Cell) -> dt.date | None:
+    if isinstance(value, dt.date):
+        return value
+    found = DATE.match(unicode_digits(value))
+    if found is None:
+        return None
+    try:
+        return dt.date(*(int(g) for g in found.groups()))
+    except ValueError:
+        return None
+
+
+def unicode_digits(text: str) -> str:
+    return normal(text).replace(" ", "")
+
+
+def _game(text: str) -> str | None:
+    wanted = normal(text)
+    for name, game in LEAGUE_GAMES.items():
+        if wanted in {normal(name), normal(game.name_en), normal(game.name_ja), normal(game.label)}:  # fmt: skip
+            return name
+    return None
+
+
+def _choice(choices: Mapping[Any, Any], text: str) -> Any:
+    """A choice by its value, its label, or a word of its label found in no other label."""
+    wanted = normal(text)
+    for value, label in choices.items():
+        if wanted in (normal(str(value)), normal(str(label))):
+            return value
+    owners = [v for v, label in choices.items() if wanted in normal(str(label)).split()]
+    return owners[0] if len(owners) == 1 else text
+
+
+def _rule_value(text: str) -> Any:
+    if text.lstrip("-").isdigit():
+        return int(text)
+    if normal(text) in TRUE:
+        return True
+    if normal(text) in FALSE:
+        return False
+    return text
+
+
+def _match_column(path: str) -> str | None:
+    head = path.split(".")[0]
+    if head.startswith("players["):
+        return seat_key(int(head[len("players[") : -1]) + 1)
+    return {"rules": "rules", "target": "target", "players": seat_key(1)}.get(head.split("[")[0])
+
+
+def _heading(key: str) -> str:
+    """A column's heading in the active language."""
+    if key in MATCH_COLUMNS:
+        return str(MATCH_COLUMNS[key])
+    if key.startswith("player_"):
+        return str(seat_columns(int(key.removeprefix("player_")))[-1].headings[_lang()])
+    for name in LEAGUE_GAMES:
+        for column in game_columns(name):
+            if column.key == key:
+                return column.headings[_lang()]
+    return key
+
+
+def _lang() -> int:
+    return 1 if (get_language() or "en").startswith("ja") else 0
+
+
+def _letter(index: int) -> str:
+    """The spreadsheet's name of column ``index`` (0: A)."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters

@@ -1,0 +1,116 @@
+"""A checked score sheet written to the club: all of it in one transaction, or nothing.
+
+The club's row is locked and the sheet checked again under the lock, so that two
+imports of one file (two administrators, a double click, a retried request) add
+it once: the second finds every row's identity stored and adds nothing.  New
+players, seasons, club nights, tables, matches, seats, deals with their scores and
+rated events are written with a few set-wise statements; the workers rebuild the
+seasons' standings and the club's ratings once the transaction has committed
+(:func:`tournaments.events.seasons_changed`).
+
+A table named by a bare number (``3``) is the app's ``Table 3``, as the draw names
+tables; other names are kept as written.  A night is the season's club night of
+that date when it has one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments import events, progress
+from tournaments.bulk import insert_rows
+from tournaments.models import Club, ClubNight, Deal, DealScore, Match, Player, Seat, Table
+from tournaments.records import Rejection
+from tournaments.sheets.check import Preview, check
+from tournaments.sheets.columns import normal
+
+
+@dataclass(frozen=True)
+class Imported:
+    preview: Preview
+    """What was checked and written (its ``counts()``)."""
+    season_ids: list[int]
+    match_ids: list[int]
+
+
+def import_sheet(
+    club: Club, data: bytes, players: Mapping[str, str] | None = None, user: User | None = None
+) -> Imported:
+    """Check the sheet ``data`` and write what it adds to ``club``; a :class:`Rejection`
+    with every mistake (by row and column) when it has any, and nothing written."""
+    with transaction.atomic():
+        Club.objects.select_for_update().get(pk=club.pk)  # one import at a time per club
+        preview = check(club, data, players)
+        if not preview.valid:
+            raise Rejection(tuple(preview.errors))
+        return _write(club, preview, user)
+
+
+def table_name(name: str) -> str:
+    return f"Table {int(name)}" if name.isdigit() else name
+
+
+def _write(club: Club, preview: Preview, user: User | None) -> Imported:
+    now = timezone.now()
+    Player.objects.bulk_create(preview.new_players.values())
+    ids = dict(Player.objects.filter(club=club).values_list("handle", "pk"))
+    matches = preview.to_add
+    seasons = {name: preview.seasons[name] for name in {m.season for m in matches}}
+    for season in seasons.values():
+        if season.pk is None:
+            season.save()
+    nights: dict[tuple[int, object], ClubNight] = {}
+    tables: dict[tuple[int, str], Table] = {}
+    made: list[Match] = []
+    for m in matches:
+        season = seasons[m.season]
+        assert season.pk is not None
+        night = nights.get((season.pk, m.date))
+        if night is None:
+            night = ClubNight.objects.filter(season=season, date=m.date).order_by("pk").first()
+            night = night or ClubNight.objects.create(season=season, date=m.date)
+            nights[(season.pk, m.date)] = night
+        name = table_name(m.table)
+        table = tables.get((night.pk, normal(name)))
+        if table is None:
+            table = next((t for t in night.tables.all() if normal(t.name) == normal(name)), None)
+            table = table or Table.objects.create(club_night=night, name=name)
+            tables[(night.pk, normal(name))] = table
+        seats = [(h, ids[h]) for h in m.handles]
+        assert m.snapshot is not None
+        state = progress.Progress(len(m.deals), seats, m.snapshot)
+        finished = m.finished
+        made.append(Match(table=table, game=m.game, rules=m.rules, target=m.target,
+                          status=Match.Status.FINISHED if finished else Match.Status.OPEN,
+                          finished_at=now if finished else None, created_at=now,
+                          state=state.to_json(), version=1, checked_version=0))  # fmt: skip
+    Match.objects.bulk_create(made)
+    Seat.objects.bulk_create(
+        Seat(match=stored, player_id=ids[h], position=i)
+        for stored, m in zip(made, matches, strict=True)
+        for i, h in enumerate(m.handles)
+    )
+    rows = []
+    for stored, m in zip(made, matches, strict=True):
+        seats = [(h, ids[h]) for h in m.handles]
+        for number, deal in enumerate(m.deals, 1):
+            event = progress.rating_event(m.game, deal.record, deal.result.details, seats, deal.result.scores)  # fmt: skip
+            rows.append((stored.pk, number, deal.record, user.pk if user else None, now,
+                         user.pk if user else None, now, deal.key, deal.request_hash, event))  # fmt: skip
+    fields = ["match", "number", "record", "entered_by", "entered_at", "confirmed_by",
+              "confirmed_at", "idempotency_key", "request_hash", "event"]  # fmt: skip
+    deal_ids = insert_rows(Deal, fields, rows, ids=True)
+    scores = []
+    deals = (deal for m in matches for deal in m.deals)
+    for deal_id, deal in zip(deal_ids, deals, strict=True):
+        winners = set(deal.result.winners)
+        scores += [(deal_id, ids[h], s, h in winners) for h, s in deal.result.scores.items()]
+    insert_rows(DealScore, ["deal", "player", "score", "won"], scores)
+    season_ids = sorted(s.pk for s in seasons.values() if s.pk is not None)
+    events.seasons_changed(season_ids)
+    return Imported(preview, season_ids, [m.pk for m in made])

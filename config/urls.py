@@ -10,7 +10,8 @@ from rest_framework.routers import DefaultRouter
 from web import downloads
 from web.api import league as league_api
 from web.api import matches as match_api
-from web.pages import corrections, draw, entry, league, setup
+from web.api import sheets as sheet_api
+from web.pages import corrections, draw, entry, league, setup, sheets
 from web.pages.signin import LimitedLoginView
 
 router = DefaultRouter()
@@ -48,6 +49,13 @@ urlpatterns = [
     path("clubs/<slug:slug>/players/<int:pk>/", setup.player_edit, name="player_edit"),
     path("clubs/<slug:slug>/players/list/", setup.players_from_list, name="players_from_list"),
     path("clubs/<slug:slug>/members/", setup.members, name="club_members"),
+    path("clubs/<slug:slug>/import/", sheets.sheet_import, name="sheet_import"),
+    path("clubs/<slug:slug>/import/<int:pk>/", sheets.sheet_preview, name="sheet_preview"),
+    re_path(
+        r"^sheets/template-(?P<game>[a-z0-9]+)-(?P<language>en|ja)\.(?P<fmt>csv|xlsx)$",
+        sheets.sheet_template,
+        name="sheet_template",
+    ),
     path("clubs/<slug:slug>/seasons/new/", setup.season_edit, name="season_new"),
     path("clubs/<slug:slug>/seasons/<int:pk>/", setup.season_edit, name="season_edit"),
     path("seasons/<int:pk>/nights/new/", setup.night_new, name="night_new"),
@@ -65,6 +73,11 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/standings/", match_api.StandingsView.as_view(), name="standings"),
+    path(
+        "api/clubs/<slug:slug>/score-sheets/",
+        sheet_api.ScoreSheetsView.as_view(),
+        name="score_sheets",
+    ),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/", include(router.urls)),

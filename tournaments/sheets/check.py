@@ -173,6 +173,8 @@ class _Checker:
             for name in {normal(p.display_name), normal(p.name_ja), normal(p.handle)} - {""}:
                 self.by_name[name].append(p)
         self.taken = {p.handle for p in self.players}
+        self.aliases: dict[str, str] = {n: ps[0].handle for n, ps in self.by_name.items() if len(ps) == 1}  # fmt: skip
+        """Any name of a player (normalised) → their handle: the club's names and the sheet's."""
         self.handles: dict[str, str] = {}
         """Normalised name → the handle it plays under in this sheet."""
         self.unknown_names: dict[str, str] = {}
@@ -280,6 +282,11 @@ class _Checker:
         """The handle the sheet's ``name`` plays under (a mistake when no player has it and
         no answer says who it is; it is then checked as a new player would be)."""
         key = normal(name)
+        handle = self.handle_of(row, column, name, key)
+        self.aliases.setdefault(key, handle)
+        return handle
+
+    def handle_of(self, row: int, column: str, name: str, key: str) -> str:
         if key in self.handles:
             handle = self.handles[key]
             first = self.unknown_names.get(key)
@@ -403,16 +410,15 @@ class _Checker:
         playing = [seat_of[h] for h in inherited.get("players", match.handles) if h in seat_of]
         names = {seat_of[h]: n for h, n in zip(match.handles, match.names, strict=True)}
         form = SheetForm(game, stored, playing, names, _renamed(inherited, to_seat))
-        data, ok = self.form_data(form, row, values, names)
         mistakes = len(self.preview.errors)
+        data, failed = self.form_data(form, row, values, seat_of)
         self.unused_cells(form, row, values, len(match.handles))
         form.data = data
         form.is_bound = True
-        if not ok or not form.is_valid():
+        if not form.is_valid():
             for name, messages in form.errors.items():
-                for message in messages:
+                for message in messages if name not in failed else ():
                     self.fail("invalid", row, name if name in form.fields else None, str(message))  # fmt: skip
-            return None
         if len(self.preview.errors) > mistakes:
             return None
         record = _renamed(game.record(form, form.cleaned_data), to_handle)
@@ -440,13 +446,17 @@ class _Checker:
         return deal
 
     def form_data(
-        self, form: SheetForm, row: int, values: Mapping[str, cells.Cell], names: Mapping[int, str]
-    ) -> tuple[dict[str, Any], bool]:
-        """The entry form's data from the row's cells: players by name, choices by value or
-        label, a multi-line field's lines."""
+        self,
+        form: SheetForm,
+        row: int,
+        values: Mapping[str, cells.Cell],
+        seat_of: Mapping[str, int],
+    ) -> tuple[dict[str, Any], set[str]]:
+        """The entry form's data from the row's cells (players by any of their names, choices
+        by value or label, a multi-line field's lines), and the fields found wrong."""
         data: dict[str, Any] = {}
-        ok = True
-        seats = {normal(n): seat_handle(s) for s, n in names.items()}
+        failed: set[str] = set()
+        seats = {alias: seat_handle(seat_of[h]) for alias, h in self.aliases.items() if h in seat_of}  # fmt: skip
         for name in form.game_field_names:
             formfield = form.fields[name]
             cell = values.get(name, "")
@@ -454,7 +464,7 @@ class _Checker:
             if not text:
                 if name not in self.columns and formfield.required and formfield.initial is None:
                     self.fail("missing_column", row, name, gettext("the file has no column %(column)s") % {"column": _heading(name)})  # fmt: skip
-                    ok = False
+                    failed.add(name)
                 data[name] = formfield.initial if formfield.initial is not None else ""
                 continue
             choices = dict(getattr(formfield, "choices", []) or [])
@@ -465,16 +475,18 @@ class _Checker:
                     seat = seats.get(normal(who))
                     if seat is None or seat not in choices:
                         self.fail("not_seated", row, name, gettext("%(name)s is not one of this deal's players (%(players)s)") % {"name": who, "players": ", ".join(str(v) for v in choices.values())})  # fmt: skip
-                        ok = False
-                    picked.append(seat)
-                data[name] = picked if isinstance(formfield, forms.MultipleChoiceField) else picked[0]  # fmt: skip
+                        failed.add(name)
+                    else:
+                        picked.append(seat)
+                single = picked[0] if picked else ""
+                data[name] = picked if isinstance(formfield, forms.MultipleChoiceField) else single
             elif choices:
                 data[name] = _choice(choices, text)
             elif isinstance(formfield.widget, forms.Textarea):
                 data[name] = "\n".join(LINE_BREAKS.split(text))
             else:
                 data[name] = text
-        return data, ok
+        return data, failed
 
     def unused_cells(
         self, form: SheetForm, row: int, values: Mapping[str, cells.Cell], seated: int

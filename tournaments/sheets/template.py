@@ -18,7 +18,7 @@ from typing import Any
 
 from django import forms
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 import engine
 from engine.deal import play_match
@@ -34,6 +34,7 @@ from tournaments.sheets.columns import (
 )
 
 FORMATS = ("csv", "xlsx")
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def deal_cells(
@@ -118,7 +119,7 @@ def to_xlsx(table: Sequence[Sequence[str]], example: Sequence[Sequence[str]] = (
     book = Workbook()
     sheet = book.active
     assert sheet is not None
-    sheet.title = gettext("Deals")
+    sheet.title = pgettext("worksheet", "Deals")
     for row in table:
         sheet.append(list(row))
     for cell in sheet[1]:

@@ -30,6 +30,14 @@ from tournaments.sheets.check import Preview, check
 from tournaments.sheets.columns import normal
 
 
+class SheetRejected(Rejection):
+    """The sheet's mistakes (its ``errors``), and the ``preview`` that found them."""
+
+    def __init__(self, preview: Preview) -> None:
+        super().__init__(tuple(preview.errors))
+        self.preview = preview
+
+
 @dataclass(frozen=True)
 class Imported:
     preview: Preview
@@ -44,10 +52,11 @@ def import_sheet(
     """Check the sheet ``data`` and write what it adds to ``club``; a :class:`Rejection`
     with every mistake (by row and column) when it has any, and nothing written."""
     with transaction.atomic():
-        Club.objects.select_for_update().get(pk=club.pk)  # one import at a time per club
+        # One import at a time per club: a second waits, then finds the first's rows.
+        Club.objects.select_for_update().get(pk=club.pk)
         preview = check(club, data, players)
         if not preview.valid:
-            raise Rejection(tuple(preview.errors))
+            raise SheetRejected(preview)
         return _write(club, preview, user)
 
 

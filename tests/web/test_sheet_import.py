@@ -1,0 +1,135 @@
+"""Score sheets from the pages, the API and the command: the same checks, all or nothing,
+once however often the file is sent; templates in both languages; administrators only."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
+from django.test import Client
+from rest_framework.test import APIClient
+
+from tournaments.models import Deal, Player, SheetUpload
+from tournaments.sheets import template
+
+from ..tournaments.sheet_history import NAMES, history, sheet_rows
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def members(club):
+    return {h: Player.objects.create(club=club, handle=h, display_name=n) for h, n in NAMES.items()}
+
+
+def napoleon_sheet(misspell: bool = False, language: str = "en") -> bytes:
+    rows = sheet_rows("napoleon", history("napoleon", nights=1))
+    if misspell:
+        for row in rows:
+            row["player_1"] = row["player_1"].replace("Aki Ito", "Akki Ito")
+    return template.to_csv(template.as_table("napoleon", rows, language))
+
+
+def deals(club) -> int:
+    return Deal.objects.filter(match__table__club_night__season__club=club).count()
+
+
+def test_templates_download_in_both_languages(client):
+    en = client.get("/sheets/template-packing-en.csv")
+    assert en.status_code == 200 and en["Content-Type"].startswith("text/csv")
+    assert en.content.decode("utf-8-sig").startswith("Season,Date,Table,Game")
+    ja = client.get("/sheets/template-packing-ja.xlsx")
+    assert ja.status_code == 200 and ja.content.startswith(b"PK")
+    assert client.get("/sheets/template-chess-en.csv").status_code == 404
+
+
+def test_upload_preview_answer_and_confirm_on_the_pages(club, club_admin, members):
+    page = Client(HTTP_ACCEPT_LANGUAGE="ja")
+    page.force_login(club_admin)
+    assert page.get(f"/clubs/{club.slug}/import/").status_code == 200
+    upload = SimpleUploadedFile("history.csv", napoleon_sheet(misspell=True), "text/csv")
+    sent = page.post(f"/clubs/{club.slug}/import/", {"sheet": upload})
+    kept = SheetUpload.objects.get(club=club)
+    assert sent.status_code == 302 and sent["Location"].endswith(f"/import/{kept.pk}/")
+    preview = page.get(sent["Location"])
+    text = preview.content.decode()
+    assert "Akki Ito" in text and "クラブの選手ではありません" in text  # by row, in Japanese
+    assert 'name="import"' not in text  # no confirmation while a name is unanswered
+    assert deals(club) == 0
+    answered = {"name-1": "Akki Ito", "who-1": "aki"}
+    again = page.post(sent["Location"], {**answered, "check": "1"})
+    assert 'name="import"' in again.content.decode()
+    done = page.post(sent["Location"], {**answered, "import": "1"})
+    assert done.status_code == 302
+    count = deals(club)
+    assert count > 0
+    assert not Player.objects.filter(display_name="Akki Ito").exists()
+    kept.refresh_from_db()
+    assert kept.imported_at is not None
+    # The Back button and a second press: nothing more.
+    page.post(sent["Location"], {**answered, "import": "1"})
+    assert deals(club) == count
+
+
+def test_only_the_clubs_administrators_import(club, scorer, members):
+    page = Client()
+    page.force_login(scorer)
+    assert page.get(f"/clubs/{club.slug}/import/").status_code == 403
+    api = APIClient()
+    api.force_authenticate(scorer)
+    sent = api.post(f"/api/clubs/{club.slug}/score-sheets/",
+                    {"file": SimpleUploadedFile("s.csv", napoleon_sheet())}, format="multipart")  # fmt: skip
+    assert sent.status_code == 403
+    assert deals(club) == 0
+
+
+def test_the_api_checks_imports_and_answers_once(club, club_admin, members):
+    api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    api.force_authenticate(club_admin)
+    url = f"/api/clubs/{club.slug}/score-sheets/"
+
+    def send(data: bytes, **fields):
+        return api.post(url, {"file": SimpleUploadedFile("s.csv", data), **fields}, format="multipart")  # fmt: skip
+
+    refused = send(napoleon_sheet(misspell=True))
+    assert refused.status_code == 400
+    first = refused.json()["errors"][0]
+    assert (first["row"], first["column"], first["code"]) == (2, "Player 1", "unknown_player")
+    assert refused.json()["unknown_players"][0]["suggestions"][0] == "aki"
+    assert deals(club) == 0
+    dry = send(napoleon_sheet(misspell=True), players=json.dumps({"Akki Ito": "aki"}), dry_run="true")  # fmt: skip
+    assert dry.status_code == 200 and dry.json()["counts"]["deals"] > 0
+    assert deals(club) == 0
+    made = send(napoleon_sheet(misspell=True), players=json.dumps({"Akki Ito": "aki"}))
+    assert made.status_code == 201
+    count = deals(club)
+    assert count == made.json()["counts"]["deals"]
+    repeat = send(napoleon_sheet(misspell=True), players=json.dumps({"Akki Ito": "aki"}))
+    assert repeat.status_code == 200 and repeat.json()["counts"]["deals"] == 0
+    assert deals(club) == count
+    assert send(b"\x00\xff\xfe garbage").status_code == 400
+    assert send(napoleon_sheet(), players="{not json").status_code == 400
+
+
+def test_the_command_has_a_dry_run_and_imports_each_file_once(club, members, tmp_path, capsys):
+    good = tmp_path / "good.csv"
+    good.write_bytes(napoleon_sheet(language="ja"))
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(napoleon_sheet(misspell=True))
+    call_command("import_sheets", str(good), "--club", club.slug, "--dry-run")
+    assert "would add" in capsys.readouterr().out and deals(club) == 0
+    with pytest.raises(CommandError):
+        call_command("import_sheets", str(good), str(bad), "--club", club.slug)
+    err = capsys.readouterr().err
+    assert "row 2, Player 1: Akki Ito is not a player of the club" in err
+    count = deals(club)
+    assert count > 0  # the good file, on its own
+    call_command("import_sheets", str(bad), "--club", club.slug, "--player", "Akki Ito=aki")
+    assert deals(club) == count  # the same rows, imported before
+    # Made a new player instead, the same rows would differ from those imported: refused.
+    with pytest.raises(CommandError):
+        call_command("import_sheets", str(bad), "--club", club.slug, "--new-players")
+    assert "imported before with other values" in capsys.readouterr().err
+    assert deals(club) == count and not Player.objects.filter(display_name="Akki Ito").exists()

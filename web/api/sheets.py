@@ -1,0 +1,94 @@
+"""``POST /api/clubs/<slug>/score-sheets/``: a club's past score sheets (``tournaments.sheets``),
+for a secretary with many files: the page's checks, a dry run, all or nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import permissions, serializers, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments import access
+from tournaments.messages import public
+from tournaments.models import Club
+from tournaments.records import Rejection
+from tournaments.sheets import check, write
+from tournaments.sheets.check import Preview
+from web.api.base import ADMINS_ONLY, deny
+
+
+def _answer(preview: Preview) -> dict[str, Any]:
+    return {
+        "counts": preview.counts(),
+        "unknown_players": [
+            {"name": name, "rows": rows, "suggestions": [p.handle for p in preview.suggestions.get(name, [])]}
+            for name, rows in preview.unknown.items()
+        ],
+        "new_players": {name: p.handle for name, p in preview.new_players.items()},
+        "new_seasons": list(preview.new_seasons),
+    }  # fmt: skip
+
+
+class ScoreSheetsView(APIView):
+    """Check (``dry_run``) or import a CSV/XLSX file of past score sheets; every mistake
+    comes back with its ``row`` and ``column`` and nothing is written.  ``players`` (a JSON
+    object) answers the names the club does not know: ``"new"`` or a player's handle.
+    The same file imported again adds nothing."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        request=inline_serializer(
+            "ScoreSheetUpload",
+            {
+                "file": serializers.FileField(),
+                "players": serializers.CharField(
+                    required=False, help_text='JSON: {"name": "new" or a handle}'
+                ),
+                "dry_run": serializers.BooleanField(required=False, default=False),
+            },
+        ),  # fmt: skip
+        responses={
+            200: OpenApiResponse(description="checked (dry run), or nothing new"),
+            201: OpenApiResponse(description="imported"),
+            400: OpenApiResponse(description="mistakes by row and column; nothing written"),
+        },  # fmt: skip
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        club = get_object_or_404(access.visible(Club.objects.all(), request.user), slug=slug)
+        deny(access.can_administer(request.user, club), ADMINS_ONLY)
+        upload = request.FILES.get("file")
+        if upload is None:
+            raise ValidationError({"file": "attach the CSV or XLSX file as `file`"})
+        try:
+            answers = json.loads(request.data.get("players") or "{}")
+        except json.JSONDecodeError as exc:
+            raise ValidationError({"players": f"not JSON: {exc}"}) from None
+        if not isinstance(answers, dict) or not all(isinstance(v, str) for v in answers.values()):
+            raise ValidationError({"players": 'a JSON object of names: "new" or a handle'})
+        dry_run = str(request.data.get("dry_run", "")).lower() in ("1", "true", "yes", "on")
+        data = upload.read()
+        try:
+            if dry_run:
+                preview = check.check(club, data, answers)
+                if not preview.valid:
+                    return Response({"errors": preview.errors, **_answer(preview)}, status=400)
+                return Response({"dry_run": True, **_answer(preview)})
+            done = write.import_sheet(club, data, answers, user=access.signed_in(request.user))
+        except write.SheetRejected as rejected:
+            body = {"errors": list(rejected.errors), **_answer(rejected.preview)}
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        except Rejection as rejection:  # not a sheet that can be read
+            body = {"errors": [public(e) for e in rejection.errors]}
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        added = done.preview.counts()["deals"] > 0
+        return Response({"dry_run": False, **_answer(done.preview), "seasons": done.season_ids},
+                        status=status.HTTP_201_CREATED if added else status.HTTP_200_OK)  # fmt: skip

@@ -180,6 +180,8 @@ class _Checker:
         self.unknown_names: dict[str, str] = {}
         """Normalised name → the name as first written, for names nobody answered."""
         self.seasons = {normal(s.name): s for s in Season.objects.filter(club=club)}
+        self.forms: dict[tuple[Any, ...], SheetForm] = {}
+        """The entry forms made so far, by what shapes them (fields are made once)."""
 
     # -- mistakes --------------------------------------------------------------------
     def fail(self, code: str, row: int, column: str | None, message: str) -> None:
@@ -409,12 +411,15 @@ class _Checker:
         inherited = engine.next_deal(envelope, snapshot) if game.rules.deals_follow_the_match else {}  # fmt: skip
         playing = [seat_of[h] for h in inherited.get("players", match.handles) if h in seat_of]
         names = {seat_of[h]: n for h, n in zip(match.handles, match.names, strict=True)}
-        form = SheetForm(game, stored, playing, names, _renamed(inherited, to_seat))
+        before = _renamed(inherited, to_seat)
+        shape = (match.game, tuple(playing), tuple(match.names), json.dumps([match.rules, match.target, before], sort_keys=True))  # fmt: skip
+        blank = self.forms.get(shape)
+        if blank is None:
+            blank = self.forms[shape] = SheetForm(game, stored, playing, names, before)
         mistakes = len(self.preview.errors)
-        data, failed = self.form_data(form, row, values, seat_of)
-        self.unused_cells(form, row, values, len(match.handles))
-        form.data = data
-        form.is_bound = True
+        data, failed = self.form_data(blank, row, values, seat_of)
+        self.unused_cells(blank, row, values, len(match.handles))
+        form = blank.bound(data)
         if not form.is_valid():
             for name, messages in form.errors.items():
                 for message in messages if name not in failed else ():

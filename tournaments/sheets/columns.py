@@ -15,6 +15,7 @@ every table (``pc_seat3``): it is the column's key.
 
 from __future__ import annotations
 
+import copy
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -92,6 +93,17 @@ class SheetForm(forms.Form):
         game.add_fields(self)
         self.game_field_names = list(self.fields)
         self.game = game
+
+    def bound(self, data: Mapping[str, Any]) -> SheetForm:
+        """This form bound to ``data``, sharing its fields (a sheet's deals of one match
+        have the same form: its fields are made once)."""
+        form = copy.copy(self)
+        form.data = data
+        form.is_bound = True
+        state = form.__dict__  # what Django's form caches of its data: none yet
+        state.update(_errors=None, _bound_fields_cache={})
+        state.pop("cleaned_data", None)
+        return form
 
 
 def _label(form: SheetForm, name: str, sections: Sequence[Section]) -> str:

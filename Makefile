@@ -68,3 +68,4 @@ bench: install engine services
 	$(BIN)/python bench/freshness_bench.py
 	$(BIN)/python bench/rebuild_bench.py
 	$(BIN)/python bench/pages_bench.py
+	$(BIN)/python bench/sheets_bench.py

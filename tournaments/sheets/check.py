@@ -417,14 +417,15 @@ class _Checker:
         if blank is None:
             blank = self.forms[shape] = SheetForm(game, stored, playing, names, before)
         mistakes = len(self.preview.errors)
-        data, failed = self.form_data(blank, row, values, seat_of)
+        unresolved = any(normal(n) in self.unknown_names for n in match.names)
+        data, failed = self.form_data(blank, row, values, seat_of, quiet=unresolved)
         self.unused_cells(blank, row, values, len(match.handles))
         form = blank.bound(data)
         if not form.is_valid():
             for name, messages in form.errors.items():
                 for message in messages if name not in failed else ():
                     self.fail("invalid", row, name if name in form.fields else None, str(message))  # fmt: skip
-        if len(self.preview.errors) > mistakes:
+        if failed or len(self.preview.errors) > mistakes:
             return None
         record = _renamed(game.record(form, form.cleaned_data), to_handle)
         display = dict(zip(match.handles, match.names, strict=True))
@@ -456,9 +457,11 @@ class _Checker:
         row: int,
         values: Mapping[str, cells.Cell],
         seat_of: Mapping[str, int],
+        quiet: bool = False,
     ) -> tuple[dict[str, Any], set[str]]:
         """The entry form's data from the row's cells (players by any of their names, choices
-        by value or label, a multi-line field's lines), and the fields found wrong."""
+        by value or label, a multi-line field's lines), and the fields found wrong; ``quiet``:
+        a seat's name is unknown, so a player's name not at the table is not reported again."""
         data: dict[str, Any] = {}
         failed: set[str] = set()
         seats = {alias: seat_handle(seat_of[h]) for alias, h in self.aliases.items() if h in seat_of}  # fmt: skip
@@ -478,7 +481,9 @@ class _Checker:
                 picked = []
                 for who in wanted:
                     seat = seats.get(normal(who))
-                    if seat is None or seat not in choices:
+                    if (seat is None or seat not in choices) and quiet:
+                        failed.add(name)  # a seat's name is unknown: that is the mistake
+                    elif seat is None or seat not in choices:
                         self.fail("not_seated", row, name, gettext("%(name)s is not one of this deal's players (%(players)s)") % {"name": who, "players": ", ".join(str(v) for v in choices.values())})  # fmt: skip
                         failed.add(name)
                     else:

@@ -295,3 +295,33 @@ def test_a_file_that_is_not_a_sheet_is_refused_in_words(club):
             check.check(club, data)
     preview = check.check(club, b"Season,When,Game\n2024,2024-01-01,Napoleon\n")
     assert {e["code"] for e in preview.errors} == {"missing_column"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_imports_of_one_file_at_once_add_it_once(club, members):
+    """Two administrators (or a double click) confirm the same file at the same moment."""
+    import threading
+
+    from django.db import connection
+
+    matches = history("packing", nights=1)
+    data = sheet("packing", sheet_rows("packing", matches))
+    start = threading.Barrier(2)
+    added: list[int] = []
+
+    def confirm() -> None:
+        try:
+            start.wait()
+            added.append(write.import_sheet(club, data).preview.counts()["deals"])
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=confirm) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    deals = sum(len(m.deals) for m in matches)
+    assert sorted(added) == [0, deals]
+    assert Deal.objects.count() == deals
+    assert Season.objects.filter(club=club).count() == 3

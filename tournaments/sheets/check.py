@@ -43,6 +43,7 @@ from django.utils.translation import get_language, gettext
 
 import engine
 from engine.results import DealResult
+from tournaments.actions import request_hash
 from tournaments.games import LEAGUE_GAMES, league_game
 from tournaments.games.base import LeagueGame
 from tournaments.messages import localize
@@ -447,7 +448,7 @@ class _Checker:
         identity = [self.club.pk, match.season, match.date.isoformat(), normal(match.table),
                     match.game, normal(match.number), index]  # fmt: skip
         key = KEY_PREFIX + hashlib.sha256(json.dumps(identity, ensure_ascii=False).encode()).hexdigest()  # fmt: skip
-        deal = SheetDeal(row, full, step.result, key, _hash(full))
+        deal = SheetDeal(row, full, step.result, key, request_hash(full))
         match.deals.append(deal)
         return deal
 
@@ -550,11 +551,6 @@ class _Checker:
 class _Group:
     season_key: tuple[str, dt.date, str, str, str]
     match: SheetMatch
-
-
-def _hash(record: Mapping[str, Any]) -> str:
-    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _renamed(value: Any, names: Mapping[str, str]) -> Any:

@@ -8,11 +8,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tournaments.games import league_game
+from tournaments.models import Club, Player
 from tournaments.sheets import template
 
 NAMES = {"aki": "Aki Ito", "ben": "Ben Mori", "chika": "Chika Sato", "dai": "Dai Kato",
          "emi": "Emi Abe", "fumi": "Fumi Ueda", "gen": "Gen Oda", "hana": "Hana Ono"}  # fmt: skip
 SEASONS = ("2023 Spring", "2023 Autumn", "2024 Spring")
+
+
+def add_players(club: Club) -> dict[str, Player]:
+    """The club's players who played the history, by handle."""
+    return {h: Player.objects.create(club=club, handle=h, display_name=n) for h, n in NAMES.items()}  # fmt: skip
 
 
 @dataclass

@@ -19,7 +19,7 @@ from tournaments.records import Rejection
 from tournaments.sheets import check, columns, template, write
 from web.pages.forms import DealEntryForm
 
-from .sheet_history import NAMES, history, sheet_rows
+from .sheet_history import NAMES, add_players, history, sheet_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +39,7 @@ def sheet(game: str, rows: list[dict[str, str]], fmt: str = "csv", language: str
 
 @pytest.fixture
 def members(club):
-    return {h: Player.objects.create(club=club, handle=h, display_name=n) for h, n in NAMES.items()}
+    return add_players(club)
 
 
 def where(preview_or_errors):
@@ -192,7 +192,7 @@ def ratings(club: Club) -> dict[tuple[str, str], tuple]:
 def enter_one_by_one(game: str, matches) -> Club:
     """The same history typed in at the table, deal by deal, in another club."""
     club = Club.objects.create(name="By hand", slug="by-hand")
-    people = {h: Player.objects.create(club=club, handle=h, display_name=n) for h, n in NAMES.items()}  # fmt: skip
+    people = add_players(club)
     seasons: dict[str, Season] = {}
     for m in matches:
         season = seasons.get(m.season) or Season.objects.create(club=club, name=m.season, games=[game])  # fmt: skip
@@ -328,3 +328,17 @@ def test_two_imports_of_one_file_at_once_add_it_once(club, members):
     assert sorted(added) == [0, deals]
     assert Deal.objects.count() == deals
     assert Season.objects.filter(club=club).count() == 3
+
+
+def test_a_season_spelled_two_ways_is_one_season_and_a_seat_gap_is_named(club, members):
+    rows = sheet_rows("bhabhi", history("bhabhi", nights=2))
+    for row in rows:
+        if row["date"] == rows[-1]["date"]:
+            row["season"] = row["season"].upper()  # "2023 SPRING" on the second night
+    done = write.import_sheet(club, sheet("bhabhi", rows))
+    assert list(done.preview.new_seasons) == ["2023 Spring", "2023 Autumn", "2024 Spring"]
+    assert Season.objects.filter(club=club).count() == 3
+    gap = sheet_rows("bhabhi", history("bhabhi", nights=1, seed=7))
+    gap[0]["player_2"] = ""
+    preview = check.check(club, sheet("bhabhi", gap))
+    assert (2, "player_2", "missing_player") in where(preview)

@@ -14,14 +14,14 @@ from rest_framework.test import APIClient
 from tournaments.models import Deal, Player, SheetUpload
 from tournaments.sheets import template
 
-from ..tournaments.sheet_history import NAMES, history, sheet_rows
+from ..tournaments.sheet_history import add_players, history, sheet_rows
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def members(club):
-    return {h: Player.objects.create(club=club, handle=h, display_name=n) for h, n in NAMES.items()}
+    return add_players(club)
 
 
 def napoleon_sheet(misspell: bool = False, language: str = "en") -> bytes:

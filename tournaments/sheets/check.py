@@ -57,6 +57,7 @@ from tournaments.sheets.columns import (
     game_columns,
     known_headings,
     normal,
+    renamed,
     seat_columns,
     seat_handle,
     seat_key,
@@ -181,6 +182,7 @@ class _Checker:
         self.unknown_names: dict[str, str] = {}
         """Normalised name → the name as first written, for names nobody answered."""
         self.seasons = {normal(s.name): s for s in Season.objects.filter(club=club)}
+        """The club's seasons and the sheet's new ones, by normalised name."""
         self.forms: dict[tuple[Any, ...], SheetForm] = {}
         """The entry forms made so far, by what shapes them (fields are made once)."""
 
@@ -206,11 +208,11 @@ class _Checker:
         groups: dict[tuple[str, dt.date, str, str, str], SheetMatch] = {}
         for number, row in self.sheet.rows:
             values = {k: row[i] if i < len(row) else "" for k, i in self.columns.items()}
-            group = self.group(number, values)
-            if group is None:
+            grouped = self.group(number, values)
+            if grouped is None:
                 continue
-            found = groups.setdefault(group.season_key, group.match)
-            found.rows.append((number, values))
+            identity, match = grouped
+            groups.setdefault(identity, match).rows.append((number, values))
         for match in groups.values():
             self.preview.matches.append(match)
             self.check_match(match)
@@ -218,9 +220,11 @@ class _Checker:
         self.preview.errors.sort(key=lambda e: e["row"])
         return self.preview
 
-    def group(self, row: int, values: dict[str, cells.Cell]) -> _Group | None:
-        """The match a row belongs to (season, date, table, game, match), or ``None``
-        after reporting why it belongs to none."""
+    def group(
+        self, row: int, values: dict[str, cells.Cell]
+    ) -> tuple[tuple[str, dt.date, str, str, str], SheetMatch] | None:
+        """The match a row belongs to, with what tells it apart (season, date, table, game,
+        match), or ``None`` after reporting why it belongs to none."""
         text = {k: v if isinstance(v, str) else "" for k, v in values.items()}
         ok = True
         date = _date(values.get("date", ""))
@@ -249,28 +253,26 @@ class _Checker:
             return None
         number = text.get("match", "") or "1"
         key = (normal(season), date, normal(table), game, normal(number))
-        return _Group(key, SheetMatch(season, date, table, game, number, row))
+        return key, SheetMatch(season, date, table, game, number, row)
 
     def season(self, row: int, name: str, date: dt.date, game: str) -> str | None:
-        """The sheet's name of the row's season (registered in the preview), or ``None``."""
-        preview = self.preview
+        """The name of the row's season (the club's, or a new one registered in the
+        preview; spelled as first written), or ``None``."""
         if not name:
             covering = [
                 s for s in self.seasons.values()
-                if s.starts_on and s.ends_on and s.starts_on <= date <= s.ends_on
+                if s.pk is not None and s.starts_on and s.ends_on and s.starts_on <= date <= s.ends_on
             ]  # fmt: skip
             if len(covering) != 1:
                 self.fail("missing_field", row, "season", gettext("a season is required (no single season of the club covers %(date)s)") % {"date": date.isoformat()})  # fmt: skip
                 return None
             name = covering[0].name
-        season = preview.seasons.get(name)
+        season = self.seasons.get(normal(name))
         if season is None:
-            season = self.seasons.get(normal(name))
-            if season is None:
-                season = Season(club=self.club, name=name, games=[], starts_on=date, ends_on=date)
-                preview.new_seasons[name] = season
-            preview.seasons[name] = season
-        if name in preview.new_seasons:
+            season = Season(club=self.club, name=name, games=[], starts_on=date, ends_on=date)
+            self.seasons[normal(name)] = self.preview.new_seasons[name] = season
+        self.preview.seasons[season.name] = season
+        if season.pk is None:
             if game not in season.games:
                 season.games = [g for g in LEAGUE_GAMES if g in {*season.games, game}]
             season.starts_on = min(date, season.starts_on or date)
@@ -278,7 +280,7 @@ class _Checker:
         elif game not in season.games:
             self.fail("game_not_in_season", row, "game", gettext("the season %(season)s does not count %(game)s: add the game to the season first") % {"season": season.name, "game": league_game(game).name_en})  # fmt: skip
             return None
-        return name
+        return season.name
 
     # -- players ---------------------------------------------------------------------
     def handle(self, row: int, column: str, name: str) -> str:
@@ -338,15 +340,15 @@ class _Checker:
         game = league_game(match.game)
         first, values = match.rows[0]
         most = max(game.rules.player_counts)
-        names = [values.get(seat_key(s), "") for s in range(1, most + 1)]
-        names_text = [n if isinstance(n, str) else "" for n in names]
-        while names_text and not names_text[-1]:
-            names_text.pop()
-        if any(not n for n in names_text) or not names_text:
-            self.fail("missing_player", first, seat_key(len([n for n in names_text if n]) + 1 if names_text else 1), gettext("the players are written in seat order without gaps"))  # fmt: skip
+        names = [str(values.get(seat_key(s), "")) for s in range(1, most + 1)]
+        while names and not names[-1]:
+            names.pop()
+        if not all(names):  # none, or a gap: the first empty seat
+            seat = names.index("") + 1 if names else 1
+            self.fail("missing_player", first, seat_key(seat), gettext("the players are written in seat order without gaps"))  # fmt: skip
             return
-        match.names = names_text
-        match.handles = [self.handle(first, seat_key(i), n) for i, n in enumerate(names_text, 1)]
+        match.names = names
+        match.handles = [self.handle(first, seat_key(i), n) for i, n in enumerate(names, 1)]
         match.rules = self.rules(first, values.get("rules", ""))
         match.target = self.target(first, values.get("target", ""), game)
         for row, later in match.rows[1:]:
@@ -412,7 +414,7 @@ class _Checker:
         inherited = engine.next_deal(envelope, snapshot) if game.rules.deals_follow_the_match else {}  # fmt: skip
         playing = [seat_of[h] for h in inherited.get("players", match.handles) if h in seat_of]
         names = {seat_of[h]: n for h, n in zip(match.handles, match.names, strict=True)}
-        before = _renamed(inherited, to_seat)
+        before = renamed(inherited, to_seat)
         shape = (match.game, tuple(playing), tuple(match.names), json.dumps([match.rules, match.target, before], sort_keys=True))  # fmt: skip
         blank = self.forms.get(shape)
         if blank is None:
@@ -428,7 +430,7 @@ class _Checker:
                     self.fail("invalid", row, name if name in form.fields else None, str(message))  # fmt: skip
         if failed or len(self.preview.errors) > mistakes:
             return None
-        record = _renamed(game.record(form, form.cleaned_data), to_handle)
+        record = renamed(game.record(form, form.cleaned_data), to_handle)
         display = dict(zip(match.handles, match.names, strict=True))
         try:
             full = complete_record(stored, record, handles=match.handles, snapshot=snapshot)
@@ -545,23 +547,6 @@ class _Checker:
                     self.fail("imported_before", deal.row, None, gettext("this match was imported before without this row: enter the deal on the match's page"))  # fmt: skip
                 elif b[0] != deal.request_hash:
                     self.fail("imported_before", deal.row, None, gettext("this deal was imported before with other values: correct it on the match's page"))  # fmt: skip
-
-
-@dataclass(frozen=True)
-class _Group:
-    season_key: tuple[str, dt.date, str, str, str]
-    match: SheetMatch
-
-
-def _renamed(value: Any, names: Mapping[str, str]) -> Any:
-    """``value`` with every string (and key) that is a name in ``names`` renamed."""
-    if isinstance(value, str):
-        return names.get(value, value)
-    if isinstance(value, list):
-        return [_renamed(v, names) for v in value]
-    if isinstance(value, dict):
-        return {names.get(k, k): _renamed(v, names) for k, v in value.items()}
-    return value
 
 
 def _date(value: cells.Cell) -> dt.date | None:

@@ -60,6 +60,18 @@ def seat_handle(seat: int) -> str:
     return f"seat{seat}"
 
 
+def renamed(value: Any, names: Mapping[str, str]) -> Any:
+    """``value`` (a record, or part of one) with every string and key that is one of
+    ``names`` renamed: stand-in handles to the players' and back."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [renamed(v, names) for v in value]
+    if isinstance(value, dict):
+        return {names.get(k, k): renamed(v, names) for k, v in value.items()}
+    return value
+
+
 def seat_key(seat: int) -> str:
     """The column key of the player at seat ``seat``."""
     return f"player_{seat}"
@@ -95,14 +107,11 @@ class SheetForm(forms.Form):
         self.game = game
 
     def bound(self, data: Mapping[str, Any]) -> SheetForm:
-        """This form bound to ``data``, sharing its fields (a sheet's deals of one match
-        have the same form: its fields are made once)."""
-        form = copy.copy(self)
-        form.data = data
-        form.is_bound = True
-        state = form.__dict__  # what Django's form caches of its data: none yet
-        state.update(_errors=None, _bound_fields_cache={})
-        state.pop("cleaned_data", None)
+        """This form bound to ``data``, sharing its fields, which validating does not
+        change (a sheet's deals of one match have the same form: its fields are made once)."""
+        form = copy.copy(self)  # the players, handles, game…
+        forms.Form.__init__(form, data)  # Django's state of a newly bound form
+        form.fields = self.fields
         return form
 
 

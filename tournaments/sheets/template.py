@@ -25,9 +25,9 @@ from engine.deal import play_match
 from tournaments.games import league_game
 from tournaments.games.base import strip_envelope
 from tournaments.models import Match
-from tournaments.sheets.check import _renamed
 from tournaments.sheets.columns import (
     SheetForm,
+    renamed,
     seat_handle,
     seat_key,
     template_columns,
@@ -53,7 +53,7 @@ def deal_cells(
     by_seat = {seat_handle(i): n for i, n in enumerate(names, 1)}
     match = Match(game=game, rules=dict(rules or {}), target=target)
     form = SheetForm(web, match, seats, dict(zip(seats, names, strict=True)))
-    values = web.initial(_renamed(dict(record), to_seat), list(by_seat))
+    values = web.initial(renamed(dict(record), to_seat), list(by_seat))
     out: dict[str, str] = {}
     for name, value in values.items():
         if name not in form.fields or value is None or value == "" or value == []:

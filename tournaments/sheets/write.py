@@ -43,7 +43,6 @@ class Imported:
     preview: Preview
     """What was checked and written (its ``counts()``)."""
     season_ids: list[int]
-    match_ids: list[int]
 
 
 def import_sheet(
@@ -122,4 +121,4 @@ def _write(club: Club, preview: Preview, user: User | None) -> Imported:
     insert_rows(DealScore, ["deal", "player", "score", "won"], scores)
     season_ids = sorted(s.pk for s in seasons.values() if s.pk is not None)
     events.seasons_changed(season_ids)
-    return Imported(preview, season_ids, [m.pk for m in made])
+    return Imported(preview, season_ids)

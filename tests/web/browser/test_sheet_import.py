@@ -10,7 +10,7 @@ from scoring.models import SeasonStanding
 from tournaments.models import Club, Deal, Membership, Player
 from tournaments.sheets import template
 
-from ...tournaments.sheet_history import NAMES, history, sheet_rows
+from ...tournaments.sheet_history import add_players, history, sheet_rows
 from .test_club_night import LAPTOP, PHONE, login
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,8 +23,7 @@ def test_upload_check_answer_and_import_a_seasons_sheets(
     club = Club.objects.create(name="Hongo Card Club", slug="hongo")
     lena = django_user_model.objects.create_user("lena", password="lena-pw-2026")
     Membership.objects.create(club=club, user=lena, role=Membership.Role.ADMIN)
-    for handle, name in NAMES.items():
-        Player.objects.create(club=club, handle=handle, display_name=name)
+    add_players(club)
     rows = sheet_rows("comp13", history("comp13", nights=1))
     for row in rows:
         row["player_2"] = row["player_2"].replace("Ben Mori", "Ben Mory")

@@ -74,8 +74,10 @@ def _step(
         checker.add("wrong_type", path, gettext_noop("a deal is a JSON object"))
         return None
     expected = {**inherited, **state.next_deal()}
+    mismatched = False
     for key in ("game", "players"):
         if key in deal and deal[key] != expected.get(key):
+            mismatched = True
             checker.add(
                 f"{key}_mismatch",
                 join(path, key),
@@ -86,7 +88,7 @@ def _step(
     full = {**expected, **deal}
     result = check_deal(game, full)
     checker.problems.extend(p.under(path) for p in result.errors)
-    if not result.valid:
+    if not result.valid or mismatched:  # a deal of other players never counts in this match
         return result
     if state.finished:
         checker.add(

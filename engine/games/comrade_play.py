@@ -199,7 +199,7 @@ def _bid(turns: list[Any], order: list[str], bidding: Bidding, checker: Checker)
             suit = card.suit
             if card.suit is None:
                 name = play.get("suit")
-                if name not in SUITS:
+                if not isinstance(name, str) or name not in SUITS:
                     checker.add("unknown_suit", join(path, "suit"), gettext_noop('a joker names a suit: one of %(names)s'), names=', '.join(SUITS))  # fmt: skip
                     return None
                 suit = SUITS[str(name)]

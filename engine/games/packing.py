@@ -125,7 +125,9 @@ class Packing(Game):
         if teams is None:
             return
         wanted = sorted(sorted(side) for side in sides)
-        given = sorted(sorted(t) for t in teams if isinstance(t, list))
+        given = sorted(
+            sorted(t) for t in teams if isinstance(t, list) and all(isinstance(p, str) for p in t)
+        )
         if given != wanted:
             checker.add(
                 "wrong_teams",

@@ -369,7 +369,7 @@ def _fast_cards(value: Any) -> list[Card] | None:
     """The cards of a non-empty list of canonical codes; ``None`` sends the caller to the checks."""
     if type(value) is not list or not value:
         return None
-    cards = [BY_CODE.get(item) for item in value]
+    cards = [BY_CODE.get(item) if type(item) is str else None for item in value]
     return None if None in cards else cards  # type: ignore[return-value]
 
 
@@ -391,7 +391,7 @@ def _named_suit(
             )
         return None
     name = play["suit"]
-    if name not in TRUMP_SUIT:
+    if not isinstance(name, str) or name not in TRUMP_SUIT:
         checker.add(
             "unknown_suit",
             join(path, "suit"),

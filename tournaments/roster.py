@@ -1,9 +1,9 @@
 """A club's players from a list: a CSV of names, as a secretary keeps it.
 
 The first row names the columns, in English or Japanese: ``name`` (名前, required),
-``name_ja`` (日本語名) and ``handle`` (ハンドル), in any order.  The file is UTF-8
-(with or without the byte-order mark Excel writes) or Shift_JIS, which Japanese
-Excel writes.  A name the club has already (the same handle, or the same name
+``name_ja`` (日本語名) and ``handle`` (ハンドル), in any order.  The file is read as
+:mod:`tournaments.textfile` reads CSV: UTF-8 (with or without the byte-order mark
+Excel writes), Shift_JIS, which Japanese Excel writes, or Excel's UTF-16 text.  A name the club has already (the same handle, or the same name
 whatever its case) is skipped, so the same list can be given twice.  Every mistake
 is reported with its row (as the spreadsheet numbers it: the header is row 1) and
 its column; then nothing is written.
@@ -11,8 +11,6 @@ its column; then nothing is written.
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +21,7 @@ from django.utils.translation import gettext_noop
 from tournaments.models import Club, Player
 from tournaments.nights import unique_handle
 from tournaments.records import Rejection, error
+from tournaments.textfile import csv_rows
 
 MAX_BYTES = 1024 * 1024
 MAX_ROWS = 5000
@@ -48,20 +47,6 @@ class Roster:
     skipped: list[str] = field(default_factory=list)
 
 
-def decode(data: bytes) -> str:
-    """The text of an uploaded file: UTF-8 (a BOM is dropped), else Shift_JIS."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        pass
-    try:
-        return data.decode("cp932")  # Shift_JIS as Windows writes it
-    except UnicodeDecodeError:
-        raise Rejection(
-            (error("wrong_encoding", "file", gettext_noop("the file is neither UTF-8 nor Shift_JIS text")),)
-        ) from None  # fmt: skip
-
-
 def read(club: Club, data: bytes) -> Roster:
     """The players a list would add to ``club``, or a :class:`Rejection` naming every
     mistake by row and column (nothing is written either way)."""
@@ -69,7 +54,7 @@ def read(club: Club, data: bytes) -> Roster:
         raise Rejection(
             (error("too_large", "file", gettext_noop("the file is larger than %(size)s bytes"), size=MAX_BYTES),)
         )  # fmt: skip
-    rows = list(csv.reader(io.StringIO(decode(data))))
+    rows = csv_rows(data)
     if not rows:
         raise Rejection((error("missing_field", "file", gettext_noop("the file is empty")),))
     columns = _columns(rows[0])

@@ -293,7 +293,7 @@ def test_rows_find_an_existing_season_and_its_night_and_table(club, members):
 
 
 def test_a_file_that_is_not_a_sheet_is_refused_in_words(club):
-    for data in (b"", b"PK\x03\x04broken", b"\xff\xfe\x81\x00"):
+    for data in (b"", b"PK\x03\x04broken", b"\x81\x00\xfe"):
         with pytest.raises(Rejection):
             check.check(club, data)
     preview = check.check(club, b"Season,When,Game\n2024,2024-01-01,Napoleon\n")

@@ -79,16 +79,8 @@ def test_a_season_and_a_night_from_the_pages(client, club, admin):
     assert response.url == f"/nights/{night.pk}/draw/"
 
 
-def test_attendance_draw_and_confirmation_seat_everyone_once(client, club, admin):
-    season = Season.objects.create(club=club, name="Winter", games=["rettler", "napoleon"])
-    night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 4))
-    players = [
-        Player.objects.create(club=club, handle=f"p{i}", display_name=f"P{i}") for i in range(13)
-    ]
-    page = client.post(f"/nights/{night.pk}/draw/", {"present": [p.pk for p in players], "guests": "Guest One",
-                                                     "games": ["rettler", "napoleon"]}).content.decode()  # fmt: skip
-    assert Player.objects.filter(handle="guest-one").exists()
-    # The proposal as a form: post it back unchanged, then confirm.
+def proposal(page: str) -> dict[str, list[str]]:
+    """The draw's proposal form as the browser would post it back."""
     data: dict[str, list[str]] = {}
     for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page):
         data.setdefault(name, []).append(value)
@@ -99,6 +91,36 @@ def test_attendance_draw_and_confirmation_seat_everyone_once(client, club, admin
     ):
         data[name] = [value]
     data.pop("csrfmiddlewaretoken", None)
+    return data
+
+
+def test_a_proposal_changed_by_hand_is_answered_never_a_server_error(client, club, admin):
+    season = Season.objects.create(club=club, name="Winter", games=["napoleon"])
+    night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 4))
+    players = [Player.objects.create(club=club, handle=f"p{i}", display_name=f"P{i}") for i in range(8)]  # fmt: skip
+    page = client.post(f"/nights/{night.pk}/draw/", {"present": [p.pk for p in players],
+                                                     "games": ["napoleon"]}).content.decode()  # fmt: skip
+    data = {**proposal(page), "action": ["review"]}
+    first = players[0].pk
+    for field, value in [("tables", "x"), ("tables", "²"), ("tables", "1000000000"),
+                         (f"seat_{first}", "x"), (f"seat_{first}", "²"), (f"table_{first}", "99"),
+                         ("scorer_1", "²"), ("player", "²")]:  # fmt: skip
+        response = client.post(f"/nights/{night.pk}/draw/", {**data, field: [value]})
+        assert response.status_code in (200, 302), (field, value, response.status_code)
+    assert not Table.objects.filter(club_night=night).exists()  # none of them confirmed
+
+
+def test_attendance_draw_and_confirmation_seat_everyone_once(client, club, admin):
+    season = Season.objects.create(club=club, name="Winter", games=["rettler", "napoleon"])
+    night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 4))
+    players = [
+        Player.objects.create(club=club, handle=f"p{i}", display_name=f"P{i}") for i in range(13)
+    ]
+    page = client.post(f"/nights/{night.pk}/draw/", {"present": [p.pk for p in players], "guests": "Guest One",
+                                                     "games": ["rettler", "napoleon"]}).content.decode()  # fmt: skip
+    assert Player.objects.filter(handle="guest-one").exists()
+    # The proposal as a form: post it back unchanged, then confirm.
+    data = proposal(page)
     data["action"] = ["confirm"]
     response = client.post(f"/nights/{night.pk}/draw/", data)
     assert response.status_code == 302, response.content.decode()[:2000]

@@ -44,7 +44,7 @@ def suit_counts(text: str) -> dict[str, Any]:
         letter = SUIT_ALIASES.get(token[:1].upper())
         suit = SUIT_NAME[letter] if letter is not None else token[:1]
         count = token[1:]
-        counts[suit] = int(count) if count.isdigit() else count
+        counts[suit] = int(count) if count.isdecimal() else count
     return counts
 
 

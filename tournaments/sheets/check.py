@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
+from django.db import models
 from django.utils.translation import get_language, gettext
 
 import engine
@@ -47,7 +49,7 @@ from tournaments.actions import request_hash
 from tournaments.games import LEAGUE_GAMES, league_game
 from tournaments.games.base import LeagueGame
 from tournaments.messages import localize
-from tournaments.models import Club, Deal, Match, Player, Season
+from tournaments.models import Club, Deal, Match, Player, Season, Table
 from tournaments.nights import unique_handle
 from tournaments.records import Rejection, complete_record, match_envelope, problems
 from tournaments.sheets import cells
@@ -69,6 +71,7 @@ KEY_PREFIX = "sheet:"
 LINE_BREAKS = re.compile(r"\s*[/;]\s*")
 LIST_SEPARATORS = re.compile(r"\s*[,、;/]\s*")
 RULE_SEPARATORS = re.compile(r"[\s,、;]+")
+INTEGER = re.compile(r"-?[0-9]+")
 DATE = re.compile(r"^(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?$")
 TRUE, FALSE = {"yes", "true", "on", "はい", "有", "あり"}, {"no", "false", "off", "いいえ", "無", "なし"}  # fmt: skip
 
@@ -234,10 +237,12 @@ class _Checker:
                 self.fail("wrong_date", row, "date", gettext("%(value)s is not a date: write it as 2024-04-01") % {"value": text["date"]})  # fmt: skip
             else:
                 self.fail("missing_field", row, "date", gettext("a date is required"))
-        table = text.get("table", "")
+        table = table_name(text.get("table", ""))
         if not table:
             ok = False
             self.fail("missing_field", row, "table", gettext("a table is required (its name or number)"))  # fmt: skip
+        elif not self.fits(row, "table", Table, "name", table):
+            ok = False
         game = _game(text.get("game", ""))
         if game is None:
             ok = False
@@ -269,6 +274,8 @@ class _Checker:
             name = covering[0].name
         season = self.seasons.get(normal(name))
         if season is None:
+            if not self.fits(row, "season", Season, "name", name):
+                return None
             season = Season(club=self.club, name=name, games=[], starts_on=date, ends_on=date)
             self.seasons[normal(name)] = self.preview.new_seasons[name] = season
         self.preview.seasons[season.name] = season
@@ -318,6 +325,8 @@ class _Checker:
         self.taken.add(handle)
         self.handles[key] = handle
         if answer == NEW and not matched:
+            if not self.fits(row, column, Player, "display_name", name):
+                return handle
             self.preview.new_players[name] = Player(club=self.club, handle=handle, display_name=name)  # fmt: skip
         elif not matched:
             self.unknown_names[key] = name
@@ -391,10 +400,24 @@ class _Checker:
     def target(self, row: int, text: cells.Cell, game: LeagueGame) -> int | None:
         if not text:
             return game.rules.default_target
-        if isinstance(text, str) and text.isdigit():
-            return int(text)
-        self.fail("wrong_type", row, "target", gettext("the target is a whole number"))
+        if isinstance(text, str) and text.isdecimal():
+            if self.fits(row, "target", Match, "target", int(text)):
+                return int(text)
+        else:
+            self.fail("wrong_type", row, "target", gettext("the target is a whole number"))
         return game.rules.default_target
+
+    def fits(self, row: int, column: str, model: type[models.Model], name: str, value: Any) -> bool:
+        """Whether ``value`` can be stored in the model's field (its length, its range);
+        a mistake at ``row`` and ``column`` with Django's message when not."""
+        stored = model._meta.get_field(name)
+        assert isinstance(stored, models.Field)
+        try:
+            stored.run_validators(value)
+        except ValidationError as invalid:
+            self.fail("out_of_range", row, column, " ".join(invalid.messages))
+            return False
+        return True
 
     # -- a deal ----------------------------------------------------------------------
     def check_deal(
@@ -561,6 +584,12 @@ def _date(value: cells.Cell) -> dt.date | None:
         return None
 
 
+def table_name(name: str) -> str:
+    """A bare table number (``3``) is the app's ``Table 3``, as the draw names tables;
+    other names are kept as written."""
+    return f"Table {int(name)}" if name.isdecimal() else name
+
+
 def unicode_digits(text: str) -> str:
     return normal(text).replace(" ", "")
 
@@ -584,8 +613,8 @@ def _choice(choices: Mapping[Any, Any], text: str) -> Any:
 
 
 def _rule_value(text: str) -> Any:
-    if text.lstrip("-").isdigit():
-        return int(text)
+    if INTEGER.fullmatch(normal(text)):
+        return int(normal(text))
     if normal(text) in TRUE:
         return True
     if normal(text) in FALSE:

@@ -8,9 +8,8 @@ rated events are written with a few set-wise statements; the workers rebuild the
 seasons' standings and the club's ratings once the transaction has committed
 (:func:`tournaments.events.seasons_changed`).
 
-A table named by a bare number (``3``) is the app's ``Table 3``, as the draw names
-tables; other names are kept as written.  A night is the season's club night of
-that date when it has one.
+A table has the name the check gave it (a bare number is the app's ``Table 3``).
+A night is the season's club night of that date when it has one.
 """
 
 from __future__ import annotations
@@ -59,10 +58,6 @@ def import_sheet(
         return _write(club, preview, user)
 
 
-def table_name(name: str) -> str:
-    return f"Table {int(name)}" if name.isdigit() else name
-
-
 def _write(club: Club, preview: Preview, user: User | None) -> Imported:
     now = timezone.now()
     Player.objects.bulk_create(preview.new_players.values())
@@ -83,7 +78,7 @@ def _write(club: Club, preview: Preview, user: User | None) -> Imported:
             night = ClubNight.objects.filter(season=season, date=m.date).order_by("pk").first()
             night = night or ClubNight.objects.create(season=season, date=m.date)
             nights[(season.pk, m.date)] = night
-        name = table_name(m.table)
+        name = m.table
         table = tables.get((night.pk, normal(name)))
         if table is None:
             table = next((t for t in night.tables.all() if normal(t.name) == normal(name)), None)

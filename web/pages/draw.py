@@ -103,13 +103,19 @@ def night_draw(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "pages/setup/attendance.html", {"night": night, "form": form})
 
 
+def _whole(text: str | None, default: int) -> int:
+    """The whole number a form field holds, or ``default`` when it holds none (a page
+    changed by hand)."""
+    return int(text) if text and text.isdecimal() else default
+
+
 def _review(request: HttpRequest, night: ClubNight, confirm: bool) -> HttpResponse:
     """The proposal as the administrator changed it: players moved, games changed."""
     games = [g for g in request.POST.getlist("games") if g in night.season.games]
-    count = int(request.POST.get("tables", "0") or 0)
+    ids = [int(p) for p in request.POST.getlist("player") if p.isdecimal()]
+    count = min(_whole(request.POST.get("tables"), 0), len(ids))  # never more tables than players
     if not games or count < 1:  # not a proposal this page made: start again
         return redirect("night_draw", pk=night.pk)
-    ids = [int(p) for p in request.POST.getlist("player") if p.isdigit()]
     players = Player.objects.filter(club_id=night.season.club_id).in_bulk(ids)
     scorers = {u.pk: u for u in _scorers(night)}
     tables: list[dict[str, Any]] = []
@@ -117,13 +123,15 @@ def _review(request: HttpRequest, night: ClubNight, confirm: bool) -> HttpRespon
         game = request.POST.get(f"game_{i}", "")
         scorer = request.POST.get(f"scorer_{i}", "")
         tables.append({"game": game if game in games else games[0], "players": [],
-                       "scorer": int(scorer) if scorer.isdigit() else None})  # fmt: skip
+                       "scorer": _whole(scorer, 0) or None})  # fmt: skip
     for order, pid in enumerate(ids):
         if pid not in players:
             continue
-        chosen = request.POST.get(f"table_{pid}", "")
-        index = int(chosen) - 1 if chosen.isdigit() and 0 < int(chosen) <= count else 0
-        tables[index]["players"].append((int(request.POST.get(f"seat_{pid}", order)), players[pid]))
+        chosen = _whole(request.POST.get(f"table_{pid}"), 1)
+        index = chosen - 1 if 0 < chosen <= count else 0
+        tables[index]["players"].append(
+            (_whole(request.POST.get(f"seat_{pid}"), order), players[pid])
+        )
     for table in tables:
         table["players"] = [p for _seat, p in sorted(table["players"], key=lambda sp: sp[0])]
     tables = [t for t in tables if t["players"]]

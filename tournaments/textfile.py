@@ -1,0 +1,54 @@
+"""Uploaded CSV files as rows of text, or a :class:`Rejection` that says why not.
+
+What spreadsheets write: UTF-8 with or without Excel's byte-order mark, Shift_JIS
+(Japanese Excel's "CSV"), and UTF-16 with its byte-order mark, tab-separated
+(Excel's "Unicode text").  A NUL character or a cell longer than the CSV reader
+allows means the file is not a spreadsheet's text: it is refused, naming the row.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from django.utils.translation import gettext_noop
+
+from tournaments.records import Rejection, error
+
+UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def decode(data: bytes) -> str:
+    """The text of an uploaded file: UTF-16 when it starts with a byte-order mark, else
+    UTF-8 (a mark is dropped), else Shift_JIS."""
+    encodings = ("utf-16",) if data.startswith(UTF16_MARKS) else ("utf-8-sig", "cp932")
+    for encoding in encodings:  # cp932: Shift_JIS as Windows writes it
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise Rejection(
+        (error("wrong_encoding", "file", gettext_noop("the file is neither UTF-8 nor Shift_JIS text")),)
+    )  # fmt: skip
+
+
+def csv_rows(data: bytes) -> list[list[str]]:
+    """The rows of a CSV file (tab-separated when its first line has tabs and no commas)."""
+    text = decode(data)
+    first = text.partition("\n")[0]
+    delimiter = "\t" if "\t" in first and "," not in first else ","
+    rows: list[list[str]] = []
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    try:
+        for row in reader:
+            if any("\x00" in cell for cell in row):
+                raise _unreadable(len(rows) + 1, gettext_noop("row %(row)s holds a NUL character: the file is not a spreadsheet's text"))  # fmt: skip
+            rows.append(row)
+    except csv.Error:
+        raise _unreadable(len(rows) + 1, gettext_noop("row %(row)s cannot be read as CSV (a cell too long, or a quote not closed)")) from None  # fmt: skip
+    return rows
+
+
+def _unreadable(row: int, message: str) -> Rejection:
+    """Row ``row`` (a spreadsheet's number: the first row is 1) cannot be read."""
+    return Rejection((error("wrong_type", f"row {row}", message, row=row),))

@@ -1,7 +1,7 @@
 """Broken records reach deep into every game's checks and still get errors, never an exception.
 
 A scorer's phone, an import or an API client can send any JSON.  Random JSON
-(tests/web/test_hostile_input.py) is refused at the top of a record; these tests start
+(hypothesis, below) is mostly refused at the top of a record; the record breaker starts
 from legal deals and matches of every game (the engine's own random play) and break one
 to three places deep inside them: a value of the wrong type, a list item dropped or
 repeated, a name or a card moved to where it does not belong.  Every answer must be a
@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
 from engine.deal import play_match
@@ -126,6 +128,30 @@ def test_records_broken_deep_inside_get_errors_never_an_exception(game):
         assert all(p.code and p.message and isinstance(p.path, str) for p in problems)
         refused += bool(problems)
     assert refused > ROUNDS // 4  # the mutations do break records: this test reaches the checks
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=20,
+)
+record_keys = st.sampled_from(["game", "players", "rules", "declaration", "adjutant_cards", "adjutants",
+                               "point_cards", "discarded_point_cards", "captured", "hand_faces", "packs",
+                               "teams", "hands", "widow", "discards", "tricks", "stock", "moves", "turns",
+                               "table", "dealer", "dealer_card"])  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    game=st.sampled_from(["napoleon", "rettler", "comp13", "packing"]),
+    players=st.lists(st.text(min_size=1, max_size=3), min_size=0, max_size=9) | json_values,
+    fields=st.dictionaries(record_keys, json_values, max_size=6),
+)
+def test_the_engine_answers_any_json_with_a_result_never_an_exception(game, players, fields):
+    """hypothesis throws arbitrary JSON at the record reader of every game."""
+    problems = answer({"game": game, "players": players, **fields})
+    assert all(p.code and p.message for p in problems)
 
 
 # The first records the mutations broke the engine with, each kept as a plain example.

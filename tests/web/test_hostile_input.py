@@ -3,10 +3,7 @@
 import json
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-import engine
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
 from tournaments.models import Deal, DealScore
 
@@ -68,37 +65,6 @@ def test_unknown_matches_get_404(scorer_api):
         "/api/matches/999999/deals/", {"record": napoleon_deal()}, format="json"
     )
     assert response.status_code == 404 and response.json()["errors"][0]["code"] == "not_found"
-
-
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=8), children, max_size=4),
-    max_leaves=20,
-)
-record_keys = st.sampled_from(["game", "players", "rules", "declaration", "adjutant_cards", "adjutants",
-                               "point_cards", "discarded_point_cards", "captured", "hand_faces", "packs",
-                               "teams", "hands", "widow", "discards", "tricks", "stock", "moves", "turns",
-                               "table", "dealer", "dealer_card"])  # fmt: skip
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    game=st.sampled_from(["napoleon", "rettler", "comp13", "packing"]),
-    players=st.lists(st.text(min_size=1, max_size=3), min_size=0, max_size=9) | json_values,
-    fields=st.dictionaries(record_keys, json_values, max_size=6),
-)
-def test_the_engine_answers_any_json_with_a_result_never_an_exception(game, players, fields):
-    """hypothesis throws arbitrary JSON at the record reader of every game."""
-    record = {"game": game, "players": players, **fields}
-    for check in (engine.check, engine.check_match):
-        try:
-            result = check(record)
-        except engine.NotARecord:
-            continue
-        assert isinstance(result.valid, bool)
-        for error in result.errors:
-            assert error.code and error.message
 
 
 @pytest.mark.parametrize(

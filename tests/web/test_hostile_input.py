@@ -1,10 +1,12 @@
 """Hostile and broken input: always a 4xx with a clear message, never a 500, never a partial write."""
 
 import json
+import random
+import re
 
 import pytest
 
-from tests.conftest import NAPOLEON_SEATS, napoleon_deal
+from tests.conftest import HANDLES, NAPOLEON_SEATS, napoleon_deal
 from tournaments.models import Deal, DealScore
 
 pytestmark = pytest.mark.django_db
@@ -74,3 +76,38 @@ def test_nul_characters_in_cookies_or_query_get_400_not_a_database_error(client,
     response = client.get("/api/clubs/", **how)
     assert response.status_code == 400
     assert response.json()["errors"][0]["code"] == "nul_character"
+
+
+ENTRY_VALUES = ["", "x", "-1", "0", "²", "１２", "99999999999999999999", "1e309", "JK", "SA",
+                "S2 S3", "♠A", "zzz", "a" * 2000, "[]", "true", "on", "13", "hearts"]  # fmt: skip
+SIZES = {"napoleon": 4, "rettler": 6, "comp13": 4, "packing": 4, "twentytwo": 4, "1234": 4,
+         "bhabhi": 4, "comrade": 5}  # fmt: skip
+
+
+@pytest.mark.parametrize("game", sorted(SIZES))
+def test_the_entry_page_answers_any_posted_values_in_words(
+    client, scorer, season, make_match, game
+):
+    """Seeded: each field of the game's entry page posted with what a phone (or a page changed
+    by hand) can send, one to three values each; the page answers with its form or a
+    saved deal, never a server error, and stores a deal only when it says so."""
+    season.games = sorted(SIZES)
+    season.save()
+    match = make_match(game, HANDLES[: SIZES[game]])
+    client.force_login(scorer)
+    page = client.get(f"/matches/{match.pk}/enter/").content.decode()
+    offered: dict[str, list[str]] = {}
+    for name, value in re.findall(r'name="([^"]+)"[^>]*value="([^"]*)"', page):
+        offered.setdefault(name, []).append(value)
+    names = sorted(set(re.findall(r'name="([^"]+)"', page)) - {"csrfmiddlewaretoken", "key"})
+    rng = random.Random(game)
+    for attempt in range(40):
+        data = {n: [rng.choice(offered.get(n, []) + ENTRY_VALUES) for _ in range(rng.choice((1, 1, 2, 3)))]
+                for n in names if rng.random() < 0.6}  # fmt: skip
+        before = Deal.objects.filter(match=match).count()
+        response = client.post(f"/matches/{match.pk}/enter/", {**data, "key": f"k{attempt}"},
+                               HTTP_ACCEPT=rng.choice(("text/html", "application/json")))  # fmt: skip
+        assert response.status_code < 500, (data, response.status_code)
+        stored = Deal.objects.filter(match=match).count() - before
+        refused = response.status_code >= 400  # a refusal stores nothing
+        assert stored in ((0,) if refused else (0, 1)), data

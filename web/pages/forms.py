@@ -82,13 +82,16 @@ class DealEntryForm(forms.Form):
                 return {}
             text = upload.read().decode("utf-8", errors="replace")
         if text:
+            field = "full_record_file" if upload is not None else "full_record"
             try:
-                parsed: dict[str, Any] = json.loads(text)
-                return parsed
+                parsed = json.loads(text)
             except (json.JSONDecodeError, RecursionError) as exc:
-                field = "full_record_file" if upload is not None else "full_record"
                 self.add_error(field, _("Not JSON: %(error)s") % {"error": exc})
                 return {}
+            if not isinstance(parsed, dict):
+                self.add_error(field, _("A play log is one JSON object, written {…}."))
+                return {}
+            return parsed
         return self.game.record(self, data)
 
     # -- the engine's errors, next to their fields ---------------------------------------------

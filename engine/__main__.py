@@ -25,9 +25,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print(f"cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError:
+        print(f"cannot read {args.file}: not UTF-8 text", file=sys.stderr)
+        return 2
     try:
         record = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except ValueError as exc:  # not JSON, or a number of more digits than Python reads
         print(f"not JSON: {exc}", file=sys.stderr)
         return 2
     except RecursionError:

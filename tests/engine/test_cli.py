@@ -58,7 +58,8 @@ def test_an_invalid_record_exits_1_with_every_error_coded_and_located():
 
 
 @pytest.mark.parametrize(
-    "text", ["{not json", "[1, 2]", '{"game": "chess", "players": []}', '{"players": []}']
+    "text",
+    ["{not json", "[1, 2]", '{"game": "chess", "players": []}', '{"players": []}', "1" * 5000],
 )
 def test_input_that_is_not_a_record_exits_2_with_a_reason_on_stderr(text):
     done = run("check", "-", stdin=text)
@@ -70,6 +71,13 @@ def test_input_that_is_not_a_record_exits_2_with_a_reason_on_stderr(text):
 def test_a_missing_file_exits_2():
     done = run("check", "/nonexistent/deal.json")
     assert done.returncode == 2 and "cannot read" in done.stderr
+
+
+def test_a_file_that_is_not_utf8_exits_2(tmp_path):
+    path = tmp_path / "deal.json"
+    path.write_bytes(json.dumps(RETTLER).encode("utf-16"))
+    done = run("check", str(path))
+    assert done.returncode == 2 and "not UTF-8" in done.stderr
 
 
 def test_match_prints_standings_and_each_deal():

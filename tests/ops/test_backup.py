@@ -96,6 +96,13 @@ def test_an_import_with_a_refused_deal_writes_nothing(tmp_path):
     with pytest.raises(CommandError, match="point_cards"):
         call_command("import_club", str(path))
     assert not Club.objects.filter(slug="kanda2").exists()
+    for broken in ('{"club": ' + "1" * 5000 + "}", "{not json"):
+        path.write_text(broken, encoding="utf-8")
+        with pytest.raises(CommandError, match="cannot import"):
+            call_command("import_club", str(path))
+    path.write_bytes("{}".encode("utf-16"))
+    with pytest.raises(CommandError, match="cannot import"):
+        call_command("import_club", str(path))
 
 
 def test_rebuild_standings_recomputes_what_a_lost_task_never_wrote():

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 CELLS = ["", " ", "x", "-1", "0", "²", "--5", "１２", "1e309", "nan", "2023-02-30", "2023-13-01",
          "=SUM(A1)", "x" * 300, "0x10", "♠A", "/", ",", "JK", "SA", "S2 S3", "SA/SA", "yes",
          "Aki Ito", "Ben Mori", "99999999999999999999", "3.5", "a\nb", "jokers=--1", "jokers=²",
-         "gambling=maybe", "Table 3", "3", "03"]  # fmt: skip
+         "gambling=maybe", "Table 3", "3", "03", "9" * 5000, "jokers=" + "1" * 5000]  # fmt: skip
 
 
 def test_unreadable_files_are_refused_with_the_row_or_the_file_named(club):
@@ -82,11 +82,13 @@ def test_names_too_long_to_store_and_targets_out_of_range_are_mistakes_at_their_
     rows[2]["player_1"] = "N" * 101
     targeted = len(matches[0].deals)  # the second match's first row
     rows[targeted]["target"] = "99999999999"
+    rows[targeted + 1]["table"] = "7" * 5000  # more digits than Python reads: a name, too long
     data = template.to_csv(template.as_table("packing", rows))
     preview = check.check(club, data, {"N" * 101: check.NEW})
     found = {(e["row"], e["path"].partition(".")[2], e["code"]) for e in preview.errors}
     assert {(2, "table", "out_of_range"), (3, "season", "out_of_range"),
-            (4, "player_1", "out_of_range"), (targeted + 2, "target", "out_of_range")} <= found  # fmt: skip
+            (4, "player_1", "out_of_range"), (targeted + 2, "target", "out_of_range"),
+            (targeted + 3, "table", "out_of_range")} <= found  # fmt: skip
     assert all(e["message"] for e in preview.errors)
     with pytest.raises(Rejection):
         write.import_sheet(club, data, {"N" * 101: check.NEW})

@@ -111,6 +111,7 @@ def test_the_api_checks_imports_and_answers_once(club, club_admin, members):
     assert deals(club) == count
     assert send(b"\x00\xff\xfe garbage").status_code == 400
     assert send(napoleon_sheet(), players="{not json").status_code == 400
+    assert send(napoleon_sheet(), players='{"a": ' + "1" * 5000 + "}").status_code == 400
 
 
 def test_the_command_has_a_dry_run_and_imports_each_file_once(club, members, tmp_path, capsys):

@@ -70,7 +70,7 @@ class ScoreSheetsView(APIView):
             raise ValidationError({"file": "attach the CSV or XLSX file as `file`"})
         try:
             answers = json.loads(request.data.get("players") or "{}")
-        except json.JSONDecodeError as exc:
+        except (ValueError, RecursionError) as exc:
             raise ValidationError({"players": f"not JSON: {exc}"}) from None
         if not isinstance(answers, dict) or not all(isinstance(v, str) for v in answers.values()):
             raise ValidationError({"players": 'a JSON object of names: "new" or a handle'})

@@ -85,7 +85,7 @@ class DealEntryForm(forms.Form):
             field = "full_record_file" if upload is not None else "full_record"
             try:
                 parsed = json.loads(text)
-            except (json.JSONDecodeError, RecursionError) as exc:
+            except (ValueError, RecursionError) as exc:  # not JSON, or a number too long to read
                 self.add_error(field, _("Not JSON: %(error)s") % {"error": exc})
                 return {}
             if not isinstance(parsed, dict):

@@ -19,7 +19,12 @@ class Command(BaseCommand):
             with open(file, encoding="utf-8") as handle:
                 doc = json.load(handle)
             club = import_club(doc)
-        except (OSError, json.JSONDecodeError, ImportError_, KeyError) as exc:
+        except (
+            OSError,
+            ValueError,
+            ImportError_,
+            KeyError,
+        ) as exc:  # ValueError: not JSON, not UTF-8
             raise CommandError(f"cannot import {file}: {exc}") from None
         seasons, matches = rebuild_club(club.pk)
         self.stdout.write(f"restored {club}: {matches} matches in {seasons} seasons")

@@ -112,8 +112,9 @@ def test_a_full_play_log_can_be_uploaded_on_the_entry_page(client, demo, django_
     )
     assert response.status_code == 200 and "Not JSON" in response.content.decode()
     too_long = '{"game": "comp13", "n": ' + "1" * 5000 + "}"  # more digits than Python reads
-    response = client.post(f"/matches/{match.pk}/enter/", {"full_record": too_long, "number": before + 2})  # fmt: skip
-    assert response.status_code == 200 and "Not JSON" in response.content.decode()
+    for text in (too_long, '{"game": "comp13", "n": NaN}'):
+        response = client.post(f"/matches/{match.pk}/enter/", {"full_record": text, "number": before + 2})  # fmt: skip
+        assert response.status_code == 200 and "Not JSON" in response.content.decode()
     for text in ("true", "[1, 2]", '"a deal"', "12"):  # JSON, but not a record
         response = client.post(
             f"/matches/{match.pk}/enter/", {"full_record": text, "number": before + 2}

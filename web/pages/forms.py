@@ -84,7 +84,7 @@ class DealEntryForm(forms.Form):
         if text:
             field = "full_record_file" if upload is not None else "full_record"
             try:
-                parsed = json.loads(text)
+                parsed = json.loads(text, parse_constant=_not_json)
             except (ValueError, RecursionError) as exc:  # not JSON, or a number too long to read
                 self.add_error(field, _("Not JSON: %(error)s") % {"error": exc})
                 return {}
@@ -146,3 +146,8 @@ class CorrectionForm(DealEntryForm):
         max_length=500,
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
+
+
+def _not_json(constant: str) -> None:
+    """``NaN`` and ``Infinity`` are Python's, not JSON's (nor the database's)."""
+    raise ValueError(f"{constant} is not a JSON number")

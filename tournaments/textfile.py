@@ -1,4 +1,5 @@
-"""Uploaded CSV files as rows of text, or a :class:`Rejection` that says why not.
+"""Text as people send it: uploaded CSV files as rows (or a :class:`Rejection` that says
+why not), and whole numbers as they type them.
 
 What spreadsheets write: UTF-8 with or without Excel's byte-order mark, Shift_JIS
 (Japanese Excel's "CSV"), and UTF-16 with its byte-order mark, tab-separated
@@ -16,6 +17,13 @@ from django.utils.translation import gettext_noop
 from tournaments.records import Rejection, error
 
 UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+MOST_DIGITS = 18
+"""Longer runs of digits are no number anyone plays to (and Python reads at most 4,300)."""
+
+
+def whole_number(text: str | None) -> int | None:
+    """The whole number ``text`` is (digits of any script: ``１２`` is 12), else ``None``."""
+    return int(text) if text and text.isdecimal() and len(text) <= MOST_DIGITS else None
 
 
 def decode(data: bytes) -> str:

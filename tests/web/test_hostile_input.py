@@ -79,7 +79,7 @@ def test_nul_characters_in_cookies_or_query_get_400_not_a_database_error(client,
 
 
 ENTRY_VALUES = ["", "x", "-1", "0", "²", "１２", "99999999999999999999", "1e309", "JK", "SA",
-                "S2 S3", "♠A", "zzz", "a" * 2000, "[]", "true", "on", "13", "hearts"]  # fmt: skip
+                "S2 S3", "♠A", "zzz", "a" * 2000, "9" * 5000, "[]", "true", "on", "13", "hearts"]  # fmt: skip
 SIZES = {"napoleon": 4, "rettler": 6, "comp13": 4, "packing": 4, "twentytwo": 4, "1234": 4,
          "bhabhi": 4, "comrade": 5}  # fmt: skip
 

@@ -104,7 +104,8 @@ def test_a_proposal_changed_by_hand_is_answered_never_a_server_error(client, clu
     first = players[0].pk
     for field, value in [("tables", "x"), ("tables", "²"), ("tables", "1000000000"),
                          (f"seat_{first}", "x"), (f"seat_{first}", "²"), (f"table_{first}", "99"),
-                         ("scorer_1", "²"), ("player", "²")]:  # fmt: skip
+                         ("scorer_1", "²"), ("player", "²"), ("player", "1" * 5000),
+                         (f"seat_{first}", "9" * 5000)]:  # fmt: skip
         response = client.post(f"/nights/{night.pk}/draw/", {**data, field: [value]})
         assert response.status_code in (200, 302), (field, value, response.status_code)
     assert not Table.objects.filter(club_night=night).exists()  # none of them confirmed

@@ -247,13 +247,15 @@ def demo_deals(
     rules: Mapping[str, Any] | None = None,
     target: int | None = None,
     most: int | None = None,
+    *,
+    first_in_full: bool = True,
 ) -> list[dict[str, Any]]:
     """A demo match played by the engine's random legal play with a fixed seed (the same
-    legal deals on every machine): the first deal kept as a full play log, the others as
-    the summaries a table logs."""
+    legal deals on every machine): the first deal kept as a full play log (unless not
+    ``first_in_full``), the others as the summaries a table logs."""
     deals = play_match(game.rules, random.Random(seed), seated, rules, target, most)
-    rest = [engine.summarize(d) for d in deals[1:]]
-    return [strip_envelope(d) for d in (deals[0], *rest)]
+    full = deals[:1] if first_in_full else []
+    return [strip_envelope(d) for d in (*full, *map(engine.summarize, deals[len(full) :]))]
 
 
 def winner_note(details: Mapping[str, Any], names: Mapping[str, str]) -> str:

@@ -24,6 +24,7 @@ from tournaments.games.base import (
     dealer_field,
     demo_deals,
 )
+from tournaments.textfile import whole_number
 
 LETTER = {name: letter for letter, name in SUIT_NAME.items()}
 FAILURES = {
@@ -44,7 +45,8 @@ def suit_counts(text: str) -> dict[str, Any]:
         letter = SUIT_ALIASES.get(token[:1].upper())
         suit = SUIT_NAME[letter] if letter is not None else token[:1]
         count = token[1:]
-        counts[suit] = int(count) if count.isdecimal() else count
+        number = whole_number(count)
+        counts[suit] = count if number is None else number
     return counts
 
 

@@ -64,6 +64,7 @@ from tournaments.sheets.columns import (
     seat_handle,
     seat_key,
 )
+from tournaments.textfile import MOST_DIGITS, whole_number
 
 NEW = "new"
 """The answer for a name the club does not know: make a new player of it."""
@@ -71,8 +72,8 @@ KEY_PREFIX = "sheet:"
 LINE_BREAKS = re.compile(r"\s*[/;]\s*")
 LIST_SEPARATORS = re.compile(r"\s*[,、;/]\s*")
 RULE_SEPARATORS = re.compile(r"[\s,、;]+")
-INTEGER = re.compile(r"-?[0-9]{1,18}")
-"""A whole number as a cell holds one (longer ones are not numbers anyone plays to)."""
+INTEGER = re.compile(rf"-?[0-9]{{1,{MOST_DIGITS}}}")
+"""A rule's whole number, as a cell holds one."""
 DATE = re.compile(r"^(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?$")
 TRUE, FALSE = {"yes", "true", "on", "はい", "有", "あり"}, {"no", "false", "off", "いいえ", "無", "なし"}  # fmt: skip
 
@@ -401,9 +402,10 @@ class _Checker:
     def target(self, row: int, text: cells.Cell, game: LeagueGame) -> int | None:
         if not text:
             return game.rules.default_target
-        if isinstance(text, str) and INTEGER.fullmatch(normal(text)) and not text.startswith("-"):
-            if self.fits(row, "target", Match, "target", int(normal(text))):
-                return int(normal(text))
+        number = whole_number(text) if isinstance(text, str) else None
+        if number is not None:
+            if self.fits(row, "target", Match, "target", number):
+                return number
         else:
             self.fail("wrong_type", row, "target", gettext("the target is a whole number"))
         return game.rules.default_target
@@ -588,11 +590,8 @@ def _date(value: cells.Cell) -> dt.date | None:
 def table_name(name: str) -> str:
     """A bare table number (``3``) is the app's ``Table 3``, as the draw names tables;
     other names are kept as written."""
-    return (
-        f"Table {int(normal(name))}"
-        if INTEGER.fullmatch(normal(name)) and name.isdecimal()
-        else name
-    )
+    number = whole_number(name)
+    return name if number is None else f"Table {number}"
 
 
 def unicode_digits(text: str) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,10 +19,8 @@ from django import forms
 from django.utils import translation
 from django.utils.translation import gettext, pgettext
 
-import engine
-from engine.deal import play_match
 from tournaments.games import league_game
-from tournaments.games.base import strip_envelope
+from tournaments.games.base import demo_deals
 from tournaments.models import Match
 from tournaments.sheets.columns import (
     SheetForm,
@@ -149,8 +146,7 @@ def played(
     most: int | None = None,
 ) -> list[dict[str, Any]]:
     """A match played by the engine's random legal play, as the summaries a sheet holds."""
-    deals = play_match(league_game(game).rules, random.Random(seed), list(handles), rules, target, most)  # fmt: skip
-    return [strip_envelope(engine.summarize(d)) for d in deals]
+    return demo_deals(league_game(game), seed, list(handles), rules, target, most, first_in_full=False)  # fmt: skip
 
 
 def example_rows(game: str) -> list[dict[str, str]]:

@@ -26,6 +26,7 @@ from tournaments.messages import localize
 from tournaments.models import ClubNight, Membership, Player
 from tournaments.nights import PlannedTable, propose, seat_night, unique_handle
 from tournaments.records import Rejection
+from tournaments.textfile import whole_number
 from web.downloads import download
 from web.pages.setup import ADMINS_ONLY
 from web.pages.setup_forms import AttendanceForm
@@ -106,13 +107,14 @@ def night_draw(request: HttpRequest, pk: int) -> HttpResponse:
 def _whole(text: str | None, default: int) -> int:
     """The whole number a form field holds, or ``default`` when it holds none (a page
     changed by hand)."""
-    return int(text) if text and text.isdecimal() else default
+    number = whole_number(text)
+    return default if number is None else number
 
 
 def _review(request: HttpRequest, night: ClubNight, confirm: bool) -> HttpResponse:
     """The proposal as the administrator changed it: players moved, games changed."""
     games = [g for g in request.POST.getlist("games") if g in night.season.games]
-    ids = [int(p) for p in request.POST.getlist("player") if p.isdecimal()]
+    ids = [n for n in map(whole_number, request.POST.getlist("player")) if n is not None]
     count = min(_whole(request.POST.get("tables"), 0), len(ids))  # never more tables than players
     if not games or count < 1:  # not a proposal this page made: start again
         return redirect("night_draw", pk=night.pk)

@@ -30,7 +30,8 @@ class SheetRow:
     deal_id: int = 0
     pending: bool = False
     """Waiting for confirmation: shown, not yet in the totals."""
-    entered_by_id: int | None = None
+    authors: tuple[int | None, ...] = ()
+    """Who entered the deal and who made its current version: neither may confirm it."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ def match_sheet(match: Match) -> MatchSheet:
                 note=game.note(row.details, names),
                 deal_id=deal.pk,
                 pending=waiting,
-                entered_by_id=deal.entered_by_id,
+                authors=(deal.entered_by_id, deal.revised_by_id),
             )
         )
     by_handle = {p.handle: p for p in players}

@@ -132,7 +132,11 @@ def role(user: Any, club: int) -> str | None:
 
 
 def can_administer(user: Any, obj: Model) -> bool:
-    return is_operator(user) or role(user, club_id(obj)) == Role.ADMIN
+    return can_administer_club(user, club_id(obj))
+
+
+def can_administer_club(user: Any, club: int) -> bool:
+    return is_operator(user) or role(user, club) == Role.ADMIN
 
 
 def scores_table(user: Any, table: Table) -> bool:
@@ -164,6 +168,21 @@ def scored_tables(queryset: QuerySet[Table], user: Any) -> QuerySet[Table]:
     return administered(queryset, user) | queryset.filter(
         scorer=user, club_night__season__club__in=scorer_of
     )
+
+
+def person(user: Any, club: int, *, fallback: bool = False) -> str | None:
+    """How ``club`` names an account: the display name of its player there, or its full
+    name; with ``fallback`` (readers who manage the club's accounts) its user name.
+    ``None`` for no account, or nothing to say."""
+    if user is None:
+        return None
+    name = (
+        Player.objects.filter(club_id=club, user=user)
+        .values_list("display_name", flat=True)
+        .first()
+        or user.get_full_name()
+    )
+    return name or (user.get_username() if fallback else None)
 
 
 def members(user: Any) -> QuerySet[Any]:

@@ -308,13 +308,14 @@ def _wrong_number(match: Match, number: int, next_number: int) -> Rejection:
 def confirm_deal(deal: Deal, user: User) -> Deal:
     """A second person at the table confirms a deal; it then counts in the standings.
 
-    The confirmer is never the person who entered the deal.
+    The confirmer is never the person who entered it, nor the one who made its current
+    version (a correction or a restore: ``tournaments.corrections``).
     """
     with transaction.atomic():
-        locked = Deal.objects.select_for_update().select_related("match").get(pk=deal.pk)
-        if locked.entered_by_id is not None and locked.entered_by_id == user.pk:
+        locked = Deal.objects.select_for_update().get(pk=deal.pk)
+        if not locked.may_be_confirmed_by(user.pk):
             raise Rejection(
-                (error("same_person", "", gettext_noop('the deal must be confirmed by someone other than who entered it')),)
+                (error("same_person", "", gettext_noop('the deal must be confirmed by someone other than who entered or changed it')),)
             )  # fmt: skip
         if locked.confirmed_at is not None:
             raise Rejection((error("already_confirmed", "", gettext_noop('deal %(number)s is confirmed already'), number=locked.number),),

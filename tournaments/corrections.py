@@ -8,6 +8,14 @@ answer says what the change did to the season's leaderboard: each affected
 player's points and rank before and after.
 
 Finished matches are locked: an administrator reopens one first.
+
+In a season that requires confirmation, a correction or a restore makes a new version
+that nobody has confirmed: the deal's confirmation moves into the history (the
+``DealVersion`` keeps who had confirmed the record it replaced), the deal leaves the
+standings, and it counts again once a second person confirms the new version (never
+its enterer nor whoever made the new version: ``Deal.may_be_confirmed_by``).  A
+deletion keeps the confirmation with the deal: a deleted deal counts for nobody, and
+restoring it asks for a confirmation again.
 """
 
 from __future__ import annotations
@@ -94,15 +102,26 @@ def _change(deal: Deal, user: User, reason: str, action: str, apply) -> tuple[De
             (error("missing_field", "reason", gettext_noop("say why the deal changes")),)
         )
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=deal.match_id)
+        match = (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("table__club_night__season")
+            .get(pk=deal.match_id)
+        )
         if match.status == Match.Status.FINISHED:
             raise Rejection((error("match_locked", "", gettext_noop('this match is finished: an administrator reopens it first')),),
                             conflict=True)  # fmt: skip
         locked = Deal.objects.select_for_update().get(pk=deal.pk)
         before = _season_totals(match)
         version = DealVersion.objects.create(deal=locked, action=action, record_before=locked.record,
-                                             reason=reason.strip(), changed_by=user)  # fmt: skip
+                                             reason=reason.strip(), changed_by=user,
+                                             confirmed_by_id=locked.confirmed_by_id,
+                                             confirmed_at=locked.confirmed_at)  # fmt: skip
         apply(match, locked)
+        if action != DealVersion.Action.DELETED:  # a new version: nobody has confirmed it
+            locked.revised_by = user
+            if match.table.club_night.season.require_confirmation:
+                locked.confirmed_by = None
+                locked.confirmed_at = None
         locked.save()
         active = list(match.deals.filter(deleted_at__isnull=True).order_by("number"))
         result = _rescore(match, active)

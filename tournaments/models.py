@@ -257,6 +257,17 @@ class Deal(models.Model):
         related_name="confirmed_deals",
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    revised_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="revised_deals",
+        help_text=_(
+            "Who made the current version by a correction or a restore (empty: the entry): "
+            "neither they nor the enterer may confirm it."
+        ),
+    )
     deleted_at = models.DateTimeField(
         null=True, blank=True, help_text=_("Deleted deals keep their number and their history.")
     )
@@ -305,6 +316,10 @@ class Deal(models.Model):
     def __str__(self) -> str:
         return f"deal {self.number} of {self.match}"
 
+    def may_be_confirmed_by(self, user_id: int | None) -> bool:
+        """A second person: neither who entered the deal nor who made its current version."""
+        return user_id is not None and user_id not in (self.entered_by_id, self.revised_by_id)
+
     @property
     def pending(self) -> bool:
         """Waiting for a second person's confirmation (it does not count in standings yet)."""
@@ -334,6 +349,15 @@ class DealVersion(models.Model):
     reason = models.CharField(max_length=500)
     changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
     changed_at = models.DateTimeField(default=timezone.now)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="confirmed_versions",
+        help_text=_("Who had confirmed the record before this change (empty: nobody)."),
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
     effect = models.JSONField(
         default=list,
         blank=True,

@@ -55,7 +55,7 @@ class ClubNightViewSet(ClubScopedViewSet):
 
 
 class TableViewSet(ClubScopedViewSet):
-    queryset = Table.objects.all()
+    queryset = Table.objects.select_related("club_night__season")
     serializer_class = TableSerializer
     filterset_fields = ["club_night"]
     parent = "club_night"

@@ -275,9 +275,9 @@ class DealViewSet(
     def history(self, request: Request, pk: str | None = None) -> Response:
         """Every previous version of the deal: who, when, why, and the record before."""
         deal = self._administered_deal()
-        return Response(
-            DealVersionSerializer(deal.versions.select_related("changed_by"), many=True).data
-        )
+        versions = deal.versions.select_related("changed_by", "confirmed_by")
+        context = {"club": access.club_id(deal)}
+        return Response(DealVersionSerializer(versions, many=True, context=context).data)
 
     @extend_schema(
         request=None,

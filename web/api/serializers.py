@@ -19,7 +19,29 @@ class ClubSerializer(serializers.ModelSerializer):
         read_only_fields = ["created_at"]
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class AccountFieldsForAdministrators:
+    """Account ids (a player's ``user``, a table's ``scorer``) are for the club's league
+    administrators, who set them: every other reader gets the object without them."""
+
+    account_fields: tuple[str, ...] = ()
+
+    def to_representation(self, instance: Any) -> Any:
+        data = super().to_representation(instance)  # type: ignore[misc]
+        context = self.context  # type: ignore[attr-defined]
+        user = getattr(context.get("request"), "user", None)
+        clubs = context.setdefault("administered_clubs", {})  # one question per club
+        club = access.club_id(instance)
+        if club not in clubs:
+            clubs[club] = user is not None and access.can_administer(user, instance)
+        if not clubs[club]:
+            for name in self.account_fields:
+                data.pop(name, None)
+        return data
+
+
+class PlayerSerializer(AccountFieldsForAdministrators, serializers.ModelSerializer):
+    account_fields = ("user",)
+
     class Meta:
         model = Player
         fields = ["id", "club", "handle", "display_name", "name_ja", "user"]
@@ -56,7 +78,9 @@ class ClubNightSerializer(serializers.ModelSerializer):
         fields = ["id", "season", "date", "venue"]
 
 
-class TableSerializer(serializers.ModelSerializer):
+class TableSerializer(AccountFieldsForAdministrators, serializers.ModelSerializer):
+    account_fields = ("scorer",)
+
     class Meta:
         model = Table
         fields = ["id", "club_night", "name", "scorer"]
@@ -166,16 +190,15 @@ class DealScoreSerializer(serializers.Serializer):
 
 
 class DealSerializer(serializers.ModelSerializer):
+    """A deal as anyone who may read it sees it: no account names (who entered, confirmed
+    or changed it is in the history, for the club's administrators)."""
+
     scores = DealScoreSerializer(many=True, read_only=True)
-    entered_by = serializers.CharField(source="entered_by.username", read_only=True, default=None)
-    confirmed_by = serializers.CharField(
-        source="confirmed_by.username", read_only=True, default=None
-    )
 
     class Meta:
         model = Deal
-        fields = ["id", "match", "number", "record", "scores", "entered_by", "entered_at",
-                  "confirmed_by", "confirmed_at", "deleted_at"]  # fmt: skip
+        fields = ["id", "match", "number", "record", "scores", "entered_at", "confirmed_at",
+                  "deleted_at"]  # fmt: skip
 
 
 class DealInputSerializer(serializers.Serializer):
@@ -222,12 +245,25 @@ class CorrectionResultSerializer(serializers.Serializer):
     )
 
 
+class PersonField(serializers.Field):
+    """An account as its club (``context["club"]``) knows it: the display name of the
+    player it belongs to, or its user name (the history, read by administrators only)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(read_only=True, **kwargs)
+
+    def to_representation(self, value: Any) -> str | None:
+        return access.person(value, self.context["club"], fallback=True)
+
+
 class DealVersionSerializer(serializers.ModelSerializer):
-    changed_by = serializers.CharField(source="changed_by.username", read_only=True, default=None)
+    changed_by = PersonField(help_text="Who made the change.")
+    confirmed_by = PersonField(help_text="Who had confirmed record_before (null: nobody).")
 
     class Meta:
         model = DealVersion
-        fields = ["action", "reason", "changed_by", "changed_at", "record_before"]
+        fields = ["action", "reason", "changed_by", "changed_at", "record_before",
+                  "confirmed_by", "confirmed_at"]  # fmt: skip
 
 
 class ErrorSerializer(serializers.Serializer):

@@ -74,7 +74,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     stored = list(match.deals.order_by("number").only("pk", "number", "deleted_at", "match_id"))
     corrections = (
         DealVersion.objects.filter(deal__match=match)
-        .select_related("deal", "changed_by")
+        .select_related("deal", "changed_by", "confirmed_by")
         .order_by("-changed_at", "-pk")
     )
     return render(
@@ -84,6 +84,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "match": match,
             "sheet": sheet,
             "corrections": corrections,
+            "club": access.club_id(match),
             "may_score": access.scores_table(request.user, match.table),
             "may_confirm": access.can_confirm(request.user, match),
             "may_administer": access.can_administer(request.user, match),

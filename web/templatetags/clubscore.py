@@ -2,10 +2,12 @@
 games' web modules) and the download formats."""
 
 from collections.abc import Iterable
+from typing import Any
 
 from django import template
 
 from scoring.exports import EXPORTERS, Exporter
+from tournaments import access
 from tournaments.games import label
 
 register = template.Library()
@@ -20,3 +22,12 @@ def game_label(name: str) -> str:
 def export_formats() -> Iterable[Exporter]:
     """Every download format, for the pages' links."""
     return EXPORTERS.values()
+
+
+@register.simple_tag(takes_context=True)
+def person(context: template.Context, account: Any, club: int) -> str:
+    """An account as the club knows it (``access.person``): a display name; its user name
+    only for readers who administer the club; nothing for anyone else."""
+    reader = context["request"].user
+    name = access.person(account, club, fallback=access.can_administer_club(reader, club))
+    return name or ""

@@ -22,6 +22,7 @@ import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -175,8 +176,10 @@ def to_pdf(title_lines: Sequence[str], header: Sequence[str], rows: Sequence[Seq
                             initialFontName=FONT)  # fmt: skip  # no font the PDF does not embed
     style = ParagraphStyle("body", fontName=FONT, fontSize=10, leading=14)
     heading = ParagraphStyle("heading", parent=style, fontSize=14, leading=18)
-    story: list = [Paragraph(title_lines[0], heading)] if title_lines else []
-    story += [Paragraph(line, style) for line in title_lines[1:]]
+    # A Paragraph reads markup: every line is text, escaped (a venue "<img src=…/>" would
+    # embed a file of the server; a name "<img src=x …>" would stop the document).
+    story: list = [Paragraph(escape(title_lines[0]), heading)] if title_lines else []
+    story += [Paragraph(escape(line), style) for line in title_lines[1:]]
     story.append(Spacer(1, 6 * mm))
     data = [list(header)] + [["" if c is None else str(c) for c in row] for row in rows]
     data += [[""] * len(header) for _ in range(blank_rows)]

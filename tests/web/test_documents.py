@@ -88,3 +88,44 @@ def test_the_standings_export_names_games_as_the_page_with_ratings_club_season_a
     assert any(
         str(c.value).startswith("Exported on ") for row in book.active.iter_rows() for c in row
     )
+
+
+MARKUP = {
+    "venue": '<img src="/etc/hostname" width="200" height="200"/>',
+    "player": "<img src=x onerror=alert(1)>",
+    "season": "<b>Autumn</b> & <font size=40>League</font>",
+    "table": "<para>Table</para> 1",
+}
+
+
+def pdf_text(pdf: bytes, tmp_path) -> tuple[str, str]:
+    """The text pdftotext reads, and pdfimages' list of the images the PDF holds."""
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(pdf)
+    text = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True,
+                          text=True, check=True).stdout  # fmt: skip
+    images = subprocess.run(["pdfimages", "-list", str(path)], capture_output=True, text=True,
+                            check=True).stdout  # fmt: skip
+    return text, images
+
+
+def test_names_in_every_pdf_are_text_never_markup(client, demo, tmp_path):
+    """Issue 24, 4: a venue, a player, a season or a table named in ReportLab's markup is
+    printed as typed, in every kind of PDF; no file of the server is embedded."""
+    from tournaments.models import ClubNight, Table
+
+    ClubNight.objects.update(venue=MARKUP["venue"])
+    Player.objects.filter(handle="aki").update(display_name=MARKUP["player"])
+    Season.objects.filter(pk=demo.pk).update(name=MARKUP["season"])
+    Table.objects.filter(matches__game="rettler").update(name=MARKUP["table"])
+    call_command("rebuild_standings")
+    demo.refresh_from_db()
+    seen = ""
+    for kind, pdf in pdfs(client, demo):
+        assert pdf.startswith(b"%PDF"), kind  # not a 500 page
+        text, images = pdf_text(pdf, tmp_path)
+        assert len(images.splitlines()) == 2, (kind, images)  # pdfimages' heading only
+        seen += text
+    flat = " ".join(seen.split())
+    for typed in MARKUP.values():
+        assert " ".join(typed.split()) in flat, typed

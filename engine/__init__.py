@@ -5,7 +5,7 @@ docs/deal-records.md; the entry points are :func:`check`, :func:`check_match` an
 and ``python -m engine check|match FILE`` on the command line.
 """
 
-from engine.api import add_deal, check, check_match, next_deal, summarize
+from engine.api import add_deal, canonical, check, check_match, next_deal, summarize
 from engine.game import DealResult, MatchResult, Standing
 from engine.problems import NotARecord, Problem
 from engine.registry import GAMES, get_game
@@ -20,6 +20,7 @@ __all__ = [
     "Problem",
     "Standing",
     "add_deal",
+    "canonical",
     "check",
     "check_match",
     "next_deal",

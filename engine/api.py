@@ -194,3 +194,25 @@ def summarize(record: Any) -> dict[str, Any]:
     if not summary:
         return dict(record)
     return {**envelope, **summary}
+
+
+def canonical(record: Any, result: DealResult) -> Any:
+    """``record`` with every card written otherwise (``"♠A"``, ``"h10"``) replaced by its
+    code (``"SA"``, ``"H10"``), as ``result`` (its :func:`check`) found them; the record
+    itself when there were none.  The contract's promise: output uses the canonical form,
+    and so do the records a league stores."""
+    if not result.rewritten:
+        return record
+    return _rewrite(record, "", dict(result.rewritten))
+
+
+def _rewrite(value: Any, path: str, codes: dict[str, str]) -> Any:
+    """A copy of ``value`` with the strings at the paths of ``codes`` replaced; the paths
+    are made by the same ``join`` as the checker's, so any key spells them alike."""
+    if isinstance(value, dict):
+        return {k: _rewrite(v, join(path, k), codes) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rewrite(v, join(path, i), codes) for i, v in enumerate(value)]
+    if isinstance(value, str):
+        return codes.get(path, value)
+    return value

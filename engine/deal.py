@@ -70,7 +70,7 @@ def check_deal(game: Game, record: Mapping[str, Any]) -> DealResult:
     if scored is None or not checker.ok:
         return DealResult(game.name, tuple(checker.problems), {}, {})
     details = {**scored.details, "winners": list(scored.winners)}
-    return DealResult(game.name, (), dict(scored.scores), details)
+    return DealResult(game.name, (), dict(scored.scores), details, tuple(checker.rewritten))
 
 
 def play_match(

@@ -103,6 +103,9 @@ class Checker:
     """Collects problems while a game reads a record."""
 
     problems: list[Problem] = field(default_factory=list)
+    rewritten: list[tuple[str, str]] = field(default_factory=list)
+    """Cards the record writes otherwise than their code (``"♠A"``, ``"sa"``): the path and
+    the canonical code (``engine.canonical`` stores the record with the codes)."""
 
     def add(self, code: str, path: str, template: str, **params: Any) -> None:
         """Record a problem: ``template`` with ``%(name)s`` placeholders, filled by ``params``
@@ -230,10 +233,13 @@ class Checker:
         if value is MISSING:
             return None
         try:
-            return parse_card(value)
+            card = parse_card(value)
         except InvalidCard as exc:
             self.add("invalid_card", path, exc.template, **exc.params)
             return None
+        if card.code != value:
+            self.rewritten.append((path, card.code))
+        return card
 
     def cards(self, value: Any, path: str) -> list[Card] | None:
         """A list of card codes; every bad code is its own problem."""
@@ -241,10 +247,14 @@ class Checker:
         if items is None:
             return None
         try:
-            return [parse_card(item) for item in items]
+            parsed = [parse_card(item) for item in items]
         except InvalidCard:  # slow path: name every bad card with its own path
             cards = [self.card(item, join(path, i)) for i, item in enumerate(items)]
             return None if any(card is None for card in cards) else cards  # type: ignore[return-value]
+        for i, (card, item) in enumerate(zip(parsed, items, strict=True)):
+            if card.code != item:
+                self.rewritten.append((join(path, i), card.code))
+        return parsed
 
     def dealt_hands(
         self, record: Mapping[str, Any], players: list[str], size: int, key: str = "hands"

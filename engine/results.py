@@ -32,6 +32,8 @@ class DealResult:
     errors: tuple[Problem, ...]
     scores: dict[str, int]
     details: dict[str, Any]
+    rewritten: tuple[tuple[str, str], ...] = ()
+    """Cards written otherwise than their code: (path, code), for ``engine.canonical``."""
 
     @property
     def valid(self) -> bool:

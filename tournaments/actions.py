@@ -27,6 +27,8 @@ from tournaments.events import match_changed
 from tournaments.models import Deal, Match, Player, Seat, Table
 from tournaments.records import (
     Rejection,
+    add_deal,
+    checked_alone,
     complete_record,
     error,
     match_envelope,
@@ -137,10 +139,8 @@ def check_next_deal(
     if previous is None:
         full, step = _checked(match, progress.of(match), record)
         return full, step.result, step.finished
-    full = complete_record(match, record, previous)
+    full = checked_alone(complete_record(match, record, previous))
     result = engine.check(full)
-    if not result.valid:
-        raise Rejection(problems(result.errors))
     state = engine.check_match(match_record(match, [*previous, full]))
     if not state.valid:
         raise Rejection(problems(state.errors), conflict=True)
@@ -152,7 +152,7 @@ def _checked(
 ) -> tuple[dict[str, Any], engine.NextDeal]:
     """``record`` completed and checked as the next deal after ``kept``."""
     full = complete_record(match, record, handles=kept.handles, snapshot=kept.snapshot)
-    step = engine.add_deal(match_envelope(match, kept.handles), kept.snapshot, full)
+    full, step = add_deal(match_envelope(match, kept.handles), kept.snapshot, full)
     if not step.result.valid:
         raise Rejection(problems(step.result.errors))
     if not step.valid:  # against the match so far (dealer, hand size, cards out…)

@@ -34,7 +34,14 @@ import engine
 from tournaments import progress
 from tournaments.bulk import insert_rows
 from tournaments.models import Deal, DealScore, DealVersion, Match, counting_deals
-from tournaments.records import Rejection, complete_record, error, match_record, problems
+from tournaments.records import (
+    Rejection,
+    checked_alone,
+    complete_record,
+    error,
+    match_record,
+    problems,
+)
 
 
 @dataclass(frozen=True)
@@ -149,11 +156,7 @@ def correct_deal(deal: Deal, record: Any, user: User, reason: str) -> tuple[Deal
         before = match.deals.filter(deleted_at__isnull=True, number__lt=locked.number).order_by(
             "number"
         )
-        full = complete_record(match, record, [d.record for d in before])
-        checked = engine.check(full)
-        if not checked.valid:
-            raise Rejection(problems(checked.errors))
-        locked.record = full
+        locked.record = checked_alone(complete_record(match, record, [d.record for d in before]))
 
     return _change(deal, user, reason, DealVersion.Action.CORRECTED, apply)
 

@@ -119,3 +119,25 @@ def complete_record(
     full.update(game.match_fields(base["players"]))
     full.update(record)
     return full
+
+
+def add_deal(
+    envelope: Mapping[str, Any], snapshot: Mapping[str, Any] | None, full: dict[str, Any]
+) -> tuple[dict[str, Any], engine.NextDeal]:
+    """``engine.add_deal`` of the completed record ``full``, and the record as the league
+    stores it: cards written with symbols or in lower case (``"♠A"``) as their codes
+    (``"SA"``), checked again in that form so that the kept progress is the stored one's."""
+    step = engine.add_deal(envelope, snapshot, full)
+    if step.result.valid and step.result.rewritten:
+        full = engine.canonical(full, step.result)
+        step = engine.add_deal(envelope, snapshot, full)
+    return full, step
+
+
+def checked_alone(full: dict[str, Any]) -> dict[str, Any]:
+    """The completed record ``full`` checked as one deal, in the form the league stores
+    (cards as their codes); a :class:`Rejection` with the engine's errors."""
+    result = engine.check(full)
+    if not result.valid:
+        raise Rejection(problems(result.errors))
+    return engine.canonical(full, result)

@@ -347,6 +347,7 @@ def _read_plays(
                 allowed = PLAY_KEYS
                 continue
         play_path = join(join(path, "plays"), k)
+        before = len(checker.problems)
         play = checker.typed(play, dict, play_path)
         if play is None:
             return None
@@ -361,7 +362,11 @@ def _read_plays(
                 join(play_path, "cards"),
                 gettext_noop("a play has at least one card"),
             )
-        return None
+        if who is None or not cards or len(checker.problems) > before:
+            return None
+        # Cards written otherwise than their codes (♠A, sa): read, and the play goes on.
+        plays.append((who, cards, play))
+        allowed = PLAY_KEYS
     return plays
 
 

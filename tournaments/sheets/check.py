@@ -51,7 +51,7 @@ from tournaments.games.base import LeagueGame
 from tournaments.messages import localize
 from tournaments.models import Club, Deal, Match, Player, Season, Table
 from tournaments.nights import unique_handle
-from tournaments.records import Rejection, complete_record, match_envelope, problems
+from tournaments.records import Rejection, add_deal, complete_record, match_envelope, problems
 from tournaments.sheets import cells
 from tournaments.sheets.columns import (
     MATCH_COLUMNS,
@@ -464,7 +464,7 @@ class _Checker:
             for problem in rejection.errors:
                 self.fail(problem["code"], row, None, localize(problem, display))
             return None
-        step = engine.add_deal(envelope, snapshot, full)
+        full, step = add_deal(envelope, snapshot, full)
         found = step.result.errors if not step.result.valid else step.errors
         if found:
             for problem in problems(found):

@@ -65,6 +65,18 @@ class DealEntryForm(forms.Form):
         common = set(self.fields)
         self.game.add_fields(self)
         self.game_field_names = [name for name in self.fields if name not in common]
+        if self.gives_a_play_log():  # the log is the whole deal: the fields may stay empty
+            for name in self.game_field_names:
+                self.fields[name].required = False
+
+    def gives_a_play_log(self) -> bool:
+        """A full play log was pasted or uploaded (it takes the place of the fields)."""
+        return bool(
+            self.is_bound
+            and (
+                str(self.data.get("full_record", "")).strip() or self.files.get("full_record_file")
+            )
+        )
 
     def sections(self) -> list[dict[str, Any]]:
         """The game's blocks of fields, bound, for the template."""

@@ -67,9 +67,10 @@ def sheet_table(sheet: MatchSheet) -> tuple[list[str], list[list[Cell]]]:
     return header, rows
 
 
-def standings_table(season: Season) -> tuple[list[str], list[list[Cell]]]:
+def standings_table(season: Season, scope: str) -> tuple[list[str], list[list[Cell]]]:
     """The season's leaderboards, games in the season's order as on the page, with each
-    player's rating in the game and the club and season on every row."""
+    player's rating in the game (in the reader's ``scope``) and the club and season on
+    every row."""
     header = [
         _("Game"),
         _("Rank"),
@@ -84,7 +85,9 @@ def standings_table(season: Season) -> tuple[list[str], list[list[Cell]]]:
         _("Season"),
     ]
     order = {game: i for i, game in enumerate(season.games)}
-    standings = with_ratings(SeasonStanding.objects.filter(season=season).select_related("player"))
+    standings = with_ratings(
+        SeasonStanding.objects.filter(season=season).select_related("player"), scope
+    )
     ranked = sorted(standings, key=lambda r: (order.get(r.game, len(order)), r.game, r.rank))
     rows: list[list[Cell]] = [
         [

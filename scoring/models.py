@@ -71,11 +71,20 @@ class SeasonStanding(models.Model):
         return f"{self.season} {self.game}: {self.rank}. {self.player} {self.total}"
 
 
+class Scope(models.TextChoices):
+    """Which deals a rating counts: readers see only ratings made of what they may read
+    (``scoring.ratings.scope_for``)."""
+
+    CLUB = "club", "every season of the club"
+    PUBLIC = "public", "the club's public seasons"
+
+
 class Rating(models.Model):
     """A player's current skill rating in one game (the last of their ``RatingHistory``)."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
     game = models.CharField(max_length=20)
+    scope = models.CharField(max_length=6, choices=Scope.choices, default=Scope.CLUB)
     mu = models.FloatField()
     sigma = models.FloatField()
     rating = models.FloatField(
@@ -85,7 +94,9 @@ class Rating(models.Model):
 
     class Meta:
         ordering = ["game", "-rating", "player"]
-        constraints = [models.UniqueConstraint(fields=["player", "game"], name="rating_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game", "scope"], name="rating_unique")
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} {self.game}: {self.rating:.1f}"
@@ -122,6 +133,7 @@ class RatingHistory(models.Model):
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
     game = models.CharField(max_length=20)
+    scope = models.CharField(max_length=6, choices=Scope.choices, default=Scope.CLUB)
     night = models.DateField(help_text="The club night (ratings are replayed by night).")
     mu = models.FloatField()
     sigma = models.FloatField()
@@ -132,7 +144,7 @@ class RatingHistory(models.Model):
         ordering = ["player", "game", "night"]
         constraints = [
             models.UniqueConstraint(
-                fields=["player", "game", "night"], name="rating_history_per_night"
+                fields=["player", "game", "scope", "night"], name="rating_history_per_night"
             )
         ]
 

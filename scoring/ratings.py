@@ -12,6 +12,15 @@ whose teams the game's web module forms (``LeagueGame.rating_teams``):
 - Napoleon and Rettler: the army against the coalition, weighted and staked by
   the deal's multiplier (``tournaments.games.declarer``).
 
+Ratings are kept in two scopes, so that nobody sees anything derived from a season
+they may not read (``access.visible``): ``Scope.CLUB`` counts every season of the
+club and is what the club's members (and site operators) see; ``Scope.PUBLIC`` counts
+the club's public seasons alone and is what everyone else sees, on the player pages,
+the public leaderboards and exports and the API (:func:`scope_for`).  A club with no
+private season has the same numbers in both (one replay writes both); one with no
+public season has no public ratings.  A season made public or private replays the
+club's ratings (``scoring.apps``).
+
 Games the engine marks as not ``rated`` (the cooperative Comrade) have no
 ratings: everyone wins or loses together, so there is nobody to be ranked against.
 
@@ -41,11 +50,11 @@ from django.db.models import F, OuterRef, QuerySet, Subquery
 from openskill.models import PlackettLuce
 
 import engine
-from scoring.models import Rating, RatingHistory, SeasonStanding
+from scoring.models import Rating, RatingHistory, Scope, SeasonStanding
 from scoring.sheets import SeasonChart, Series
-from tournaments import progress
+from tournaments import access, progress
 from tournaments.bulk import insert_rows
-from tournaments.models import Club, Deal, DealScore, Match, Player, Seat, counting_deals
+from tournaments.models import Club, Deal, DealScore, Match, Player, Season, Seat, counting_deals
 
 MODEL = PlackettLuce()
 BATCH = 5000
@@ -77,12 +86,25 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
-def _counting(club_id: int, games: list[str], since: dt.date | None) -> QuerySet[Deal]:
+def _counting(
+    club_id: int, games: list[str], since: dt.date | None, public_only: bool = False
+) -> QuerySet[Deal]:
     deals = Deal.objects.filter(counting_deals(), match__game__in=games,
                                 match__table__club_night__season__club_id=club_id)  # fmt: skip
     if since is not None:
         deals = deals.filter(match__table__club_night__date__gte=since)
+    if public_only:
+        deals = deals.filter(match__table__club_night__season__public=True)
     return deals
+
+
+def scope_for(user: Any, club_id: int) -> str:
+    """The ratings ``user`` may read of a club's players: made of every season for those
+    who read every season of the club (its members, site operators), of its public
+    seasons alone for everyone else (``access.visible``)."""
+    if access.is_operator(user) or access.role(user, club_id) is not None:
+        return Scope.CLUB
+    return Scope.PUBLIC
 
 
 def fill_events(club_id: int, games: list[str], since: dt.date | None = None) -> int:
@@ -117,11 +139,11 @@ def fill_events(club_id: int, games: list[str], since: dt.date | None = None) ->
 
 
 def _events(
-    club_id: int, games: list[str], since: dt.date | None
+    club_id: int, games: list[str], since: dt.date | None, public_only: bool
 ) -> Iterator[tuple[str, dt.date, Any]]:
     """(game, night, event) of the club's counting deals, by game and in rating order: one
     query, streamed in batches (a server-side cursor on PostgreSQL)."""
-    rows = _counting(club_id, games, since).order_by("match__game", *DEAL_ORDER)
+    rows = _counting(club_id, games, since, public_only).order_by("match__game", *DEAL_ORDER)
     fields = ("match__game", "match__table__club_night__date", "event")
     yield from rows.values_list(*fields).iterator(BATCH)
 
@@ -143,49 +165,77 @@ def rebuild_club_ratings(club_id: int) -> int:
 
 def _replay(club_id: int, games: list[str], since: dt.date | None) -> int:
     """Replay the club's ratings in ``games`` from the night ``since``, each player starting
-    from their rating at the end of the night before.  Under a lock on the club: two
-    replays of one club run one after the other."""
+    from their rating at the end of the night before, in each scope: every season
+    (``Scope.CLUB``), and the public seasons alone (``Scope.PUBLIC``; the same numbers
+    when the club has no private season, none when it has no public one).  Under a lock
+    on the club: two replays of one club run one after the other.  Returns the deals
+    rated in the club's scope."""
     games = [g for g in games if engine.GAMES[g].rated]
     if not games:
         return 0
     with transaction.atomic():
         if not Club.objects.select_for_update().filter(pk=club_id).exists():
             return 0
-        history = RatingHistory.objects.filter(player__club_id=club_id, game__in=games)
-        states: dict[str, State] = {g: {} for g in games}
-        if since is None:
-            history.delete()
-        else:
-            history.filter(night__gte=since).delete()
-            for game in games:
-                last = history.filter(player=OuterRef("pk"), game=game).order_by("-night")
-                players = Player.objects.filter(club_id=club_id).annotate(
-                    mu=Subquery(last.values("mu")[:1]),
-                    sigma=Subquery(last.values("sigma")[:1]),
-                    n=Subquery(last.values("deals")[:1]),
-                )
-                for pid, mu, sigma, n in players.filter(mu__isnull=False).values_list(
-                    "pk", "mu", "sigma", "n"
-                ):
-                    states[game][pid] = (mu, sigma, n)
         fill_events(club_id, games, since)
-        rated = 0
-        rows: list[tuple[Any, ...]] = []
-        at: tuple[str, dt.date] | None = None
-        played: set[int] = set()
-        for game, day, event in _events(club_id, games, since):
-            if (game, day) != at:
-                _close_night(at, played, states, rows)
-                at = (game, day)
-            played.update(rate(event, states[game]))
-            rated += 1
-        _close_night(at, played, states, rows)
-        insert_rows(RatingHistory, ["player", "game", "night", "mu", "sigma", "rating", "deals"], rows)  # fmt: skip
-        Rating.objects.filter(player__club_id=club_id, game__in=games).delete()
-        insert_rows(Rating, ["player", "game", "mu", "sigma", "rating", "deals"],
-                    ((pid, game, mu, sigma, ordinal(mu, sigma), n)
-                     for game, state in states.items() for pid, (mu, sigma, n) in state.items()))  # fmt: skip
+        public = set(Season.objects.filter(club_id=club_id).values_list("public", flat=True))
+        if False not in public:  # nothing private: one replay is both
+            return _replay_scopes(club_id, games, since, [Scope.CLUB, Scope.PUBLIC], False)
+        rated = _replay_scopes(club_id, games, since, [Scope.CLUB], False)
+        if True in public:
+            _replay_scopes(club_id, games, since, [Scope.PUBLIC], True)
+        else:
+            _history(club_id, games, [Scope.PUBLIC]).delete()
+            Rating.objects.filter(
+                player__club_id=club_id, game__in=games, scope=Scope.PUBLIC
+            ).delete()
         return rated
+
+
+def _history(club_id: int, games: list[str], scopes: list[str]) -> QuerySet[RatingHistory]:
+    return RatingHistory.objects.filter(player__club_id=club_id, game__in=games, scope__in=scopes)
+
+
+def _replay_scopes(
+    club_id: int, games: list[str], since: dt.date | None, scopes: list[str], public_only: bool
+) -> int:
+    """One replay, its rows written for each of ``scopes``."""
+    history = _history(club_id, games, scopes)
+    states: dict[str, State] = {g: {} for g in games}
+    if since is None:
+        history.delete()
+    else:
+        history.filter(night__gte=since).delete()
+        for game in games:
+            last = history.filter(player=OuterRef("pk"), game=game, scope=scopes[0]).order_by(
+                "-night"
+            )
+            players = Player.objects.filter(club_id=club_id).annotate(
+                mu=Subquery(last.values("mu")[:1]),
+                sigma=Subquery(last.values("sigma")[:1]),
+                n=Subquery(last.values("deals")[:1]),
+            )
+            for pid, mu, sigma, n in players.filter(mu__isnull=False).values_list(
+                "pk", "mu", "sigma", "n"
+            ):
+                states[game][pid] = (mu, sigma, n)
+    rated = 0
+    rows: list[tuple[Any, ...]] = []
+    at: tuple[str, dt.date] | None = None
+    played: set[int] = set()
+    for game, day, event in _events(club_id, games, since, public_only):
+        if (game, day) != at:
+            _close_night(at, played, states, rows)
+            at = (game, day)
+        played.update(rate(event, states[game]))
+        rated += 1
+    _close_night(at, played, states, rows)
+    insert_rows(RatingHistory, ["player", "game", "night", "mu", "sigma", "rating", "deals", "scope"],
+                (row + (scope,) for scope in scopes for row in rows))  # fmt: skip
+    Rating.objects.filter(player__club_id=club_id, game__in=games, scope__in=scopes).delete()
+    insert_rows(Rating, ["player", "game", "mu", "sigma", "rating", "deals", "scope"],
+                ((pid, game, mu, sigma, ordinal(mu, sigma), n, scope) for scope in scopes
+                 for game, state in states.items() for pid, (mu, sigma, n) in state.items()))  # fmt: skip
+    return rated
 
 
 def _close_night(
@@ -215,20 +265,28 @@ def refresh_match_ratings(match_id: int) -> None:
         rebuild_ratings(club_id, game, since=night)
 
 
-def with_ratings(standings: QuerySet[SeasonStanding]) -> QuerySet[SeasonStanding]:
-    """Season standings annotated with each player's current rating in the row's game."""
-    current = Rating.objects.filter(player=OuterRef("player"), game=OuterRef("game"))
+def with_ratings(standings: QuerySet[SeasonStanding], scope: str) -> QuerySet[SeasonStanding]:
+    """Season standings annotated with each player's current rating in the row's game, as
+    the reader may see it (:func:`scope_for`)."""
+    current = Rating.objects.filter(player=OuterRef("player"), game=OuterRef("game"), scope=scope)
     return standings.annotate(rating=Subquery(current.values("rating")[:1]))
 
 
-def by_rating(standings: QuerySet[SeasonStanding]) -> QuerySet[SeasonStanding]:
-    return with_ratings(standings).order_by("game", F("rating").desc(nulls_last=True), "rank")
+def by_rating(standings: QuerySet[SeasonStanding], scope: str) -> QuerySet[SeasonStanding]:
+    return with_ratings(standings, scope).order_by(
+        "game", F("rating").desc(nulls_last=True), "rank"
+    )
 
 
-def rating_chart(player: Player, game: str) -> SeasonChart:
+def ratings_of(player: Player, scope: str) -> QuerySet[Rating]:
+    """The player's current ratings, one per game, as the reader may see them."""
+    return Rating.objects.filter(player=player, scope=scope).order_by("game")
+
+
+def rating_chart(player: Player, game: str, scope: str) -> SeasonChart:
     """The player's rating at the end of each club night they played ``game``, against the
     deals they had played by then (one query, one point per night)."""
-    rows = RatingHistory.objects.filter(player=player, game=game).order_by("night")
+    rows = RatingHistory.objects.filter(player=player, game=game, scope=scope).order_by("night")
     points: list[tuple[int, float]] = [(0, 0.0)]  # a new player's rating
     nights: list[tuple[int, dt.date]] = []
     for rating, deals, night in rows.values_list("rating", "deals", "night"):

@@ -11,6 +11,7 @@ import engine
 from scoring import exports
 from scoring.exports import EXPORTERS, Document
 from scoring.queries import readable_match
+from scoring.ratings import scope_for
 from scoring.sheets import match_sheet
 from tournaments.access import visible
 from tournaments.games import LEAGUE_GAMES
@@ -37,7 +38,7 @@ def match_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
 
 def season_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     season = get_object_or_404(visible(Season.objects.select_related("club"), request.user), pk=pk)
-    header, rows = exports.standings_table(season)
+    header, rows = exports.standings_table(season, scope_for(request.user, season.club_id))
     title = [f"{season.club.name} – {season.name}", _("Standings"), exports.exported_line()]
     document = Document(_("Standings"), title, header, rows)
     return download(document, fmt, f"season-{season.pk}-standings")

@@ -179,4 +179,4 @@ def test_the_demo_league_has_a_match_of_each_rulebook_game(client, demo):
     assert len(bhabhis) == 3
     response = client.get(f"/seasons/{demo.pk}/")
     assert "Bhabhi" in response.content.decode()
-    assert Rating.objects.filter(game="twentytwo").count() == 4
+    assert Rating.objects.filter(game="twentytwo", scope="club").count() == 4

@@ -19,7 +19,7 @@ from rest_framework.response import Response
 
 from scoring.models import MatchStanding, SeasonStanding
 from scoring.queries import matches_with_standings
-from scoring.ratings import by_rating, with_ratings
+from scoring.ratings import by_rating, scope_for, with_ratings
 from tournaments import access, actions, corrections
 from tournaments.models import Deal, DealScore, Match, Player, Season, Table
 from web.api.base import (
@@ -334,7 +334,10 @@ class StandingsView(generics.GenericAPIView):
             order = request.query_params.get("order", "points")
             if order not in ("points", "rating"):
                 raise ValidationError({"order": "points or rating"})
-            rows = by_rating(standings) if order == "rating" else with_ratings(standings)
+            scope = scope_for(user, season.club_id)
+            rows = (
+                by_rating(standings, scope) if order == "rating" else with_ratings(standings, scope)
+            )
             serializer_class = SeasonStandingSerializer
         page = self.paginate_queryset(rows.select_related("player"))
         return self.get_paginated_response(serializer_class(page, many=True).data)

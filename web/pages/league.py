@@ -8,10 +8,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from scoring.charts import line_chart
-from scoring.models import Rating, SeasonStanding
+from scoring.models import SeasonStanding
 from scoring.players import season_numbers
 from scoring.queries import matches_with_standings, readable_match
-from scoring.ratings import by_rating, rating_chart, with_ratings
+from scoring.ratings import by_rating, rating_chart, ratings_of, scope_for, with_ratings
 from scoring.sheets import match_sheet, season_chart
 from tournaments import access
 from tournaments.access import visible
@@ -39,7 +39,12 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
     season = get_object_or_404(visible(Season.objects.select_related("club"), request.user), pk=pk)
     sort = "rating" if request.GET.get("sort") == "rating" else "points"
     rows = SeasonStanding.objects.filter(season=season).select_related("player")
-    rows = by_rating(rows) if sort == "rating" else with_ratings(rows).order_by("game", "rank")
+    scope = scope_for(request.user, season.club_id)
+    rows = (
+        by_rating(rows, scope)
+        if sort == "rating"
+        else with_ratings(rows, scope).order_by("game", "rank")
+    )
     boards: dict[str, list[SeasonStanding]] = defaultdict(list)
     for row in rows:
         boards[row.game].append(row)
@@ -117,8 +122,9 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 charts.append({"season": season, "game": game,
                                "svg": line_chart(chart, title=f"{player.display_name} – {game}")})  # fmt: skip
     ratings = []
-    for rating in Rating.objects.filter(player=player).order_by("game"):
-        chart = rating_chart(player, rating.game)
+    scope = scope_for(user, player.club_id)
+    for rating in ratings_of(player, scope):
+        chart = rating_chart(player, rating.game, scope)
         ratings.append({"rating": rating, "svg": line_chart(chart, title=f"{player.display_name} – {rating.game}")})  # fmt: skip
     return render(
         request,

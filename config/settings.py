@@ -7,6 +7,7 @@ CELERY_BROKER_URL (Redis), and must set SECRET_KEY.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import secrets
 from pathlib import Path
@@ -58,6 +59,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "tournaments",
@@ -77,6 +79,14 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a locked-out sign-in into its answer (web.pages.signin.locked_out).
+    "axes.middleware.AxesMiddleware",
+]
+
+# Every password check goes through django-axes first (web/pages/signin.py).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -142,6 +152,19 @@ CACHES = {
 }
 SIGN_IN_ATTEMPTS = int(env_str("SIGN_IN_ATTEMPTS", "5"))
 SIGN_IN_LOCKOUT_SECONDS = int(env_str("SIGN_IN_LOCKOUT_SECONDS", "900"))
+# Proxies in front of the site that add the client's address to X-Forwarded-For (the
+# documented TLS proxy: 1).  0: the connection's own address is the client's.
+TRUSTED_PROXIES = int(env_str("TRUSTED_PROXIES", "0"))
+
+# django-axes: failures counted per user name and address in the database (shared by
+# every web process), whatever way the password was sent (web/pages/signin.py).
+AXES_FAILURE_LIMIT = SIGN_IN_ATTEMPTS
+AXES_COOLOFF_TIME = dt.timedelta(seconds=SIGN_IN_LOCKOUT_SECONDS)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "web.pages.signin.client_address"
+AXES_LOCKOUT_CALLABLE = "web.pages.signin.locked_out"
+AXES_VERBOSE = False
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -154,8 +177,9 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
-    ],
+    ],  # no passwords through the API (HTTP Basic would be a guessing ground): tokens
+    # for programs, sessions for the pages and the browsable API
+    "NUM_PROXIES": TRUSTED_PROXIES,  # rate limits count the same client as the sign-in
     "DEFAULT_THROTTLE_RATES": {"deal_entry": env_str("DEAL_ENTRY_RATE", "60/min")},
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["web.api.filters.ClubScopedFilterBackend"],
@@ -213,4 +237,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # django-axes logs every sign-in at INFO; its refusals are warnings.
+    "loggers": {"axes": {"level": "WARNING"}},
 }

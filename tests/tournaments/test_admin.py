@@ -4,7 +4,7 @@ import json
 from html.parser import HTMLParser
 
 import pytest
-from django.contrib.auth.models import Permission
+from django.contrib.auth.models import Permission, User
 
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
 from tournaments.models import Club, Deal, Match, Season
@@ -189,7 +189,7 @@ def test_saving_an_existing_match_unchanged_in_the_admin_works(client, game):
     from django.core.management import call_command
 
     call_command("load_demo")
-    client.login(username="admin", password="demo-admin-2026")
+    client.force_login(User.objects.get(username="admin"))
     match = Match.objects.filter(game=game).first()
     version = match.version
     url = f"/admin/tournaments/match/{match.pk}/change/"

@@ -6,6 +6,7 @@ import datetime as dt
 import re
 
 import pytest
+from django.contrib.auth.models import User
 
 from tournaments.models import ClubNight, Match, Membership, Player, Season, Table
 from tournaments.nights import PlannedTable, seat_night
@@ -154,13 +155,13 @@ def test_each_role_has_its_own_home(client, django_user_model):
     from django.core.management import call_command
 
     call_command("load_demo")
-    client.login(username="member", password="demo-member-2026")
+    client.force_login(User.objects.get(username="member"))
     page = client.get("/").content.decode()
     assert 'id="member-home"' in page and 'id="admin-home"' not in page
-    client.login(username="scorer", password="demo-scorer-2026")
+    client.force_login(User.objects.get(username="scorer"))
     page = client.get("/").content.decode()
     assert 'id="scorer-home"' in page and "/enter/" in page
-    client.login(username="admin", password="demo-admin-2026")
+    client.force_login(User.objects.get(username="admin"))
     page = client.get("/").content.decode()
     assert 'id="admin-home"' in page and "Set up Kanda Card Club" in page
     assert "matches not finished" in page

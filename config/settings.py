@@ -71,6 +71,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.RejectNulCharacters",
+    "config.middleware.DatabaseBusy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -114,6 +115,16 @@ DATABASES = {
         conn_max_age=int(env_str("DATABASE_CONN_MAX_AGE", "60")),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded database (the demo, a club on its own machine): a write takes SQLite's
+    # lock when its transaction begins (BEGIN IMMEDIATE), not halfway through, and waits
+    # up to SQLITE_BUSY_SECONDS for it; readers do not block the writer (WAL).  A lock
+    # still not had answers 503 (config.middleware.DatabaseBusy), never a 500.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": int(env_str("SQLITE_BUSY_SECONDS", "20")),
+        "init_command": "PRAGMA journal_mode=WAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

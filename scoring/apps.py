@@ -23,7 +23,7 @@ def _queue_season(sender: Any, instance: Any, **kwargs: Any) -> None:
     from scoring.tasks import refresh_season
 
     season_id = instance.pk
-    transaction.on_commit(lambda: refresh_season.delay(season_id))
+    transaction.on_commit(lambda: refresh_season.delay(season_id), robust=True)
 
 
 class ScoringConfig(AppConfig):

@@ -18,7 +18,10 @@ deals_changed = Signal()
 
 def match_changed(match_id: int) -> None:
     """Announce, once the current transaction commits, that ``match_id``'s deals changed."""
-    transaction.on_commit(lambda: deals_changed.send(sender=None, match_id=match_id))
+    # Robust: what runs after the commit (the standings task, run eagerly on the embedded
+    # database) can fail without turning the stored change into an error answer; the
+    # match keeps version != checked_version, and the next entry or a rebuild catches up.
+    transaction.on_commit(lambda: deals_changed.send(sender=None, match_id=match_id), robust=True)
 
 
 seasons_changed_signal = Signal()
@@ -30,4 +33,6 @@ def seasons_changed(season_ids: list[int]) -> None:
     """Announce, once the current transaction commits, that ``season_ids`` gained matches."""
     ids = list(season_ids)
     if ids:
-        transaction.on_commit(lambda: seasons_changed_signal.send(sender=None, season_ids=ids))
+        transaction.on_commit(
+            lambda: seasons_changed_signal.send(sender=None, season_ids=ids), robust=True
+        )

@@ -42,3 +42,30 @@ def test_a_server_error_is_the_sites_own_500():
     response = server_error(request)
     assert response.status_code == 500
     assert "Something went wrong" in response.content.decode()
+
+
+def test_a_database_that_cannot_be_had_answers_503_with_retry_after(
+    client, scorer_api, scorer, make_match, monkeypatch
+):
+    """Issue 24, 5: a lock not had in time is a clear 503 (the change was rolled back),
+    in the API's error shape and as the site's own page, in the reader's language."""
+    from django.db import OperationalError
+
+    from tests.conftest import napoleon_deal
+    from tournaments import actions
+
+    def locked(*args, **kwargs):
+        raise OperationalError("database is locked")
+
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    monkeypatch.setattr(actions, "enter_deal", locked)
+    api = scorer_api.post(f"/api/matches/{match.pk}/deals/", {"record": napoleon_deal()}, format="json")  # fmt: skip
+    assert api.status_code == 503 and api["Retry-After"] == "2"
+    assert api.json()["errors"][0]["code"] == "busy"
+    client.force_login(scorer)
+    client.cookies["django_language"] = "ja"
+    form = {"declarer": "aki", "trump": "hearts", "count": "15", "adjutant_cards": "SA",
+            "adjutants": ["chika"], "pc_aki": "9", "pc_ben": "3", "pc_chika": "7", "pc_dai": "1"}  # fmt: skip
+    page = client.post(f"/matches/{match.pk}/enter/", form)
+    assert page.status_code == 503 and page["Retry-After"] == "2"
+    assert 'class="brand"' in page.content.decode() and "混み合って" in page.content.decode()

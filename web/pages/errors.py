@@ -46,6 +46,21 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
     )
 
 
+def busy(request: HttpRequest) -> HttpResponse:
+    """503: the database could not be had in time (``config.middleware.DatabaseBusy``)."""
+    try:
+        return _page(
+            request,
+            503,
+            _("Busy"),
+            _("The database is busy: nothing was stored. Try again in a moment."),
+        )
+    except Exception:  # the page needs the database too (the reader's account): plain words
+        return HttpResponse(
+            "<h1>Busy</h1><p>Nothing was stored. Try again in a moment.</p>", status=503
+        )
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     try:
         return _page(

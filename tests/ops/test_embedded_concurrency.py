@@ -1,0 +1,149 @@
+"""The embedded database never answers 500 to simultaneous work (issue 24, 5).
+
+`make demo`'s server (Django's threaded runserver over SQLite, tasks run eagerly in the
+web process) is started on a database of its own; 20 phones post the same deal at once,
+then 20 corrections of one deal are sent at once.  Every change answered 2xx is stored,
+every stored change was answered 2xx, and nothing answers 500."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CLIENTS = 20
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def embedded(tmp_path_factory):
+    db = tmp_path_factory.mktemp("embedded") / "demo.sqlite3"
+    env = {**os.environ, "DEBUG": "0", "SECRET_KEY": "embedded-test", "DATABASE_URL": f"sqlite:///{db}",
+           "CELERY_BROKER_URL": "", "CELERY_TASK_ALWAYS_EAGER": "1", "DEAL_ENTRY_RATE": "10000/min",
+           "HTTPS": "0", "LOG_LEVEL": "WARNING"}  # fmt: skip
+
+    def manage(*args: str) -> str:
+        done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
+                              capture_output=True, text=True, check=False)  # fmt: skip
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout
+
+    manage("migrate", "-v0")
+    manage("load_demo")
+    found = manage("shell", "-c", (
+        "from django.contrib.auth.models import User; from rest_framework.authtoken.models "
+        "import Token; from tournaments.models import Match; m = Match.objects.get(game='napoleon'); "
+        "t, _ = Token.objects.get_or_create(user=User.objects.get(username='scorer')); "
+        "print('FOUND', t.key, m.pk, m.deals.count())"))  # fmt: skip
+    found = found[found.index("FOUND") :]
+    _found, token, match, deals = found.split()
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}",
+                               "--noreload"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(f"{base}/healthz", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield {"base": base, "token": token, "match": int(match), "deals": int(deals), "manage": manage}
+    server.terminate()
+    server.wait(10)
+
+
+def call(embedded, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+    request = urllib.request.Request(
+        embedded["base"] + path,
+        data=json.dumps(body).encode() if body is not None else None,
+        method=method,
+        headers={"Authorization": f"Token {embedded['token']}",
+                 "Content-Type": "application/json", "Accept-Language": "en"},
+    )  # fmt: skip
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, json.loads(answer.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        text = error.read()
+        try:
+            return error.code, json.loads(text)
+        except ValueError:
+            return error.code, {"text": text[:300].decode(errors="replace")}
+
+
+def at_once(count: int, work) -> list[tuple[int, dict]]:
+    start = threading.Barrier(count)
+    answers: list[tuple[int, dict]] = [(0, {})] * count
+
+    def run(i: int) -> None:
+        start.wait()
+        answers[i] = work(i)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return answers
+
+
+def deal(points: dict[str, int]) -> dict:
+    return {"declaration": {"player": "gen", "count": 15, "trump": "hearts"},
+            "adjutant_cards": ["SA"], "adjutants": ["ito"], "point_cards": points}  # fmt: skip
+
+
+def stored(embedded, query: str) -> str:
+    return embedded["manage"]("shell", "-c", query).strip().splitlines()[-1]
+
+
+def test_twenty_posts_of_one_deal_store_it_once_and_answer_it(embedded):
+    number = embedded["deals"] + 1
+    body = {"number": number, "record": deal({"gen": 9, "hana": 3, "ito": 7, "jun": 1})}
+    answers = at_once(CLIENTS, lambda i: call(embedded, "POST", f"/api/matches/{embedded['match']}/deals/", body))  # fmt: skip
+    codes = sorted(code for code, _body in answers)
+    assert codes == [201] + [409] * (CLIENTS - 1), [
+        (c, b) for c, b in answers if c not in (201, 409)
+    ]
+    count = stored(embedded, f"from tournaments.models import Deal; print(Deal.objects.filter(match_id={embedded['match']}, number={number}).count())")  # fmt: skip
+    assert count == "1"
+
+
+def test_interleaved_corrections_all_answer_and_all_are_kept(embedded):
+    _code, deals = call(embedded, "GET", f"/api/matches/{embedded['match']}/deals/")
+    target = deals["results"][0]["id"] if "results" in deals else deals[0]["id"]
+    before = int(stored(embedded, f"from tournaments.models import DealVersion; print(DealVersion.objects.filter(deal_id={target}).count())"))  # fmt: skip
+    records = [
+        deal({"gen": 9, "hana": 3, "ito": 7, "jun": 1}),
+        deal({"gen": 5, "hana": 6, "ito": 4, "jun": 5}),
+    ]
+
+    def correct(i: int) -> tuple[int, dict]:
+        return call(embedded, "PUT", f"/api/deals/{target}/", {"record": records[i % 2], "reason": f"try {i}"})  # fmt: skip
+
+    answers = at_once(CLIENTS, correct)
+    codes = [code for code, _body in answers]
+    assert all(code in (200, 503) for code in codes), [
+        (c, b) for c, b in answers if c not in (200, 503)
+    ]
+    for code, body in answers:
+        if code == 503:
+            assert body["errors"][0]["code"] == "busy"
+    after = int(stored(embedded, f"from tournaments.models import DealVersion; print(DealVersion.objects.filter(deal_id={target}).count())"))  # fmt: skip
+    assert after - before == codes.count(200)  # every 2xx stored, every stored change a 2xx
+    assert codes.count(200) >= CLIENTS // 2, codes

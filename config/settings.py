@@ -46,6 +46,13 @@ if not SECRET_KEY:
     # Demo only: a fresh key per process (sessions end when the server restarts).
     SECRET_KEY = secrets.token_urlsafe(50)
 
+# export_club signs its files with this key and import_club checks it (ops/backup.py):
+# the SECRET_KEY by default; the demo, whose SECRET_KEY changes with every process, signs
+# with a public key of its own (its files prove nothing).
+BACKUP_SIGNING_KEY = env_str(
+    "BACKUP_SIGNING_KEY", os.environ.get("SECRET_KEY", "") or "clubscore-demo-backups"
+)
+
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 

@@ -53,7 +53,7 @@ def test_the_demo_club_round_trips_with_identical_standings(
     assert not SeasonStanding.objects.exists()
 
     with django_capture_on_commit_callbacks(execute=True):
-        call_command("import_club", str(path))
+        call_command("import_club", str(path), "--link-all-accounts")
     assert standings() == before
     assert (
         sorted(Deal.objects.values_list("match__game", "number", "record"), key=repr)
@@ -94,7 +94,7 @@ def test_an_import_with_a_refused_deal_writes_nothing(tmp_path):
     deal["record"]["point_cards"]["aki"] += 5
     path.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(CommandError, match="point_cards"):
-        call_command("import_club", str(path))
+        call_command("import_club", str(path), "--accept-unsigned")
     assert not Club.objects.filter(slug="kanda2").exists()
     for broken in ('{"club": ' + "1" * 5000 + "}", "{not json"):
         path.write_text(broken, encoding="utf-8")
@@ -113,3 +113,114 @@ def test_rebuild_standings_recomputes_what_a_lost_task_never_wrote():
     assert (
         MatchStanding.objects.count() == 6 + 4 + 4 + 4 + 4 + 3 + 5 + 3
     )  # seats of the eight demo matches
+
+
+# -- a restore trusts nothing it can check (issue 24, 7) ------------------------------------------
+
+
+@pytest.fixture
+def backup(tmp_path):
+    """The demo club's file, moved aside under another slug, for a hostile hand to edit."""
+    call_command("load_demo")
+    path = tmp_path / "kanda.json"
+    call_command("export_club", "kanda", str(path))
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["club"] = {"name": "Kanda 2", "slug": "kanda2"}
+    return path, doc
+
+
+def restore(path, doc, *flags):
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    call_command("import_club", str(path), "--accept-unsigned", *flags)
+
+
+def first_match(doc, game):
+    for season in doc["seasons"]:
+        for night in season["club_nights"]:
+            for table in night["tables"]:
+                for match in table["matches"]:
+                    if match["game"] == game:
+                        return match
+    raise AssertionError(game)
+
+
+EDITS = {
+    "a finished status on an unfinished match": (
+        lambda d: first_match(d, "napoleon").update(status="finished"),
+        r"seasons\[0\]\.club_nights\[\d\]\.tables\[\d\]\.matches\[\d\]\.status: finished in the file",
+    ),
+    "a confirmation by the enterer": (
+        lambda d: first_match(d, "napoleon")["deals"][0].update(
+            entered_by="scorer", confirmed_by="scorer", confirmed_at="2026-11-07T20:00:00+00:00"),
+        r"deals\[0\]\.confirmed_by: confirmed by who entered or changed it",
+    ),
+    "an unknown role": (lambda d: d["members"][0].update(role="owner"), r"members\[0\]: role:"),
+    "a 5,000-character name": (
+        lambda d: d["players"][0].update(display_name="x" * 5000), r"players\[0\]: display_name:"
+    ),
+    "a bad handle": (lambda d: d["players"][1].update(handle="no spaces!"), r"players\[1\]: handle:"),
+    "a bad date": (
+        lambda d: d["seasons"][0]["club_nights"][0].update(date="2026-02-30"),
+        r"seasons\[0\]\.club_nights\[0\]\.date: not a date",
+    ),
+    "an unknown game": (
+        lambda d: first_match(d, "comp13").update(game="poker"), r"\.game: unknown game 'poker'"
+    ),
+    "a season of an unknown game": (
+        lambda d: d["seasons"][0].update(games=["poker"]), r"seasons\[0\]: games:"
+    ),
+    "a list where an object was": (lambda d: d.update(club=["kanda3"]), r"club: an object"),
+    "a seat of nobody": (
+        lambda d: first_match(d, "comp13")["seats"].__setitem__(0, "ghost"),
+        r"seats\[0\]: no player 'ghost'",
+    ),
+    "a number for a reason": (
+        lambda d: first_match(d, "napoleon")["deals"][0].__setitem__(
+            "versions", [{"action": "corrected", "record_before": {}, "reason": 5,
+                          "changed_at": "2026-11-07T20:00:00+00:00"}]),
+        r"versions\[0\]\.reason: a text",
+    ),
+}
+
+
+@pytest.mark.parametrize("edit", EDITS, ids=list(EDITS))
+def test_an_edited_file_is_refused_naming_the_object_and_field(backup, edit):
+    path, doc = backup
+    change, message = EDITS[edit]
+    change(doc)
+    with pytest.raises(CommandError, match=message):
+        restore(path, doc, "--link-all-accounts")
+    assert not Club.objects.filter(slug="kanda2").exists()  # nothing written
+
+
+def test_an_unsigned_or_edited_file_needs_the_operators_word(backup):
+    path, doc = backup  # its slug was changed: the signature no longer holds
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(CommandError, match="changed since it was signed"):
+        call_command("import_club", str(path))
+    del doc["signature"]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(CommandError, match="unsigned"):
+        call_command("import_club", str(path))
+    assert not Club.objects.filter(slug="kanda2").exists()
+    restore(path, doc)
+    assert Club.objects.filter(slug="kanda2").exists()
+
+
+def test_a_signed_file_restores_without_the_flag(tmp_path):
+    call_command("load_demo")
+    path = tmp_path / "kanda.json"
+    call_command("export_club", "kanda", str(path))
+    Club.objects.filter(slug="kanda").update(slug="kanda-old", name="Kanda (old)")
+    call_command("import_club", str(path))
+    assert Club.objects.filter(slug="kanda").exists()
+
+
+def test_only_the_accounts_the_operator_names_are_linked(backup):
+    path, doc = backup
+    restore(path, doc, "--link-account", "scorer")
+    club = Club.objects.get(slug="kanda2")
+    assert list(club.memberships.values_list("user__username", flat=True)) == ["scorer"]
+    assert not Player.objects.filter(club=club, user__isnull=False).exists()  # member's not named
+    assert not Deal.objects.filter(match__table__club_night__season__club=club,
+                                   confirmed_by__username="admin").exists()  # fmt: skip

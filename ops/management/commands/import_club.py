@@ -4,27 +4,45 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ops.backup import ImportError_, import_club
+from ops.backup import Accounts, import_club
 from scoring.standings import rebuild_club
 
 
 class Command(BaseCommand):
-    help = "Restore a club from an export_club file (all or nothing), then rebuild its standings."
+    help = (
+        "Restore a club from an export_club file (all or nothing), then rebuild its standings. "
+        "Accounts of this site are linked (roles, players, scorers, who entered or confirmed) "
+        "only where named with --link-account, or all with --link-all-accounts."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("file")
+        parser.add_argument(
+            "--link-account",
+            action="append",
+            default=[],
+            metavar="USER",
+            help="an account of this site the file's user name USER is (repeat for each)",
+        )
+        parser.add_argument(
+            "--link-all-accounts",
+            action="store_true",
+            help="every user name of the file is the same-named account of this site "
+            "(restoring onto the site the file was made on)",
+        )
+        parser.add_argument(
+            "--accept-unsigned",
+            action="store_true",
+            help="restore a file without a valid signature (made by another site, or edited)",
+        )
 
-    def handle(self, *args, file, **options):
+    def handle(self, *args, file, link_account, link_all_accounts, accept_unsigned, **options):
+        accounts = Accounts(None if link_all_accounts else frozenset(link_account))
         try:
             with open(file, encoding="utf-8") as handle:
                 doc = json.load(handle)
-            club = import_club(doc)
-        except (
-            OSError,
-            ValueError,
-            ImportError_,
-            KeyError,
-        ) as exc:  # ValueError: not JSON, not UTF-8
+            club = import_club(doc, accounts=accounts, accept_unsigned=accept_unsigned)
+        except (OSError, ValueError, RecursionError) as exc:  # ImportError_ is a ValueError
             raise CommandError(f"cannot import {file}: {exc}") from None
         seasons, matches = rebuild_club(club.pk)
         self.stdout.write(f"restored {club}: {matches} matches in {seasons} seasons")

@@ -50,7 +50,7 @@ test: install engine services browser-deps
 	$(BIN)/ruff format --check .
 	$(MYPY)
 	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
-	CELERY_TASK_ALWAYS_EAGER=1 DEBUG=0 SECRET_KEY=test-only-$$(date +%s%N) \
+	CELERY_TASK_ALWAYS_EAGER=1 DEBUG=0 HTTPS=0 SECRET_KEY=test-only-$$(date +%s%N) \
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # More fuzzing than the suite's, by hand, with fresh randomness: the engine's records broken
@@ -58,7 +58,7 @@ test: install engine services browser-deps
 FUZZ_ROUNDS ?= 20000
 fuzz: install engine services
 	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
-	CELERY_TASK_ALWAYS_EAGER=1 DEBUG=0 SECRET_KEY=test-only-$$(date +%s%N) \
+	CELERY_TASK_ALWAYS_EAGER=1 DEBUG=0 HTTPS=0 SECRET_KEY=test-only-$$(date +%s%N) \
 	FUZZ_SEED=$$(date +%s) FUZZ_ROUNDS=$(FUZZ_ROUNDS) \
 	$(BIN)/pytest --hypothesis-profile=fuzz \
 	  tests/engine/test_hostile_records.py tests/web/test_schema_fuzz.py

@@ -26,6 +26,7 @@ def environment(database: str, **extra: str) -> dict[str, str]:
         "CELERY_BROKER_URL": BROKER,
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "DEBUG": "0",
+        "HTTPS": "0",  # plain HTTP on loopback: no TLS proxy in front
         "SECRET_KEY": "bench-only",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DEAL_ENTRY_RATE": "1000000/min",

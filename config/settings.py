@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "axes",
+    "csp",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "tournaments",
@@ -87,6 +88,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Last: turns a locked-out sign-in into its answer (web.pages.signin.locked_out).
     "axes.middleware.AxesMiddleware",
 ]
@@ -161,6 +163,37 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 
+# Behind the TLS proxy (production: HTTPS on unless DEBUG): plain HTTP is redirected to
+# HTTPS (but /healthz, for the load balancer), browsers are told to come back only over
+# HTTPS (HSTS), cookies travel only over HTTPS, and a request is HTTPS when the proxy says
+# so in X-Forwarded-Proto (it must set it).  `manage.py check --deploy` passes.
+HTTPS = env_bool("HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = int(env_str("HSTS_SECONDS", "31536000" if HTTPS else "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", HTTPS)
+
+# Content-Security-Policy (django-csp): the pages run only the site's own scripts and
+# styles, load nothing from elsewhere and cannot be framed.  The API documentation page
+# (Swagger UI, drf-spectacular's template) writes a script of its own: web.api.docs.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 # Throttling and sign-in limits count in the cache: Redis when several processes serve.
 CACHE_URL = env_str("CACHE_URL", "")
 CACHES = {
@@ -201,6 +234,10 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {"deal_entry": env_str("DEAL_ENTRY_RATE", "60/min")},
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["web.api.filters.ClubScopedFilterBackend"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "web.api.renderers.BrowsableAPI",
+    ],
     "DEFAULT_PARSER_CLASSES": [
         "web.api.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",
@@ -224,6 +261,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The games are one choice set wherever a game is named (a match's, a season's list).
+    "ENUM_NAME_OVERRIDES": {"GameEnum": "tournaments.models.GAME_NAMES"},
 }
 
 # Celery: with no broker configured (the demo) tasks run eagerly, in the web process.

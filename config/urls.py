@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from django.views.generic.base import RedirectView
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
 from web import downloads
@@ -78,9 +78,13 @@ urlpatterns = [
         name="score_sheets",
     ),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path(
+        "api/docs/",
+        SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="api_docs.html"),
+        name="api-docs",
+    ),
     path("api/", include(router.urls)),
-    path("api-auth/", include("rest_framework.urls")),
+    path("api-auth/", include("web.api.auth_urls")),
 ]
 
 handler403 = "web.pages.errors.permission_denied"

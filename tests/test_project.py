@@ -72,3 +72,52 @@ def test_the_embedded_demo_loads_with_standings_and_ratings_that_a_rebuild_repea
     assert not loaded.startswith("0 ") and "('aki', 'comp13'" in loaded
     manage("rebuild_standings")
     assert manage("shell", "-c", report) == loaded
+
+
+def production_env(**extra: str) -> dict[str, str]:
+    """The README's production settings (behind the TLS proxy), on a throwaway database."""
+    keep = {k: os.environ[k] for k in ("PATH", "HOME") if k in os.environ}
+    return {**keep, "DEBUG": "0", "SECRET_KEY": "x" * 30 + "production-like-" + "y" * 30,
+            "ALLOWED_HOSTS": "scores.example.org", "DATABASE_URL": "sqlite:///:memory:",
+            "TRUSTED_PROXIES": "1", **extra}  # fmt: skip
+
+
+def test_production_settings_pass_djangos_deployment_check():
+    """Issue 24, 9: HSTS, the HTTPS redirect and secure-only cookies are on by default when
+    DEBUG is off; `check --deploy` has nothing to say."""
+    done = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+                          cwd=ROOT, env=production_env(), capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "no issues" in done.stdout
+    shown = subprocess.run(
+        [sys.executable, "-c", "import config.settings as s; print(s.SECURE_SSL_REDIRECT, "
+         "s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS)"],
+        cwd=ROOT, env=production_env(), capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert shown.stdout.split() == ["True", "True", "True", "31536000"]
+    plain = subprocess.run(
+        [sys.executable, "-c", "import config.settings as s; print(s.SECURE_SSL_REDIRECT)"],
+        cwd=ROOT, env=production_env(HTTPS="0"), capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert plain.stdout.split() == ["False"]
+
+
+@pytest.mark.django_db
+def test_behind_tls_plain_http_is_redirected_but_healthz_answers(client, settings):
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    settings.SECURE_HSTS_SECONDS = 31536000
+    plain = client.get("/", HTTP_HOST="127.0.0.1")
+    assert plain.status_code == 301 and plain["Location"].startswith("https://")
+    assert client.get("/healthz").status_code == 200  # the load balancer's probe, over HTTP
+    secure = client.get("/", HTTP_X_FORWARDED_PROTO="https")
+    assert secure.status_code == 200 and "max-age=31536000" in secure["Strict-Transport-Security"]
+
+
+@pytest.mark.django_db
+def test_every_page_carries_a_content_security_policy_of_its_own_scripts_and_styles(client):
+    policy = client.get("/")["Content-Security-Policy"]
+    directives = dict(d.strip().split(" ", 1) for d in policy.split(";") if d.strip())
+    assert directives["script-src"] == "'self'" and directives["style-src"] == "'self'"
+    assert directives["default-src"] == "'self'" and directives["frame-ancestors"] == "'none'"
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy

@@ -15,6 +15,9 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 
+GAME_NAMES = sorted(engine.GAMES)
+"""The games' names, for the API schema's one choice set of games."""
+
 
 def game_choices() -> list[tuple[str, str]]:
     return [(name, name) for name in sorted(engine.GAMES)]

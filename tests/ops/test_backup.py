@@ -151,23 +151,30 @@ EDITS = {
     ),
     "a confirmation by the enterer": (
         lambda d: first_match(d, "napoleon")["deals"][0].update(
-            entered_by="scorer", confirmed_by="scorer", confirmed_at="2026-11-07T20:00:00+00:00"),
+            entered_by="scorer", confirmed_by="scorer", confirmed_at="2026-11-07T20:00:00+00:00"
+        ),
         r"deals\[0\]\.confirmed_by: confirmed by who entered or changed it",
     ),
     "an unknown role": (lambda d: d["members"][0].update(role="owner"), r"members\[0\]: role:"),
     "a 5,000-character name": (
-        lambda d: d["players"][0].update(display_name="x" * 5000), r"players\[0\]: display_name:"
+        lambda d: d["players"][0].update(display_name="x" * 5000),
+        r"players\[0\]: display_name:",
     ),
-    "a bad handle": (lambda d: d["players"][1].update(handle="no spaces!"), r"players\[1\]: handle:"),
+    "a bad handle": (
+        lambda d: d["players"][1].update(handle="no spaces!"),
+        r"players\[1\]: handle:",
+    ),
     "a bad date": (
         lambda d: d["seasons"][0]["club_nights"][0].update(date="2026-02-30"),
         r"seasons\[0\]\.club_nights\[0\]\.date: not a date",
     ),
     "an unknown game": (
-        lambda d: first_match(d, "comp13").update(game="poker"), r"\.game: unknown game 'poker'"
+        lambda d: first_match(d, "comp13").update(game="poker"),
+        r"\.game: unknown game 'poker'",
     ),
     "a season of an unknown game": (
-        lambda d: d["seasons"][0].update(games=["poker"]), r"seasons\[0\]: games:"
+        lambda d: d["seasons"][0].update(games=["poker"]),
+        r"seasons\[0\]: games:",
     ),
     "a list where an object was": (lambda d: d.update(club=["kanda3"]), r"club: an object"),
     "a seat of nobody": (
@@ -176,8 +183,16 @@ EDITS = {
     ),
     "a number for a reason": (
         lambda d: first_match(d, "napoleon")["deals"][0].__setitem__(
-            "versions", [{"action": "corrected", "record_before": {}, "reason": 5,
-                          "changed_at": "2026-11-07T20:00:00+00:00"}]),
+            "versions",
+            [
+                {
+                    "action": "corrected",
+                    "record_before": {},
+                    "reason": 5,
+                    "changed_at": "2026-11-07T20:00:00+00:00",
+                }
+            ],
+        ),
         r"versions\[0\]\.reason: a text",
     ),
 }

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 import engine
@@ -245,6 +247,7 @@ class CorrectionResultSerializer(serializers.Serializer):
     )
 
 
+@extend_schema_field(OpenApiTypes.STR)
 class PersonField(serializers.Field):
     """An account as its club (``context["club"]``) knows it: the display name of the
     player it belongs to, or its user name (the history, read by administrators only)."""

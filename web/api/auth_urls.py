@@ -1,0 +1,11 @@
+"""The browsable API's sign-in and sign-out (its "Log in" link names ``rest_framework:``):
+the site's own sign-in page, under the same password limit and the same policy."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+app_name = "rest_framework"
+urlpatterns = [
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+]

@@ -236,7 +236,9 @@ def test_a_deal_entered_offline_is_stored_once_when_the_network_returns(
     phone.context.set_offline(True)
     enter_rettler(phone)
     phone.click("#save")
-    phone.wait_for_function("() => document.getElementById('queue-status').textContent.includes('1')")
+    phone.wait_for_function(
+        "() => document.getElementById('queue-status').textContent.includes('1')"
+    )
     assert "waiting" in phone.inner_text("#queue-status")
     assert phone.inner_text("#deal-number") == "5"  # the form is ready for the next deal
     assert Deal.objects.filter(match=rettler).count() == 3
@@ -244,12 +246,16 @@ def test_a_deal_entered_offline_is_stored_once_when_the_network_returns(
     kept = phone.reload()  # still offline: the kept page, the queue still there
     assert kept is not None and kept.from_service_worker
     phone.wait_for_selector("#deal-entry")
-    phone.wait_for_function("() => document.getElementById('queue-status').textContent.includes('1')")
+    phone.wait_for_function(
+        "() => document.getElementById('queue-status').textContent.includes('1')"
+    )
     assert Deal.objects.filter(match=rettler).count() == 3
 
     phone.context.set_offline(False)
     assert wait_for(lambda: Deal.objects.filter(match=rettler).count() == 4)
-    phone.wait_for_function("() => document.getElementById('queue-status').textContent.includes('Sent')")
+    phone.wait_for_function(
+        "() => document.getElementById('queue-status').textContent.includes('Sent')"
+    )
     phone.reload()
     phone.wait_for_selector("#deal-entry")
     time.sleep(1)

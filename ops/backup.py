@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -356,29 +357,27 @@ def _flag(parent: Any, key: str, where: str) -> bool:
 
 
 def _day(parent: Any, key: str, where: str, optional: bool = False) -> dt.date | None:
-    value = _field(parent, key, where, None if optional else ...)
-    if value is None and optional:
-        return None
-    try:
-        day = parse_date(value) if isinstance(value, str) else None
-    except ValueError:
-        day = None
-    if day is None:
-        raise ImportError_(f"{_at(where, key)}: not a date (YYYY-MM-DD): {value!r:.40}")
-    return day
+    return _parsed(parent, key, where, parse_date, "a date (YYYY-MM-DD)", optional)
 
 
 def _moment(parent: Any, key: str, where: str, optional: bool = False) -> Any:
+    return _parsed(parent, key, where, parse_datetime, "a date and time", optional)
+
+
+def _parsed(
+    parent: Any, key: str, where: str, parse: Callable[[str], Any], what: str, optional: bool
+) -> Any:
+    """The value at ``key`` read by ``parse`` (Django's date or date-time reader)."""
     value = _field(parent, key, where, None if optional else ...)
     if value is None and optional:
         return None
     try:
-        moment = parse_datetime(value) if isinstance(value, str) else None
-    except ValueError:
-        moment = None
-    if moment is None:
-        raise ImportError_(f"{_at(where, key)}: not a date and time: {value!r:.40}")
-    return moment
+        parsed = parse(value) if isinstance(value, str) else None
+    except ValueError:  # well-formed, but no such day (2026-02-30)
+        parsed = None
+    if parsed is None:
+        raise ImportError_(f"{_at(where, key)}: not {what}: {value!r:.40}")
+    return parsed
 
 
 def _field(parent: Any, key: str, where: str, default: Any = ...) -> Any:

@@ -8,6 +8,8 @@ club night and a table.
 from __future__ import annotations
 
 import datetime as dt
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -182,6 +184,16 @@ def napoleon_deal(declarer="aki", adjutant="chika", count=15, points=None):
 
 
 NAPOLEON_SEATS = ["aki", "ben", "chika", "dai"]
+
+
+def run_manage(env: dict[str, str], *args: str) -> str:
+    """``manage.py`` in a process of its own with ``env`` (another database, the embedded
+    demo's settings); its standard output, or the test fails with its standard error."""
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "manage.py", *args], cwd=root, env=env,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from tests.conftest import run_manage
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -61,10 +63,7 @@ def test_the_embedded_demo_loads_with_standings_and_ratings_that_a_rebuild_repea
     )
 
     def manage(*args):
-        done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
-                              capture_output=True, text=True, check=False)  # fmt: skip
-        assert done.returncode == 0, done.stderr[-2000:]
-        return done.stdout
+        return run_manage(env, *args)
 
     manage("migrate", "-v0")
     manage("load_demo")

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import run_manage
+
 ROOT = Path(__file__).resolve().parents[2]
 CLIENTS = 20
 
@@ -38,10 +40,7 @@ def embedded(tmp_path_factory):
            "HTTPS": "0", "LOG_LEVEL": "WARNING"}  # fmt: skip
 
     def manage(*args: str) -> str:
-        done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
-                              capture_output=True, text=True, check=False)  # fmt: skip
-        assert done.returncode == 0, done.stderr[-2000:]
-        return done.stdout
+        return run_manage(env, *args)
 
     manage("migrate", "-v0")
     manage("load_demo")

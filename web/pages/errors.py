@@ -48,26 +48,31 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
 
 def busy(request: HttpRequest) -> HttpResponse:
     """503: the database could not be had in time (``config.middleware.DatabaseBusy``)."""
-    try:
-        return _page(
-            request,
-            503,
-            _("Busy"),
-            _("The database is busy: nothing was stored. Try again in a moment."),
-        )
-    except Exception:  # the page needs the database too (the reader's account): plain words
-        return HttpResponse(
-            "<h1>Busy</h1><p>Nothing was stored. Try again in a moment.</p>", status=503
-        )
+    return _page_or_plain(
+        request,
+        503,
+        _("Busy"),
+        _("The database is busy: nothing was stored. Try again in a moment."),
+        "<h1>Busy</h1><p>Nothing was stored. Try again in a moment.</p>",
+    )
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    return _page_or_plain(
+        request,
+        500,
+        _("Something went wrong"),
+        _("The server failed to answer. Nothing was half-written; try again in a moment."),
+        "<h1>Server error</h1><p><a href='/'>Clubscore</a></p>",
+    )
+
+
+def _page_or_plain(
+    request: HttpRequest, status: int, title: str, explanation: str, plain: str
+) -> HttpResponse:
+    """The site's page; plain words when the page itself fails (it reads the reader's
+    account, from a database that may be what failed): never a second error."""
     try:
-        return _page(
-            request,
-            500,
-            _("Something went wrong"),
-            _("The server failed to answer. Nothing was half-written; try again in a moment."),
-        )
-    except Exception:  # the page itself failed: a plain answer, never a second error
-        return HttpResponse("<h1>Server error</h1><p><a href='/'>Clubscore</a></p>", status=500)
+        return _page(request, status, title, explanation)
+    except Exception:
+        return HttpResponse(plain, status=status)

@@ -4,3 +4,9 @@ from django.apps import AppConfig
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from tournaments.models import Player
+        from tournaments.renames import rewrite_records
+
+        Player.on_rename = rewrite_records

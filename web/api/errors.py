@@ -15,6 +15,9 @@ from rest_framework.exceptions import APIException, ErrorDetail, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from tournaments.messages import public
+from tournaments.records import Rejection
+
 
 def _flatten(detail: Any, path: str) -> list[dict[str, str]]:
     if isinstance(detail, dict):
@@ -54,6 +57,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return Response(
             {"errors": [{"code": "in_use", "path": "", "message": message}]}, status=409
         )
+    if isinstance(exc, Rejection):  # a workflow's refusal reached through a model's save
+        return Response({"errors": [public(e) for e in exc.errors]}, status=400)
     response = exception_handler(exc, context)
     if response is None:
         return response

@@ -109,9 +109,13 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, club=club, pk=pk)
     form = PlayerForm(request.POST or None, instance=player, club=club)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, _("%(name)s saved.") % {"name": player.display_name})
-        return redirect("club_setup", slug=club.slug)
+        try:
+            form.save()
+        except Rejection as refused:  # a new handle the stored records cannot take
+            form.add_error("handle", "; ".join(localize(e) for e in refused.errors))
+        else:
+            messages.success(request, _("%(name)s saved.") % {"name": player.display_name})
+            return redirect("club_setup", slug=club.slug)
     return render(
         request, "pages/setup/form.html", {"club": club, "form": form, "title": player.display_name}
     )

@@ -426,6 +426,12 @@ class SheetUpload(models.Model):
     )
     uploaded_at = models.DateTimeField(default=timezone.now)
     imported_at = models.DateTimeField(null=True, blank=True)
+    preview = models.BinaryField(
+        null=True, blank=True, help_text=_("The last preview checked (made by the server).")
+    )
+    preview_for = models.CharField(
+        max_length=64, blank=True, default="", help_text=_("The answers and language it is for.")
+    )
 
     class Meta:
         ordering = ["club", "-uploaded_at"]

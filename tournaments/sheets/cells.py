@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-from collections.abc import Iterator, Sequence
+import operator
+import re
+import zipfile
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext_noop
@@ -23,6 +26,19 @@ MAX_ROWS = 100_000
 MAX_COLUMNS = 500
 """Cells to the right of this column are not read (a sheet has some 40 columns)."""
 
+# What a workbook of score sheets can be, checked before openpyxl reads a byte of it
+# (:func:`guard`): a zip bomb, a million shared strings or a cell at row two billion
+# would each keep a web process busy for minutes and take gigabytes.
+MAX_UNPACKED = 200 * 1024 * 1024
+"""All the workbook's parts unpacked: 100,000 rows of some 40 cells are well under it."""
+MAX_RATIO = 100
+"""A part's unpacked size over its packed size (spreadsheet XML packs 5 to 20 times)."""
+MAX_SHARED_STRINGS = 200_000
+"""Distinct texts in a workbook (names, games, trumps… a sheet has a few thousand)."""
+MAX_SHEET_ROW = 1_048_576
+"""The last row a spreadsheet has (Excel's)."""
+_ROW_NUMBER = re.compile(rb"<(?:\w+:)?(?:row|c)\b[^>]*?\sr=\"[A-Z]{0,3}(\d+)\"")
+
 Cell = str | dt.date
 
 
@@ -33,10 +49,52 @@ class Rows:
     """(the row's number in the spreadsheet, its cells)."""
 
 
-def read(data: bytes) -> Rows:
-    """The rows of a CSV or XLSX file, or a :class:`Rejection` saying why it cannot be read."""
+def guard(data: bytes) -> None:
+    """Refuse, quickly and before any parsing, a file no score sheet can be: too large, or
+    a workbook whose parts unpack beyond :data:`MAX_UNPACKED` or :data:`MAX_RATIO`, with more
+    than :data:`MAX_SHARED_STRINGS` texts or a row beyond :data:`MAX_SHEET_ROW`."""
     if len(data) > MAX_BYTES:
         raise Rejection((error("too_large", "file", gettext_noop("the file is larger than %(size)s bytes"), size=MAX_BYTES),))  # fmt: skip
+    if not data.startswith(b"PK\x03\x04"):
+        return
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as book:
+            parts = book.infolist()
+            if sum(p.file_size for p in parts) > MAX_UNPACKED or any(
+                p.file_size > MAX_RATIO * max(p.compress_size, 1) + 65536 for p in parts
+            ):
+                raise Rejection((error("too_large", "file", gettext_noop("the workbook unpacks to far more than a score sheet can be")),))  # fmt: skip
+            for part in parts:
+                name = part.filename.lower()
+                if name.endswith("sharedstrings.xml"):
+                    texts = _count(book, part, lambda chunk: chunk.count(b"<si>") + chunk.count(b"<si "))  # fmt: skip
+                    if texts > MAX_SHARED_STRINGS:
+                        raise Rejection((error("too_large", "file", gettext_noop("the workbook holds more than %(n)s different texts"), n=MAX_SHARED_STRINGS),))  # fmt: skip
+                elif name.startswith("xl/worksheets/") and name.endswith(".xml"):
+                    last = _count(book, part, lambda chunk: max((int(n) for n in _ROW_NUMBER.findall(chunk)), default=0), max)  # fmt: skip
+                    if last > MAX_SHEET_ROW:
+                        raise Rejection((error("too_large", "file", gettext_noop("the workbook has a row beyond row %(rows)s"), rows=MAX_SHEET_ROW),))  # fmt: skip
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, NotImplementedError, RuntimeError):  # fmt: skip
+        raise Rejection((error("wrong_type", "file", gettext_noop("the file is not an XLSX workbook that can be read")),)) from None  # fmt: skip
+
+
+def _count(book: zipfile.ZipFile, part: zipfile.ZipInfo, measure: Callable[[bytes], int],
+           combine: Callable[[int, int], int] = operator.add) -> int:  # fmt: skip
+    """``measure`` over a part's unpacked bytes, read a megabyte at a time and cut after a
+    tag's ``>`` (so that no tag is measured in two pieces), never the whole part at once."""
+    total, tail = 0, b""
+    with book.open(part) as stream:
+        while chunk := stream.read(1 << 20):
+            block = tail + chunk
+            cut = block.rfind(b">") + 1
+            total = combine(total, measure(block[:cut]))
+            tail = block[cut:][-65536:]
+    return combine(total, measure(tail))
+
+
+def read(data: bytes) -> Rows:
+    """The rows of a CSV or XLSX file, or a :class:`Rejection` saying why it cannot be read."""
+    guard(data)
     table = _xlsx(data) if data.startswith(b"PK\x03\x04") else iter(csv_rows(data))
     numbered: list[tuple[int, Sequence[object]]] = []
     for n, row in enumerate(table, start=1):  # a workbook is read as it streams: stop early

@@ -14,6 +14,7 @@ A night is the season's club night of that date when it has one.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -23,7 +24,17 @@ from django.utils import timezone
 
 from tournaments import events, progress
 from tournaments.bulk import insert_rows
-from tournaments.models import Club, ClubNight, Deal, DealScore, Match, Player, Seat, Table
+from tournaments.models import (
+    Club,
+    ClubNight,
+    Deal,
+    DealScore,
+    Match,
+    Player,
+    Seat,
+    SheetUpload,
+    Table,
+)
 from tournaments.records import Rejection
 from tournaments.sheets.check import Preview, check
 from tournaments.sheets.columns import normal
@@ -117,3 +128,20 @@ def _write(club: Club, preview: Preview, user: User | None) -> Imported:
     season_ids = sorted(s.pk for s in seasons.values() if s.pk is not None)
     events.seasons_changed(season_ids)
     return Imported(preview, season_ids)
+
+
+KEEP_UPLOADS_DAYS = 7
+"""How long an uploaded score sheet that was never imported is kept (README)."""
+
+
+def forget_old_uploads(club: Club) -> int:
+    """Delete the club's uploads never imported and older than :data:`KEEP_UPLOADS_DAYS`,
+    and let go of the bytes of any imported one; returns how many were deleted."""
+    before = timezone.now() - dt.timedelta(days=KEEP_UPLOADS_DAYS)
+    SheetUpload.objects.filter(club=club, imported_at__isnull=False).exclude(data=b"").update(
+        data=b""
+    )
+    deleted, _kinds = SheetUpload.objects.filter(
+        club=club, imported_at__isnull=True, uploaded_at__lt=before
+    ).delete()
+    return deleted

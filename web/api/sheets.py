@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import ValidationError
@@ -19,7 +20,7 @@ from tournaments import access
 from tournaments.messages import public
 from tournaments.models import Club
 from tournaments.records import Rejection
-from tournaments.sheets import check, write
+from tournaments.sheets import cells, check, write
 from tournaments.sheets.check import Preview
 from web.api.base import ADMINS_ONLY, deny
 
@@ -75,6 +76,10 @@ class ScoreSheetsView(APIView):
         if not isinstance(answers, dict) or not all(isinstance(v, str) for v in answers.values()):
             raise ValidationError({"players": 'a JSON object of names: "new" or a handle'})
         dry_run = str(request.data.get("dry_run", "")).lower() in ("1", "true", "yes", "on")
+        if upload.size is not None and upload.size > cells.MAX_BYTES:  # before reading it
+            body = {"errors": [{"code": "too_large", "path": "file",
+                                "message": gettext("the file is larger than %(size)s bytes") % {"size": cells.MAX_BYTES}}]}  # fmt: skip
+            return Response(body, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
         data = upload.read()
         try:
             if dry_run:

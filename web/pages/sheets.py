@@ -4,15 +4,24 @@ confirmation that writes everything in one transaction.
 
 The uploaded file is kept (``SheetUpload``) between the preview and the
 confirmation, so that no web process holds it; the preview is checked again from
-it on every view, and once more under the club's lock when it is confirmed.
+it once per set of answers (the checked preview is kept: a view does not read the file
+again), and once more under the club's lock when it is confirmed.  A file
+no score sheet can be (``cells.guard``: too large, a zip bomb, too many texts, a row
+beyond the last) is refused at the upload, in under a second, and never kept.  An
+imported file's bytes are let go (its name and date stay as a record of it), and a
+file never imported is deleted after ``write.KEEP_UPLOADS_DAYS``.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
+import json
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -54,19 +63,32 @@ def sheet_import(request: HttpRequest, slug: str) -> HttpResponse:
         upload = request.FILES.get("sheet")
         if upload is None:
             messages.error(request, _("Choose a CSV or XLSX file of score sheets."))
-            return redirect("sheet_import", slug=club.slug)
+            return _import_page(request, club, 400)
         if upload.size is not None and upload.size > cells.MAX_BYTES:
             messages.error(request, _("The file is larger than 20 MB: split it by season."))
-            return redirect("sheet_import", slug=club.slug)
+            return _import_page(request, club, 413)
+        data = upload.read()
+        try:  # what no score sheet can be is refused at once, and never kept
+            cells.guard(data)
+        except Rejection as refused:
+            for problem in refused.errors:
+                messages.error(request, localize(problem))
+            return _import_page(request, club, 400)
+        write.forget_old_uploads(club)
         kept = SheetUpload.objects.create(
-            club=club, name=(upload.name or "sheet")[:255], data=upload.read(), uploaded_by=access.signed_in(request.user)
+            club=club, name=(upload.name or "sheet")[:255], data=data, uploaded_by=access.signed_in(request.user)
         )  # fmt: skip
         return redirect("sheet_preview", slug=club.slug, pk=kept.pk)
+    return _import_page(request, club, 200)
+
+
+def _import_page(request: HttpRequest, club: Any, status: int) -> HttpResponse:
     language = "ja" if (get_language() or "").startswith("ja") else "en"
     games = [(name, game.label) for name, game in LEAGUE_GAMES.items()]
     uploads = club.sheet_uploads.select_related("uploaded_by")[:10]
     return render(request, "pages/setup/import.html",
-                  {"club": club, "games": games, "language": language, "uploads": uploads})  # fmt: skip
+                  {"club": club, "games": games, "language": language, "uploads": uploads},
+                  status=status)  # fmt: skip
 
 
 def _answers(request: HttpRequest) -> dict[str, str]:
@@ -88,6 +110,9 @@ def sheet_preview(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     unknown names (``Check again``); and the confirmation (``Import``)."""
     club = administered_club(request, slug)
     kept = get_object_or_404(SheetUpload, club=club, pk=pk)
+    if kept.imported_at is not None:
+        messages.info(request, _("This file was imported on %(when)s.") % {"when": timezone.localtime(kept.imported_at).strftime("%Y-%m-%d %H:%M")})  # fmt: skip
+        return redirect("club_setup", slug=club.slug)
     answers = _answers(request) if request.method == "POST" else {}
     if request.method == "POST" and "import" in request.POST:
         try:
@@ -98,43 +123,87 @@ def sheet_preview(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             messages.error(request, _("Nothing was imported: the sheet has mistakes (below)."))
         else:
             kept.imported_at = timezone.now()
-            kept.save(update_fields=["imported_at"])
+            kept.data = b""  # imported: the deals are the record now, the file is let go
+            kept.preview = None
+            kept.save(update_fields=["imported_at", "data", "preview"])
             counts = done.preview.counts()
             if counts["deals"]:
                 messages.success(request, _("Imported %(deals)s deals in %(matches)s matches on %(nights)s club nights; the standings and ratings are being updated.") % counts)  # fmt: skip
             else:
                 messages.info(request, _("Nothing new: every row of the file was imported before."))  # fmt: skip
             return redirect("club_setup", slug=club.slug)
+    view = _checked(club, kept, answers)
+    for message in view.get("refused", []):
+        messages.error(request, message)
+    return render(request, "pages/setup/import_preview.html", _context(club, kept, view, answers))  # fmt: skip
+
+
+def _checked(club: Any, kept: SheetUpload, answers: dict[str, str]) -> dict[str, Any]:
+    """What the preview page shows of the kept file with these answers (:func:`_view`):
+    the one checked last when it was for the same answers and language, so that a view
+    does not read the file again; else checked now and kept.  The import checks the
+    file again under the club's lock, whatever the preview said."""
+    key = hashlib.sha256(json.dumps([answers, get_language()], sort_keys=True).encode()).hexdigest()
+    if kept.preview_for == key and kept.preview:
+        view: dict[str, Any] = json.loads(bytes(kept.preview))
+        return view
     try:
-        preview: Preview | None = check.check(club, bytes(kept.data), answers)
+        view = _view(check.check(club, bytes(kept.data), answers))
     except Rejection as rejection:
-        preview = None
-        for problem in rejection.errors:
-            messages.error(request, localize(problem))
-    return render(request, "pages/setup/import_preview.html", _context(club, kept, preview, answers))  # fmt: skip
+        view = {"refused": [localize(problem) for problem in rejection.errors]}
+    text = json.dumps(view, cls=DjangoJSONEncoder)
+    SheetUpload.objects.filter(pk=kept.pk).update(preview=text.encode(), preview_for=key)
+    checked: dict[str, Any] = json.loads(text)  # the same whether kept or just checked
+    return checked
 
 
-def _context(club: Any, kept: SheetUpload, preview: Preview | None, answers: dict[str, str]) -> dict[str, Any]:  # fmt: skip
-    context: dict[str, Any] = {"club": club, "upload": kept, "preview": preview}
-    if preview is None:
+def _view(preview: Preview) -> dict[str, Any]:
+    """The preview as the page shows it, in JSON: counts, the first mistakes and matches,
+    the unknown names with the handles suggested, the new players and seasons."""
+    matches = preview.to_add
+    return {
+        "counts": preview.counts(), "errors": preview.errors[:SHOWN],
+        "more_errors": max(0, len(preview.errors) - SHOWN),
+        "unknown": {name: rows for name, rows in preview.unknown.items()},
+        "suggested": {name: [p.handle for p in found] for name, found in preview.suggestions.items()},
+        "new_players": list(preview.new_players),
+        "matches": [{"label": str(league_game(m.game).label), "names": ", ".join(m.names),
+                     "date": m.date.isoformat(), "deals": len(m.deals), "row": m.row,
+                     "season": m.season, "table": m.table, "finished": m.finished}
+                    for m in matches[:SHOWN]],
+        "more_matches": max(0, len(matches) - SHOWN),
+        "new_seasons": [{"name": s.name, "starts_on": s.starts_on, "ends_on": s.ends_on}
+                        for s in preview.new_seasons.values()],
+    }  # fmt: skip
+
+
+def _context(club: Any, kept: SheetUpload, view: dict[str, Any], answers: dict[str, str]) -> dict[str, Any]:  # fmt: skip
+    context: dict[str, Any] = {"club": club, "upload": kept, "preview": "counts" in view}
+    if "counts" not in view:
         return context
     players = list(Player.objects.filter(club=club).order_by("display_name"))
+    by_handle = {p.handle: p for p in players}
     unknown = [
         {"name": name, "rows": rows[:5], "more": len(rows) - 5, "answer": answers.get(name, ""),
-         "suggested": preview.suggestions.get(name, [])}
-        for name, rows in preview.unknown.items()
+         "suggested": [by_handle[h] for h in view["suggested"].get(name, []) if h in by_handle]}
+        for name, rows in view["unknown"].items()
     ]  # fmt: skip
     unknown += [
         {"name": name, "rows": [], "more": 0, "answer": answer, "suggested": []}
-        for name, answer in answers.items() if name not in preview.unknown
+        for name, answer in answers.items() if name not in view["unknown"]
     ]  # fmt: skip
-    matches = preview.to_add
     context.update({
-        "counts": preview.counts(), "errors": preview.errors[:SHOWN],
-        "more_errors": max(0, len(preview.errors) - SHOWN), "unknown": unknown,
-        "players": players, "new_players": list(preview.new_players),
-        "matches": [{"match": m, "label": league_game(m.game).label, "names": ", ".join(m.names)} for m in matches[:SHOWN]],
-        "more_matches": max(0, len(matches) - SHOWN),
-        "new_seasons": list(preview.new_seasons.values()),
+        "counts": view["counts"], "errors": view["errors"], "more_errors": view["more_errors"],
+        "unknown": unknown, "players": players, "new_players": view["new_players"],
+        "matches": [{"label": m["label"], "names": m["names"],
+                     "match": {**m, "date": dt.date.fromisoformat(m["date"]), "deals": range(m["deals"])}}
+                    for m in view["matches"]],
+        "more_matches": view["more_matches"],
+        "new_seasons": [{**s, "starts_on": _day(s["starts_on"]), "ends_on": _day(s["ends_on"])}
+                        for s in view["new_seasons"]],
     })  # fmt: skip
     return context
+
+
+def _day(text: str | None) -> dt.date | None:
+    return dt.date.fromisoformat(text) if text else None

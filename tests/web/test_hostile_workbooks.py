@@ -1,0 +1,137 @@
+"""Hostile workbooks cost nothing (issue 28, 2): a zip bomb, a workbook of a million
+texts, a cell at row two billion are refused at the upload, before anything parses them,
+with their reason in the reader's language; nothing is kept.  Imported files are let go;
+files never imported are deleted after the retention the README states."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import zipfile
+
+import openpyxl
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from tournaments.models import SheetUpload
+from tournaments.sheets import write
+
+pytestmark = pytest.mark.django_db
+
+
+def workbook(**parts: bytes) -> bytes:
+    """A real workbook (openpyxl's) with some of its parts replaced."""
+    book = openpyxl.Workbook()
+    book.active.append(["Season", "Date", "Table", "Game"])
+    plain = io.BytesIO()
+    book.save(plain)
+    out = io.BytesIO()
+    with zipfile.ZipFile(plain) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:  # fmt: skip
+        names = source.namelist()
+        for name in names:
+            target.writestr(name, parts.get(name, source.read(name)))
+        for name, data in parts.items():
+            if name not in names:
+                target.writestr(name, data)
+    return out.getvalue()
+
+
+def shared(texts) -> bytes:
+    items = b"".join(b"<si><t>" + t + b"</t></si>" for t in texts)
+    return b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' + items + b"</sst>"  # fmt: skip
+
+
+SHEET = "xl/worksheets/sheet1.xml"
+HOSTILE = {
+    "a zip bomb of one text repeated": (
+        workbook(**{"xl/sharedStrings.xml": shared(b"x" for _ in range(2_000_000))}),
+        "unpacks to far more",
+        "展開すると",
+    ),
+    "three hundred thousand texts": (
+        workbook(
+            **{
+                "xl/sharedStrings.xml": shared(
+                    str(i * 7919 % 1000003).encode() for i in range(300_000)
+                )
+            }
+        ),  # fmt: skip
+        "more than 200000 different texts",
+        "200000",
+    ),
+    "a cell at row two billion": (
+        workbook(
+            **{
+                SHEET: b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+                b'<row r="1"><c r="A1" t="inlineStr"><is><t>Season</t></is></c></row>'
+                b'<row r="2000000000"><c r="A2000000000" t="inlineStr"><is><t>x</t></is></c></row>'
+                b"</sheetData></worksheet>"
+            }
+        ),  # fmt: skip
+        "beyond row 1048576",
+        "1048576",
+    ),
+}
+
+
+@pytest.fixture
+def no_parsing(monkeypatch):
+    """openpyxl must not be asked to read a refused file at all."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the workbook was parsed")
+
+    monkeypatch.setattr(openpyxl, "load_workbook", refuse)
+
+
+@pytest.mark.parametrize("kind", HOSTILE, ids=list(HOSTILE))
+def test_a_hostile_workbook_is_refused_at_the_upload_and_not_kept(kind, club, club_admin, no_parsing):  # fmt: skip
+    data, english, japanese = HOSTILE[kind]
+    assert len(data) < 2 * 1024 * 1024
+    for language, words in (("en", english), ("ja", japanese)):
+        page = Client(HTTP_ACCEPT_LANGUAGE=language)
+        page.force_login(club_admin)
+        sent = page.post(
+            f"/clubs/{club.slug}/import/", {"sheet": SimpleUploadedFile("x.xlsx", data)}
+        )
+        assert sent.status_code == 400 and words in sent.content.decode(), language
+    api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    api.force_authenticate(club_admin)
+    answer = api.post(f"/api/clubs/{club.slug}/score-sheets/", {"file": SimpleUploadedFile("x.xlsx", data)}, format="multipart")  # fmt: skip
+    assert answer.status_code == 400 and answer.json()["errors"][0]["code"] == "too_large"
+    assert not SheetUpload.objects.exists()
+
+
+def test_uploads_are_let_go_once_imported_and_deleted_when_forgotten(club, club_admin):
+    old = SheetUpload.objects.create(club=club, name="old.csv", data=b"a,b\n")
+    SheetUpload.objects.filter(pk=old.pk).update(uploaded_at=timezone.now() - dt.timedelta(days=write.KEEP_UPLOADS_DAYS + 1))  # fmt: skip
+    done = SheetUpload.objects.create(club=club, name="done.csv", data=b"a,b\n", imported_at=timezone.now())  # fmt: skip
+    recent = SheetUpload.objects.create(club=club, name="new.csv", data=b"a,b\n")
+    assert write.forget_old_uploads(club) == 1
+    assert not SheetUpload.objects.filter(pk=old.pk).exists()
+    assert bytes(SheetUpload.objects.get(pk=done.pk).data) == b""
+    assert bytes(SheetUpload.objects.get(pk=recent.pk).data) == b"a,b\n"
+
+
+def test_the_checked_preview_is_kept_not_read_again_on_every_view(club, club_admin, monkeypatch):
+    from tests.tournaments.sheet_history import add_players
+    from tests.web.test_sheet_import import napoleon_sheet
+    from tournaments.sheets import check
+
+    add_players(club)
+
+    page = Client()
+    page.force_login(club_admin)
+    sent = page.post(f"/clubs/{club.slug}/import/", {"sheet": SimpleUploadedFile("h.csv", napoleon_sheet(misspell=True))})  # fmt: skip
+    first = page.get(sent["Location"]).content.decode()
+    assert "Akki Ito" in first
+
+    def reread(*args, **kwargs):
+        raise AssertionError("the file was read again")
+
+    monkeypatch.setattr(check, "check", reread)
+    again = page.get(sent["Location"])
+    assert again.status_code == 200 and "Akki Ito" in again.content.decode()

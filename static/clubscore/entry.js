@@ -119,21 +119,49 @@
     });
   }
   function all() { return tx("readonly", function (s) { return s.getAll(); }); }
+  function numberAfterTheQueue() {
+    // Deals typed offline are numbered after the ones waiting, also after a reload (the
+    // page kept offline shows the number it had when it was kept).
+    return all().then(function (entries) {
+      var last = 0;
+      entries.forEach(function (e) {
+        if (e.url !== location.pathname) return;
+        e.fields.forEach(function (pair) { if (pair[0] === "number") last = Math.max(last, parseInt(pair[1] || "0", 10)); });
+      });
+      var shown = parseInt(form.elements.number.value || "0", 10);
+      if (last >= shown) {
+        form.elements.number.value = String(last + 1);
+        var heading = document.getElementById("deal-number");
+        if (heading) heading.textContent = String(last + 1);
+      }
+    });
+  }
   function snapshot(submitter) {
     var fields = [];
     new FormData(form).forEach(function (value, name) { fields.push([name, value]); });
     if (submitter && submitter.name) fields.push([submitter.name, submitter.value]);
     return { url: location.pathname, fields: fields, at: Date.now(), status: "waiting", errors: [] };
   }
+  function csrfToken() {
+    // The token of now (a sign-in since the deal was typed changed it), not the form's.
+    var found = document.cookie.split("; ").filter(function (c) { return c.indexOf("csrftoken=") === 0; })[0];
+    return found ? decodeURIComponent(found.slice("csrftoken=".length)) : "";
+  }
   function post(entry, queued) {
+    // Resolves with the page's JSON answer, or {status: "signin" | "server"} when the answer
+    // is not one (signed out, a refused token, the server failing); rejects only when no
+    // answer came at all (no network).
     var body = new FormData();
-    entry.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
-    var headers = { "Accept": "application/json" };
+    entry.fields.forEach(function (pair) { if (pair[0] !== "csrfmiddlewaretoken") body.append(pair[0], pair[1]); });
+    var headers = { "Accept": "application/json", "X-CSRFToken": csrfToken() };
     if (queued) headers["X-Clubscore-Queue"] = "1";
     return fetch(entry.url, { method: "POST", body: body, headers: headers, credentials: "same-origin" })
       .then(function (response) {
         var type = response.headers.get("Content-Type") || "";
-        if (type.indexOf("application/json") < 0) throw new Error("not an answer from the entry page");
+        var signedOut = response.status === 401 || response.status === 403 ||
+          (response.redirected && response.url.indexOf("/accounts/login/") >= 0);
+        if (signedOut) return { status: "signin", errors: [data.signinLabel] };
+        if (type.indexOf("application/json") < 0) return { status: "server", errors: [data.serverLabel] };
         return response.json();
       });
   }
@@ -153,6 +181,7 @@
     event.preventDefault();
     if (busy) return;
     busy = true;
+    if (problem) problem.hidden = true;
     if (save) save.disabled = true;
     var entry = snapshot(event.submitter);
     function queue() {
@@ -163,6 +192,12 @@
     }
     var sending = navigator.onLine === false ? queue() : post(entry, false).then(function (answer) {
       if (answer.status === "stored") { location.assign(answer.next || location.pathname); return; }
+      if (answer.status === "signin" || answer.status === "server") {  // said, never "no network"
+        problem.textContent = answer.errors.join(" ");
+        problem.hidden = false;
+        problem.focus();
+        return;
+      }
       // Not stored: the page shows every problem next to its field (nothing was written).
       data.native = "1";
       if (event.submitter && form.requestSubmit) form.requestSubmit(event.submitter); else form.submit();
@@ -171,6 +206,7 @@
   });
 
   // -- the queue: sent in order when the network is back; refusals shown for correction ------
+  var problem = document.getElementById("send-problem");
   var box = document.getElementById("queue");
   var status = document.getElementById("queue-status");
   var refusedList = document.getElementById("queue-refused");
@@ -223,6 +259,7 @@
         return chain.then(function (go) {
           if (!go) return false;
           return post(entry, true).then(function (answer) {
+            if (answer.status === "server") return false;  // the server failed: try again later
             if (answer.status === "stored") {
               return tx("readwrite", function (s) { return s.delete(entry.id); }).then(function () {
                 note = data.sentLabel.replace("%s", answer.message);
@@ -238,6 +275,7 @@
     }).then(function () { syncing = false; return showQueue(note); }, function () { syncing = false; });
   }
   if (window.indexedDB) {
+    if (data.bound !== "1") numberAfterTheQueue();
     showQueue();
     sync();
     window.addEventListener("online", sync);

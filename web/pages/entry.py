@@ -82,13 +82,19 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
     wants_json = "application/json" in request.headers.get("Accept", "")
     next_number = match.deals.count() + 1
     stale: Deal | None = None
+    stale_is_mine = False
+    """The deal stored meanwhile is the very record typed (then "That is my deal" is true)."""
     same_as: Deal | None = None
     if request.method == "POST":
         form = DealEntryForm(request.POST, request.FILES, match=match)
         if form.is_valid():
             record = form.record()
             if form.is_valid():
-                if not form.cleaned_data.get("confirm_same"):
+                key = form.cleaned_data.get("key") or None
+                # A resend of a stored entry (its key known) answers the stored deal; only a
+                # new entry is asked whether it is the same as the previous deal.
+                resent = key is not None and match.deals.filter(idempotency_key=key).exists()
+                if not form.cleaned_data.get("confirm_same") and not resent:
                     same_as = _same_as_previous(match, record)
                 if same_as is None:
                     try:
@@ -97,7 +103,7 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
                             record,
                             user=access.signed_in(request.user),
                             number=form.cleaned_data.get("number"),
-                            key=form.cleaned_data.get("key") or None,
+                            key=key,
                         )
                     except actions.Rejection as rejection:
                         taken = rejection.existing is not None and any(
@@ -105,6 +111,7 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
                         )
                         if taken:
                             stale = rejection.existing
+                            stale_is_mine = stale.request_hash == actions.request_hash(record)
                             form.offer_number(next_number)
                         else:
                             form.attach_engine_errors(rejection.errors)
@@ -123,6 +130,7 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
             "sheet": match_sheet(match),
             "next_number": next_number,
             "stale": stale,
+            "stale_is_mine": stale_is_mine,
             "stale_scores": _scores_line(stale) if stale else "",
             "same_as": same_as,
             "suit_marks": SUIT_MARKS,

@@ -191,28 +191,39 @@ def test_the_same_deal_twice_asks_before_it_is_stored(phone, live_server, rettle
 
 @pytest.mark.parametrize("choice", ["mine", "save"])
 def test_a_stale_page_offers_the_stored_deal_or_saving_as_the_next(
-    phone, live_server, rettler, choice
+    phone, browser, live_server, rettler, choice
 ):
     open_entry(phone, live_server, rettler)
-    # Meanwhile another phone stores deal 4.
-    other = {"declaration": {"player": "ben", "count": 30, "trump": "black"}, "adjutant_cards": ["HJ", "CA"],
-             "adjutants": ["emi"], "point_cards": {"aki": 5, "ben": 14, "chika": 6, "dai": 4, "emi": 9, "fumi": 2}}  # fmt: skip
-    actions.enter_deal(rettler, other, key="other-phone")
+    if choice == "mine":  # meanwhile another phone stores the very same deal as deal 4
+        other_phone = browser.new_context(viewport=PHONE).new_page()
+        open_entry(other_phone, live_server, rettler)
+        enter_rettler(other_phone)
+        other_phone.click("#save")
+        other_phone.wait_for_selector(".messages")
+        other_phone.context.close()
+    else:  # meanwhile another phone stores another deal 4
+        other = {"declaration": {"player": "ben", "count": 30, "trump": "black"}, "adjutant_cards": ["HJ", "CA"],
+                 "adjutants": ["emi"], "point_cards": {"aki": 5, "ben": 14, "chika": 6, "dai": 4, "emi": 9, "fumi": 2}}  # fmt: skip
+        actions.enter_deal(rettler, other, key="other-phone")
     enter_rettler(phone)
     phone.click("#save")
-    phone.wait_for_selector("#stale")
-    assert "Deal 4 was saved meanwhile" in phone.inner_text("#stale")
-    assert phone.input_value("#id_pc_aki") == "16"  # what was typed is beside it
-    if choice == "mine":
-        phone.click("#stale-mine")
+    if choice == "mine":  # the stored deal is the very one typed: the page says so
+        phone.wait_for_selector("#same-as")
+        assert "Same as deal 4" in phone.inner_text("#same-as")
+        phone.click("#same-as a.secondary")
         phone.wait_for_selector("#deal-entry")
         assert phone.inner_text("#deal-number") == "5"
         assert Deal.objects.filter(match=rettler).count() == 4
-    else:
-        phone.click("#stale-save")
-        phone.wait_for_selector(".messages")
-        assert "Deal 5 saved" in phone.inner_text(".messages")
-        assert Deal.objects.get(match=rettler, number=5).record["declaration"]["player"] == "aki"
+        return
+    phone.wait_for_selector("#stale")
+    assert "Deal 4 was saved meanwhile" in phone.inner_text("#stale")
+    assert phone.input_value("#id_pc_aki") == "16"  # what was typed is beside it
+    # Not the same record: "That is my deal" would throw the typed deal away.
+    assert not phone.query_selector("#stale-mine") and phone.query_selector("#stale-discard")
+    phone.click("#stale-save")
+    phone.wait_for_selector(".messages")
+    assert "Deal 5 saved" in phone.inner_text(".messages")
+    assert Deal.objects.get(match=rettler, number=5).record["declaration"]["player"] == "aki"
 
 
 def wait_for(condition, seconds=20.0):
@@ -261,6 +272,67 @@ def test_a_deal_entered_offline_is_stored_once_when_the_network_returns(
     time.sleep(1)
     assert Deal.objects.filter(match=rettler).count() == 4
     assert Deal.objects.get(match=rettler, number=4).record["point_cards"]["fumi"] == 4
+
+
+def enter_second_rettler(page) -> None:
+    """Another clean deal: Ben declares 26 spades alone with ♡A named, Chika holds it."""
+    page.click(chip("declarer", "ben"))
+    page.click(chip("trump", "spades"))
+    page.fill("#id_count", "26")
+    page.fill("#id_adjutant_cards", "HA")
+    page.click(chip("adjutants", "chika"))
+    for handle, cards in (("aki", "4"), ("ben", "14"), ("chika", "13"), ("dai", "3"), ("emi", "2"), ("fumi", "4")):  # fmt: skip
+        page.fill(f"#id_pc_{handle}", cards)
+
+
+def test_two_deals_queued_across_a_reload_and_a_sign_in_both_arrive_once_in_order(
+    phone, live_server, rettler
+):
+    """Issue 28, 3: offline, deal 4 is queued, the page reloaded (the kept copy shows deal
+    4 again), deal 5 queued; the scorer signs in again (a new CSRF token) before the network
+    returns.  Both arrive, once each, as deals 4 and 5."""
+    open_entry(phone, live_server, rettler)
+    phone.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10000)
+    phone.wait_for_function("() => caches.match(location.pathname).then(Boolean)", polling=200, timeout=10000)  # fmt: skip
+    phone.context.set_offline(True)
+    enter_rettler(phone)
+    phone.click("#save")
+    phone.wait_for_function("() => document.getElementById('queue-status').textContent.includes('1')")  # fmt: skip
+    phone.reload()
+    phone.wait_for_selector("#deal-entry")
+    phone.wait_for_function("() => document.getElementById('deal-number').textContent === '5'")
+    enter_second_rettler(phone)
+    phone.click("#save")
+    phone.wait_for_function("() => document.getElementById('queue-status').textContent.includes('2')")  # fmt: skip
+    # A sign-in on the phone (not through the page: it is offline) rotates the token.
+    before = next(c["value"] for c in phone.context.cookies() if c["name"] == "csrftoken")
+    request = phone.context.request
+    login = request.get(f"{live_server.url}/accounts/login/")
+    token = next(c["value"] for c in phone.context.cookies() if c["name"] == "csrftoken")
+    signed = request.post(f"{live_server.url}/accounts/login/", form={"username": "scorer", "password": "demo-scorer-2026", "csrfmiddlewaretoken": token}, headers={"Referer": login.url})  # fmt: skip
+    assert signed.ok
+    assert next(c["value"] for c in phone.context.cookies() if c["name"] == "csrftoken") != before
+    assert Deal.objects.filter(match=rettler).count() == 3
+
+    phone.context.set_offline(False)
+    assert wait_for(lambda: Deal.objects.filter(match=rettler).count() == 5)
+    time.sleep(1)
+    deals = list(Deal.objects.filter(match=rettler).order_by("number"))
+    assert len(deals) == 5
+    assert deals[3].record["declaration"]["player"] == "aki"
+    assert deals[4].record["declaration"]["player"] == "ben"
+
+
+def test_a_save_refused_for_a_signed_out_phone_says_so(phone, live_server, rettler):
+    open_entry(phone, live_server, rettler)
+    enter_rettler(phone)
+    phone.context.clear_cookies()  # signed out meanwhile (the session ended)
+    phone.click("#save")
+    phone.wait_for_selector("#send-problem:not([hidden])")
+    assert "signed out" in phone.inner_text("#send-problem")
+    assert phone.input_value("#id_pc_aki") == "16"  # nothing typed is lost
+    assert "waiting" not in (phone.inner_text("#queue-status") or "")
+    assert Deal.objects.filter(match=rettler).count() == 3
 
 
 def test_the_packing_pad_types_packs_by_suit_and_shows_the_partners(phone, live_server, rettler):

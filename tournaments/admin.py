@@ -16,7 +16,9 @@ from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.db.models import Count, QuerySet
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
 import engine
 from tournaments import access, actions, progress
@@ -48,8 +50,26 @@ class ClubScoped(admin.ModelAdmin):
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
+class MembershipFormSet(BaseInlineFormSet):
+    """The club's memberships as the admin edits them: a club that has a league
+    administrator keeps one (``tournaments.members``)."""
+
+    def clean(self) -> None:
+        super().clean()
+        if not self.instance.pk or not self.instance.memberships.filter(role=Membership.Role.ADMIN).exists():  # fmt: skip
+            return
+        kept = [
+            form.cleaned_data
+            for form in self.forms
+            if form.cleaned_data and not form.cleaned_data.get("DELETE")
+        ]
+        if not any(data.get("role") == Membership.Role.ADMIN for data in kept):
+            raise ValidationError(_("The club keeps at least one league administrator."))
+
+
 class MembershipInline(admin.TabularInline):
     model = Membership
+    formset = MembershipFormSet
     extra = 1
     autocomplete_fields = ["user"]
 

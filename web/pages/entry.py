@@ -109,7 +109,7 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
                         taken = rejection.existing is not None and any(
                             e["code"] == "deal_exists" for e in rejection.errors
                         )
-                        if taken:
+                        if taken and rejection.existing is not None:
                             stale = rejection.existing
                             stale_is_mine = stale.request_hash == actions.request_hash(record)
                             form.offer_number(next_number)

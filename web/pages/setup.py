@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -14,6 +13,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import access, roster
+from tournaments import members as club_members
 from tournaments.messages import localize
 from tournaments.models import Club, Membership, Player, Season
 from tournaments.records import Rejection
@@ -126,46 +126,29 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def members(request: HttpRequest, slug: str) -> HttpResponse:
     """Add a member with a role, change a member's role, or remove a member."""
     club = administered_club(request, slug)
-    if "remove" in request.POST or "role" in request.POST and "membership" in request.POST:
-        membership = get_object_or_404(Membership, club=club, pk=request.POST.get("membership"))
-        with transaction.atomic():
-            admins = club.memberships.select_for_update().filter(role=Membership.Role.ADMIN)
-            last_admin = membership.role == Membership.Role.ADMIN and admins.count() == 1
-            removing = "remove" in request.POST
-            if last_admin and (removing or request.POST.get("role") != Membership.Role.ADMIN):
-                messages.error(request, _("The club keeps at least one league administrator."))
-            elif removing:
-                membership.delete()
-                messages.success(
-                    request, _("%(user)s removed.") % {"user": membership.user.get_username()}
-                )
-            elif request.POST.get("role") in Membership.Role.values:
-                membership.role = request.POST["role"]
-                membership.save(update_fields=["role"])
-                messages.success(
-                    request,
-                    _("%(user)s is now %(role)s.")
-                    % {
-                        "user": membership.user.get_username(),
-                        "role": membership.get_role_display(),
-                    },
-                )
-        return redirect("club_setup", slug=club.slug)
-    form = MemberForm(request.POST, prefix="member")
-    if form.is_valid():
-        Membership.objects.update_or_create(
-            club=club,
-            user=form.cleaned_data["username"],
-            defaults={"role": form.cleaned_data["role"]},
-        )
-        messages.success(
-            request,
-            _("%(user)s is a member.") % {"user": form.cleaned_data["username"].get_username()},
-        )
-    else:
-        for errors in form.errors.values():
-            for e in errors:
-                messages.error(request, str(e))
+    try:
+        if "remove" in request.POST or "role" in request.POST and "membership" in request.POST:
+            membership = get_object_or_404(Membership, club=club, pk=request.POST.get("membership"))
+            name = membership.user.get_username()
+            if "remove" in request.POST:
+                club_members.remove(membership)
+                messages.success(request, _("%(user)s removed.") % {"user": name})
+            else:
+                changed = club_members.set_role(club, membership.user, request.POST.get("role", ""))
+                messages.success(request, _("%(user)s is now %(role)s.") % {"user": name, "role": changed.get_role_display()})  # fmt: skip
+            return redirect("club_setup", slug=club.slug)
+        form = MemberForm(request.POST, prefix="member")
+        if form.is_valid():
+            account = form.cleaned_data["username"]
+            club_members.set_role(club, account, form.cleaned_data["role"])
+            messages.success(request, _("%(user)s is a member.") % {"user": account.get_username()})  # fmt: skip
+        else:
+            for errors in form.errors.values():
+                for e in errors:
+                    messages.error(request, str(e))
+    except Rejection as refused:
+        for problem in refused.errors:
+            messages.error(request, localize(problem))
     return redirect("club_setup", slug=club.slug)
 
 

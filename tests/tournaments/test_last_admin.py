@@ -1,0 +1,73 @@
+"""A club always keeps a league administrator (issue 28, 5): on every path that changes a
+role, and when two administrators demote each other at the same moment (PostgreSQL)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from tests.conftest import member_of
+from tournaments import members
+from tournaments.models import Membership
+from tournaments.records import Rejection
+
+
+def admins(club) -> int:
+    return Membership.objects.filter(club=club, role="admin").count()
+
+
+@pytest.mark.django_db
+def test_the_add_member_form_cannot_demote_the_last_administrator(client, club, club_admin):
+    client.force_login(club_admin)
+    client.post(f"/clubs/{club.slug}/members/", {"member-username": "clubadmin", "member-role": "member"})  # fmt: skip
+    assert admins(club) == 1
+    page = client.get(f"/clubs/{club.slug}/setup/").content.decode()
+    assert "keeps at least one league administrator" in page
+    mine = Membership.objects.get(user=club_admin)
+    client.post(f"/clubs/{club.slug}/members/", {"membership": mine.pk, "role": "scorer"})
+    client.post(f"/clubs/{club.slug}/members/", {"membership": mine.pk, "remove": "1"})
+    assert admins(club) == 1
+
+
+@pytest.mark.django_db
+def test_the_django_admin_cannot_remove_the_last_administrator(client, club, club_admin, league_admin):  # fmt: skip
+    client.force_login(league_admin)
+    mine = Membership.objects.get(user=club_admin)
+    form = {"name": club.name, "slug": club.slug, "created_at_0": "2026-01-01", "created_at_1": "00:00:00",
+            "memberships-TOTAL_FORMS": "1", "memberships-INITIAL_FORMS": "1",
+            "memberships-MIN_NUM_FORMS": "0", "memberships-MAX_NUM_FORMS": "1000",
+            "memberships-0-id": str(mine.pk), "memberships-0-club": str(club.pk),
+            "memberships-0-user": str(club_admin.pk), "memberships-0-role": "member"}  # fmt: skip
+    response = client.post(f"/admin/tournaments/club/{club.pk}/change/", form)
+    assert response.status_code == 200 and "keeps at least one league administrator" in response.content.decode()  # fmt: skip
+    assert admins(club) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_administrators_demoting_each_other_at_once_leave_one(club, django_user_model):
+    if connection.vendor != "postgresql":
+        pytest.fail("the race runs on PostgreSQL (make test)")
+    for attempt in range(10):
+        first = member_of(club, django_user_model, f"first-{attempt}", "admin")
+        second = member_of(club, django_user_model, f"second-{attempt}", "admin")
+        Membership.objects.filter(club=club).exclude(user__in=[first, second]).delete()
+        start = threading.Barrier(2)
+        refused: list[str] = []
+
+        def demote(user) -> None:
+            try:
+                start.wait()
+                members.set_role(club, user, "member")
+            except Rejection as rejection:
+                refused.append(rejection.errors[0]["code"])
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=demote, args=(u,)) for u in (first, second)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert admins(club) == 1 and refused == ["last_admin"], (attempt, refused)

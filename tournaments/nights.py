@@ -72,17 +72,34 @@ def propose(
 
 
 @dataclass(frozen=True)
+class Guest:
+    """Someone typed at attendance who is not a player of the club yet: drawn under a
+    number of their own (below zero), made a player only when the tables are seated."""
+
+    pk: int
+    display_name: str
+
+
+@dataclass(frozen=True)
 class PlannedTable:
     """A table as the administrator confirms it: its game, players in seat order, scorer."""
 
     game: str
-    players: list[Player]
+    players: Sequence[Player | Guest]
     scorer: User | None = None
 
 
+class AlreadySeated(Rejection):
+    """Every player of the draw sits at a table of the night already: the same draw was
+    confirmed before (a double tap, Back and send again, two administrators at once)."""
+
+
 def seat_night(night: ClubNight, tables: Sequence[PlannedTable]) -> list[Match]:
-    """Create the night's tables, matches and seats, all or nothing.  Every player sits
-    once; each table is checked as :func:`actions.create_match` checks a match."""
+    """Create the night's tables, matches and seats, and the guests' players, all or
+    nothing.  Every player sits once; each table is checked as
+    :func:`actions.create_match` checks a match.  Under the night's row lock, a player
+    seated at the night already is refused (:class:`AlreadySeated` when the whole draw
+    was): the same draw sent twice seats nobody twice and creates no guest twice."""
     problems: list[dict[str, str]] = []
     seen: dict[int, int] = {}
     for i, planned in enumerate(tables):
@@ -97,14 +114,17 @@ def seat_night(night: ClubNight, tables: Sequence[PlannedTable]) -> list[Match]:
             seen[player.pk] = i
     if problems:
         raise Rejection(tuple(problems))
-    existing = set(night.tables.values_list("name", flat=True))
-    names = (f"Table {n}" for n in range(1, 1000) if f"Table {n}" not in existing)
     made: list[Match] = []
     with transaction.atomic():
+        ClubNight.objects.select_for_update().filter(pk=night.pk).exists()
+        _not_seated_yet(night, [p for t in tables for p in t.players])
+        existing = set(night.tables.values_list("name", flat=True))
+        names = (f"Table {n}" for n in range(1, 1000) if f"Table {n}" not in existing)
+        players = _with_guests_made(night, tables)
         for i, planned in enumerate(tables):
             table = Table.objects.create(club_night=night, name=next(names), scorer=planned.scorer)
             try:
-                made.append(actions.create_match(table, planned.game, planned.players))
+                made.append(actions.create_match(table, planned.game, players[i]))
             except Rejection as rejection:
                 raise Rejection(
                     tuple(
@@ -113,3 +133,44 @@ def seat_night(night: ClubNight, tables: Sequence[PlannedTable]) -> list[Match]:
                     )
                 ) from None
     return made
+
+
+def _not_seated_yet(night: ClubNight, planned: Sequence[Player | Guest]) -> None:
+    seated = {
+        (seat.player_id, seat.player.display_name): seat.match.table.name
+        for seat in Seat.objects.filter(match__table__club_night=night).select_related(
+            "player", "match__table"
+        )
+    }
+    by_id = {pid: table for (pid, _name), table in seated.items()}
+    by_name = {name: table for (_pid, name), table in seated.items()}
+    found = [
+        (p.display_name, by_id.get(p.pk) if isinstance(p, Player) else by_name.get(p.display_name))
+        for p in planned
+    ]
+    taken = [(name, table) for name, table in found if table is not None]
+    if not taken:
+        return
+    problems = tuple(
+        error("already_seated", "players", gettext_noop("%(display_name)s sits at %(table)s tonight already"),
+              display_name=name, table=table)
+        for name, table in taken
+    )  # fmt: skip
+    raise (AlreadySeated if len(taken) == len(planned) else Rejection)(problems)
+
+
+def _with_guests_made(night: ClubNight, tables: Sequence[PlannedTable]) -> list[list[Player]]:
+    """Each table's players, the guests made players of the club (handles from names)."""
+    club = night.season.club
+    taken = set(Player.objects.filter(club=club).values_list("handle", flat=True))
+    out: list[list[Player]] = []
+    for planned in tables:
+        seated: list[Player] = []
+        for person in planned.players:
+            if isinstance(person, Guest):
+                handle = unique_handle(club, person.display_name, taken)
+                taken.add(handle)
+                person = Player.objects.create(club=club, handle=handle, display_name=person.display_name)  # fmt: skip
+            seated.append(person)
+        out.append(seated)
+    return out

@@ -56,7 +56,7 @@ def test_two_administrators_demoting_each_other_at_once_leave_one(club, django_u
         start = threading.Barrier(2)
         refused: list[str] = []
 
-        def demote(user) -> None:
+        def demote(user, start=start, refused=refused) -> None:
             try:
                 start.wait()
                 members.set_role(club, user, "member")

@@ -120,12 +120,18 @@ def test_attendance_draw_and_confirmation_seat_everyone_once(client, club, admin
     ]
     page = client.post(f"/nights/{night.pk}/draw/", {"present": [p.pk for p in players], "guests": "Guest One",
                                                      "games": ["rettler", "napoleon"]}).content.decode()  # fmt: skip
-    assert Player.objects.filter(handle="guest-one").exists()
+    assert not Player.objects.filter(handle="guest-one").exists()  # made at the confirmation
     # The proposal as a form: post it back unchanged, then confirm.
     data = proposal(page)
     data["action"] = ["confirm"]
     response = client.post(f"/nights/{night.pk}/draw/", data)
     assert response.status_code == 302, response.content.decode()[:2000]
+    assert Player.objects.filter(handle="guest-one").count() == 1
+    # Sent again (a double tap, Back and send): nothing more, and the tables are shown.
+    again = client.post(f"/nights/{night.pk}/draw/", data)
+    assert again.status_code == 302 and again["Location"] == f"/nights/{night.pk}/tables/"
+    assert Table.objects.filter(club_night=night).count() == 3
+    assert Player.objects.filter(display_name="Guest One").count() == 1
     matches = Match.objects.filter(table__club_night=night)
     assert sorted(m.game for m in matches) == ["napoleon", "napoleon", "rettler"]
     seated = [s.player_id for m in matches for s in m.seats.all()]
@@ -165,3 +171,50 @@ def test_each_role_has_its_own_home(client, django_user_model):
     page = client.get("/").content.decode()
     assert 'id="admin-home"' in page and "Set up Kanda Card Club" in page
     assert "matches not finished" in page
+
+
+def test_a_refused_draw_creates_no_guest(client, club, admin):
+    season = Season.objects.create(club=club, name="Winter", games=["napoleon"])
+    night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 4))
+    for _ in range(3):  # one guest alone cannot make a Napoleon table: refused every time
+        client.post(f"/nights/{night.pk}/draw/", {"guests": "Lena Ito", "games": ["napoleon"]})
+    assert not Player.objects.filter(display_name="Lena Ito").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_draw_confirmed_twice_at_once_seats_everyone_once(club, django_user_model):
+    """Two confirmations of one draw at the same moment (PostgreSQL): one seats the
+    tables, the other finds them seated."""
+    import threading
+
+    from django.db import connection
+
+    from tournaments.nights import Guest
+
+    if connection.vendor != "postgresql":
+        pytest.fail("the race runs on PostgreSQL (make test)")
+    season = Season.objects.create(club=club, name="Winter", games=["napoleon"])
+    night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 4))
+    players = [Player.objects.create(club=club, handle=f"p{i}", display_name=f"P{i}") for i in range(7)]  # fmt: skip
+    plan = [PlannedTable("napoleon", players[:4]), PlannedTable("napoleon", [*players[4:], Guest(-1, "Lena Ito")])]  # fmt: skip
+    start = threading.Barrier(2)
+    answers: list[str] = []
+
+    def confirm() -> None:
+        try:
+            start.wait()
+            seat_night(night, plan)
+            answers.append("seated")
+        except Rejection as refused:
+            answers.append(type(refused).__name__)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=confirm) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(answers) == ["AlreadySeated", "seated"]
+    assert Table.objects.filter(club_night=night).count() == 2
+    assert Player.objects.filter(display_name="Lena Ito").count() == 1

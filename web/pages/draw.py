@@ -10,7 +10,6 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -24,7 +23,7 @@ from tournaments.draw import NoDraw
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import ClubNight, Membership, Player
-from tournaments.nights import PlannedTable, propose, seat_night, unique_handle
+from tournaments.nights import AlreadySeated, Guest, PlannedTable, propose, seat_night
 from tournaments.records import Rejection
 from tournaments.textfile import whole_number
 from web.downloads import download
@@ -79,29 +78,27 @@ def night_draw(request: HttpRequest, pk: int) -> HttpResponse:
     form = AttendanceForm(request.POST or None, night=night)
     if request.method == "POST" and form.is_valid():
         present = [int(p) for p in form.cleaned_data["present"]]
-        with transaction.atomic():
-            taken = set(
-                Player.objects.filter(club_id=night.season.club_id).values_list("handle", flat=True)
-            )
-            for name in form.cleaned_data["guest_names"]:
-                handle = unique_handle(night.season.club, name, taken)
-                taken.add(handle)
-                guest = Player.objects.create(
-                    club_id=night.season.club_id, handle=handle, display_name=name
-                )
-                present.append(guest.pk)
+        # Guests become players of the club only when the tables are confirmed.
+        guests = [Guest(-i, name) for i, name in enumerate(form.cleaned_data["guest_names"], 1)]
+        present += [g.pk for g in guests]
         games = form.cleaned_data["games"]
         try:
             drawn = propose(night, present, games, seed=random.SystemRandom().randrange(2**31))
         except NoDraw as exc:
             form.add_error("games", str(exc))
         else:
-            players = Player.objects.in_bulk(present)
+            players: dict[int, Any] = {**Player.objects.in_bulk(present), **{g.pk: g for g in guests}}  # fmt: skip
             me = access.signed_in(request.user)
             tables = [{"game": t.game, "players": [players[p] for p in t.players], "scorer": me.pk}
                       for t in drawn]  # fmt: skip
             return _proposal(request, night, tables, [], games)
     return render(request, "pages/setup/attendance.html", {"night": night, "form": form})
+
+
+def _player_number(text: str) -> int | None:
+    """A player's id, or a guest's number below zero, as the proposal posts them."""
+    number = whole_number(text.removeprefix("-"))
+    return None if number is None else -number if text.startswith("-") else number
 
 
 def _whole(text: str | None, default: int) -> int:
@@ -114,11 +111,17 @@ def _whole(text: str | None, default: int) -> int:
 def _review(request: HttpRequest, night: ClubNight, confirm: bool) -> HttpResponse:
     """The proposal as the administrator changed it: players moved, games changed."""
     games = [g for g in request.POST.getlist("games") if g in night.season.games]
-    ids = [n for n in map(whole_number, request.POST.getlist("player")) if n is not None]
+    ids = [n for n in map(_player_number, request.POST.getlist("player")) if n is not None]
     count = min(_whole(request.POST.get("tables"), 0), len(ids))  # never more tables than players
     if not games or count < 1:  # not a proposal this page made: start again
         return redirect("night_draw", pk=night.pk)
-    players = Player.objects.filter(club_id=night.season.club_id).in_bulk(ids)
+    players: dict[int, Any] = Player.objects.filter(club_id=night.season.club_id).in_bulk(
+        [i for i in ids if i > 0]
+    )
+    for number in (i for i in ids if i < 0):  # a guest: their name travels with the proposal
+        name = request.POST.get(f"guest_{number}", "").strip()[: Player._meta.get_field("display_name").max_length]  # fmt: skip
+        if name:
+            players[number] = Guest(number, name)
     scorers = {u.pk: u for u in _scorers(night)}
     tables: list[dict[str, Any]] = []
     for i in range(1, count + 1):
@@ -144,6 +147,9 @@ def _review(request: HttpRequest, night: ClubNight, confirm: bool) -> HttpRespon
         ]
         try:
             made = seat_night(night, planned)
+        except AlreadySeated:  # this draw was confirmed before (a double tap, Back and send)
+            messages.info(request, _("These tables are seated already."))
+            return redirect("night_tables", pk=night.pk)
         except Rejection as rejection:
             problems = [localize(e) for e in rejection.errors]
         else:

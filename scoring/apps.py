@@ -32,8 +32,10 @@ def _queue_season(sender: Any, instance: Any, created: bool, **kwargs: Any) -> N
     standings and its club's ratings are made again once the change commits.  A new
     season has no match yet: nothing to make."""
     from django.db import transaction
+    from django.db.models import F
 
     from scoring.tasks import refresh_season
+    from tournaments.models import Match
 
     before = getattr(instance, "_derived_from", None)
     if created or before is None:
@@ -41,6 +43,9 @@ def _queue_season(sender: Any, instance: Any, created: bool, **kwargs: Any) -> N
     if all(before[name] == getattr(instance, name) for name in DERIVED_FROM):
         return
     season_id = instance.pk
+    if before["require_confirmation"] != instance.require_confirmation:
+        # What counts changed for every match of the season: each is checked again.
+        Match.objects.filter(table__club_night__season_id=season_id).update(version=F("version") + 1)  # fmt: skip
     transaction.on_commit(lambda: refresh_season.delay(season_id), robust=True)
 
 

@@ -147,6 +147,16 @@ class Season(models.Model):
             )
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
             raise ValidationError({"ends_on": _("A season cannot end before it starts.")})
+        if self.pk:
+            played = self.games_with_matches() - set(self.games)
+            if played:
+                raise ValidationError({"games": _("%(games)s has matches in this season: a game with matches stays in its season.") % {"games": ", ".join(sorted(played))}})  # fmt: skip
+
+    def games_with_matches(self) -> set[str]:
+        """The games this season has matches of (they cannot be dropped from it)."""
+        return set(
+            Match.objects.filter(table__club_night__season=self).values_list("game", flat=True)
+        )
 
 
 class ClubNight(models.Model):

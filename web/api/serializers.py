@@ -71,6 +71,13 @@ class SeasonSerializer(serializers.ModelSerializer):
         starts, ends = attrs.get("starts_on"), attrs.get("ends_on")
         if starts and ends and ends < starts:
             raise serializers.ValidationError({"ends_on": "a season cannot end before it starts"})
+        if self.instance is not None and "games" in attrs:
+            played = self.instance.games_with_matches() - set(attrs["games"])
+            if played:
+                raise serializers.ValidationError(
+                    {"games": f"{', '.join(sorted(played))} has matches in this season: a game with matches stays in its season"},
+                    code="game_has_matches",
+                )  # fmt: skip
         return attrs
 
 

@@ -1,0 +1,63 @@
+"""A season's settings apply to its standings (issue 28, 7): turning confirmation on takes
+the unconfirmed deals out, turning it off puts the pending ones in, also through a plain
+``rebuild_standings``; a game with matches cannot be dropped from its season."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+from scoring.models import SeasonStanding
+from tests.conftest import NAPOLEON_SEATS, napoleon_deal
+from tournaments import actions
+from tournaments.models import Season
+
+pytestmark = pytest.mark.django_db
+
+
+def aki(season) -> int | None:
+    row = SeasonStanding.objects.filter(season=season, game="napoleon", player__handle="aki")
+    return row.values_list("total", flat=True).first()
+
+
+def edit(client, season, **changes):
+    form = {"name": season.name, "games": season.games, "starts_on": "", "ends_on": "",
+            "public": "on" if season.public else "", **changes}  # fmt: skip
+    if season.require_confirmation and "require_confirmation" not in changes:
+        form["require_confirmation"] = "on"
+    return client.post(f"/clubs/{season.club.slug}/seasons/{season.pk}/", {k: v for k, v in form.items() if v != ""})  # fmt: skip
+
+
+def test_confirmation_turned_on_and_off_applies_to_the_deals_already_there(
+    season, make_match, scorer, club_admin, client, django_capture_on_commit_callbacks
+):
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.enter_deal(match, napoleon_deal(), user=scorer)
+    assert aki(season) == 40
+    client.force_login(club_admin)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert edit(client, season, require_confirmation="on").status_code == 302
+    season.refresh_from_db()
+    assert season.require_confirmation and aki(season) in (None, 0)  # unconfirmed: out
+    call_command("rebuild_standings")  # a plain rebuild agrees
+    assert aki(season) in (None, 0)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert edit(client, season, require_confirmation="").status_code == 302
+    assert aki(season) == 40
+    call_command("rebuild_standings")
+    assert aki(season) == 40
+
+
+def test_a_game_with_matches_stays_in_its_season(season, make_match, club_admin, client):
+    make_match("napoleon", NAPOLEON_SEATS)
+    client.force_login(club_admin)
+    page = edit(client, season, games=["rettler"])
+    assert page.status_code == 200 and "napoleon has matches in this season" in page.content.decode()
+    api = APIClient()
+    api.force_authenticate(club_admin)
+    answer = api.patch(f"/api/seasons/{season.pk}/", {"games": ["rettler"]}, format="json")
+    assert answer.status_code == 400 and answer.json()["errors"][0]["path"] == "games"
+    assert "napoleon" in Season.objects.get(pk=season.pk).games
+    assert edit(client, season, games=["napoleon", "rettler", "packing"]).status_code == 302

@@ -108,6 +108,9 @@ def _change(deal: Deal, user: User, reason: str, action: str, apply) -> tuple[De
         raise Rejection(
             (error("missing_field", "reason", gettext_noop("say why the deal changes")),)
         )
+    limit = DealVersion._meta.get_field("reason").max_length or 500
+    if len(reason.strip()) > limit:
+        raise Rejection((error("out_of_range", "reason", gettext_noop("a reason is at most %(limit)s characters"), limit=limit),))  # fmt: skip
     with transaction.atomic():
         match = (
             Match.objects.select_for_update(of=("self",))

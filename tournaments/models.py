@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from tournaments.names import normal
 
 GAME_NAMES = sorted(engine.GAMES)
 """The games' names, for the API schema's one choice set of games."""
@@ -147,10 +148,21 @@ class Season(models.Model):
             )
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
             raise ValidationError({"ends_on": _("A season cannot end before it starts.")})
+        if self.club_id and Season.name_taken(self.club_id, self.name, self.pk):
+            raise ValidationError({"name": _("The club has a season of this name already.")})
         if self.pk:
             played = self.games_with_matches() - set(self.games)
             if played:
                 raise ValidationError({"games": _("%(games)s has matches in this season: a game with matches stays in its season.") % {"games": ", ".join(sorted(played))}})  # fmt: skip
+
+    @staticmethod
+    def name_taken(club_id: int, name: str, pk: int | None = None) -> bool:
+        """A season of the club has this name, as names are compared (``names.normal``:
+        the score-sheet import takes ``Spring 2024`` and ``spring 2024`` for one season)."""
+        others = Season.objects.filter(club_id=club_id)
+        if pk is not None:
+            others = others.exclude(pk=pk)
+        return normal(name) in {normal(n) for n in others.values_list("name", flat=True)}
 
     def games_with_matches(self) -> set[str]:
         """The games this season has matches of (they cannot be dropped from it)."""

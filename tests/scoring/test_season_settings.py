@@ -54,7 +54,9 @@ def test_a_game_with_matches_stays_in_its_season(season, make_match, club_admin,
     make_match("napoleon", NAPOLEON_SEATS)
     client.force_login(club_admin)
     page = edit(client, season, games=["rettler"])
-    assert page.status_code == 200 and "napoleon has matches in this season" in page.content.decode()
+    assert (
+        page.status_code == 200 and "napoleon has matches in this season" in page.content.decode()
+    )
     api = APIClient()
     api.force_authenticate(club_admin)
     answer = api.patch(f"/api/seasons/{season.pk}/", {"games": ["rettler"]}, format="json")

@@ -16,7 +16,6 @@ every table (``pc_seat3``): it is the column's key.
 from __future__ import annotations
 
 import copy
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -27,6 +26,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import names
 from tournaments.games import LEAGUE_GAMES
 from tournaments.games.base import LeagueGame, Section
 from tournaments.models import Match, Player
@@ -77,9 +77,8 @@ def seat_key(seat: int) -> str:
     return f"player_{seat}"
 
 
-def normal(heading: str) -> str:
-    """A heading as compared: full-width folded, case-folded, spaces collapsed."""
-    return " ".join(unicodedata.normalize("NFKC", heading).casefold().split())
+normal = names.normal
+"""A heading, a name as compared (``tournaments.names``)."""
 
 
 class SheetForm(forms.Form):

@@ -71,6 +71,12 @@ class SeasonSerializer(serializers.ModelSerializer):
         starts, ends = attrs.get("starts_on"), attrs.get("ends_on")
         if starts and ends and ends < starts:
             raise serializers.ValidationError({"ends_on": "a season cannot end before it starts"})
+        club = attrs.get("club", getattr(self.instance, "club", None))
+        name = attrs.get("name", getattr(self.instance, "name", None))
+        if club is not None and name and Season.name_taken(club.pk, name, getattr(self.instance, "pk", None)):  # fmt: skip
+            raise serializers.ValidationError(
+                {"name": "the club has a season of this name already"}, code="unique"
+            )
         if self.instance is not None and "games" in attrs:
             played = self.instance.games_with_matches() - set(attrs["games"])
             if played:

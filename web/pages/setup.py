@@ -17,6 +17,7 @@ from tournaments import members as club_members
 from tournaments.messages import localize
 from tournaments.models import Club, Membership, Player, Season
 from tournaments.records import Rejection
+from tournaments.textfile import whole_number
 from web.pages.setup_forms import ClubNightForm, MemberForm, PlayerForm, SeasonForm
 
 ADMINS_ONLY = gettext_lazy("Only a league administrator of this club sets it up.")
@@ -128,7 +129,8 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
     club = administered_club(request, slug)
     try:
         if "remove" in request.POST or "role" in request.POST and "membership" in request.POST:
-            membership = get_object_or_404(Membership, club=club, pk=request.POST.get("membership"))
+            number = whole_number(request.POST.get("membership"))
+            membership = get_object_or_404(Membership, club=club, pk=number or 0)
             name = membership.user.get_username()
             if "remove" in request.POST:
                 club_members.remove(membership)

@@ -147,6 +147,10 @@ class AttendanceForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         names = [n.strip() for n in data.get("guests", "").splitlines() if n.strip()]
+        longest = Player._meta.get_field("display_name").max_length or 100
+        too_long = [n for n in names if len(n) > longest]
+        if too_long:
+            self.add_error("guests", _("A name is at most %(n)s characters: %(name)s…") % {"n": longest, "name": too_long[0][:20]})  # fmt: skip
         data["guest_names"] = names
         if not data.get("present") and not names:
             raise forms.ValidationError(_("Tick who came."))

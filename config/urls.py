@@ -12,6 +12,7 @@ from web.api import league as league_api
 from web.api import matches as match_api
 from web.api import sheets as sheet_api
 from web.pages import corrections, draw, entry, league, setup, sheets
+from web.pages.signin import SignOutView
 
 router = DefaultRouter()
 router.register("clubs", league_api.ClubViewSet)
@@ -68,7 +69,7 @@ urlpatterns = [
     path("matches/<int:pk>/reopen/", corrections.reopen_match, name="reopen_match"),
     path("deals/<int:pk>/confirm/", entry.confirm_deal, name="confirm_deal"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", SignOutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/standings/", match_api.StandingsView.as_view(), name="standings"),

@@ -9,6 +9,20 @@
   document.querySelectorAll("[data-print]").forEach(function (link) {
     link.addEventListener("click", function (event) { event.preventDefault(); window.print(); });
   });
+  // A shared phone forgets the pages it kept for use offline (a private season's entry
+  // page, its players, its sheet) when its user signs out, or once a page shows nobody is
+  // signed in; the deals waiting to be sent (IndexedDB) stay.
+  function forgetPages() {
+    return window.caches ? caches.delete("clubscore-pages").catch(function () {}) : Promise.resolve();
+  }
+  if (document.body.dataset.signedIn === "0") forgetPages();
+  document.querySelectorAll("form[data-sign-out]").forEach(function (signOut) {
+    signOut.addEventListener("submit", function (event) {
+      if (signOut.dataset.forgotten) return;
+      event.preventDefault();
+      forgetPages().then(function () { signOut.dataset.forgotten = "1"; signOut.submit(); });
+    });
+  });
   var out = document.getElementById("present-count");
   var form = document.getElementById("attendance");
   if (out && form) {

@@ -140,3 +140,10 @@ def test_deal_entry_is_rate_limited_per_user(scorer_api, make_match, monkeypatch
     assert (
         scorer_api.get(f"/api/matches/{match.pk}/deals/").status_code == 200
     )  # reads are not limited
+
+
+def test_signing_out_tells_the_browser_to_drop_its_cache(client, scorer):
+    client.force_login(scorer)
+    response = client.post("/accounts/logout/")
+    assert response.status_code == 302 and response["Clear-Site-Data"] == '"cache"'
+    assert "_auth_user_id" not in client.session

@@ -4,8 +4,10 @@ the site's own sign-in page, under the same password limit and the same policy."
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from web.pages.signin import SignOutView
+
 app_name = "rest_framework"
 urlpatterns = [
     path("login/", auth_views.LoginView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", SignOutView.as_view(), name="logout"),
 ]

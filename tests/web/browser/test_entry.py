@@ -346,3 +346,34 @@ def test_the_packing_pad_types_packs_by_suit_and_shows_the_partners(phone, live_
     assert phone.input_value("#id_packs_emi") == "HA H5 H3\nS10 S2"
     phone.click(".cardpad button[data-undo]")
     assert phone.input_value("#id_packs_emi") == "HA H5 H3\nS10"
+
+
+def test_signing_out_forgets_the_kept_pages_but_not_the_queued_deals(phone, live_server, rettler):
+    """Issue 28, 9: a shared phone: after sign-out, the private entry page is not served
+    from the phone's cache offline; a deal queued before stays queued."""
+    open_entry(phone, live_server, rettler)
+    phone.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10000)
+    phone.wait_for_function("() => caches.match(location.pathname).then(Boolean)", polling=200, timeout=10000)  # fmt: skip
+    phone.context.set_offline(True)
+    enter_rettler(phone)
+    phone.fill("#id_adjutant_cards", "ZZ")  # a deal the server refuses on arrival: it stays
+    phone.click("#save")
+    phone.wait_for_function("() => document.getElementById('queue-status').textContent.includes('1')")  # fmt: skip
+    phone.context.set_offline(False)
+    phone.wait_for_selector("#queue-refused li")  # sent, refused, kept for correction
+    with phone.expect_navigation():
+        phone.click("form[data-sign-out] button")
+    assert phone.evaluate("() => caches.has('clubscore-pages').then(h => !h)")
+    phone.context.set_offline(True)
+    try:
+        phone.goto(f"{live_server.url}/matches/{rettler.pk}/enter/")
+        served = phone.content()
+    except Exception:  # no network and nothing kept: the browser's own error
+        served = ""
+    assert "Aki" not in served and "deal-entry" not in served
+    phone.context.set_offline(False)
+    phone.goto(f"{live_server.url}/")
+    waiting = phone.evaluate("""() => new Promise(done => { const open = indexedDB.open('clubscore', 1);
+        open.onsuccess = () => { const all = open.result.transaction('queue').objectStore('queue').getAll();
+        all.onsuccess = () => done(all.result.length); }; })""")  # fmt: skip
+    assert waiting == 1

@@ -89,6 +89,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    "web.pages.errors.SiteErrorPages",  # inside the policy and the reader's language
     # Last: turns a locked-out sign-in into its answer (web.pages.signin.locked_out).
     "axes.middleware.AxesMiddleware",
 ]
@@ -217,6 +218,7 @@ AXES_CLIENT_IP_CALLABLE = "web.pages.signin.client_address"
 AXES_LOCKOUT_CALLABLE = "web.pages.signin.locked_out"
 AXES_VERBOSE = False
 
+CSRF_FAILURE_VIEW = "web.pages.errors.csrf_failure"  # the site's page, in the reader's language
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

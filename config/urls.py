@@ -88,6 +88,7 @@ urlpatterns = [
     path("api-auth/", include("web.api.auth_urls")),
 ]
 
+handler400 = "web.pages.errors.bad_request"
 handler403 = "web.pages.errors.permission_denied"
 handler404 = "web.pages.errors.page_not_found"
 handler500 = "web.pages.errors.server_error"

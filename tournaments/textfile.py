@@ -41,12 +41,14 @@ def decode(data: bytes) -> str:
 
 
 def csv_rows(data: bytes) -> list[list[str]]:
-    """The rows of a CSV file (tab-separated when its first line has tabs and no commas)."""
+    """The rows of a CSV file (tab-separated when its first line has tabs and no commas).
+    Lines may end as Windows (CR LF), Unix (LF) or the old Mac (CR alone) writes them."""
     text = decode(data)
-    first = text.partition("\n")[0]
+    first = text.splitlines()[0] if text else ""
     delimiter = "\t" if "\t" in first and "," not in first else ","
     rows: list[list[str]] = []
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    # newline="": lines end at CR LF, LF or CR, and a quoted cell keeps its own line ends.
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
         for row in reader:
             if any("\x00" in cell for cell in row):

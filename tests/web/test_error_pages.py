@@ -69,3 +69,33 @@ def test_a_database_that_cannot_be_had_answers_503_with_retry_after(
     page = client.post(f"/matches/{match.pk}/enter/", form)
     assert page.status_code == 503 and page["Retry-After"] == "2"
     assert 'class="brand"' in page.content.decode() and "混み合って" in page.content.decode()
+
+
+def test_a_csrf_failure_a_large_form_and_a_wrong_method_get_the_sites_pages(client, scorer, make_match):  # fmt: skip
+    """Issue 28, 10: never Django's bare English pages; the API keeps its error shape."""
+    from django.test import Client
+
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    strict = Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE="ja")
+    strict.force_login(scorer)
+    expired = strict.post(f"/matches/{match.pk}/enter/", {"csrfmiddlewaretoken": "stale"})
+    page = expired.content.decode()
+    assert expired.status_code == 403 and 'class="brand"' in page and "フォームの有効期限" in page
+    api = strict.post("/api/clubs/", {"name": "x"}, content_type="application/json")
+    assert api.status_code == 403 and "errors" in api.json()
+
+    client.force_login(scorer)
+    large = client.post(f"/matches/{match.pk}/enter/", {"full_record": "x" * (2 * 1024 * 1024)})
+    assert large.status_code == 400 and 'class="brand"' in large.content.decode()
+
+    wrong = client.get(f"/deals/{match.pk}/confirm/")
+    assert wrong.status_code == 405 and 'class="brand"' in wrong.content.decode()
+    assert "POST" in wrong["Allow"] and "Content-Security-Policy" in wrong
+    api_wrong = client.put("/api/standings/")
+    assert api_wrong.status_code == 405 and "errors" in api_wrong.json()
+
+
+def test_a_csv_with_old_mac_line_ends_is_read():
+    from tournaments.textfile import csv_rows
+
+    assert csv_rows(b"name,handle\rAki Ito,aki\r") == [["name", "handle"], ["Aki Ito", "aki"]]

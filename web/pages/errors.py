@@ -1,10 +1,13 @@
-"""The site's own 403, 404 and 500 pages: the header, what happened in the reader's
-language, why (for a 403) and a way back.  Django calls these handlers when DEBUG
-is off (``config.urls``)."""
+"""The site's own error pages: the header, what happened in the reader's language, why
+(for a 403) and a way back; for the API, its ``{"errors": [...]}`` shape.  Django calls
+the handlers when DEBUG is off (``config.urls``); a failed CSRF check comes here
+(``CSRF_FAILURE_VIEW``) and a 405 without a body is given one (``SiteErrorPages``)."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -44,6 +47,60 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
         _("Page not found"),
         _("There is no such page, or it belongs to a club whose pages you cannot see."),
     )
+
+
+def _api(request: HttpRequest, status: int, code: str, message: str) -> HttpResponse | None:
+    """The API's error shape for a request to the API (``None`` for a page)."""
+    if not request.path.startswith("/api/"):
+        return None
+    return JsonResponse({"errors": [{"code": code, "path": "", "message": message}]}, status=status)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent with a token that is not (or no longer) the page's: after a sign-in
+    elsewhere, a page kept too long, or cookies off."""
+    message = _("The form was sent with an expired or missing security token.")
+    return _api(request, 403, "csrf_failed", message) or _page(
+        request,
+        403,
+        _("The form has expired"),
+        message,
+        _(
+            "Open the page again (your sign-in may have changed since it was opened) and send it once more; make sure the browser keeps cookies for this site."
+        ),
+    )
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """400: a request Django will not read (a form over 1 MB, a bad header)."""
+    message = _("The request could not be read: it is too large or malformed.")
+    return _api(request, 400, "bad_request", message) or _page_or_plain(
+        request, 400, _("Not readable"), message, "<h1>Bad request</h1>"
+    )
+
+
+def method_not_allowed(request: HttpRequest) -> HttpResponse:
+    """405: a page opened in a way it does not answer (a link to a button's address)."""
+    message = _("This address takes a form's button, not a link.")
+    return _api(request, 405, "method_not_allowed", message) or _page(
+        request, 405, _("Not here"), message
+    )
+
+
+class SiteErrorPages:
+    """Gives the bare 405 a view answers (``require_http_methods``) the site's page."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code == 405 and not response.content:
+            page = method_not_allowed(request)
+            if "Allow" in response:
+                page["Allow"] = response["Allow"]
+            return page
+        return response
 
 
 def busy(request: HttpRequest) -> HttpResponse:

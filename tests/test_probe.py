@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import io
 import json
+import zipfile
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client
 from rest_framework.authtoken.models import Token
@@ -55,13 +58,13 @@ class Probe:
         self.leaks: list[str] = []
         self.lost: list[str] = []
 
-    def call(self, client, method: str, url: str, *, body=None, raw=None, **extra):
+    def call(self, client, method: str, url: str, *, body=None, raw=None, format="json", **extra):  # noqa: A002 - DRF's word
         self.tried += 1
         send = getattr(client, method.lower())
         if raw is not None:
             response = send(url, raw, content_type="application/json", **extra)
         elif body is not None:
-            response = send(url, body, format="json", **extra) if isinstance(client, APIClient) else send(url, body, **extra)  # fmt: skip
+            response = send(url, body, format=format, **extra) if isinstance(client, APIClient) else send(url, body, **extra)  # fmt: skip
         else:
             response = send(url, **extra)
         if response.status_code >= 500:
@@ -276,6 +279,47 @@ def test_the_probe(world, settings):
         pdf = probe.call(Client(), "GET", url).content
         if b"/Subtype /Image" in pdf or b"/Subtype/Image" in pdf:
             probe.leaks.append(f"{url}: an image in the PDF")
+
+    # 7. A careless club and a hostile administrator (issue 28): renames, hostile files,
+    # repeated clicks, over-long values, the last administrator, forged forms.
+    admin_api = APIClient()
+    admin_api.force_authenticate(world["admin"])
+    admin_page = Client()
+    admin_page.force_login(world["admin"])
+    aki = Player.objects.get(handle="aki")
+    if probe.call(admin_api, "PATCH", f"/api/players/{aki.pk}/", body={"handle": "ben"}).status_code < 400:  # fmt: skip
+        probe.lost.append("two players given one handle")
+    probe.call(admin_api, "PATCH", f"/api/players/{aki.pk}/", body={"handle": "aki-renamed"})
+    if Deal.objects.filter(record__players__contains=["aki"]).exists():
+        probe.lost.append("a rename left records naming the old handle")
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as book:
+        book.writestr("[Content_Types].xml", "<Types/>")
+        book.writestr(
+            "xl/sharedStrings.xml", b"<sst>" + b"<si><t>x</t></si>" * 2_000_000 + b"</sst>"
+        )
+    upload = SimpleUploadedFile("bomb.xlsx", bomb.getvalue())
+    if probe.call(admin_api, "POST", "/api/clubs/kanda/score-sheets/", body={"file": upload}, format="multipart").status_code != 400:  # fmt: skip
+        probe.lost.append("a zip bomb was not refused")
+    target = Deal.objects.filter(deleted_at__isnull=True, match__table__club_night__season__name="Autumn League 2026", match__status="open").first()  # fmt: skip
+    probe.call(admin_api, "DELETE", f"/api/deals/{target.pk}/?reason={'x' * 5000}")
+    if Deal.objects.get(pk=target.pk).deleted_at is not None:
+        probe.lost.append("a deal deleted with a reason too long to keep")
+    probe.call(admin_api, "POST", "/api/seasons/", body={"club": world["club"].pk, "name": "AUTUMN LEAGUE 2026", "games": ["napoleon"]})  # fmt: skip
+    if Season.objects.filter(club=world["club"], name__iexact="autumn league 2026").count() != 1:
+        probe.lost.append("two seasons of one name")
+    mine = Membership.objects.get(user=world["admin"], club=world["club"])
+    probe.call(admin_page, "POST", "/clubs/kanda/members/", body={"membership": mine.pk, "role": "member"})  # fmt: skip
+    probe.call(admin_page, "POST", "/clubs/kanda/members/", body={"member-username": "admin", "member-role": "member"})  # fmt: skip
+    if not Membership.objects.filter(club=world["club"], role="admin").exists():
+        probe.lost.append("the club lost its last league administrator")
+    forged = Client(enforce_csrf_checks=True)
+    forged.force_login(world["admin"])
+    for method, url, body in (("POST", f"/matches/{match.pk}/enter/", {"csrfmiddlewaretoken": "forged"}),
+                              ("GET", f"/deals/{target.pk}/confirm/", None),
+                              ("POST", f"/matches/{match.pk}/enter/", {"full_record": "x" * (2 * 1024 * 1024)})):  # fmt: skip
+        if probe.call(forged, method, url, body=body).status_code not in (400, 403, 405):
+            probe.lost.append(f"{method} {url} was taken")
 
     print("\n" + probe.summary())
     assert (probe.errors, probe.leaks, probe.lost) == ([], [], []), probe.summary()

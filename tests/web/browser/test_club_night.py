@@ -92,7 +92,8 @@ def test_from_an_empty_club_to_a_deal_at_a_drawn_table(
     assert len(seated) == len(set(seated)) == 14
 
     # The scorer of table 1 enters its first deal from their home page.
-    page.click("text=Sign out")
+    with page.expect_navigation():  # the page forgets what it kept, then signs out
+        page.click("text=Sign out")
     login(page, base, "sam", "sam-pw-2026")
     table1 = matches[0]
     page.click(f"#scorer-home a[href='/matches/{table1.pk}/enter/']")

@@ -10,7 +10,10 @@ from __future__ import annotations
 import datetime as dt
 import subprocess
 import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -18,6 +21,8 @@ from rest_framework.test import APIClient
 
 from tournaments import actions
 from tournaments.models import Club, ClubNight, Membership, Player, Season, Table
+
+T = TypeVar("T")
 
 SEASON_LINE = (
     "game",
@@ -184,6 +189,31 @@ def napoleon_deal(declarer="aki", adjutant="chika", count=15, points=None):
 
 
 NAPOLEON_SEATS = ["aki", "ben", "chika", "dai"]
+
+
+def at_the_same_moment(*work: Callable[[], T]) -> list[T | BaseException]:
+    """Run each of ``work`` in a thread of its own, all released at once (a race); each
+    one's answer, or the exception it raised.  Each thread closes its own connection."""
+    from django.db import connection
+
+    start = threading.Barrier(len(work))
+    answers: list[T | BaseException] = [RuntimeError("not run")] * len(work)
+
+    def run(i: int) -> None:
+        try:
+            start.wait()
+            answers[i] = work[i]()
+        except BaseException as exc:  # noqa: BLE001 - the caller looks at it
+            answers[i] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(work))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
 
 
 def run_manage(env: dict[str, str], *args: str) -> str:

@@ -3,12 +3,10 @@ role, and when two administrators demote each other at the same moment (PostgreS
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.db import connection
 
-from tests.conftest import member_of
+from tests.conftest import at_the_same_moment, member_of
 from tournaments import members
 from tournaments.models import Membership
 from tournaments.records import Rejection
@@ -53,21 +51,6 @@ def test_two_administrators_demoting_each_other_at_once_leave_one(club, django_u
         first = member_of(club, django_user_model, f"first-{attempt}", "admin")
         second = member_of(club, django_user_model, f"second-{attempt}", "admin")
         Membership.objects.filter(club=club).exclude(user__in=[first, second]).delete()
-        start = threading.Barrier(2)
-        refused: list[str] = []
-
-        def demote(user, start=start, refused=refused) -> None:
-            try:
-                start.wait()
-                members.set_role(club, user, "member")
-            except Rejection as rejection:
-                refused.append(rejection.errors[0]["code"])
-            finally:
-                connection.close()
-
-        threads = [threading.Thread(target=demote, args=(u,)) for u in (first, second)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        answers = at_the_same_moment(*(lambda u=u: members.set_role(club, u, "member") for u in (first, second)))  # fmt: skip
+        refused = [a.errors[0]["code"] for a in answers if isinstance(a, Rejection)]
         assert admins(club) == 1 and refused == ["last_admin"], (attempt, refused)

@@ -67,6 +67,7 @@ urlpatterns = [
     path("deals/<int:pk>/delete/", corrections.delete_deal, name="delete_deal"),
     path("deals/<int:pk>/restore/", corrections.restore_deal, name="restore_deal"),
     path("matches/<int:pk>/reopen/", corrections.reopen_match, name="reopen_match"),
+    path("matches/<int:pk>/end/", corrections.end_match, name="end_match"),
     path("deals/<int:pk>/confirm/", entry.confirm_deal, name="confirm_deal"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", SignOutView.as_view(), name="logout"),

@@ -45,6 +45,7 @@ from tournaments.models import (
     DealScore,
     DealVersion,
     Match,
+    MatchEvent,
     Membership,
     Player,
     Season,
@@ -69,8 +70,12 @@ def export_club(club: Club) -> dict[str, Any]:
                         "entered_by", "confirmed_by", "revised_by")]  # fmt: skip
                     matches.append({
                         "game": match.game, "rules": match.rules, "target": match.target,
-                        "status": match.status, "created_at": match.created_at.isoformat(),
+                        "status": match.status, "ended_by_hand": match.ended_by_hand,
+                        "created_at": match.created_at.isoformat(),
                         "seats": [p.handle for p in match.seated_players()], "deals": deals,
+                        "events": [{"action": e.action, "reason": e.reason, "changed_by": _username(e.changed_by),
+                                    "changed_at": e.changed_at.isoformat()}
+                                   for e in match.events.order_by("changed_at", "pk").select_related("changed_by")],
                     })  # fmt: skip
                 tables.append({"name": table.name, "scorer": _username(table.scorer),
                                "matches": matches})  # fmt: skip
@@ -258,6 +263,18 @@ def _import_match(
     status = _text(m, "status", where)
     if status not in Match.Status.values:
         raise ImportError_(f"{where}.status: {status!r} is not open or finished")
+    for i, e in enumerate(_list(m, "events", where, [])):
+        at = f"{where}.events[{i}]"
+        event = MatchEvent(match=match, action=_text(e, "action", at), reason=_text(e, "reason", at),
+                           changed_by=accounts.get(e.get("changed_by"), f"{at}.changed_by"),
+                           changed_at=_moment(e, "changed_at", at))  # fmt: skip
+        _checked(event, at, exclude=["changed_by"]).save()
+    if _flag(m, "ended_by_hand", where) and status == Match.Status.FINISHED:
+        if match.status != Match.Status.FINISHED:  # ended by hand: as the file says, and why
+            if not match.events.filter(action=MatchEvent.Action.ENDED).exists():
+                raise ImportError_(f"{where}.ended_by_hand: ended by hand, but no event says why")
+            Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, ended_by_hand=True)  # fmt: skip
+            match.refresh_from_db()
     if status == Match.Status.FINISHED and match.status != Match.Status.FINISHED:
         raise ImportError_(
             f"{where}.status: finished in the file, but its deals do not end the match"

@@ -111,6 +111,14 @@ def create_match(
     target: int | None = None,
 ) -> Match:
     """Seat ``players`` (in order of play) at a new match of ``game``."""
+    rules_of_game = engine.GAMES.get(game)
+    if (
+        target is None
+        and rules_of_game is not None
+        and rules_of_game.accepts_target
+        and rules_of_game.default_target is None
+    ):  # an open-ended game: the night's number of deals, if it has one
+        target = table.club_night.deals_per_match
     check_new_match(table, game, players, rules=rules, target=target)
     with transaction.atomic():
         match = Match.objects.create(

@@ -33,7 +33,7 @@ from django.utils.translation import gettext_noop
 import engine
 from tournaments import progress
 from tournaments.bulk import insert_rows
-from tournaments.models import Deal, DealScore, DealVersion, Match, counting_deals
+from tournaments.models import Deal, DealScore, DealVersion, Match, MatchEvent, counting_deals
 from tournaments.records import (
     Rejection,
     checked_alone,
@@ -190,8 +190,48 @@ def restore_deal(deal: Deal, user: User, reason: str) -> tuple[Deal, list[Effect
     return _change(deal, user, reason, DealVersion.Action.RESTORED, apply)
 
 
-def reopen_match(match: Match) -> Match:
-    """An administrator reopens a finished match so its deals can be corrected."""
-    Match.objects.filter(pk=match.pk).update(status=Match.Status.OPEN, finished_at=None)
+def _reason(reason: str | None) -> str:
+    text = (reason or "").strip()
+    if not text:
+        raise Rejection((error("missing_field", "reason", gettext_noop("say why")),))
+    limit = MatchEvent._meta.get_field("reason").max_length or 500
+    if len(text) > limit:
+        raise Rejection((error("out_of_range", "reason", gettext_noop("a reason is at most %(limit)s characters"), limit=limit),))  # fmt: skip
+    return text
+
+
+def end_match(match: Match, user: User | None, reason: str) -> Match:
+    """End an open match by hand ("End the match": an open-ended Napoleon or Rettler
+    match, a night that stops early): it is finished as it stands, its winner by the
+    game's own ranking, and it counts as finished in the standings (matches won)."""
+    text = _reason(reason)
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.status == Match.Status.FINISHED:
+            raise Rejection((error("match_finished", "", gettext_noop("this match is finished already")),), conflict=True)  # fmt: skip
+        if not locked.deals.filter(deleted_at__isnull=True).exists():
+            raise Rejection((error("no_deal", "", gettext_noop("a match with no deal cannot end: delete it instead")),))  # fmt: skip
+        Match.objects.filter(pk=match.pk).update(
+            status=Match.Status.FINISHED, finished_at=timezone.now(), ended_by_hand=True
+        )
+        MatchEvent.objects.create(match=locked, action=MatchEvent.Action.ENDED, reason=text, changed_by=user)  # fmt: skip
+        progress.changed(match.pk, deals_changed=False)
+    match.refresh_from_db()
+    return match
+
+
+def reopen_match(match: Match, user: User | None, reason: str) -> Match:
+    """An administrator reopens a finished match (its deals can be corrected, or more
+    entered when it was ended by hand); the reason is in the match's history."""
+    text = _reason(reason)
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.status == Match.Status.OPEN:
+            raise Rejection((error("not_finished", "", gettext_noop("this match is open already")),), conflict=True)  # fmt: skip
+        Match.objects.filter(pk=match.pk).update(
+            status=Match.Status.OPEN, finished_at=None, ended_by_hand=False
+        )
+        MatchEvent.objects.create(match=locked, action=MatchEvent.Action.REOPENED, reason=text, changed_by=user)  # fmt: skip
+        progress.changed(match.pk, deals_changed=False)
     match.refresh_from_db()
     return match

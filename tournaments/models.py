@@ -175,6 +175,14 @@ class ClubNight(models.Model):
     season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="club_nights")
     date = models.DateField()
     venue = models.CharField(max_length=200, blank=True)
+    deals_per_match = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "Matches of open-ended games (Napoleon, Rettler; 1234 and Bhabhi count games) "
+            "started this night end by themselves after this many deals."
+        ),
+    )
 
     class Meta:
         ordering = ["-date"]
@@ -220,10 +228,17 @@ class Match(models.Model):
         null=True,
         blank=True,
         help_text=_(
-            "Comp-13: deals in the match (12); Packing: points to win (500); 1234 and Bhabhi: games in the match (optional); else empty."
+            "Comp-13: deals in the match (12); Packing: points to win (500); 1234 and Bhabhi: games in the match (optional); Napoleon and Rettler: deals in the match (optional: else the match is ended by hand); else empty."
         ),
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    ended_by_hand = models.BooleanField(
+        default=False,
+        help_text=_(
+            "Ended with 'End the match' (a scorer or administrator, with a reason), not by "
+            "its rules: it counts as finished in the standings."
+        ),
+    )
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveBigIntegerField(
@@ -416,6 +431,26 @@ class DealVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.deal} {self.action} at {self.changed_at:%Y-%m-%d %H:%M}"
+
+
+class MatchEvent(models.Model):
+    """A match ended by hand or reopened: who, when and why (the match page's history)."""
+
+    class Action(models.TextChoices):
+        ENDED = "ended", _("ended")
+        REOPENED = "reopened", _("reopened")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    action = models.CharField(max_length=10, choices=Action.choices)
+    reason = models.CharField(max_length=500)
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    changed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "changed_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.match} {self.action} at {self.changed_at:%Y-%m-%d %H:%M}"
 
 
 class DealScore(models.Model):

@@ -36,7 +36,7 @@ widow has cards (「中のカード」を取って数枚捨てる); point cards 
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -77,15 +77,28 @@ EIGHT_PLAYER_LONE_ALL_TAKEN = 252
 
 
 class DeclarerGame(Game):
-    """Summary scoring shared by Napoleon and Rettler."""
+    """Summary scoring shared by Napoleon and Rettler.
+
+    The rulebooks set no end to a match: a club plays until it stops.  A match record may
+    give ``target``, a number of deals: the match is finished after that many (a round of
+    a tournament, a night's agreed length); without it the match is open-ended, and the
+    league ends it by hand.  Its winner is then the first by the cumulative points.
+    """
 
     point_cards_total: ClassVar[int]
+    accepts_target = True
     deal_keys = (
         frozenset(
             {"declaration", "adjutant_cards", "adjutants", "point_cards", "discarded_point_cards"}
         )
         | FULL_PLAY_KEYS
     )
+
+    def is_finished(
+        self, side_totals: Sequence[int], deals_played: int, target: int | None
+    ) -> bool:
+        """After ``target`` deals, when the match names a number of deals."""
+        return target is not None and deals_played >= target
 
     # -- hooks -----------------------------------------------------------------
     @abstractmethod

@@ -133,9 +133,12 @@ def test_a_finished_match_is_locked_until_an_administrator_reopens_it(
         f"/api/deals/{deal.pk}/", {"record": fixed, "reason": "ben took it"}, format="json"
     )
     assert locked.status_code == 409 and locked.json()["errors"][0]["code"] == "match_locked"
-    assert client_for(scorer).post(f"/api/matches/{match.pk}/reopen/").status_code == 403
+    why = {"reason": "ben took the king"}
+    assert client_for(scorer).post(f"/api/matches/{match.pk}/reopen/", why).status_code == 403
+    assert client_for(league_admin).post(f"/api/matches/{match.pk}/reopen/").status_code == 400
     assert (
-        client_for(league_admin).post(f"/api/matches/{match.pk}/reopen/").json()["status"] == "open"
+        client_for(league_admin).post(f"/api/matches/{match.pk}/reopen/", why).json()["status"]
+        == "open"
     )
     response = client_for(scorer).put(
         f"/api/deals/{deal.pk}/", {"record": fixed, "reason": "ben took it"}, format="json"

@@ -118,13 +118,37 @@ class MatchViewSet(
         match = self.get_queryset().get(pk=match.pk)
         return Response(self.get_serializer(match).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses={200: MatchSerializer})
+    @extend_schema(
+        request=ReasonSerializer,
+        responses={200: MatchSerializer, 400: RejectionSerializer, 409: RejectionSerializer},
+    )
     @action(detail=True, methods=["post"])
     def reopen(self, request: Request, pk: str | None = None) -> Response:
-        """Administrators reopen a finished match so that its deals can be corrected."""
+        """Administrators reopen a finished match (``{"reason"}``, kept in its history) so
+        that its deals can be corrected, or more entered when it was ended by hand."""
         match = self.get_object()
         deny(access.can_administer(request.user, match), ADMINS_ONLY)
-        match = corrections.reopen_match(match)
+        return self._ended_or_reopened(corrections.reopen_match, match)
+
+    @extend_schema(
+        request=ReasonSerializer,
+        responses={200: MatchSerializer, 400: RejectionSerializer, 409: RejectionSerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def finish(self, request: Request, pk: str | None = None) -> Response:
+        """End the match as it stands (``{"reason"}``): the table's scorer or an
+        administrator; an open-ended Napoleon or Rettler match, a night that stops early."""
+        match = self.get_object()
+        deny(access.scores_table(request.user, match.table), NOT_YOUR_TABLE)
+        return self._ended_or_reopened(corrections.end_match, match)
+
+    def _ended_or_reopened(self, change: Any, match: Match) -> Response:
+        payload = ReasonSerializer(data=self.request.data)
+        payload.is_valid(raise_exception=True)
+        try:
+            change(match, access.signed_in(self.request.user), payload.validated_data["reason"])
+        except actions.Rejection as rejection:
+            return rejection_response(rejection)
         return Response(self.get_serializer(self.get_queryset().get(pk=match.pk)).data)
 
     @extend_schema(

@@ -90,7 +90,7 @@ class SeasonSerializer(serializers.ModelSerializer):
 class ClubNightSerializer(serializers.ModelSerializer):
     class Meta:
         model = ClubNight
-        fields = ["id", "season", "date", "venue"]
+        fields = ["id", "season", "date", "venue", "deals_per_match"]
 
 
 class TableSerializer(AccountFieldsForAdministrators, serializers.ModelSerializer):
@@ -186,12 +186,13 @@ class MatchSerializer(serializers.ModelSerializer):
             "rules",
             "target",
             "status",
+            "ended_by_hand",
             "created_at",
             "finished_at",
             "deal_count",
             "standings",
         ]
-        read_only_fields = ["status", "created_at", "finished_at"]
+        read_only_fields = ["status", "ended_by_hand", "created_at", "finished_at"]
 
     def get_partnerships(self, match: Match) -> list[list[str]] | None:
         sides = match.partnerships()

@@ -26,6 +26,7 @@ from web.pages.forms import CorrectionForm
 NOT_YOUR_TABLE = gettext_lazy(
     "Only this table's scorer or a league administrator corrects its deals."
 )
+NOT_YOUR_MATCH = gettext_lazy("Only this table's scorer or a league administrator ends its match.")
 ADMINS_ONLY = gettext_lazy(
     "Only a league administrator of this club deletes, restores and reopens."
 )
@@ -118,6 +119,27 @@ def reopen_match(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(access.visible(Match.objects.all(), request.user), pk=pk)
     if not access.can_administer(request.user, match):
         raise PermissionDenied(ADMINS_ONLY)
-    corrections.reopen_match(match)
-    messages.success(request, _("The match is open again: its deals can be corrected."))
+    done = _("The match is open again: its deals can be corrected.")
+    return _end_or_reopen(request, match, corrections.reopen_match, done)
+
+
+@login_required
+@require_POST
+def end_match(request: HttpRequest, pk: int) -> HttpResponse:
+    """ "End the match" as it stands (the table's scorer or an administrator, with a reason)."""
+    match = get_object_or_404(
+        access.visible(Match.objects.select_related("table"), request.user), pk=pk
+    )
+    if not access.scores_table(request.user, match.table):
+        raise PermissionDenied(NOT_YOUR_MATCH)
+    return _end_or_reopen(request, match, corrections.end_match, _("The match is ended."))
+
+
+def _end_or_reopen(request: HttpRequest, match: Match, change: Any, done: str) -> HttpResponse:
+    try:
+        change(match, access.signed_in(request.user), _reason(request))
+    except Rejection as rejection:
+        messages.error(request, "; ".join(localize(e) for e in rejection.errors))
+    else:
+        messages.success(request, done)
     return redirect("match", pk=match.pk)

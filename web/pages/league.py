@@ -89,6 +89,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "match": match,
             "sheet": sheet,
             "corrections": corrections,
+            "events": match.events.select_related("changed_by").order_by("-changed_at", "-pk"),
             "club": access.club_id(match),
             "may_score": access.scores_table(request.user, match.table),
             "may_confirm": access.can_confirm(request.user, match),

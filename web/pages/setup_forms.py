@@ -113,8 +113,8 @@ class SeasonForm(forms.ModelForm):
 class ClubNightForm(forms.ModelForm):
     class Meta:
         model = ClubNight
-        fields = ["date", "venue"]
-        labels = {"date": _("Date"), "venue": _("Venue")}
+        fields = ["date", "venue", "deals_per_match"]
+        labels = {"date": _("Date"), "venue": _("Venue"), "deals_per_match": _("Deals per match")}
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
 
 

@@ -152,10 +152,12 @@ def test_correct_delete_restore_and_reopen_from_the_match_page(
     finished = Match.objects.get(game="twentytwo")
     assert finished.status == Match.Status.FINISHED
     page.goto(f"{base}/matches/{finished.pk}/")
+    page.fill("form:has(#reopen) input[name=reason]", "the last trick was misread")
     page.click("#reopen")
     page.wait_for_selector(".messages >> text=The match is open again")
     finished.refresh_from_db()
     assert finished.status == Match.Status.OPEN
+    assert "the last trick was misread" in page.inner_text("ul.corrections")  # in the history
 
 
 def test_a_member_sees_no_correction_buttons_and_the_server_refuses_anyway(

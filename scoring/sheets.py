@@ -85,6 +85,9 @@ def match_sheet(match: Match) -> MatchSheet:
         )
     by_handle = {p.handle: p for p in players}
     standing = {s.player: s for s in result.standings}
+    finished, winners = result.finished, list(result.winners)
+    if match.ended_by_hand and not finished:  # "End the match": the first as it stands
+        finished, winners = True, [s.player for s in result.standings if s.rank == 1]
     return MatchSheet(
         match=match,
         players=players,
@@ -92,9 +95,9 @@ def match_sheet(match: Match) -> MatchSheet:
         totals=[running[h] for h in handles],
         deals_won=[standing[h].deals_won for h in handles],
         ranks=[standing[h].rank for h in handles],
-        finished=result.finished,
-        winner=by_handle.get(result.winner) if result.winner else None,
-        winners=[by_handle[h] for h in result.winners],
+        finished=finished,
+        winner=by_handle.get(winners[0]) if len(winners) == 1 else None,
+        winners=[by_handle[h] for h in winners if h in by_handle],
         tie_break=str(game.tie_break),
         outcome=game.outcome(
             result.details, result.finished, {h: p.display_name for h, p in by_handle.items()}

@@ -63,6 +63,9 @@ def test_end_the_match_by_hand_then_reopen_with_reasons(
     assert ended.json()["status"] == "finished" and ended.json()["ended_by_hand"] is True
     line = MatchStanding.objects.get(match=match, player__handle="aki")
     assert line.finished and line.rank == 1
+    client.force_login(club_admin)
+    sheet = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'class="winner"' in sheet and "Aki" in sheet.split('class="winner"')[1][:80]
     assert SeasonStanding.objects.get(season=season, game="napoleon", player__handle="aki").matches_won == 1  # fmt: skip
     again = api_of(scorer).post(f"/api/matches/{match.pk}/deals/", {"record": napoleon_deal()}, format="json")  # fmt: skip
     assert again.status_code == 409 and again.json()["errors"][0]["code"] == "match_finished"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -13,7 +14,7 @@ from scoring.players import season_numbers
 from scoring.queries import matches_with_standings, readable_match
 from scoring.ratings import by_rating, rating_chart, ratings_of, scope_for, with_ratings
 from scoring.sheets import match_sheet, season_chart
-from tournaments import access
+from tournaments import access, history
 from tournaments.access import visible
 from tournaments.models import ClubNight, DealVersion, Match, Player, Season
 from web.pages import roles
@@ -77,11 +78,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = readable_match(request.user, pk)
     sheet = match_sheet(match)
     stored = list(match.deals.order_by("number").only("pk", "number", "deleted_at", "match_id"))
-    corrections = (
-        DealVersion.objects.filter(deal__match=match)
-        .select_related("deal", "changed_by", "confirmed_by")
-        .order_by("-changed_at", "-pk")
-    )
+    corrections = _readable_history(match)
     return render(
         request,
         "pages/match.html",
@@ -98,6 +95,25 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "deleted": [d for d in stored if d.deleted_at is not None],
         },
     )
+
+
+def _readable_history(match: Match) -> list[dict[str, Any]]:
+    """The match's corrections, newest first, as people read them: what each changed,
+    field by field, and its effect on the leaderboard, players by their names."""
+    names = {p.handle: p.display_name for p in match.seated_players()}
+    versions = list(
+        DealVersion.objects.filter(deal__match=match)
+        .select_related("deal", "changed_by", "confirmed_by")
+        .order_by("deal_id", "changed_at", "pk")
+    )
+    out = []
+    for i, version in enumerate(versions):
+        later = versions[i + 1] if i + 1 < len(versions) else None
+        after = later.record_before if later and later.deal_id == version.deal_id else version.deal.record  # fmt: skip
+        changed, more = history.changes(version.record_before, after, names)
+        effect = [{**line, "player": names.get(line["player"], line["player"])} for line in version.effect]  # fmt: skip
+        out.append({"version": version, "changes": changed, "more": more, "effect": effect})
+    return sorted(out, key=lambda v: (v["version"].changed_at, v["version"].pk), reverse=True)
 
 
 LATEST_MATCHES = 20

@@ -1,0 +1,47 @@
+"""A history people read (issue 29, 5): what a correction changed, field by field, with
+players by their display names, never their handles."""
+
+import pytest
+from django.utils import translation
+
+from tests.conftest import NAPOLEON_SEATS, napoleon_deal
+from tournaments import actions, corrections
+from tournaments.history import changes
+
+pytestmark = pytest.mark.django_db
+
+NAMES = {"aki": "Aki Ito", "ben": "Ben Mori", "chika": "Chika Sato", "dai": "Dai Kato"}
+
+
+def test_changes_are_field_by_field_with_names():
+    before = {**napoleon_deal(count=14), "game": "napoleon", "players": NAPOLEON_SEATS}
+    after = {**napoleon_deal(count=16, adjutant="dai"), "adjutant_cards": ["HJ"],
+             "game": "napoleon", "players": NAPOLEON_SEATS}  # fmt: skip
+    with translation.override("en"):
+        found, more = changes(before, after, NAMES)
+    lines = [(c.field, c.before, c.after) for c in found]
+    assert ("declaration · count", "14", "16") in lines
+    assert ("adjutant cards", "SA", "HJ") in lines
+    assert ("adjutants", "Chika Sato", "Dai Kato") in lines
+    assert more == 0 and not any("aki" in str(line) for line in lines)
+
+
+def test_the_match_page_shows_what_changed_and_the_effect_by_name(
+    make_match, scorer, club_admin, client
+):
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    deal = actions.enter_deal(match, napoleon_deal(count=14), user=scorer)
+    corrections.correct_deal(deal, napoleon_deal(count=16), scorer, "sixteen, not fourteen")
+    client.force_login(club_admin)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    history = page[page.index("History of changes") :]
+    assert "sixteen, not fourteen" in history
+    assert "<td>declaration · count</td><td>14</td><td>16</td>" in history
+    assert "<td>Aki</td>" in history and "<td>aki</td>" not in history  # names, not handles
+
+
+def test_the_fields_are_named_in_the_readers_language():
+    before, after = napoleon_deal(count=14), napoleon_deal(count=16)
+    with translation.override("ja"):
+        found, _more = changes(before, after, NAMES)
+    assert [(c.field, c.before, c.after) for c in found] == [("宣言 · 立枚数", "14", "16")]

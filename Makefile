@@ -8,7 +8,11 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:$(PG_PORT)/clubscore
 TEST_BROKER_URL ?= redis://127.0.0.1:$(REDIS_PORT)/0
 # mypy's Django plugin loads the settings: the demo's environment, nothing secret.
 MYPY := DEBUG=1 DATABASE_URL=sqlite:///:memory: $(BIN)/mypy
-DEMO_ENV := DEBUG=1 DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 CELERY_BROKER_URL=
+# The demo as a club sees it: its own error pages (DEBUG off; a public, demo-only key),
+# the club's time zone, plain HTTP on this machine; `make demo DEMO_PORT=8001`.
+DEMO_PORT ?= 8000
+DEMO_ENV := DEBUG=0 HTTPS=0 SECRET_KEY=demo-only-this-key-is-public TIME_ZONE=Asia/Tokyo \
+	ALLOWED_HOSTS=127.0.0.1,localhost DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 CELERY_BROKER_URL=
 
 .PHONY: install engine engine-clean demo services browser-deps test fuzz lint bench
 
@@ -32,11 +36,13 @@ engine-clean:
 	rm -rf build/mypyc engine/.compiled
 	find engine -name '*.so' -delete
 
-# The embedded demo: SQLite, Celery tasks run eagerly, served at http://127.0.0.1:8000
+# The embedded demo: SQLite, Celery tasks run eagerly, served at http://127.0.0.1:$(DEMO_PORT)
 demo: install engine
 	$(DEMO_ENV) $(BIN)/python manage.py migrate --noinput
+	$(DEMO_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	$(DEMO_ENV) $(BIN)/python manage.py load_demo
-	$(DEMO_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
+	@echo "Open http://127.0.0.1:$(DEMO_PORT)/ (times in Asia/Tokyo)"
+	$(DEMO_ENV) $(BIN)/python manage.py runserver 127.0.0.1:$(DEMO_PORT)
 
 services:
 	bash scripts/services.sh $(PG_PORT) $(REDIS_PORT)

@@ -127,3 +127,36 @@ def test_the_health_check_answers_without_the_database(client, django_assert_num
     with django_assert_num_queries(0):
         response = client.get("/healthz")
     assert response.status_code == 200 and response.content == b"ok"
+
+
+def test_the_tables_scorer_deletes_a_deal_on_the_page_as_through_the_api(
+    client, scorer, member, make_match
+):
+    """What the roles table says: the table's scorer corrects and deletes its deals (the
+    page as the API); a member does neither."""
+    from tests.conftest import NAPOLEON_SEATS, napoleon_deal
+    from tournaments import actions
+    from tournaments.models import Deal
+
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    deal = actions.enter_deal(match, napoleon_deal(), user=scorer)
+    client.force_login(member)
+    assert client.post(f"/deals/{deal.pk}/delete/", {"reason": "x"}).status_code == 403
+    client.force_login(scorer)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert f'action="/deals/{deal.pk}/delete/"' in page
+    client.post(f"/deals/{deal.pk}/delete/", {"reason": "entered at the wrong table"})
+    assert Deal.objects.get(pk=deal.pk).deleted_at is not None
+
+
+def test_the_demo_prints_its_three_accounts_every_time(db):
+    import io
+
+    from django.core.management import call_command
+
+    for _ in range(2):
+        out = io.StringIO()
+        call_command("load_demo", stdout=out)
+        text = out.getvalue()
+        assert "admin / demo-admin-2026" in text and "scorer / demo-scorer-2026" in text
+        assert "member / demo-member-2026" in text

@@ -24,7 +24,7 @@ from web.pages.entry import RANKS, SUIT_MARKS
 from web.pages.forms import CorrectionForm
 
 NOT_YOUR_TABLE = gettext_lazy(
-    "Only this table's scorer or a league administrator corrects its deals."
+    "Only this table's scorer or a league administrator corrects and deletes its deals."
 )
 NOT_YOUR_MATCH = gettext_lazy("Only this table's scorer or a league administrator ends its match.")
 ADMINS_ONLY = gettext_lazy(
@@ -87,11 +87,17 @@ def _reason(request: HttpRequest) -> str:
     return request.POST.get("reason", "").strip()
 
 
-def _administer(request: HttpRequest, pk: int, change: Any, done: str) -> HttpResponse:
-    """Delete or restore a deal (``change``) with the reason given; ``done`` says it."""
+def _administer(
+    request: HttpRequest, pk: int, change: Any, done: str, *, scorers: bool = False
+) -> HttpResponse:
+    """Delete or restore a deal (``change``) with the reason given; ``done`` says it.
+    Administrators; with ``scorers`` also the table's scorer (as the API allows)."""
     deal = _deal(request, pk)
-    if not access.can_administer(request.user, deal):
-        raise PermissionDenied(ADMINS_ONLY)
+    allowed = access.can_administer(request.user, deal) or (
+        scorers and access.scores_table(request.user, deal.match.table)
+    )
+    if not allowed:
+        raise PermissionDenied(NOT_YOUR_TABLE if scorers else ADMINS_ONLY)
     try:
         _d, effect = change(deal, access.signed_in(request.user), _reason(request))
     except Rejection as rejection:
@@ -104,7 +110,9 @@ def _administer(request: HttpRequest, pk: int, change: Any, done: str) -> HttpRe
 @login_required
 @require_POST
 def delete_deal(request: HttpRequest, pk: int) -> HttpResponse:
-    return _administer(request, pk, corrections.delete_deal, _("Deal %(n)s deleted. %(effect)s"))
+    return _administer(
+        request, pk, corrections.delete_deal, _("Deal %(n)s deleted. %(effect)s"), scorers=True
+    )
 
 
 @login_required

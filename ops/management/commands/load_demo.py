@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
-from ops.demo import ADMIN, DEMO_CLUB, SCORER, load_demo
+from ops.demo import ADMIN, DEMO_CLUB, MEMBER, SCORER, load_demo
 
 
 class Command(BaseCommand):
@@ -12,7 +12,9 @@ class Command(BaseCommand):
         club = load_demo()
         if club is None:
             self.stdout.write(f"{DEMO_CLUB} is loaded already.")
-            return
-        self.stdout.write(self.style.SUCCESS(f"Loaded {DEMO_CLUB}."))
-        self.stdout.write(f"League administrator: {ADMIN[0]} / {ADMIN[1]}  (demo only)")
-        self.stdout.write(f"Scorer:               {SCORER[0]} / {SCORER[1]}  (demo only)")
+        else:
+            self.stdout.write(self.style.SUCCESS(f"Loaded {DEMO_CLUB}."))
+        # Every time: whoever starts the demo needs the accounts (demo only: public passwords).
+        self.stdout.write(f"League administrator: {ADMIN[0]} / {ADMIN[1]}")
+        self.stdout.write(f"Scorer:               {SCORER[0]} / {SCORER[1]}")
+        self.stdout.write(f"Member (plays as Aki): {MEMBER[0]} / {MEMBER[1]}")

@@ -170,6 +170,6 @@ def test_a_member_sees_no_correction_buttons_and_the_server_refuses_anyway(
     response = page.goto(f"{live_server.url}/deals/{deal.pk}/correct/")
     assert response.status == 403
     assert (
-        "Only this table's scorer or a league administrator corrects its deals."
+        "Only this table's scorer or a league administrator corrects and deletes its deals."
         in page.inner_text("main")
     )

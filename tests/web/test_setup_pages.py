@@ -200,3 +200,11 @@ def test_a_draw_confirmed_twice_at_once_seats_everyone_once(club, django_user_mo
     assert sorted(answers) == ["AlreadySeated", "list"]  # one refused, one seated the tables
     assert Table.objects.filter(club_night=night).count() == 2
     assert Player.objects.filter(display_name="Lena Ito").count() == 1
+
+
+def test_the_add_member_menu_starts_at_the_least_role(client, club, admin):
+    page = client.get(f"/clubs/{club.slug}/setup/").content.decode()
+    menu = page[page.index('name="member-role"') :]
+    options = menu[: menu.index("</select>")]
+    assert options.index('value="member"') < options.index('value="admin"')
+    assert 'value="member" selected' in options and 'value="admin" selected' not in options

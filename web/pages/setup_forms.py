@@ -80,7 +80,12 @@ class PlayerForm(forms.ModelForm):
 
 class MemberForm(forms.Form):
     username = forms.CharField(label=_("Account (user name)"))
-    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices)
+    # The least role first and chosen: making someone a league administrator is a choice.
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=list(reversed(Membership.Role.choices)),
+        initial=Membership.Role.MEMBER,
+    )
 
     def clean_username(self) -> Any:
         return _account(self.cleaned_data["username"].strip())

@@ -19,6 +19,14 @@
   var summary = document.getElementById("error-summary") || document.getElementById("stale") ||
     document.getElementById("same-as");
   if (summary) { summary.focus(); summary.scrollIntoView({ block: "start" }); }
+  // A problem's link puts the cursor in its field (not only the page at the field).
+  document.querySelectorAll("#error-summary a[href^='#field-']").forEach(function (link) {
+    link.addEventListener("click", function () {
+      var block = document.getElementById(link.getAttribute("href").slice(1));
+      var control = block && block.querySelector("input:not([type=hidden]), select, textarea");
+      if (control) window.setTimeout(function () { control.focus(); }, 0);  // after the jump
+    });
+  });
 
   // -- point cards: the running sum, the last player's count ---------------------------
   var total = parseInt(data.pointTotal || "0", 10);

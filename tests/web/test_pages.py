@@ -160,3 +160,26 @@ def test_the_demo_prints_its_three_accounts_every_time(db):
         text = out.getvalue()
         assert "admin / demo-admin-2026" in text and "scorer / demo-scorer-2026" in text
         assert "member / demo-member-2026" in text
+
+
+def test_faster_at_the_table(client, scorer, players, table, make_match):
+    """Issue 29, 10: the saved deal's scores in seat order; the card fields keep the phone's
+    keyboard down (the pad types them); the scorer's home names club, venue and players."""
+    match = make_match("napoleon", ["dai", "chika", "ben", "aki"])
+    client.force_login(scorer)
+    page = client.get(f"/matches/{match.pk}/enter/").content.decode()
+    assert 'name="adjutant_cards"' in page
+    card_input = page[page.index('name="adjutant_cards"') - 200 : page.index('name="adjutant_cards"') + 200]  # fmt: skip
+    assert 'inputmode="none"' in card_input
+    form = {"declarer": "aki", "trump": "hearts", "count": "15", "adjutant_cards": "SA",
+            "adjutants": ["chika"], "pc_dai": "1", "pc_chika": "7", "pc_ben": "3", "pc_aki": "9",
+            "discarded": "0", "key": "k"}  # fmt: skip
+    saved = client.post(f"/matches/{match.pk}/enter/", form, follow=True).content.decode()
+    assert "Dai -30, Chika +20, Ben -30, Aki +40" in saved
+    home = client.get("/").content.decode()
+    scorer_home = home[home.index('id="scorer-home"') :]
+    assert (
+        "Test Club" in scorer_home
+        and "Hall" in scorer_home
+        and "Dai, Chika, Ben, Aki" in scorer_home
+    )

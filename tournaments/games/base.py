@@ -217,7 +217,10 @@ def card_field(label: Text, required: bool = True) -> forms.CharField:
         label=label,
         required=required,
         max_length=200,
-        widget=forms.TextInput(attrs={"class": "cards", "autocomplete": "off"}),
+        # The card pad types it: the phone's keyboard stays down (inputmode none).
+        widget=forms.TextInput(
+            attrs={"class": "cards", "autocomplete": "off", "inputmode": "none"}
+        ),
     )
 
 

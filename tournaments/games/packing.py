@@ -33,7 +33,8 @@ class PackingLeague(LeagueGame):
         for p in form.players:
             form.fields[f"packs_{p.handle}"] = forms.CharField(
                 label=_("%(name)s: packs, one per line") % {"name": p.display_name}, required=False,
-                widget=forms.Textarea(attrs={"rows": 2, "class": "cards", "autocomplete": "off"}),
+                widget=forms.Textarea(attrs={"rows": 2, "class": "cards", "autocomplete": "off",
+                                             "inputmode": "none"}),
             )  # fmt: skip
 
     def sections(self, form: EntryForm) -> list[Section]:

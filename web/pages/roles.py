@@ -6,12 +6,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 
 from scoring.models import SeasonStanding
 from tournaments import access
-from tournaments.models import Club, Deal, Match, Membership, Player, Table
+from tournaments.models import Club, Deal, Match, Membership, Player, Seat, Table
 
 
 def for_user(user: Any) -> dict[str, Any]:
@@ -21,7 +21,10 @@ def for_user(user: Any) -> dict[str, Any]:
     tables = access.scored_tables(Table.objects.all(), user)
     open_matches = (
         Match.objects.filter(table__in=tables, status=Match.Status.OPEN)
-        .select_related("table__club_night__season")
+        .select_related("table__club_night__season__club")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+        )
         .annotate(played=Count("deals"))
         .order_by("-table__club_night__date", "table__name")
     )

@@ -377,3 +377,13 @@ def test_signing_out_forgets_the_kept_pages_but_not_the_queued_deals(phone, live
         open.onsuccess = () => { const all = open.result.transaction('queue').objectStore('queue').getAll();
         all.onsuccess = () => done(all.result.length); }; })""")  # fmt: skip
     assert waiting == 1
+
+
+def test_a_problems_link_puts_the_cursor_in_its_field(phone, live_server, rettler):
+    open_entry(phone, live_server, rettler)
+    enter_rettler(phone)
+    phone.fill("#id_count", "")
+    phone.click("#save")
+    phone.wait_for_selector("#error-summary")
+    phone.click("#error-summary a[href='#field-count']")
+    assert phone.evaluate("() => document.activeElement.id") == "id_count"

@@ -41,6 +41,7 @@ from scoring.ratings import with_ratings
 from scoring.sheets import MatchSheet
 from tournaments.games import label
 from tournaments.models import Season
+from tournaments.names import table_label
 
 FONT = "IPAPGothic"
 FONT_FILE = Path(__file__).resolve().parent / "fonts" / "ipagp.ttf"
@@ -117,7 +118,7 @@ def sheet_title(sheet: MatchSheet) -> list[str]:
     night = match.table.club_night
     lines = [
         f"{night.season.club.name} – {night.season.name}",
-        f"{night.date:%Y-%m-%d} {night.venue} · {match.table.name} · {label(match.game)}",
+        f"{night.date:%Y-%m-%d} {night.venue} · {table_label(match.table.name)} · {label(match.game)}",
         _("Players") + ": " + ", ".join(p.display_name for p in sheet.players),
     ]
     if sheet.finished:

@@ -183,3 +183,17 @@ def test_faster_at_the_table(client, scorer, players, table, make_match):
         and "Hall" in scorer_home
         and "Dai, Chika, Ben, Aki" in scorer_home
     )
+
+
+def test_japanese_through_and_through(client, scorer, make_match):
+    """Issue 29, 9: a drawn table is 「卓 1」 to a Japanese reader, the card pad shows cards
+    (♠A, ♡10, JK), not codes."""
+    match = make_match("comp13", ["aki", "ben", "chika", "dai"], rules={"jokers": 1})
+    client.force_login(scorer)
+    client.cookies["django_language"] = "ja"
+    page = client.get(f"/matches/{match.pk}/enter/").content.decode()
+    assert "卓 1" in page and "Table 1" not in page
+    assert 'data-code="SA"' in page and ">♠A</button>" in page and ">♡10</button>" in page
+    assert 'data-code="JK"' in page and ">SA</button>" not in page
+    client.cookies["django_language"] = "en"
+    assert "Table 1" in client.get(f"/matches/{match.pk}/").content.decode()

@@ -23,6 +23,7 @@ from tournaments.draw import NoDraw
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import ClubNight, Membership, Player
+from tournaments.names import table_label
 from tournaments.nights import AlreadySeated, Guest, PlannedTable, propose, seat_night
 from tournaments.records import Rejection
 from tournaments.textfile import whole_number
@@ -179,7 +180,7 @@ def paper_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     header = [_("Deal"), *names, _("Note")]
     title = [
         f"{night.season.club.name} – {night.season.name}",
-        f"{night.date:%Y-%m-%d} {night.venue} · {match.table.name} · {LEAGUE_GAMES[match.game].label}",
+        f"{night.date:%Y-%m-%d} {night.venue} · {table_label(match.table.name)} · {LEAGUE_GAMES[match.game].label}",
     ]
     document = Document(
         match.game, title, header, [], blank_rows=LEAGUE_GAMES[match.game].blank_rows

@@ -16,6 +16,7 @@ from scoring.ratings import by_rating, rating_chart, ratings_of, scope_for, with
 from scoring.sheets import match_sheet, season_chart
 from tournaments import access, history
 from tournaments.access import visible
+from tournaments.games import label
 from tournaments.models import ClubNight, DealVersion, Match, Player, Season
 from web.pages import roles
 
@@ -53,7 +54,9 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "game": game,
             "rows": boards.get(game, []),
-            "chart": line_chart(season_chart(season, game=game), title=f"{season.name} – {game}"),
+            "chart": line_chart(
+                season_chart(season, game=game), title=f"{season.name} – {label(game)}"
+            ),
         }
         for game in season.games
     ]
@@ -137,12 +140,12 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             chart = season_chart(season, game=game, player=player)
             if chart.series:
                 charts.append({"season": season, "game": game,
-                               "svg": line_chart(chart, title=f"{player.display_name} – {game}")})  # fmt: skip
+                               "svg": line_chart(chart, title=f"{player.display_name} – {label(game)}")})  # fmt: skip
     ratings = []
     scope = scope_for(user, player.club_id)
     for rating in ratings_of(player, scope):
         chart = rating_chart(player, rating.game, scope)
-        ratings.append({"rating": rating, "svg": line_chart(chart, title=f"{player.display_name} – {rating.game}")})  # fmt: skip
+        ratings.append({"rating": rating, "svg": line_chart(chart, title=f"{player.display_name} – {label(rating.game)}")})  # fmt: skip
     return render(
         request,
         "pages/player.html",

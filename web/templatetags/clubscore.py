@@ -9,6 +9,7 @@ from django import template
 from scoring.exports import EXPORTERS, Exporter
 from tournaments import access
 from tournaments.games import label
+from tournaments.names import table_label as _table_label
 
 register = template.Library()
 
@@ -31,3 +32,18 @@ def person(context: template.Context, account: Any, club: int) -> str:
     reader = context["request"].user
     name = access.person(account, club, fallback=access.can_administer_club(reader, club))
     return name or ""
+
+
+@register.filter
+def table_label(name: str) -> str:
+    """A table's name in the reader's language (``Table 3`` → 「卓 3」)."""
+    return _table_label(name)
+
+
+SUIT_MARKS = {"S": "♠", "H": "♡", "D": "♢", "C": "♣"}
+
+
+@register.filter
+def card_label(code: str) -> str:
+    """A card as people read it: ``SA`` → ♠A, ``H10`` → ♡10 (the joker, the bridge: JK, BR)."""
+    return SUIT_MARKS[code[0]] + code[1:] if code[:1] in SUIT_MARKS and len(code) > 1 else code

@@ -70,8 +70,8 @@ def test_a_correction_keeps_the_old_record_and_shows_the_effect(entered, scorer,
     page = Client()
     page.force_login(scorer)
     html = page.get(f"/matches/{match.pk}/").content.decode()
-    assert "History of changes" in html and "wrong adjutant" in html  # players by display name
-    row = re.search(r"<tr><td>Dai</td>(.*?)</tr>", html).group(1)
+    assert "History of changes" in html and "wrong adjutant" in html
+    row = re.search(r"<tr><td>Dai</td>(.*?)</tr>", html).group(1)  # by display name
     numbers = [int(n) for n in re.findall(r">(-?\d+)<", row)]
     assert numbers[:2] == [effect["dai"]["total_before"], effect["dai"]["total_after"]]
 

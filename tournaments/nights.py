@@ -7,7 +7,9 @@ import random
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -22,9 +24,10 @@ from tournaments.records import Rejection, error
 
 
 def unique_handle(club: Club, name: str, taken: set[str] | None = None) -> str:
-    """A player's handle made from their name: ``Lena Ito`` → ``lena-ito``, then
-    ``lena-ito-2`` … when the club has it (a name with no Latin letters: ``player``)."""
-    base = slugify(name)[:36].strip("-") or "player"
+    """A player's handle made from their name: ``Lena Ito`` → ``lena-ito``, a Japanese
+    name in romaji (``伊藤 亜紀`` → ``itou-aki``, pykakasi's Hepburn), then ``lena-ito-2`` …
+    when the club has it (a name that gives no letters at all: ``player``)."""
+    base = slugify(romaji(name))[:36].strip("-") or "player"
     used = (
         taken
         if taken is not None
@@ -39,6 +42,21 @@ def unique_handle(club: Club, name: str, taken: set[str] | None = None) -> str:
         n += 1
         handle = f"{base}-{n}"
     return handle
+
+
+def romaji(name: str) -> str:
+    """``name`` in Latin letters: as it is when it has no other script, else read by
+    pykakasi (kanji, hiragana and katakana in Hepburn romaji; Latin words kept)."""
+    if name.isascii():
+        return name
+    return " ".join(part["hepburn"] for part in _kakasi().convert(name))
+
+
+@cache
+def _kakasi() -> Any:
+    import pykakasi  # its dictionary loads once per process, when a name first needs it
+
+    return pykakasi.kakasi()
 
 
 def game_sizes(names: Sequence[str]) -> list[GameSizes]:

@@ -83,3 +83,15 @@ def test_the_command_has_a_dry_run(club, tmp_path, capsys):
     path.write_bytes("name,name_ja\n,森\n".encode())
     with pytest.raises(CommandError, match="row 2.name"):
         call_command("import_players", str(path), "--club", club.slug)
+
+
+def test_a_japanese_only_name_gets_a_readable_handle(club):
+    """Issue 29, 6: romaji (pykakasi), not ``player-2``; still unique in the club."""
+    from tournaments.nights import unique_handle
+
+    assert unique_handle(club, "伊藤 亜紀") == "itou-aki"
+    assert unique_handle(club, "さくら") == "sakura"
+    Player.objects.create(club=club, handle="yamada-tarou", display_name="山田太郎")
+    assert unique_handle(club, "山田太郎") == "yamada-tarou-2"
+    assert unique_handle(club, "Lena Ito") == "lena-ito"
+    assert unique_handle(club, "★") == "player"

@@ -31,10 +31,14 @@ def test_only_the_clubs_administrators_set_it_up(client, club, scorer):
 
 
 def test_a_player_is_added_by_name_and_the_handle_is_made_unique(client, club, admin):
-    for _ in range(2):
+    for another in ("", "on"):  # the second Lena Ito is someone else: said so
         response = client.post(
             f"/clubs/{club.slug}/setup/",
-            {"player-display_name": "Lena Ito", "player-name_ja": "伊藤 玲奈"},
+            {
+                "player-display_name": "Lena Ito",
+                "player-name_ja": "伊藤 玲奈",
+                "player-another": another,
+            },
         )
         assert response.status_code == 302
     assert sorted(Player.objects.filter(club=club).values_list("handle", flat=True)) == [
@@ -208,3 +212,27 @@ def test_the_add_member_menu_starts_at_the_least_role(client, club, admin):
     options = menu[: menu.index("</select>")]
     assert options.index('value="member"') < options.index('value="admin"')
     assert 'value="member" selected' in options and 'value="admin" selected' not in options
+
+
+def test_a_name_the_club_has_is_a_question_not_a_second_player(client, club, admin):
+    """Issue 29, 6: "the same person?"; a second one only when the administrator says so;
+    a guest typed at attendance who is a player is pointed to the list."""
+    Player.objects.create(club=club, handle="aki-ito", display_name="Aki Ito", name_ja="伊藤 亜紀")
+    for name in ("Aki Ito", "aki  ito", "ＡＫＩ ＩＴＯ"):
+        page = client.post(
+            f"/clubs/{club.slug}/setup/", {"player-display_name": name}
+        ).content.decode()
+        assert "the same person?" in page and 'type="checkbox" name="player-another"' in page
+    client.post(
+        f"/clubs/{club.slug}/setup/",
+        {"player-name_ja": "伊藤 亜紀", "player-display_name": "A. Ito"},
+    )
+    assert Player.objects.filter(club=club).count() == 1
+    client.post(
+        f"/clubs/{club.slug}/setup/", {"player-display_name": "Aki Ito", "player-another": "on"}
+    )
+    assert Player.objects.filter(club=club, display_name="Aki Ito").count() == 2
+    season = Season.objects.create(club=club, name="Winter", games=["napoleon"])
+    night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 4))
+    page = client.post(f"/nights/{night.pk}/draw/", {"guests": "aki ito", "games": ["napoleon"]})
+    assert "is a player of the club: tick them" in page.content.decode()

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.games import LEAGUE_GAMES
 from tournaments.models import Club, ClubNight, Membership, Player, Season
+from tournaments.names import normal
 from tournaments.nights import unique_handle
 
 
@@ -37,6 +38,12 @@ class PlayerForm(forms.ModelForm):
         required=False,
         help_text=_("The player's own sign-in, if any: they may then confirm their deals."),
     )
+    another = forms.BooleanField(
+        label=_("Another person of this name"),
+        required=False,
+        widget=forms.HiddenInput,  # shown (a checkbox) once the name is asked about
+        help_text=_("Tick only when the club has a player of this name who is someone else."),
+    )
 
     class Meta:
         model = Player
@@ -48,6 +55,8 @@ class PlayerForm(forms.ModelForm):
         self.club = club
         if self.instance.pk and self.instance.user:
             self.fields["account"].initial = self.instance.user.get_username()
+        if self.instance.pk:  # the question is for a new player only
+            del self.fields["another"]
 
     def clean_handle(self) -> str:
         typed = self.cleaned_data.get("handle", "").strip()
@@ -68,6 +77,23 @@ class PlayerForm(forms.ModelForm):
 
     def clean_account(self) -> Any:
         return _account(self.cleaned_data.get("account", "").strip())
+
+    def clean(self) -> dict[str, Any]:
+        """A name the club has already is a question, not a second player: the same person?"""
+        data = super().clean() or {}
+        if self.instance.pk or data.get("another"):
+            return data
+        typed = {normal(data.get("display_name") or ""), normal(data.get("name_ja") or "")} - {""}
+        for player in Player.objects.filter(club=self.club):
+            if typed & ({normal(player.display_name), normal(player.name_ja)} - {""}):
+                self.add_error(
+                    "display_name",
+                    _("%(name)s is a player of the club already (%(handle)s): the same person? Nothing was added. If it is someone else, tick “Another person of this name”.")
+                    % {"name": player.display_name, "handle": player.handle},
+                )  # fmt: skip
+                self.fields["another"].widget = forms.CheckboxInput()
+                break
+        return data
 
     def save(self, commit: bool = True) -> Player:
         player: Player = super().save(commit=False)
@@ -141,6 +167,7 @@ class AttendanceForm(forms.Form):
 
     def __init__(self, *args: Any, night: ClubNight, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.night = night
         players = Player.objects.filter(club_id=night.season.club_id).order_by("display_name")
         present, games = self.fields["present"], self.fields["games"]
         assert isinstance(present, forms.ChoiceField) and isinstance(games, forms.ChoiceField)
@@ -152,6 +179,15 @@ class AttendanceForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         names = [n.strip() for n in data.get("guests", "").splitlines() if n.strip()]
+        known = {
+            normal(name): p.display_name
+            for p in Player.objects.filter(club=self.night.season.club_id)
+            for name in (p.display_name, p.name_ja)
+            if name
+        }
+        for name in names:
+            if normal(name) in known:
+                self.add_error("guests", _("%(name)s is a player of the club: tick them among those who came.") % {"name": known[normal(name)]})  # fmt: skip
         longest = Player._meta.get_field("display_name").max_length or 100
         too_long = [n for n in names if len(n) > longest]
         if too_long:

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape
 
 from django.utils import timezone
@@ -29,6 +31,7 @@ from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.styles import Font
 from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
@@ -185,9 +188,10 @@ def to_pdf(title_lines: Sequence[str], header: Sequence[str], rows: Sequence[Seq
     story: list = [Paragraph(escape(title_lines[0]), heading)] if title_lines else []
     story += [Paragraph(escape(line), style) for line in title_lines[1:]]
     story.append(Spacer(1, 6 * mm))
-    data = [list(header)] + [["" if c is None else str(c) for c in row] for row in rows]
-    data += [[""] * len(header) for _ in range(blank_rows)]
-    table = Table(data, repeatRows=1)
+    text = [list(map(str, header))] + [["" if c is None else str(c) for c in row] for row in rows]
+    text += [[""] * len(header) for _ in range(blank_rows)]
+    width = A4[0] - 30 * mm
+    table = Table(*_fitted(text, width, style), repeatRows=1)
     table.setStyle(
         TableStyle(
             [
@@ -203,6 +207,38 @@ def to_pdf(title_lines: Sequence[str], header: Sequence[str], rows: Sequence[Seq
     story.append(table)
     doc.build(story)
     return out.getvalue()
+
+
+NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def _fitted(text: list[list[str]], width: float, style: ParagraphStyle) -> tuple[list[list[Any]], list[float] | None]:  # fmt: skip
+    """The table's cells and column widths inside ``width``: as they are when they fit;
+    else every cell a paragraph that wraps (long game and season names, Japanese words
+    between characters) in columns shared by what they hold."""
+    size = 9
+    pad = 14  # a cell's padding, and some air
+    head = [pdfmetrics.stringWidth(h, FONT, size) + pad for h in text[0]]
+    data = [
+        max((pdfmetrics.stringWidth(row[i], FONT, size) for row in text[1:]), default=0) + pad
+        for i in range(len(head))
+    ]
+    if sum(max(h, d) for h, d in zip(head, data, strict=True)) <= width:
+        return text, None
+    cell = ParagraphStyle("cell", parent=style, fontSize=size - 1, leading=size + 1, wordWrap="CJK")
+    # Short columns (numbers, ranks) keep the width of what they hold (their headings
+    # wrap); the long ones (games, names, club, season) share what is left, and wrap.
+    narrow = [d <= width / 12 for d in data]
+    kept = [max(d, 30.0) for d in data]
+    left = width - sum(k for k, short in zip(kept, narrow, strict=True) if short)
+    wanted = [min(max(h, d), width / 3) for h, d in zip(head, data, strict=True)]
+    wide = sum(w for w, short in zip(wanted, narrow, strict=True) if not short) or 1.0
+    columns = [k if short else left * w / wide for k, w, short in zip(kept, wanted, narrow, strict=True)]  # fmt: skip
+    number = ParagraphStyle("number", parent=cell, alignment=TA_RIGHT)
+    return [
+        [Paragraph(escape(value), number if NUMBER.fullmatch(value) else cell) for value in row]
+        for row in text
+    ], columns
 
 
 # -- the registry --------------------------------------------------------------------------------

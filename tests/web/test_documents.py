@@ -129,3 +129,26 @@ def test_names_in_every_pdf_are_text_never_markup(client, demo, tmp_path):
     flat = " ".join(seen.split())
     for typed in MARKUP.values():
         assert " ".join(typed.split()) in flat, typed
+
+
+def words_outside_the_page(pdf: bytes, tmp_path) -> list[str]:
+    """The words pdftotext finds beyond the page's right edge (``-bbox``: each word's box)."""
+    import re
+
+    path = tmp_path / "fit.pdf"
+    path.write_bytes(pdf)
+    html = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout  # fmt: skip
+    width = float(re.search(r'<page width="([\d.]+)"', html).group(1))
+    boxes = re.findall(r'<word xMin="[\d.]+" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>', html)  # fmt: skip
+    return [word for x_max, word in boxes if float(x_max) > width - 5]
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_standings_pdf_stays_inside_a4(client, demo, tmp_path, language):
+    """Issue 29, 8: every word on the page, long game and season names wrapped."""
+    Season.objects.filter(pk=demo.pk).update(name="Autumn League 2026 of the Kanda Card Club, Tuesdays and Fridays")  # fmt: skip
+    client.cookies["django_language"] = language
+    pdf = client.get(f"/seasons/{demo.pk}/standings.pdf").content
+    assert pdf.startswith(b"%PDF")
+    assert words_outside_the_page(pdf, tmp_path) == []

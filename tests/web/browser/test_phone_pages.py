@@ -77,3 +77,27 @@ def test_a_refused_deal_in_japanese_names_its_problem_in_japanese(browser, live_
     page.click("#save")
     summary = page.wait_for_selector("#error-summary").inner_text()
     assert "立った人" in summary and "declarer" not in summary
+
+
+def test_at_rest_no_heading_hides_behind_the_sticky_columns_and_none_breaks(
+    browser, live_server, demo
+):
+    """Issue 29, 8: at 375 px in Japanese the sticky points column sits where it stands
+    (covering no heading), and the sheet's headings and row labels keep to one line."""
+    page = browser.new_page(viewport=PHONE)
+    page.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+    page.goto(f"{live_server.url}/seasons/{demo.table.club_night.season_id}/")
+    edges = page.eval_on_selector(
+        "table.leaderboard tr",
+        "row => [...row.children].slice(2, 4).map(c => c.getBoundingClientRect())"
+        ".map(r => [r.left, r.right])",
+    )
+    (_points_left, points_right), (deals_left, _deals_right) = edges
+    assert points_right <= deals_left + 1, edges
+    page.goto(f"{live_server.url}/matches/{demo.pk}/")
+    lines = page.eval_on_selector_all(
+        "table.sheet th, table.sheet td:first-child",
+        """cells => cells.map(c => { const r = document.createRange(); r.selectNodeContents(c);
+            return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; })""",
+    )
+    assert lines and max(lines) == 1, lines  # one line each: no word broken in two

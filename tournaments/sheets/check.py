@@ -545,6 +545,10 @@ class _Checker:
         head, _dot, rest = path.partition(".")
         head = head.split("[")[0]
         player = rest.split("[")[0].split(".")[0]
+        if head == "point_cards" and not player:  # the total: the point columns, from the first
+            points = [n for n in form.fields if n.startswith("pc_")]
+            if points:
+                return points[0]
         name = form.game.field_for(head, to_seat.get(player, player))
         return name if name in form.fields else None
 

@@ -45,7 +45,9 @@ def _queue_season(sender: Any, instance: Any, created: bool, **kwargs: Any) -> N
     season_id = instance.pk
     if before["require_confirmation"] != instance.require_confirmation:
         # What counts changed for every match of the season: each is checked again.
-        Match.objects.filter(table__club_night__season_id=season_id).update(version=F("version") + 1)  # fmt: skip
+        Match.objects.filter(table__club_night__season_id=season_id).update(
+            version=F("version") + 1
+        )
     transaction.on_commit(lambda: refresh_season.delay(season_id), robust=True)
 
 

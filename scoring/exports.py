@@ -212,7 +212,9 @@ def to_pdf(title_lines: Sequence[str], header: Sequence[str], rows: Sequence[Seq
 NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 
-def _fitted(text: list[list[str]], width: float, style: ParagraphStyle) -> tuple[list[list[Any]], list[float] | None]:  # fmt: skip
+def _fitted(
+    text: list[list[str]], width: float, style: ParagraphStyle
+) -> tuple[list[list[Any]], list[float] | None]:
     """The table's cells and column widths inside ``width``: as they are when they fit;
     else every cell a paragraph that wraps (long game and season names, Japanese words
     between characters) in columns shared by what they hold."""
@@ -233,7 +235,9 @@ def _fitted(text: list[list[str]], width: float, style: ParagraphStyle) -> tuple
     left = width - sum(k for k, short in zip(kept, narrow, strict=True) if short)
     wanted = [min(max(h, d), width / 3) for h, d in zip(head, data, strict=True)]
     wide = sum(w for w, short in zip(wanted, narrow, strict=True) if not short) or 1.0
-    columns = [k if short else left * w / wide for k, w, short in zip(kept, wanted, narrow, strict=True)]  # fmt: skip
+    columns = [
+        k if short else left * w / wide for k, w, short in zip(kept, wanted, narrow, strict=True)
+    ]
     number = ParagraphStyle("number", parent=cell, alignment=TA_RIGHT)
     return [
         [Paragraph(escape(value), number if NUMBER.fullmatch(value) else cell) for value in row]

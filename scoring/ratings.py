@@ -229,12 +229,22 @@ def _replay_scopes(
         played.update(rate(event, states[game]))
         rated += 1
     _close_night(at, played, states, rows)
-    insert_rows(RatingHistory, ["player", "game", "night", "mu", "sigma", "rating", "deals", "scope"],
-                (row + (scope,) for scope in scopes for row in rows))  # fmt: skip
+    insert_rows(
+        RatingHistory,
+        ["player", "game", "night", "mu", "sigma", "rating", "deals", "scope"],
+        (row + (scope,) for scope in scopes for row in rows),
+    )
     Rating.objects.filter(player__club_id=club_id, game__in=games, scope__in=scopes).delete()
-    insert_rows(Rating, ["player", "game", "mu", "sigma", "rating", "deals", "scope"],
-                ((pid, game, mu, sigma, ordinal(mu, sigma), n, scope) for scope in scopes
-                 for game, state in states.items() for pid, (mu, sigma, n) in state.items()))  # fmt: skip
+    insert_rows(
+        Rating,
+        ["player", "game", "mu", "sigma", "rating", "deals", "scope"],
+        (
+            (pid, game, mu, sigma, ordinal(mu, sigma), n, scope)
+            for scope in scopes
+            for game, state in states.items()
+            for pid, (mu, sigma, n) in state.items()
+        ),
+    )
     return rated
 
 

@@ -220,8 +220,14 @@ def run_manage(env: dict[str, str], *args: str) -> str:
     """``manage.py`` in a process of its own with ``env`` (another database, the embedded
     demo's settings); its standard output, or the test fails with its standard error."""
     root = Path(__file__).resolve().parents[1]
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=root, env=env,
-                          capture_output=True, text=True, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 

@@ -76,28 +76,52 @@ def test_the_embedded_demo_loads_with_standings_and_ratings_that_a_rebuild_repea
 def production_env(**extra: str) -> dict[str, str]:
     """The README's production settings (behind the TLS proxy), on a throwaway database."""
     keep = {k: os.environ[k] for k in ("PATH", "HOME") if k in os.environ}
-    return {**keep, "DEBUG": "0", "SECRET_KEY": "x" * 30 + "production-like-" + "y" * 30,
-            "ALLOWED_HOSTS": "scores.example.org", "DATABASE_URL": "sqlite:///:memory:",
-            "TRUSTED_PROXIES": "1", **extra}  # fmt: skip
+    return {
+        **keep,
+        "DEBUG": "0",
+        "SECRET_KEY": "x" * 30 + "production-like-" + "y" * 30,
+        "ALLOWED_HOSTS": "scores.example.org",
+        "DATABASE_URL": "sqlite:///:memory:",
+        "TRUSTED_PROXIES": "1",
+        **extra,
+    }
 
 
 def test_production_settings_pass_djangos_deployment_check():
     """Issue 24, 9: HSTS, the HTTPS redirect and secure-only cookies are on by default when
     DEBUG is off; `check --deploy` has nothing to say."""
-    done = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-                          cwd=ROOT, env=production_env(), capture_output=True, text=True, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=production_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "no issues" in done.stdout
     shown = subprocess.run(
-        [sys.executable, "-c", "import config.settings as s; print(s.SECURE_SSL_REDIRECT, "
-         "s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS)"],
-        cwd=ROOT, env=production_env(), capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            "import config.settings as s; print(s.SECURE_SSL_REDIRECT, "
+            "s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS)",
+        ],
+        cwd=ROOT,
+        env=production_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert shown.stdout.split() == ["True", "True", "True", "31536000"]
     plain = subprocess.run(
         [sys.executable, "-c", "import config.settings as s; print(s.SECURE_SSL_REDIRECT)"],
-        cwd=ROOT, env=production_env(HTTPS="0"), capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        cwd=ROOT,
+        env=production_env(HTTPS="0"),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert plain.stdout.split() == ["False"]
 
 

@@ -56,7 +56,10 @@ class MembershipFormSet(BaseInlineFormSet):
 
     def clean(self) -> None:
         super().clean()
-        if not self.instance.pk or not self.instance.memberships.filter(role=Membership.Role.ADMIN).exists():  # fmt: skip
+        if (
+            not self.instance.pk
+            or not self.instance.memberships.filter(role=Membership.Role.ADMIN).exists()
+        ):
             return
         kept = [
             form.cleaned_data

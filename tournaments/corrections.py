@@ -110,7 +110,16 @@ def _change(deal: Deal, user: User, reason: str, action: str, apply) -> tuple[De
         )
     limit = DealVersion._meta.get_field("reason").max_length or 500
     if len(reason.strip()) > limit:
-        raise Rejection((error("out_of_range", "reason", gettext_noop("a reason is at most %(limit)s characters"), limit=limit),))  # fmt: skip
+        raise Rejection(
+            (
+                error(
+                    "out_of_range",
+                    "reason",
+                    gettext_noop("a reason is at most %(limit)s characters"),
+                    limit=limit,
+                ),
+            )
+        )
     with transaction.atomic():
         match = (
             Match.objects.select_for_update(of=("self",))
@@ -122,10 +131,15 @@ def _change(deal: Deal, user: User, reason: str, action: str, apply) -> tuple[De
                             conflict=True)  # fmt: skip
         locked = Deal.objects.select_for_update().get(pk=deal.pk)
         before = _season_totals(match)
-        version = DealVersion.objects.create(deal=locked, action=action, record_before=locked.record,
-                                             reason=reason.strip(), changed_by=user,
-                                             confirmed_by_id=locked.confirmed_by_id,
-                                             confirmed_at=locked.confirmed_at)  # fmt: skip
+        version = DealVersion.objects.create(
+            deal=locked,
+            action=action,
+            record_before=locked.record,
+            reason=reason.strip(),
+            changed_by=user,
+            confirmed_by_id=locked.confirmed_by_id,
+            confirmed_at=locked.confirmed_at,
+        )
         apply(match, locked)
         if action != DealVersion.Action.DELETED:  # a new version: nobody has confirmed it
             locked.revised_by = user
@@ -196,7 +210,16 @@ def _reason(reason: str | None) -> str:
         raise Rejection((error("missing_field", "reason", gettext_noop("say why")),))
     limit = MatchEvent._meta.get_field("reason").max_length or 500
     if len(text) > limit:
-        raise Rejection((error("out_of_range", "reason", gettext_noop("a reason is at most %(limit)s characters"), limit=limit),))  # fmt: skip
+        raise Rejection(
+            (
+                error(
+                    "out_of_range",
+                    "reason",
+                    gettext_noop("a reason is at most %(limit)s characters"),
+                    limit=limit,
+                ),
+            )
+        )
     return text
 
 
@@ -208,13 +231,26 @@ def end_match(match: Match, user: User | None, reason: str) -> Match:
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.status == Match.Status.FINISHED:
-            raise Rejection((error("match_finished", "", gettext_noop("this match is finished already")),), conflict=True)  # fmt: skip
+            raise Rejection(
+                (error("match_finished", "", gettext_noop("this match is finished already")),),
+                conflict=True,
+            )
         if not locked.deals.filter(deleted_at__isnull=True).exists():
-            raise Rejection((error("no_deal", "", gettext_noop("a match with no deal cannot end: delete it instead")),))  # fmt: skip
+            raise Rejection(
+                (
+                    error(
+                        "no_deal",
+                        "",
+                        gettext_noop("a match with no deal cannot end: delete it instead"),
+                    ),
+                )
+            )
         Match.objects.filter(pk=match.pk).update(
             status=Match.Status.FINISHED, finished_at=timezone.now(), ended_by_hand=True
         )
-        MatchEvent.objects.create(match=locked, action=MatchEvent.Action.ENDED, reason=text, changed_by=user)  # fmt: skip
+        MatchEvent.objects.create(
+            match=locked, action=MatchEvent.Action.ENDED, reason=text, changed_by=user
+        )
         progress.changed(match.pk, deals_changed=False)
     match.refresh_from_db()
     return match
@@ -227,11 +263,16 @@ def reopen_match(match: Match, user: User | None, reason: str) -> Match:
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.status == Match.Status.OPEN:
-            raise Rejection((error("not_finished", "", gettext_noop("this match is open already")),), conflict=True)  # fmt: skip
+            raise Rejection(
+                (error("not_finished", "", gettext_noop("this match is open already")),),
+                conflict=True,
+            )
         Match.objects.filter(pk=match.pk).update(
             status=Match.Status.OPEN, finished_at=None, ended_by_hand=False
         )
-        MatchEvent.objects.create(match=locked, action=MatchEvent.Action.REOPENED, reason=text, changed_by=user)  # fmt: skip
+        MatchEvent.objects.create(
+            match=locked, action=MatchEvent.Action.REOPENED, reason=text, changed_by=user
+        )
         progress.changed(match.pk, deals_changed=False)
     match.refresh_from_db()
     return match

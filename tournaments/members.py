@@ -25,7 +25,9 @@ LAST_ADMIN = gettext_noop("the club keeps at least one league administrator")
 def set_role(club: Club, user: Any, role: str) -> Membership:
     """Make ``user`` a member of ``club`` in ``role`` (added, or their role changed)."""
     if role not in Membership.Role.values:
-        raise Rejection((error("invalid_choice", "role", gettext_noop("%(role)s is not a role"), role=role),))  # fmt: skip
+        raise Rejection(
+            (error("invalid_choice", "role", gettext_noop("%(role)s is not a role"), role=role),)
+        )
     with transaction.atomic():
         _lock(club)
         membership, _created = Membership.objects.get_or_create(

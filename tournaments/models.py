@@ -153,7 +153,14 @@ class Season(models.Model):
         if self.pk:
             played = self.games_with_matches() - set(self.games)
             if played:
-                raise ValidationError({"games": _("%(games)s has matches in this season: a game with matches stays in its season.") % {"games": ", ".join(sorted(played))}})  # fmt: skip
+                raise ValidationError(
+                    {
+                        "games": _(
+                            "%(games)s has matches in this season: a game with matches stays in its season."
+                        )
+                        % {"games": ", ".join(sorted(played))}
+                    }
+                )
 
     @staticmethod
     def name_taken(club_id: int, name: str, pk: int | None = None) -> bool:

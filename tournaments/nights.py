@@ -170,10 +170,15 @@ def _not_seated_yet(night: ClubNight, planned: Sequence[Player | Guest]) -> None
     if not taken:
         return
     problems = tuple(
-        error("already_seated", "players", gettext_noop("%(display_name)s sits at %(table)s tonight already"),
-              display_name=name, table=table)
+        error(
+            "already_seated",
+            "players",
+            gettext_noop("%(display_name)s sits at %(table)s tonight already"),
+            display_name=name,
+            table=table,
+        )
         for name, table in taken
-    )  # fmt: skip
+    )
     raise (AlreadySeated if len(taken) == len(planned) else Rejection)(problems)
 
 
@@ -188,7 +193,9 @@ def _with_guests_made(night: ClubNight, tables: Sequence[PlannedTable]) -> list[
             if isinstance(person, Guest):
                 handle = unique_handle(club, person.display_name, taken)
                 taken.add(handle)
-                person = Player.objects.create(club=club, handle=handle, display_name=person.display_name)  # fmt: skip
+                person = Player.objects.create(
+                    club=club, handle=handle, display_name=person.display_name
+                )
             seated.append(person)
         out.append(seated)
     return out

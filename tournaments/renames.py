@@ -46,10 +46,19 @@ def rewrite_records(player: Player, old: str, new: str) -> int:
         record = renamed(deal.record, old, new)
         if not _scores_alike(deal.record, record, old, new):
             raise Rejection(
-                (error("handle_in_record", "handle",
-                       gettext_noop("%(handle)s also names something else than a player in deal %(number)s of a %(game)s match: choose another handle"),
-                       handle=old, number=deal.number, game=deal.match.game),)
-            )  # fmt: skip
+                (
+                    error(
+                        "handle_in_record",
+                        "handle",
+                        gettext_noop(
+                            "%(handle)s also names something else than a player in deal %(number)s of a %(game)s match: choose another handle"
+                        ),
+                        handle=old,
+                        number=deal.number,
+                        game=deal.match.game,
+                    ),
+                )
+            )
         deal.record = record
     Deal.objects.bulk_update(deals, ["record"], batch_size=500)
     versions = list(DealVersion.objects.filter(deal__in=deals))

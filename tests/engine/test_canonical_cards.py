@@ -57,5 +57,8 @@ def test_a_key_with_dots_and_brackets_is_rewritten_at_its_own_path():
     result = engine.check(record)
     assert result.valid, result.errors
     assert engine.canonical(record, result)["captured"] == {
-        "a.b": ["SK", "HK"], "c[0]": ["DA"], "P3": [], "P4": []
-    }  # fmt: skip
+        "a.b": ["SK", "HK"],
+        "c[0]": ["DA"],
+        "P3": [],
+        "P4": [],
+    }

@@ -237,5 +237,6 @@ def test_only_the_accounts_the_operator_names_are_linked(backup):
     club = Club.objects.get(slug="kanda2")
     assert list(club.memberships.values_list("user__username", flat=True)) == ["scorer"]
     assert not Player.objects.filter(club=club, user__isnull=False).exists()  # member's not named
-    assert not Deal.objects.filter(match__table__club_night__season__club=club,
-                                   confirmed_by__username="admin").exists()  # fmt: skip
+    assert not Deal.objects.filter(
+        match__table__club_night__season__club=club, confirmed_by__username="admin"
+    ).exists()

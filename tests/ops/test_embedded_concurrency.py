@@ -35,26 +35,44 @@ def free_port() -> int:
 @pytest.fixture(scope="module")
 def embedded(tmp_path_factory):
     db = tmp_path_factory.mktemp("embedded") / "demo.sqlite3"
-    env = {**os.environ, "DEBUG": "0", "SECRET_KEY": "embedded-test", "DATABASE_URL": f"sqlite:///{db}",
-           "CELERY_BROKER_URL": "", "CELERY_TASK_ALWAYS_EAGER": "1", "DEAL_ENTRY_RATE": "10000/min",
-           "HTTPS": "0", "LOG_LEVEL": "WARNING"}  # fmt: skip
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": "embedded-test",
+        "DATABASE_URL": f"sqlite:///{db}",
+        "CELERY_BROKER_URL": "",
+        "CELERY_TASK_ALWAYS_EAGER": "1",
+        "DEAL_ENTRY_RATE": "10000/min",
+        "HTTPS": "0",
+        "LOG_LEVEL": "WARNING",
+    }
 
     def manage(*args: str) -> str:
         return run_manage(env, *args)
 
     manage("migrate", "-v0")
     manage("load_demo")
-    found = manage("shell", "-c", (
-        "from django.contrib.auth.models import User; from rest_framework.authtoken.models "
-        "import Token; from tournaments.models import Match; m = Match.objects.get(game='napoleon'); "
-        "t, _ = Token.objects.get_or_create(user=User.objects.get(username='scorer')); "
-        "print('FOUND', t.key, m.pk, m.deals.count())"))  # fmt: skip
+    found = manage(
+        "shell",
+        "-c",
+        (
+            "from django.contrib.auth.models import User; from rest_framework.authtoken.models "
+            "import Token; from tournaments.models import Match; m = Match.objects.get(game='napoleon'); "
+            "t, _ = Token.objects.get_or_create(user=User.objects.get(username='scorer')); "
+            "print('FOUND', t.key, m.pk, m.deals.count())"
+        ),
+    )
     found = found[found.index("FOUND") :]
     _found, token, match, deals = found.split()
     port = free_port()
-    server = subprocess.Popen([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}",
-                               "--noreload"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True)  # fmt: skip
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     base = f"http://127.0.0.1:{port}"
     for _ in range(100):
         try:
@@ -72,9 +90,12 @@ def call(embedded, method: str, path: str, body: dict | None = None) -> tuple[in
         embedded["base"] + path,
         data=json.dumps(body).encode() if body is not None else None,
         method=method,
-        headers={"Authorization": f"Token {embedded['token']}",
-                 "Content-Type": "application/json", "Accept-Language": "en"},
-    )  # fmt: skip
+        headers={
+            "Authorization": f"Token {embedded['token']}",
+            "Content-Type": "application/json",
+            "Accept-Language": "en",
+        },
+    )
     try:
         with urllib.request.urlopen(request, timeout=60) as answer:
             return answer.status, json.loads(answer.read() or b"{}")
@@ -103,8 +124,12 @@ def at_once(count: int, work) -> list[tuple[int, dict]]:
 
 
 def deal(points: dict[str, int]) -> dict:
-    return {"declaration": {"player": "gen", "count": 15, "trump": "hearts"},
-            "adjutant_cards": ["SA"], "adjutants": ["ito"], "point_cards": points}  # fmt: skip
+    return {
+        "declaration": {"player": "gen", "count": 15, "trump": "hearts"},
+        "adjutant_cards": ["SA"],
+        "adjutants": ["ito"],
+        "point_cards": points,
+    }
 
 
 def stored(embedded, query: str) -> str:
@@ -114,26 +139,41 @@ def stored(embedded, query: str) -> str:
 def test_twenty_posts_of_one_deal_store_it_once_and_answer_it(embedded):
     number = embedded["deals"] + 1
     body = {"number": number, "record": deal({"gen": 9, "hana": 3, "ito": 7, "jun": 1})}
-    answers = at_once(CLIENTS, lambda i: call(embedded, "POST", f"/api/matches/{embedded['match']}/deals/", body))  # fmt: skip
+    answers = at_once(
+        CLIENTS, lambda i: call(embedded, "POST", f"/api/matches/{embedded['match']}/deals/", body)
+    )
     codes = sorted(code for code, _body in answers)
     assert codes == [201] + [409] * (CLIENTS - 1), [
         (c, b) for c, b in answers if c not in (201, 409)
     ]
-    count = stored(embedded, f"from tournaments.models import Deal; print(Deal.objects.filter(match_id={embedded['match']}, number={number}).count())")  # fmt: skip
+    count = stored(
+        embedded,
+        f"from tournaments.models import Deal; print(Deal.objects.filter(match_id={embedded['match']}, number={number}).count())",
+    )
     assert count == "1"
 
 
 def test_interleaved_corrections_all_answer_and_all_are_kept(embedded):
     _code, deals = call(embedded, "GET", f"/api/matches/{embedded['match']}/deals/")
     target = deals["results"][0]["id"] if "results" in deals else deals[0]["id"]
-    before = int(stored(embedded, f"from tournaments.models import DealVersion; print(DealVersion.objects.filter(deal_id={target}).count())"))  # fmt: skip
+    before = int(
+        stored(
+            embedded,
+            f"from tournaments.models import DealVersion; print(DealVersion.objects.filter(deal_id={target}).count())",
+        )
+    )
     records = [
         deal({"gen": 9, "hana": 3, "ito": 7, "jun": 1}),
         deal({"gen": 5, "hana": 6, "ito": 4, "jun": 5}),
     ]
 
     def correct(i: int) -> tuple[int, dict]:
-        return call(embedded, "PUT", f"/api/deals/{target}/", {"record": records[i % 2], "reason": f"try {i}"})  # fmt: skip
+        return call(
+            embedded,
+            "PUT",
+            f"/api/deals/{target}/",
+            {"record": records[i % 2], "reason": f"try {i}"},
+        )
 
     answers = at_once(CLIENTS, correct)
     codes = [code for code, _body in answers]
@@ -143,6 +183,11 @@ def test_interleaved_corrections_all_answer_and_all_are_kept(embedded):
     for code, body in answers:
         if code == 503:
             assert body["errors"][0]["code"] == "busy"
-    after = int(stored(embedded, f"from tournaments.models import DealVersion; print(DealVersion.objects.filter(deal_id={target}).count())"))  # fmt: skip
+    after = int(
+        stored(
+            embedded,
+            f"from tournaments.models import DealVersion; print(DealVersion.objects.filter(deal_id={target}).count())",
+        )
+    )
     assert after - before == codes.count(200)  # every 2xx stored, every stored change a 2xx
     assert codes.count(200) >= CLIENTS // 2, codes

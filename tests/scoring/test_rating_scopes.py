@@ -31,7 +31,10 @@ def two_seasons(club, players, scorer, member, django_capture_on_commit_callback
     private = Season.objects.create(club=club, name="Club", games=["napoleon"])
     seated = [players[h] for h in NAPOLEON_SEATS]
     with django_capture_on_commit_callbacks(execute=True):
-        for season, day, record, deals in ((private, 1, BEN_WINS, 5), (public, 2, napoleon_deal(), 1)):  # fmt: skip
+        for season, day, record, deals in (
+            (private, 1, BEN_WINS, 5),
+            (public, 2, napoleon_deal(), 1),
+        ):
             night = ClubNight.objects.create(season=season, date=dt.date(2026, 10, day))
             table = Table.objects.create(club_night=night, name="Table 1", scorer=scorer)
             match = actions.create_match(table, "napoleon", seated)

@@ -22,11 +22,20 @@ def aki(season) -> int | None:
 
 
 def edit(client, season, **changes):
-    form = {"name": season.name, "games": season.games, "starts_on": "", "ends_on": "",
-            "public": "on" if season.public else "", **changes}  # fmt: skip
+    form = {
+        "name": season.name,
+        "games": season.games,
+        "starts_on": "",
+        "ends_on": "",
+        "public": "on" if season.public else "",
+        **changes,
+    }
     if season.require_confirmation and "require_confirmation" not in changes:
         form["require_confirmation"] = "on"
-    return client.post(f"/clubs/{season.club.slug}/seasons/{season.pk}/", {k: v for k, v in form.items() if v != ""})  # fmt: skip
+    return client.post(
+        f"/clubs/{season.club.slug}/seasons/{season.pk}/",
+        {k: v for k, v in form.items() if v != ""},
+    )
 
 
 def test_confirmation_turned_on_and_off_applies_to_the_deals_already_there(

@@ -54,9 +54,16 @@ def confirmed(
 
 
 def test_an_api_correction_of_a_confirmed_deal_waits_for_a_new_confirmation(
-    confirmed, confirming_season, scorer, club_admin, second_scorer, member, players,
-    django_capture_on_commit_callbacks, client,
-):  # fmt: skip
+    confirmed,
+    confirming_season,
+    scorer,
+    club_admin,
+    second_scorer,
+    member,
+    players,
+    django_capture_on_commit_callbacks,
+    client,
+):
     with django_capture_on_commit_callbacks(execute=True):
         changed = api_of(scorer).put(
             f"/api/deals/{confirmed.pk}/",
@@ -100,15 +107,28 @@ def test_an_api_correction_of_a_confirmed_deal_waits_for_a_new_confirmation(
 
 
 def test_a_correction_on_the_page_and_a_restore_clear_the_confirmation(
-    confirmed, confirming_season, scorer, club_admin, second_scorer, client,
+    confirmed,
+    confirming_season,
+    scorer,
+    club_admin,
+    second_scorer,
+    client,
     django_capture_on_commit_callbacks,
-):  # fmt: skip
+):
     client.force_login(scorer)
     form = {
-        "declarer": "aki", "trump": "hearts", "count": "15", "adjutant_cards": "SA",
-        "adjutants": ["chika"], "pc_aki": "5", "pc_ben": "6", "pc_chika": "4", "pc_dai": "5",
-        "discarded": "0", "reason": "wrong points",
-    }  # fmt: skip
+        "declarer": "aki",
+        "trump": "hearts",
+        "count": "15",
+        "adjutant_cards": "SA",
+        "adjutants": ["chika"],
+        "pc_aki": "5",
+        "pc_ben": "6",
+        "pc_chika": "4",
+        "pc_dai": "5",
+        "discarded": "0",
+        "reason": "wrong points",
+    }
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(f"/deals/{confirmed.pk}/correct/", form)
     assert response.status_code == 302, response.content.decode()[:2000]

@@ -15,8 +15,12 @@ NAMES = {"aki": "Aki Ito", "ben": "Ben Mori", "chika": "Chika Sato", "dai": "Dai
 
 def test_changes_are_field_by_field_with_names():
     before = {**napoleon_deal(count=14), "game": "napoleon", "players": NAPOLEON_SEATS}
-    after = {**napoleon_deal(count=16, adjutant="dai"), "adjutant_cards": ["HJ"],
-             "game": "napoleon", "players": NAPOLEON_SEATS}  # fmt: skip
+    after = {
+        **napoleon_deal(count=16, adjutant="dai"),
+        "adjutant_cards": ["HJ"],
+        "game": "napoleon",
+        "players": NAPOLEON_SEATS,
+    }
     with translation.override("en"):
         found, more = changes(before, after, NAMES)
     lines = [(c.field, c.before, c.after) for c in found]

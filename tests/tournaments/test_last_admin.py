@@ -19,7 +19,9 @@ def admins(club) -> int:
 @pytest.mark.django_db
 def test_the_add_member_form_cannot_demote_the_last_administrator(client, club, club_admin):
     client.force_login(club_admin)
-    client.post(f"/clubs/{club.slug}/members/", {"member-username": "clubadmin", "member-role": "member"})  # fmt: skip
+    client.post(
+        f"/clubs/{club.slug}/members/", {"member-username": "clubadmin", "member-role": "member"}
+    )
     assert admins(club) == 1
     page = client.get(f"/clubs/{club.slug}/setup/").content.decode()
     assert "keeps at least one league administrator" in page
@@ -30,16 +32,30 @@ def test_the_add_member_form_cannot_demote_the_last_administrator(client, club, 
 
 
 @pytest.mark.django_db
-def test_the_django_admin_cannot_remove_the_last_administrator(client, club, club_admin, league_admin):  # fmt: skip
+def test_the_django_admin_cannot_remove_the_last_administrator(
+    client, club, club_admin, league_admin
+):
     client.force_login(league_admin)
     mine = Membership.objects.get(user=club_admin)
-    form = {"name": club.name, "slug": club.slug, "created_at_0": "2026-01-01", "created_at_1": "00:00:00",
-            "memberships-TOTAL_FORMS": "1", "memberships-INITIAL_FORMS": "1",
-            "memberships-MIN_NUM_FORMS": "0", "memberships-MAX_NUM_FORMS": "1000",
-            "memberships-0-id": str(mine.pk), "memberships-0-club": str(club.pk),
-            "memberships-0-user": str(club_admin.pk), "memberships-0-role": "member"}  # fmt: skip
+    form = {
+        "name": club.name,
+        "slug": club.slug,
+        "created_at_0": "2026-01-01",
+        "created_at_1": "00:00:00",
+        "memberships-TOTAL_FORMS": "1",
+        "memberships-INITIAL_FORMS": "1",
+        "memberships-MIN_NUM_FORMS": "0",
+        "memberships-MAX_NUM_FORMS": "1000",
+        "memberships-0-id": str(mine.pk),
+        "memberships-0-club": str(club.pk),
+        "memberships-0-user": str(club_admin.pk),
+        "memberships-0-role": "member",
+    }
     response = client.post(f"/admin/tournaments/club/{club.pk}/change/", form)
-    assert response.status_code == 200 and "keeps at least one league administrator" in response.content.decode()  # fmt: skip
+    assert (
+        response.status_code == 200
+        and "keeps at least one league administrator" in response.content.decode()
+    )
     assert admins(club) == 1
 
 
@@ -51,6 +67,8 @@ def test_two_administrators_demoting_each_other_at_once_leave_one(club, django_u
         first = member_of(club, django_user_model, f"first-{attempt}", "admin")
         second = member_of(club, django_user_model, f"second-{attempt}", "admin")
         Membership.objects.filter(club=club).exclude(user__in=[first, second]).delete()
-        answers = at_the_same_moment(*(lambda u=u: members.set_role(club, u, "member") for u in (first, second)))  # fmt: skip
+        answers = at_the_same_moment(
+            *(lambda u=u: members.set_role(club, u, "member") for u in (first, second))
+        )
         refused = [a.errors[0]["code"] for a in answers if isinstance(a, Rejection)]
         assert admins(club) == 1 and refused == ["last_admin"], (attempt, refused)

@@ -25,8 +25,12 @@ def api_of(user):
 
 
 def test_the_engine_ends_a_napoleon_match_after_its_number_of_deals():
-    record = {"game": "napoleon", "players": NAPOLEON_SEATS, "target": 2,
-              "deals": [napoleon_deal(), napoleon_deal()]}  # fmt: skip
+    record = {
+        "game": "napoleon",
+        "players": NAPOLEON_SEATS,
+        "target": 2,
+        "deals": [napoleon_deal(), napoleon_deal()],
+    }
     result = engine.check_match(record)
     assert result.valid and result.finished and result.winner == "aki"
     assert engine.check_match({**record, "deals": record["deals"][:1]}).finished is False
@@ -54,11 +58,15 @@ def test_end_the_match_by_hand_then_reopen_with_reasons(
     match = make_match("napoleon", NAPOLEON_SEATS)
     with django_capture_on_commit_callbacks(execute=True):
         actions.enter_deal(match, napoleon_deal(), user=scorer)
-    assert api_of(member).post(f"/api/matches/{match.pk}/finish/", {"reason": "x"}).status_code == 403  # fmt: skip
+    assert (
+        api_of(member).post(f"/api/matches/{match.pk}/finish/", {"reason": "x"}).status_code == 403
+    )
     no_reason = api_of(scorer).post(f"/api/matches/{match.pk}/finish/", {})
     assert no_reason.status_code == 400 and Match.objects.get(pk=match.pk).status == "open"
     with django_capture_on_commit_callbacks(execute=True):
-        ended = api_of(scorer).post(f"/api/matches/{match.pk}/finish/", {"reason": "the hall closes at ten"})  # fmt: skip
+        ended = api_of(scorer).post(
+            f"/api/matches/{match.pk}/finish/", {"reason": "the hall closes at ten"}
+        )
     assert ended.status_code == 200, ended.json()
     assert ended.json()["status"] == "finished" and ended.json()["ended_by_hand"] is True
     line = MatchStanding.objects.get(match=match, player__handle="aki")
@@ -66,8 +74,13 @@ def test_end_the_match_by_hand_then_reopen_with_reasons(
     client.force_login(club_admin)
     sheet = client.get(f"/matches/{match.pk}/").content.decode()
     assert 'class="winner"' in sheet and "Aki" in sheet.split('class="winner"')[1][:80]
-    assert SeasonStanding.objects.get(season=season, game="napoleon", player__handle="aki").matches_won == 1  # fmt: skip
-    again = api_of(scorer).post(f"/api/matches/{match.pk}/deals/", {"record": napoleon_deal()}, format="json")  # fmt: skip
+    assert (
+        SeasonStanding.objects.get(season=season, game="napoleon", player__handle="aki").matches_won
+        == 1
+    )
+    again = api_of(scorer).post(
+        f"/api/matches/{match.pk}/deals/", {"record": napoleon_deal()}, format="json"
+    )
     assert again.status_code == 409 and again.json()["errors"][0]["code"] == "match_finished"
 
     client.force_login(club_admin)
@@ -75,18 +88,28 @@ def test_end_the_match_by_hand_then_reopen_with_reasons(
         client.post(f"/matches/{match.pk}/reopen/", {"reason": "two more deals were played"})
     match.refresh_from_db()
     assert match.status == "open" and not match.ended_by_hand
-    assert SeasonStanding.objects.get(season=season, game="napoleon", player__handle="aki").matches_won == 0  # fmt: skip
+    assert (
+        SeasonStanding.objects.get(season=season, game="napoleon", player__handle="aki").matches_won
+        == 0
+    )
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert "the hall closes at ten" in page and "two more deals were played" in page
-    assert list(MatchEvent.objects.filter(match=match).values_list("action", flat=True)) == ["ended", "reopened"]  # fmt: skip
+    assert list(MatchEvent.objects.filter(match=match).values_list("action", flat=True)) == [
+        "ended",
+        "reopened",
+    ]
 
 
 def test_the_match_page_ends_a_match_and_a_backup_keeps_it(
     make_match, scorer, client, tmp_path, django_capture_on_commit_callbacks
 ):
     match = make_match("rettler", ["aki", "ben", "chika", "dai", "emi", "fumi"])
-    record = {"declaration": {"player": "aki", "count": 28, "trump": "diamonds"}, "adjutant_cards": ["SA"],
-              "adjutants": ["chika", "dai"], "point_cards": {"aki": 16, "ben": 6, "chika": 10, "dai": 3, "emi": 1, "fumi": 4}}  # fmt: skip
+    record = {
+        "declaration": {"player": "aki", "count": 28, "trump": "diamonds"},
+        "adjutant_cards": ["SA"],
+        "adjutants": ["chika", "dai"],
+        "point_cards": {"aki": 16, "ben": 6, "chika": 10, "dai": 3, "emi": 1, "fumi": 4},
+    }
     actions.enter_deal(match, record, user=scorer)
     client.force_login(scorer)
     page = client.get(f"/matches/{match.pk}/").content.decode()

@@ -16,15 +16,23 @@ from tournaments.models import Club, ClubNight, Deal, DealVersion, Match, Player
 
 pytestmark = pytest.mark.django_db
 
-COMP13 = {"captured": {"aki": ["SK", "HK", "DK", "CK", "SA"], "ben": ["HA", "D10"],
-                       "chika": ["SQ", "HQ"], "dai": ["CA", "S10"]},
-          "hand_faces": {"aki": [], "ben": [], "chika": ["CQ"], "dai": ["DJ"]}}  # fmt: skip
+COMP13 = {
+    "captured": {
+        "aki": ["SK", "HK", "DK", "CK", "SA"],
+        "ben": ["HA", "D10"],
+        "chika": ["SQ", "HQ"],
+        "dai": ["CA", "S10"],
+    },
+    "hand_faces": {"aki": [], "ben": [], "chika": ["CQ"], "dai": ["DJ"]},
+}
 
 
 def standings():
     fields = [f for f in SEASON_LINE if f != "player__handle"]
     season = sorted(SeasonStanding.objects.values_list("player__display_name", *fields))
-    match = sorted(MatchStanding.objects.values_list("match__game", "player__display_name", "total", "rank"))  # fmt: skip
+    match = sorted(
+        MatchStanding.objects.values_list("match__game", "player__display_name", "total", "rank")
+    )
     return season, match
 
 
@@ -53,14 +61,26 @@ def test_a_renamed_player_keeps_working_everywhere(
 
     # Entry with the new handle, at both tables; a correction of an old deal.
     with django_capture_on_commit_callbacks(execute=True):
-        actions.enter_deal(napoleon, napoleon_deal(declarer="akira", points={"akira": 9, "ben": 3, "chika": 7, "dai": 1}), user=scorer)  # fmt: skip
+        actions.enter_deal(
+            napoleon,
+            napoleon_deal(declarer="akira", points={"akira": 9, "ben": 3, "chika": 7, "dai": 1}),
+            user=scorer,
+        )
         record = json.loads(json.dumps(COMP13).replace('"aki"', '"akira"'))
         actions.enter_deal(comp13, record, user=scorer)
         old = Deal.objects.get(match=napoleon, number=2)
-        corrections.correct_deal(old, {**old.record, "declaration": {**old.record["declaration"], "count": 14}}, scorer, "14")  # fmt: skip
+        corrections.correct_deal(
+            old,
+            {**old.record, "declaration": {**old.record["declaration"], "count": 14}},
+            scorer,
+            "14",
+        )
     # The page renames back: the same rewrite.
     client.force_login(club_admin)
-    page = client.post(f"/clubs/test/players/{aki.pk}/", {"display_name": "Aki", "handle": "aki-2", "name_ja": "", "account": ""})  # fmt: skip
+    page = client.post(
+        f"/clubs/test/players/{aki.pk}/",
+        {"display_name": "Aki", "handle": "aki-2", "name_ja": "", "account": ""},
+    )
     assert page.status_code == 302, page.content.decode()[:2000]
     assert Deal.objects.filter(record__players__contains=["aki-2"]).count() == Deal.objects.count()
 
@@ -95,4 +115,8 @@ def test_a_handle_that_is_also_a_trump_cannot_be_renamed(table, players, club_ad
     assert refused.status_code == 400
     assert refused.json()["errors"][0]["code"] == "handle_in_record"
     assert Player.objects.get(pk=hearts.pk).handle == "hearts"
-    assert Deal.objects.get().record["declaration"] == {"player": "hearts", "count": 15, "trump": "hearts"}  # fmt: skip
+    assert Deal.objects.get().record["declaration"] == {
+        "player": "hearts",
+        "count": 15,
+        "trump": "hearts",
+    }

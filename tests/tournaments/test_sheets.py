@@ -158,7 +158,7 @@ def test_each_mistake_is_reported_at_its_row_and_column_and_nothing_is_written(g
     assert next(e for e in found if e["row"] == planted["table"][0])["code"] == "missing_field"
     if "total" in planted:  # the point cards of the row do not add up to the deck's
         total_row = planted["total"][0]
-        total = next(e for e in found if e["row"] == total_row and e["code"] == "point_cards_total")  # fmt: skip
+        total = next(e for e in found if e["row"] == total_row and e["code"] == "point_cards_total")
         assert total["path"].partition(".")[2].startswith("pc_"), total  # at the point columns
     assert all(e["column"] for e in found if e["path"].count(".")), "every column is named"
     assert not Deal.objects.exists() and not Match.objects.exists()

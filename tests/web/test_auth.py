@@ -59,8 +59,12 @@ def test_the_limit_is_one_for_all_pages(client, scorer, settings):
     settings.AXES_FAILURE_LIMIT = 3
     for url in PASSWORD_CHECKS:
         client.post(url, {"username": "scorer", "password": "wrong"})
-    assert client.post("/accounts/login/", {"username": "scorer",
-                                            "password": "scorer-pass-1"}).status_code == 429  # fmt: skip
+    assert (
+        client.post(
+            "/accounts/login/", {"username": "scorer", "password": "scorer-pass-1"}
+        ).status_code
+        == 429
+    )
 
 
 def test_the_lockout_speaks_japanese(client, scorer, settings):
@@ -78,7 +82,9 @@ def test_the_api_takes_no_password(api, scorer, make_match):
         api.credentials(
             HTTP_AUTHORIZATION="Basic " + base64.b64encode(f"scorer:{password}".encode()).decode()
         )
-        response = api.post(f"/api/matches/{match.pk}/deals/", {"record": napoleon_deal()}, format="json")  # fmt: skip
+        response = api.post(
+            f"/api/matches/{match.pk}/deals/", {"record": napoleon_deal()}, format="json"
+        )
         assert response.status_code in (401, 403), response.status_code
     assert not Deal.objects.exists()
 
@@ -104,25 +110,46 @@ def test_behind_the_proxy_one_persons_guesses_lock_out_no_one_else(client, score
     guesser = {**proxy, "HTTP_X_FORWARDED_FOR": "203.0.113.66"}
     for i in range(5):
         client.post("/accounts/login/", {"username": "scorer", "password": f"w{i}"}, **guesser)
-    assert client.post("/accounts/login/", {"username": "scorer", "password": "scorer-pass-1"},
-                       **guesser).status_code == 429  # fmt: skip
+    assert (
+        client.post(
+            "/accounts/login/", {"username": "scorer", "password": "scorer-pass-1"}, **guesser
+        ).status_code
+        == 429
+    )
     member = {**proxy, "HTTP_X_FORWARDED_FOR": "198.51.100.7"}
-    assert client.post("/accounts/login/", {"username": "scorer", "password": "scorer-pass-1"},
-                       **member).status_code == 302  # fmt: skip
+    assert (
+        client.post(
+            "/accounts/login/", {"username": "scorer", "password": "scorer-pass-1"}, **member
+        ).status_code
+        == 302
+    )
     # A guesser writing the header itself: the proxy appends the real address, which counts.
     client.logout()
     spoofed = {**proxy, "HTTP_X_FORWARDED_FOR": "198.51.100.7, 203.0.113.66"}
-    assert client.post("/accounts/login/", {"username": "scorer", "password": "scorer-pass-1"},
-                       **spoofed).status_code == 429  # fmt: skip
+    assert (
+        client.post(
+            "/accounts/login/", {"username": "scorer", "password": "scorer-pass-1"}, **spoofed
+        ).status_code
+        == 429
+    )
 
 
 def test_without_a_trusted_proxy_the_header_is_ignored(client, scorer, settings):
     settings.AXES_FAILURE_LIMIT = 3
     for i in range(3):
-        client.post("/accounts/login/", {"username": "scorer", "password": f"w{i}"},
-                    HTTP_X_FORWARDED_FOR=f"203.0.113.{i}")  # fmt: skip
-    assert client.post("/accounts/login/", {"username": "scorer", "password": "scorer-pass-1"},
-                       HTTP_X_FORWARDED_FOR="198.51.100.7").status_code == 429  # fmt: skip
+        client.post(
+            "/accounts/login/",
+            {"username": "scorer", "password": f"w{i}"},
+            HTTP_X_FORWARDED_FOR=f"203.0.113.{i}",
+        )
+    assert (
+        client.post(
+            "/accounts/login/",
+            {"username": "scorer", "password": "scorer-pass-1"},
+            HTTP_X_FORWARDED_FOR="198.51.100.7",
+        ).status_code
+        == 429
+    )
 
 
 def test_deal_entry_is_rate_limited_per_user(scorer_api, make_match, monkeypatch):

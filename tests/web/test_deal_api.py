@@ -207,10 +207,14 @@ def test_cards_typed_with_suit_symbols_are_stored_as_their_codes(
     """Issue 24, 8: the contract's promise, through the API, a correction and the page."""
     match = make_match("comp13", NAPOLEON_SEATS, rules={"jokers": 1})
     record = {
-        "captured": {"aki": ["♠K", "hk", "♢K", "♣k", "♠A"], "ben": ["♡A", "d10", "JK"],
-                     "chika": ["sq", "♥Q"], "dai": ["CA", "S10"]},
+        "captured": {
+            "aki": ["♠K", "hk", "♢K", "♣k", "♠A"],
+            "ben": ["♡A", "d10", "JK"],
+            "chika": ["sq", "♥Q"],
+            "dai": ["CA", "S10"],
+        },
         "hand_faces": {"aki": [], "ben": [], "chika": ["♣Q"], "dai": ["dj"]},
-    }  # fmt: skip
+    }
     response = post_deal(scorer_api, match, record, number=1)
     assert response.status_code == 201, response.json()
     stored = Deal.objects.get(match=match).record
@@ -223,18 +227,30 @@ def test_cards_typed_with_suit_symbols_are_stored_as_their_codes(
     deal = Deal.objects.get(match=match)
     corrected = scorer_api.put(
         f"/api/deals/{deal.pk}/",
-        {"record": {**record, "hand_faces": {**record["hand_faces"], "dai": ["♢J"]}},
-         "reason": "typo"},
+        {
+            "record": {**record, "hand_faces": {**record["hand_faces"], "dai": ["♢J"]}},
+            "reason": "typo",
+        },
         format="json",
-    )  # fmt: skip
+    )
     assert corrected.status_code == 200, corrected.json()
     assert Deal.objects.get(pk=deal.pk).record["hand_faces"]["dai"] == ["DJ"]
 
     napoleon = make_match("napoleon", NAPOLEON_SEATS)
     client.force_login(league_admin)
-    form = {"declarer": "aki", "trump": "hearts", "count": "15", "adjutant_cards": "♠a",
-            "adjutants": ["chika"], "pc_aki": "9", "pc_ben": "3", "pc_chika": "7", "pc_dai": "1",
-            "discarded": "0", "key": "k-1"}  # fmt: skip
+    form = {
+        "declarer": "aki",
+        "trump": "hearts",
+        "count": "15",
+        "adjutant_cards": "♠a",
+        "adjutants": ["chika"],
+        "pc_aki": "9",
+        "pc_ben": "3",
+        "pc_chika": "7",
+        "pc_dai": "1",
+        "discarded": "0",
+        "key": "k-1",
+    }
     page = client.post(f"/matches/{napoleon.pk}/enter/", form)
     assert page.status_code == 302, page.content.decode()[:3000]
     assert Deal.objects.get(match=napoleon).record["adjutant_cards"] == ["SA"]

@@ -102,10 +102,12 @@ def pdf_text(pdf: bytes, tmp_path) -> tuple[str, str]:
     """The text pdftotext reads, and pdfimages' list of the images the PDF holds."""
     path = tmp_path / "doc.pdf"
     path.write_bytes(pdf)
-    text = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True,
-                          text=True, check=True).stdout  # fmt: skip
-    images = subprocess.run(["pdfimages", "-list", str(path)], capture_output=True, text=True,
-                            check=True).stdout  # fmt: skip
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    images = subprocess.run(
+        ["pdfimages", "-list", str(path)], capture_output=True, text=True, check=True
+    ).stdout
     return text, images
 
 
@@ -137,17 +139,22 @@ def words_outside_the_page(pdf: bytes, tmp_path) -> list[str]:
 
     path = tmp_path / "fit.pdf"
     path.write_bytes(pdf)
-    html = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True,
-                          check=True).stdout  # fmt: skip
+    html = subprocess.run(
+        ["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
     width = float(re.search(r'<page width="([\d.]+)"', html).group(1))
-    boxes = re.findall(r'<word xMin="[\d.]+" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>', html)  # fmt: skip
+    boxes = re.findall(
+        r'<word xMin="[\d.]+" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>', html
+    )
     return [word for x_max, word in boxes if float(x_max) > width - 5]
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_the_standings_pdf_stays_inside_a4(client, demo, tmp_path, language):
     """Issue 29, 8: every word on the page, long game and season names wrapped."""
-    Season.objects.filter(pk=demo.pk).update(name="Autumn League 2026 of the Kanda Card Club, Tuesdays and Fridays")  # fmt: skip
+    Season.objects.filter(pk=demo.pk).update(
+        name="Autumn League 2026 of the Kanda Card Club, Tuesdays and Fridays"
+    )
     client.cookies["django_language"] = language
     pdf = client.get(f"/seasons/{demo.pk}/standings.pdf").content
     assert pdf.startswith(b"%PDF")

@@ -59,19 +59,32 @@ def test_a_database_that_cannot_be_had_answers_503_with_retry_after(
 
     match = make_match("napoleon", NAPOLEON_SEATS)
     monkeypatch.setattr(actions, "enter_deal", locked)
-    api = scorer_api.post(f"/api/matches/{match.pk}/deals/", {"record": napoleon_deal()}, format="json")  # fmt: skip
+    api = scorer_api.post(
+        f"/api/matches/{match.pk}/deals/", {"record": napoleon_deal()}, format="json"
+    )
     assert api.status_code == 503 and api["Retry-After"] == "2"
     assert api.json()["errors"][0]["code"] == "busy"
     client.force_login(scorer)
     client.cookies["django_language"] = "ja"
-    form = {"declarer": "aki", "trump": "hearts", "count": "15", "adjutant_cards": "SA",
-            "adjutants": ["chika"], "pc_aki": "9", "pc_ben": "3", "pc_chika": "7", "pc_dai": "1"}  # fmt: skip
+    form = {
+        "declarer": "aki",
+        "trump": "hearts",
+        "count": "15",
+        "adjutant_cards": "SA",
+        "adjutants": ["chika"],
+        "pc_aki": "9",
+        "pc_ben": "3",
+        "pc_chika": "7",
+        "pc_dai": "1",
+    }
     page = client.post(f"/matches/{match.pk}/enter/", form)
     assert page.status_code == 503 and page["Retry-After"] == "2"
     assert 'class="brand"' in page.content.decode() and "混み合って" in page.content.decode()
 
 
-def test_a_csrf_failure_a_large_form_and_a_wrong_method_get_the_sites_pages(client, scorer, make_match):  # fmt: skip
+def test_a_csrf_failure_a_large_form_and_a_wrong_method_get_the_sites_pages(
+    client, scorer, make_match
+):
     """Issue 28, 10: never Django's bare English pages; the API keeps its error shape."""
     from django.test import Client
 

@@ -29,7 +29,10 @@ def workbook(**parts: bytes) -> bytes:
     plain = io.BytesIO()
     book.save(plain)
     out = io.BytesIO()
-    with zipfile.ZipFile(plain) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:  # fmt: skip
+    with (
+        zipfile.ZipFile(plain) as source,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target,
+    ):
         names = source.namelist()
         for name in names:
             target.writestr(name, parts.get(name, source.read(name)))
@@ -41,7 +44,11 @@ def workbook(**parts: bytes) -> bytes:
 
 def shared(texts) -> bytes:
     items = b"".join(b"<si><t>" + t + b"</t></si>" for t in texts)
-    return b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' + items + b"</sst>"  # fmt: skip
+    return (
+        b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+        + items
+        + b"</sst>"
+    )
 
 
 SHEET = "xl/worksheets/sheet1.xml"
@@ -58,7 +65,7 @@ HOSTILE = {
                     str(i * 7919 % 1000003).encode() for i in range(300_000)
                 )
             }
-        ),  # fmt: skip
+        ),
         "more than 200000 different texts",
         "200000",
     ),
@@ -70,7 +77,7 @@ HOSTILE = {
                 b'<row r="2000000000"><c r="A2000000000" t="inlineStr"><is><t>x</t></is></c></row>'
                 b"</sheetData></worksheet>"
             }
-        ),  # fmt: skip
+        ),
         "beyond row 1048576",
         "1048576",
     ),
@@ -88,7 +95,9 @@ def no_parsing(monkeypatch):
 
 
 @pytest.mark.parametrize("kind", HOSTILE, ids=list(HOSTILE))
-def test_a_hostile_workbook_is_refused_at_the_upload_and_not_kept(kind, club, club_admin, no_parsing):  # fmt: skip
+def test_a_hostile_workbook_is_refused_at_the_upload_and_not_kept(
+    kind, club, club_admin, no_parsing
+):
     data, english, japanese = HOSTILE[kind]
     assert len(data) < 2 * 1024 * 1024
     for language, words in (("en", english), ("ja", japanese)):
@@ -100,15 +109,23 @@ def test_a_hostile_workbook_is_refused_at_the_upload_and_not_kept(kind, club, cl
         assert sent.status_code == 400 and words in sent.content.decode(), language
     api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     api.force_authenticate(club_admin)
-    answer = api.post(f"/api/clubs/{club.slug}/score-sheets/", {"file": SimpleUploadedFile("x.xlsx", data)}, format="multipart")  # fmt: skip
+    answer = api.post(
+        f"/api/clubs/{club.slug}/score-sheets/",
+        {"file": SimpleUploadedFile("x.xlsx", data)},
+        format="multipart",
+    )
     assert answer.status_code == 400 and answer.json()["errors"][0]["code"] == "too_large"
     assert not SheetUpload.objects.exists()
 
 
 def test_uploads_are_let_go_once_imported_and_deleted_when_forgotten(club, club_admin):
     old = SheetUpload.objects.create(club=club, name="old.csv", data=b"a,b\n")
-    SheetUpload.objects.filter(pk=old.pk).update(uploaded_at=timezone.now() - dt.timedelta(days=write.KEEP_UPLOADS_DAYS + 1))  # fmt: skip
-    done = SheetUpload.objects.create(club=club, name="done.csv", data=b"a,b\n", imported_at=timezone.now())  # fmt: skip
+    SheetUpload.objects.filter(pk=old.pk).update(
+        uploaded_at=timezone.now() - dt.timedelta(days=write.KEEP_UPLOADS_DAYS + 1)
+    )
+    done = SheetUpload.objects.create(
+        club=club, name="done.csv", data=b"a,b\n", imported_at=timezone.now()
+    )
     recent = SheetUpload.objects.create(club=club, name="new.csv", data=b"a,b\n")
     assert write.forget_old_uploads(club) == 1
     assert not SheetUpload.objects.filter(pk=old.pk).exists()
@@ -125,7 +142,10 @@ def test_the_checked_preview_is_kept_not_read_again_on_every_view(club, club_adm
 
     page = Client()
     page.force_login(club_admin)
-    sent = page.post(f"/clubs/{club.slug}/import/", {"sheet": SimpleUploadedFile("h.csv", napoleon_sheet(misspell=True))})  # fmt: skip
+    sent = page.post(
+        f"/clubs/{club.slug}/import/",
+        {"sheet": SimpleUploadedFile("h.csv", napoleon_sheet(misspell=True))},
+    )
     first = page.get(sent["Location"]).content.decode()
     assert "Akki Ito" in first
 

@@ -122,15 +122,29 @@ def test_the_entry_page_answers_a_resent_entry_with_the_deal_it_stored(client, s
     the stored deal answers it, never "Same as deal N: save again?"."""
     match = make_match("napoleon", NAPOLEON_SEATS)
     client.force_login(scorer)
-    form = {"declarer": "aki", "trump": "hearts", "count": "15", "adjutant_cards": "SA",
-            "adjutants": ["chika"], "pc_aki": "9", "pc_ben": "3", "pc_chika": "7", "pc_dai": "1",
-            "discarded": "0", "number": "1", "key": "phone-queue-1"}  # fmt: skip
+    form = {
+        "declarer": "aki",
+        "trump": "hearts",
+        "count": "15",
+        "adjutant_cards": "SA",
+        "adjutants": ["chika"],
+        "pc_aki": "9",
+        "pc_ben": "3",
+        "pc_chika": "7",
+        "pc_dai": "1",
+        "discarded": "0",
+        "number": "1",
+        "key": "phone-queue-1",
+    }
     first = client.post(f"/matches/{match.pk}/enter/", form, HTTP_ACCEPT="application/json")
     again = client.post(f"/matches/{match.pk}/enter/", form, HTTP_ACCEPT="application/json")
     assert first.json()["status"] == "stored" and again.json()["status"] == "stored"
     assert again.json()["replayed"] is True and again.json()["number"] == 1
     assert Deal.objects.filter(match=match).count() == 1
     # A new entry of the same values (another key) is still asked about.
-    asked = client.post(f"/matches/{match.pk}/enter/", {**form, "number": "2", "key": "phone-queue-2"},
-                        HTTP_ACCEPT="application/json")  # fmt: skip
+    asked = client.post(
+        f"/matches/{match.pk}/enter/",
+        {**form, "number": "2", "key": "phone-queue-2"},
+        HTTP_ACCEPT="application/json",
+    )
     assert asked.json()["status"] == "same" and Deal.objects.filter(match=match).count() == 1

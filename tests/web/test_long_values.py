@@ -58,11 +58,18 @@ def test_every_field_of_every_page_form_takes_an_over_long_value_in_words(
     deal = Deal.objects.get()
     season = Season.objects.get()
     night = ClubNight.objects.get()
-    pages = [f"/clubs/{club.slug}/setup/", f"/clubs/{club.slug}/players/{Player.objects.first().pk}/",
-             f"/clubs/{club.slug}/seasons/new/", f"/clubs/{club.slug}/seasons/{season.pk}/",
-             f"/seasons/{season.pk}/nights/new/", f"/nights/{night.pk}/draw/",
-             f"/matches/{match.pk}/enter/", f"/deals/{deal.pk}/correct/", f"/matches/{match.pk}/",
-             f"/clubs/{club.slug}/import/"]  # fmt: skip
+    pages = [
+        f"/clubs/{club.slug}/setup/",
+        f"/clubs/{club.slug}/players/{Player.objects.first().pk}/",
+        f"/clubs/{club.slug}/seasons/new/",
+        f"/clubs/{club.slug}/seasons/{season.pk}/",
+        f"/seasons/{season.pk}/nights/new/",
+        f"/nights/{night.pk}/draw/",
+        f"/matches/{match.pk}/enter/",
+        f"/deals/{deal.pk}/correct/",
+        f"/matches/{match.pk}/",
+        f"/clubs/{club.slug}/import/",
+    ]
     tried = 0
     for page in pages:
         for form in forms_of(client.get(page).content.decode()):
@@ -81,7 +88,9 @@ def test_every_field_of_every_page_form_takes_an_over_long_value_in_words(
     assert not DealVersion.objects.filter(reason__startswith="xxxx").exists()
 
 
-def test_every_serializer_field_takes_an_over_long_value_in_words(club, club_admin, club_with_a_match):  # fmt: skip
+def test_every_serializer_field_takes_an_over_long_value_in_words(
+    club, club_admin, club_with_a_match
+):
     api = APIClient()
     api.force_authenticate(club_admin)
     deal = Deal.objects.get()
@@ -91,8 +100,16 @@ def test_every_serializer_field_takes_an_over_long_value_in_words(club, club_adm
     sends = [
         ("post", "/api/clubs/", {"name": "N", "slug": "n"}),
         ("patch", f"/api/clubs/{club.pk}/", {"name": "N", "slug": "n"}),
-        ("post", "/api/players/", {"club": club.pk, "handle": "h", "display_name": "D", "name_ja": ""}),
-        ("patch", f"/api/players/{player.pk}/", {"handle": "h", "display_name": "D", "name_ja": "J"}),
+        (
+            "post",
+            "/api/players/",
+            {"club": club.pk, "handle": "h", "display_name": "D", "name_ja": ""},
+        ),
+        (
+            "patch",
+            f"/api/players/{player.pk}/",
+            {"handle": "h", "display_name": "D", "name_ja": "J"},
+        ),
         ("post", "/api/seasons/", {"club": club.pk, "name": "S2", "games": ["napoleon"]}),
         ("patch", f"/api/seasons/{season.pk}/", {"name": "S"}),
         ("post", "/api/club-nights/", {"season": season.pk, "date": "2026-12-01", "venue": "V"}),
@@ -100,7 +117,7 @@ def test_every_serializer_field_takes_an_over_long_value_in_words(club, club_adm
         ("post", "/api/tables/", {"club_night": night.pk, "name": "T"}),
         ("put", f"/api/deals/{deal.pk}/", {"record": napoleon_deal(), "reason": "r"}),
         ("post", f"/api/deals/{deal.pk}/restore/", {"reason": "r"}),
-    ]  # fmt: skip
+    ]
     for method, url, body in sends:
         for name, value in body.items():
             if not isinstance(value, str):
@@ -111,7 +128,9 @@ def test_every_serializer_field_takes_an_over_long_value_in_words(club, club_adm
     assert refused.status_code == 400 and Deal.objects.get().deleted_at is None
 
 
-def test_a_season_name_is_unique_in_its_club_as_names_are_compared(club, club_admin, client, season):  # fmt: skip
+def test_a_season_name_is_unique_in_its_club_as_names_are_compared(
+    club, club_admin, client, season
+):
     client.force_login(club_admin)
     for name in (season.name, season.name.upper(), f"  {season.name.lower()} "):
         page = client.post(
@@ -119,10 +138,14 @@ def test_a_season_name_is_unique_in_its_club_as_names_are_compared(club, club_ad
         )
         assert page.status_code == 200 and "a season of this name already" in page.content.decode()
     other = Season.objects.create(club=club, name="Autumn", games=["napoleon"])
-    renamed = client.post(f"/clubs/{club.slug}/seasons/{other.pk}/", {"name": "SPRING", "games": ["napoleon"]})  # fmt: skip
+    renamed = client.post(
+        f"/clubs/{club.slug}/seasons/{other.pk}/", {"name": "SPRING", "games": ["napoleon"]}
+    )
     assert renamed.status_code == 200
     api = APIClient()
     api.force_authenticate(club_admin)
-    answer = api.post("/api/seasons/", {"club": club.pk, "name": "spring", "games": ["napoleon"]}, format="json")  # fmt: skip
+    answer = api.post(
+        "/api/seasons/", {"club": club.pk, "name": "spring", "games": ["napoleon"]}, format="json"
+    )
     assert answer.status_code == 400 and answer.json()["errors"][0]["path"] == "name"
     assert Season.objects.filter(club=club).count() == 2

@@ -170,11 +170,23 @@ def test_faster_at_the_table(client, scorer, players, table, make_match):
     client.force_login(scorer)
     page = client.get(f"/matches/{match.pk}/enter/").content.decode()
     assert 'name="adjutant_cards"' in page
-    card_input = page[page.index('name="adjutant_cards"') - 200 : page.index('name="adjutant_cards"') + 200]  # fmt: skip
+    card_input = page[
+        page.index('name="adjutant_cards"') - 200 : page.index('name="adjutant_cards"') + 200
+    ]
     assert 'inputmode="none"' in card_input
-    form = {"declarer": "aki", "trump": "hearts", "count": "15", "adjutant_cards": "SA",
-            "adjutants": ["chika"], "pc_dai": "1", "pc_chika": "7", "pc_ben": "3", "pc_aki": "9",
-            "discarded": "0", "key": "k"}  # fmt: skip
+    form = {
+        "declarer": "aki",
+        "trump": "hearts",
+        "count": "15",
+        "adjutant_cards": "SA",
+        "adjutants": ["chika"],
+        "pc_dai": "1",
+        "pc_chika": "7",
+        "pc_ben": "3",
+        "pc_aki": "9",
+        "discarded": "0",
+        "key": "k",
+    }
     saved = client.post(f"/matches/{match.pk}/enter/", form, follow=True).content.decode()
     assert "Dai -30, Chika +20, Ben -30, Aki +40" in saved
     home = client.get("/").content.decode()

@@ -29,8 +29,15 @@ def walk(value, found):
 def answers(client):
     """Every list and object the API has, as the client reads them."""
     found = {"keys": set(), "strings": set()}
-    for url in ["/api/clubs/", "/api/players/", "/api/seasons/", "/api/club-nights/",
-                "/api/tables/", "/api/matches/", "/api/deals/"]:  # fmt: skip
+    for url in [
+        "/api/clubs/",
+        "/api/players/",
+        "/api/seasons/",
+        "/api/club-nights/",
+        "/api/tables/",
+        "/api/matches/",
+        "/api/deals/",
+    ]:
         body = client.get(url).json()
         walk(body, found)
         for row in body["results"][:3]:
@@ -51,7 +58,11 @@ def test_anonymous_and_other_clubs_readers_see_no_account(demo, django_user_mode
     names = set(User.objects.values_list("username", flat=True))
     stranger = django_user_model.objects.create_user("stranger", password="stranger-pass-1")
     member = User.objects.get(username="member")
-    for client, who in ((APIClient(), "anonymous"), (APIClient(), "stranger"), (APIClient(), "member")):  # fmt: skip
+    for client, who in (
+        (APIClient(), "anonymous"),
+        (APIClient(), "stranger"),
+        (APIClient(), "member"),
+    ):
         if who != "anonymous":
             client.force_authenticate(stranger if who == "stranger" else member)
         found = answers(client)

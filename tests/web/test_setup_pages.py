@@ -198,9 +198,19 @@ def test_a_draw_confirmed_twice_at_once_seats_everyone_once(club, django_user_mo
         pytest.fail("the race runs on PostgreSQL (make test)")
     season = Season.objects.create(club=club, name="Winter", games=["napoleon"])
     night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 4))
-    players = [Player.objects.create(club=club, handle=f"p{i}", display_name=f"P{i}") for i in range(7)]  # fmt: skip
-    plan = [PlannedTable("napoleon", players[:4]), PlannedTable("napoleon", [*players[4:], Guest(-1, "Lena Ito")])]  # fmt: skip
-    answers = [type(a).__name__ for a in at_the_same_moment(lambda: seat_night(night, plan), lambda: seat_night(night, plan))]  # fmt: skip
+    players = [
+        Player.objects.create(club=club, handle=f"p{i}", display_name=f"P{i}") for i in range(7)
+    ]
+    plan = [
+        PlannedTable("napoleon", players[:4]),
+        PlannedTable("napoleon", [*players[4:], Guest(-1, "Lena Ito")]),
+    ]
+    answers = [
+        type(a).__name__
+        for a in at_the_same_moment(
+            lambda: seat_night(night, plan), lambda: seat_night(night, plan)
+        )
+    ]
     assert sorted(answers) == ["AlreadySeated", "list"]  # one refused, one seated the tables
     assert Table.objects.filter(club_night=night).count() == 2
     assert Player.objects.filter(display_name="Lena Ito").count() == 1

@@ -63,23 +63,79 @@ def guard(data: bytes) -> None:
             if sum(p.file_size for p in parts) > MAX_UNPACKED or any(
                 p.file_size > MAX_RATIO * max(p.compress_size, 1) + 65536 for p in parts
             ):
-                raise Rejection((error("too_large", "file", gettext_noop("the workbook unpacks to far more than a score sheet can be")),))  # fmt: skip
+                raise Rejection(
+                    (
+                        error(
+                            "too_large",
+                            "file",
+                            gettext_noop(
+                                "the workbook unpacks to far more than a score sheet can be"
+                            ),
+                        ),
+                    )
+                )
             for part in parts:
                 name = part.filename.lower()
                 if name.endswith("sharedstrings.xml"):
-                    texts = _count(book, part, lambda chunk: chunk.count(b"<si>") + chunk.count(b"<si "))  # fmt: skip
+                    texts = _count(
+                        book, part, lambda chunk: chunk.count(b"<si>") + chunk.count(b"<si ")
+                    )
                     if texts > MAX_SHARED_STRINGS:
-                        raise Rejection((error("too_large", "file", gettext_noop("the workbook holds more than %(n)s different texts"), n=MAX_SHARED_STRINGS),))  # fmt: skip
+                        raise Rejection(
+                            (
+                                error(
+                                    "too_large",
+                                    "file",
+                                    gettext_noop(
+                                        "the workbook holds more than %(n)s different texts"
+                                    ),
+                                    n=MAX_SHARED_STRINGS,
+                                ),
+                            )
+                        )
                 elif name.startswith("xl/worksheets/") and name.endswith(".xml"):
-                    last = _count(book, part, lambda chunk: max((int(n) for n in _ROW_NUMBER.findall(chunk)), default=0), max)  # fmt: skip
+                    last = _count(
+                        book,
+                        part,
+                        lambda chunk: max((int(n) for n in _ROW_NUMBER.findall(chunk)), default=0),
+                        max,
+                    )
                     if last > MAX_SHEET_ROW:
-                        raise Rejection((error("too_large", "file", gettext_noop("the workbook has a row beyond row %(rows)s"), rows=MAX_SHEET_ROW),))  # fmt: skip
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, NotImplementedError, RuntimeError):  # fmt: skip
-        raise Rejection((error("wrong_type", "file", gettext_noop("the file is not an XLSX workbook that can be read")),)) from None  # fmt: skip
+                        raise Rejection(
+                            (
+                                error(
+                                    "too_large",
+                                    "file",
+                                    gettext_noop("the workbook has a row beyond row %(rows)s"),
+                                    rows=MAX_SHEET_ROW,
+                                ),
+                            )
+                        )
+    except (
+        zipfile.BadZipFile,  # not a zip at all, or a part whose checksum fails
+        zipfile.LargeZipFile,  # a ZIP64 archive: no score sheet needs one
+        OSError,  # a part cut short
+        EOFError,  # the archive cut short
+        NotImplementedError,  # a compression method zipfile does not read
+        RuntimeError,  # an encrypted part
+    ):
+        raise Rejection(
+            (
+                error(
+                    "wrong_type",
+                    "file",
+                    gettext_noop("the file is not an XLSX workbook that can be read"),
+                ),
+            )
+        ) from None
 
 
-def _count(book: zipfile.ZipFile, part: zipfile.ZipInfo, measure: Callable[[bytes], int],
-           combine: Callable[[int, int], int] = operator.add) -> int:  # fmt: skip
+def _count(
+    book: zipfile.ZipFile,
+    part: zipfile.ZipInfo,
+    measure: Callable[[bytes], int],
+    combine: Callable[[int, int], int] = operator.add,
+) -> int:
     """``measure`` over a part's unpacked bytes, read a megabyte at a time and cut after a
     tag's ``>`` (so that no tag is measured in two pieces), never the whole part at once."""
     total, tail = 0, b""

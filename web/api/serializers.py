@@ -73,7 +73,11 @@ class SeasonSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError({"ends_on": "a season cannot end before it starts"})
         club = attrs.get("club", getattr(self.instance, "club", None))
         name = attrs.get("name", getattr(self.instance, "name", None))
-        if club is not None and name and Season.name_taken(club.pk, name, getattr(self.instance, "pk", None)):  # fmt: skip
+        if (
+            club is not None
+            and name
+            and Season.name_taken(club.pk, name, getattr(self.instance, "pk", None))
+        ):
             raise serializers.ValidationError(
                 {"name": "the club has a season of this name already"}, code="unique"
             )
@@ -81,9 +85,11 @@ class SeasonSerializer(serializers.ModelSerializer):
             played = self.instance.games_with_matches() - set(attrs["games"])
             if played:
                 raise serializers.ValidationError(
-                    {"games": f"{', '.join(sorted(played))} has matches in this season: a game with matches stays in its season"},
+                    {
+                        "games": f"{', '.join(sorted(played))} has matches in this season: a game with matches stays in its season"
+                    },
                     code="game_has_matches",
-                )  # fmt: skip
+                )
         return attrs
 
 
@@ -213,8 +219,16 @@ class DealSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Deal
-        fields = ["id", "match", "number", "record", "scores", "entered_at", "confirmed_at",
-                  "deleted_at"]  # fmt: skip
+        fields = [
+            "id",
+            "match",
+            "number",
+            "record",
+            "scores",
+            "entered_at",
+            "confirmed_at",
+            "deleted_at",
+        ]
 
 
 class DealInputSerializer(serializers.Serializer):
@@ -279,8 +293,15 @@ class DealVersionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = DealVersion
-        fields = ["action", "reason", "changed_by", "changed_at", "record_before",
-                  "confirmed_by", "confirmed_at"]  # fmt: skip
+        fields = [
+            "action",
+            "reason",
+            "changed_by",
+            "changed_at",
+            "record_before",
+            "confirmed_by",
+            "confirmed_at",
+        ]
 
 
 class ErrorSerializer(serializers.Serializer):

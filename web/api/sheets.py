@@ -77,8 +77,16 @@ class ScoreSheetsView(APIView):
             raise ValidationError({"players": 'a JSON object of names: "new" or a handle'})
         dry_run = str(request.data.get("dry_run", "")).lower() in ("1", "true", "yes", "on")
         if upload.size is not None and upload.size > cells.MAX_BYTES:  # before reading it
-            body = {"errors": [{"code": "too_large", "path": "file",
-                                "message": gettext("the file is larger than %(size)s bytes") % {"size": cells.MAX_BYTES}}]}  # fmt: skip
+            body = {
+                "errors": [
+                    {
+                        "code": "too_large",
+                        "path": "file",
+                        "message": gettext("the file is larger than %(size)s bytes")
+                        % {"size": cells.MAX_BYTES},
+                    }
+                ]
+            }
             return Response(body, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
         data = upload.read()
         try:

@@ -88,7 +88,10 @@ def night_draw(request: HttpRequest, pk: int) -> HttpResponse:
         except NoDraw as exc:
             form.add_error("games", str(exc))
         else:
-            players: dict[int, Any] = {**Player.objects.in_bulk(present), **{g.pk: g for g in guests}}  # fmt: skip
+            players: dict[int, Any] = {
+                **Player.objects.in_bulk(present),
+                **{g.pk: g for g in guests},
+            }
             me = access.signed_in(request.user)
             tables = [{"game": t.game, "players": [players[p] for p in t.players], "scorer": me.pk}
                       for t in drawn]  # fmt: skip
@@ -120,7 +123,9 @@ def _review(request: HttpRequest, night: ClubNight, confirm: bool) -> HttpRespon
         [i for i in ids if i > 0]
     )
     for number in (i for i in ids if i < 0):  # a guest: their name travels with the proposal
-        name = request.POST.get(f"guest_{number}", "").strip()[: Player._meta.get_field("display_name").max_length]  # fmt: skip
+        name = request.POST.get(f"guest_{number}", "").strip()[
+            : Player._meta.get_field("display_name").max_length
+        ]
         if name:
             players[number] = Guest(number, name)
     scorers = {u.pk: u for u in _scorers(night)}

@@ -112,9 +112,15 @@ def _readable_history(match: Match) -> list[dict[str, Any]]:
     out = []
     for i, version in enumerate(versions):
         later = versions[i + 1] if i + 1 < len(versions) else None
-        after = later.record_before if later and later.deal_id == version.deal_id else version.deal.record  # fmt: skip
+        after = (
+            later.record_before
+            if later and later.deal_id == version.deal_id
+            else version.deal.record
+        )
         changed, more = history.changes(version.record_before, after, names)
-        effect = [{**line, "player": names.get(line["player"], line["player"])} for line in version.effect]  # fmt: skip
+        effect = [
+            {**line, "player": names.get(line["player"], line["player"])} for line in version.effect
+        ]
         out.append({"version": version, "changes": changed, "more": more, "effect": effect})
     return sorted(out, key=lambda v: (v["version"].changed_at, v["version"].pk), reverse=True)
 
@@ -139,13 +145,23 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         for game in season.games:
             chart = season_chart(season, game=game, player=player)
             if chart.series:
-                charts.append({"season": season, "game": game,
-                               "svg": line_chart(chart, title=f"{player.display_name} – {label(game)}")})  # fmt: skip
+                charts.append(
+                    {
+                        "season": season,
+                        "game": game,
+                        "svg": line_chart(chart, title=f"{player.display_name} – {label(game)}"),
+                    }
+                )
     ratings = []
     scope = scope_for(user, player.club_id)
     for rating in ratings_of(player, scope):
         chart = rating_chart(player, rating.game, scope)
-        ratings.append({"rating": rating, "svg": line_chart(chart, title=f"{player.display_name} – {label(rating.game)}")})  # fmt: skip
+        ratings.append(
+            {
+                "rating": rating,
+                "svg": line_chart(chart, title=f"{player.display_name} – {label(rating.game)}"),
+            }
+        )
     return render(
         request,
         "pages/player.html",

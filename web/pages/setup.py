@@ -137,13 +137,17 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(request, _("%(user)s removed.") % {"user": name})
             else:
                 changed = club_members.set_role(club, membership.user, request.POST.get("role", ""))
-                messages.success(request, _("%(user)s is now %(role)s.") % {"user": name, "role": changed.get_role_display()})  # fmt: skip
+                messages.success(
+                    request,
+                    _("%(user)s is now %(role)s.")
+                    % {"user": name, "role": changed.get_role_display()},
+                )
             return redirect("club_setup", slug=club.slug)
         form = MemberForm(request.POST, prefix="member")
         if form.is_valid():
             account = form.cleaned_data["username"]
             club_members.set_role(club, account, form.cleaned_data["role"])
-            messages.success(request, _("%(user)s is a member.") % {"user": account.get_username()})  # fmt: skip
+            messages.success(request, _("%(user)s is a member.") % {"user": account.get_username()})
         else:
             for errors in form.errors.values():
                 for e in errors:

@@ -88,9 +88,11 @@ class PlayerForm(forms.ModelForm):
             if typed & ({normal(player.display_name), normal(player.name_ja)} - {""}):
                 self.add_error(
                     "display_name",
-                    _("%(name)s is a player of the club already (%(handle)s): the same person? Nothing was added. If it is someone else, tick “Another person of this name”.")
+                    _(
+                        "%(name)s is a player of the club already (%(handle)s): the same person? Nothing was added. If it is someone else, tick “Another person of this name”."
+                    )
                     % {"name": player.display_name, "handle": player.handle},
-                )  # fmt: skip
+                )
                 self.fields["another"].widget = forms.CheckboxInput()
                 break
         return data
@@ -187,11 +189,19 @@ class AttendanceForm(forms.Form):
         }
         for name in names:
             if normal(name) in known:
-                self.add_error("guests", _("%(name)s is a player of the club: tick them among those who came.") % {"name": known[normal(name)]})  # fmt: skip
+                self.add_error(
+                    "guests",
+                    _("%(name)s is a player of the club: tick them among those who came.")
+                    % {"name": known[normal(name)]},
+                )
         longest = Player._meta.get_field("display_name").max_length or 100
         too_long = [n for n in names if len(n) > longest]
         if too_long:
-            self.add_error("guests", _("A name is at most %(n)s characters: %(name)s…") % {"n": longest, "name": too_long[0][:20]})  # fmt: skip
+            self.add_error(
+                "guests",
+                _("A name is at most %(n)s characters: %(name)s…")
+                % {"n": longest, "name": too_long[0][:20]},
+            )
         data["guest_names"] = names
         if not data.get("present") and not names:
             raise forms.ValidationError(_("Tick who came."))

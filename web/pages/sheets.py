@@ -86,9 +86,12 @@ def _import_page(request: HttpRequest, club: Any, status: int) -> HttpResponse:
     language = "ja" if (get_language() or "").startswith("ja") else "en"
     games = [(name, game.label) for name, game in LEAGUE_GAMES.items()]
     uploads = club.sheet_uploads.select_related("uploaded_by")[:10]
-    return render(request, "pages/setup/import.html",
-                  {"club": club, "games": games, "language": language, "uploads": uploads},
-                  status=status)  # fmt: skip
+    return render(
+        request,
+        "pages/setup/import.html",
+        {"club": club, "games": games, "language": language, "uploads": uploads},
+        status=status,
+    )
 
 
 def _answers(request: HttpRequest) -> dict[str, str]:
@@ -111,7 +114,11 @@ def sheet_preview(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club = administered_club(request, slug)
     kept = get_object_or_404(SheetUpload, club=club, pk=pk)
     if kept.imported_at is not None:
-        messages.info(request, _("This file was imported on %(when)s.") % {"when": timezone.localtime(kept.imported_at).strftime("%Y-%m-%d %H:%M")})  # fmt: skip
+        messages.info(
+            request,
+            _("This file was imported on %(when)s.")
+            % {"when": timezone.localtime(kept.imported_at).strftime("%Y-%m-%d %H:%M")},
+        )
         return redirect("club_setup", slug=club.slug)
     answers = _answers(request) if request.method == "POST" else {}
     if request.method == "POST" and "import" in request.POST:
@@ -135,7 +142,7 @@ def sheet_preview(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     view = _checked(club, kept, answers)
     for message in view.get("refused", []):
         messages.error(request, message)
-    return render(request, "pages/setup/import_preview.html", _context(club, kept, view, answers))  # fmt: skip
+    return render(request, "pages/setup/import_preview.html", _context(club, kept, view, answers))
 
 
 def _checked(club: Any, kept: SheetUpload, answers: dict[str, str]) -> dict[str, Any]:
@@ -162,22 +169,38 @@ def _view(preview: Preview) -> dict[str, Any]:
     the unknown names with the handles suggested, the new players and seasons."""
     matches = preview.to_add
     return {
-        "counts": preview.counts(), "errors": preview.errors[:SHOWN],
+        "counts": preview.counts(),
+        "errors": preview.errors[:SHOWN],
         "more_errors": max(0, len(preview.errors) - SHOWN),
         "unknown": {name: rows for name, rows in preview.unknown.items()},
-        "suggested": {name: [p.handle for p in found] for name, found in preview.suggestions.items()},
+        "suggested": {
+            name: [p.handle for p in found] for name, found in preview.suggestions.items()
+        },
         "new_players": list(preview.new_players),
-        "matches": [{"label": str(league_game(m.game).label), "names": ", ".join(m.names),
-                     "date": m.date.isoformat(), "deals": len(m.deals), "row": m.row,
-                     "season": m.season, "table": m.table, "finished": m.finished}
-                    for m in matches[:SHOWN]],
+        "matches": [
+            {
+                "label": str(league_game(m.game).label),
+                "names": ", ".join(m.names),
+                "date": m.date.isoformat(),
+                "deals": len(m.deals),
+                "row": m.row,
+                "season": m.season,
+                "table": m.table,
+                "finished": m.finished,
+            }
+            for m in matches[:SHOWN]
+        ],
         "more_matches": max(0, len(matches) - SHOWN),
-        "new_seasons": [{"name": s.name, "starts_on": s.starts_on, "ends_on": s.ends_on}
-                        for s in preview.new_seasons.values()],
-    }  # fmt: skip
+        "new_seasons": [
+            {"name": s.name, "starts_on": s.starts_on, "ends_on": s.ends_on}
+            for s in preview.new_seasons.values()
+        ],
+    }
 
 
-def _context(club: Any, kept: SheetUpload, view: dict[str, Any], answers: dict[str, str]) -> dict[str, Any]:  # fmt: skip
+def _context(
+    club: Any, kept: SheetUpload, view: dict[str, Any], answers: dict[str, str]
+) -> dict[str, Any]:
     context: dict[str, Any] = {"club": club, "upload": kept, "preview": "counts" in view}
     if "counts" not in view:
         return context

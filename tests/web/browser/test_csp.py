@@ -23,15 +23,29 @@ def test_no_page_breaks_its_content_security_policy(browser, live_server, demo):
     context = browser.new_context(viewport={"width": 1366, "height": 800})
     page = context.new_page()
     refused: list[str] = []
-    page.on("console", lambda m: refused.append(f"{page.url}: {m.text}") if "Content Security Policy" in m.text else None)  # fmt: skip
+    page.on(
+        "console",
+        lambda m: refused.append(f"{page.url}: {m.text}")
+        if "Content Security Policy" in m.text
+        else None,
+    )
     base = live_server.url
     season = Season.objects.get()
     night = ClubNight.objects.order_by("date").first()
     match = Match.objects.get(game="napoleon")
-    public = ["/", f"/seasons/{season.pk}/", f"/seasons/{season.pk}/?sort=rating",
-              f"/nights/{night.pk}/", f"/matches/{match.pk}/",
-              f"/players/{match.seated_players()[0].pk}/", "/api/docs/", "/api/matches/",
-              "/accounts/login/", "/admin/login/", "/api-auth/login/"]  # fmt: skip
+    public = [
+        "/",
+        f"/seasons/{season.pk}/",
+        f"/seasons/{season.pk}/?sort=rating",
+        f"/nights/{night.pk}/",
+        f"/matches/{match.pk}/",
+        f"/players/{match.seated_players()[0].pk}/",
+        "/api/docs/",
+        "/api/matches/",
+        "/accounts/login/",
+        "/admin/login/",
+        "/api-auth/login/",
+    ]
     for url in public:
         page.goto(base + url)
         page.wait_for_load_state("networkidle")
@@ -39,9 +53,16 @@ def test_no_page_breaks_its_content_security_policy(browser, live_server, demo):
     page.wait_for_selector(".swagger-ui .opblock", timeout=15000)  # Swagger UI ran its script
 
     sign_in_as(page, base, "admin", "demo-admin-2026")
-    admin_pages = [f"/matches/{match.pk}/enter/", "/clubs/kanda/setup/", "/clubs/kanda/import/",
-                   f"/nights/{night.pk}/draw/", f"/nights/{night.pk}/tables/", "/admin/",
-                   "/admin/tournaments/match/", f"/admin/tournaments/match/{match.pk}/change/"]  # fmt: skip
+    admin_pages = [
+        f"/matches/{match.pk}/enter/",
+        "/clubs/kanda/setup/",
+        "/clubs/kanda/import/",
+        f"/nights/{night.pk}/draw/",
+        f"/nights/{night.pk}/tables/",
+        "/admin/",
+        "/admin/tournaments/match/",
+        f"/admin/tournaments/match/{match.pk}/change/",
+    ]
     for url in admin_pages:
         page.goto(base + url)
         page.wait_for_load_state("networkidle")

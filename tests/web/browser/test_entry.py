@@ -202,8 +202,12 @@ def test_a_stale_page_offers_the_stored_deal_or_saving_as_the_next(
         other_phone.wait_for_selector(".messages")
         other_phone.context.close()
     else:  # meanwhile another phone stores another deal 4
-        other = {"declaration": {"player": "ben", "count": 30, "trump": "black"}, "adjutant_cards": ["HJ", "CA"],
-                 "adjutants": ["emi"], "point_cards": {"aki": 5, "ben": 14, "chika": 6, "dai": 4, "emi": 9, "fumi": 2}}  # fmt: skip
+        other = {
+            "declaration": {"player": "ben", "count": 30, "trump": "black"},
+            "adjutant_cards": ["HJ", "CA"],
+            "adjutants": ["emi"],
+            "point_cards": {"aki": 5, "ben": 14, "chika": 6, "dai": 4, "emi": 9, "fumi": 2},
+        }
         actions.enter_deal(rettler, other, key="other-phone")
     enter_rettler(phone)
     phone.click("#save")
@@ -281,7 +285,14 @@ def enter_second_rettler(page) -> None:
     page.fill("#id_count", "26")
     page.fill("#id_adjutant_cards", "HA")
     page.click(chip("adjutants", "chika"))
-    for handle, cards in (("aki", "4"), ("ben", "14"), ("chika", "13"), ("dai", "3"), ("emi", "2"), ("fumi", "4")):  # fmt: skip
+    for handle, cards in (
+        ("aki", "4"),
+        ("ben", "14"),
+        ("chika", "13"),
+        ("dai", "3"),
+        ("emi", "2"),
+        ("fumi", "4"),
+    ):
         page.fill(f"#id_pc_{handle}", cards)
 
 
@@ -293,23 +304,33 @@ def test_two_deals_queued_across_a_reload_and_a_sign_in_both_arrive_once_in_orde
     returns.  Both arrive, once each, as deals 4 and 5."""
     open_entry(phone, live_server, rettler)
     phone.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10000)
-    phone.wait_for_function("() => caches.match(location.pathname).then(Boolean)", polling=200, timeout=10000)  # fmt: skip
+    phone.wait_for_function(
+        "() => caches.match(location.pathname).then(Boolean)", polling=200, timeout=10000
+    )
     phone.context.set_offline(True)
     enter_rettler(phone)
     phone.click("#save")
-    phone.wait_for_function("() => document.getElementById('queue-status').textContent.includes('1')")  # fmt: skip
+    phone.wait_for_function(
+        "() => document.getElementById('queue-status').textContent.includes('1')"
+    )
     phone.reload()
     phone.wait_for_selector("#deal-entry")
     phone.wait_for_function("() => document.getElementById('deal-number').textContent === '5'")
     enter_second_rettler(phone)
     phone.click("#save")
-    phone.wait_for_function("() => document.getElementById('queue-status').textContent.includes('2')")  # fmt: skip
+    phone.wait_for_function(
+        "() => document.getElementById('queue-status').textContent.includes('2')"
+    )
     # A sign-in on the phone (not through the page: it is offline) rotates the token.
     before = next(c["value"] for c in phone.context.cookies() if c["name"] == "csrftoken")
     request = phone.context.request
     login = request.get(f"{live_server.url}/accounts/login/")
     token = next(c["value"] for c in phone.context.cookies() if c["name"] == "csrftoken")
-    signed = request.post(f"{live_server.url}/accounts/login/", form={"username": "scorer", "password": "demo-scorer-2026", "csrfmiddlewaretoken": token}, headers={"Referer": login.url})  # fmt: skip
+    signed = request.post(
+        f"{live_server.url}/accounts/login/",
+        form={"username": "scorer", "password": "demo-scorer-2026", "csrfmiddlewaretoken": token},
+        headers={"Referer": login.url},
+    )
     assert signed.ok
     assert next(c["value"] for c in phone.context.cookies() if c["name"] == "csrftoken") != before
     assert Deal.objects.filter(match=rettler).count() == 3
@@ -353,12 +374,16 @@ def test_signing_out_forgets_the_kept_pages_but_not_the_queued_deals(phone, live
     from the phone's cache offline; a deal queued before stays queued."""
     open_entry(phone, live_server, rettler)
     phone.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10000)
-    phone.wait_for_function("() => caches.match(location.pathname).then(Boolean)", polling=200, timeout=10000)  # fmt: skip
+    phone.wait_for_function(
+        "() => caches.match(location.pathname).then(Boolean)", polling=200, timeout=10000
+    )
     phone.context.set_offline(True)
     enter_rettler(phone)
     phone.fill("#id_adjutant_cards", "ZZ")  # a deal the server refuses on arrival: it stays
     phone.click("#save")
-    phone.wait_for_function("() => document.getElementById('queue-status').textContent.includes('1')")  # fmt: skip
+    phone.wait_for_function(
+        "() => document.getElementById('queue-status').textContent.includes('1')"
+    )
     phone.context.set_offline(False)
     phone.wait_for_selector("#queue-refused li")  # sent, refused, kept for correction
     with phone.expect_navigation():
@@ -375,7 +400,7 @@ def test_signing_out_forgets_the_kept_pages_but_not_the_queued_deals(phone, live
     phone.goto(f"{live_server.url}/")
     waiting = phone.evaluate("""() => new Promise(done => { const open = indexedDB.open('clubscore', 1);
         open.onsuccess = () => { const all = open.result.transaction('queue').objectStore('queue').getAll();
-        all.onsuccess = () => done(all.result.length); }; })""")  # fmt: skip
+        all.onsuccess = () => done(all.result.length); }; })""")
     assert waiting == 1
 
 

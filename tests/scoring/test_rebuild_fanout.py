@@ -49,7 +49,9 @@ def test_two_rebuilds_started_at_once_end_equal_to_a_clean_one(federation, worke
     for thread in threads:
         thread.join()
     assert len(answers) == 2
-    assert sorted(answers)[-1][1] == Match.objects.count()  # the first checked every match
+    # Between them every match was checked (the clubs may be shared by the two rebuilds:
+    # each club's task is whichever rebuild's worker takes its lock first).
+    assert sum(checked for _seasons, checked in answers) >= Match.objects.count()
     assert derived() == federation
     assert not Match.objects.exclude(checked_version=F("version")).exists()
 

@@ -98,6 +98,7 @@ MIDDLEWARE = [
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    "tournaments.pins.PinBackend",  # a seated player's PIN (confirmation at the table)
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -222,6 +223,19 @@ CSRF_FAILURE_VIEW = "web.pages.errors.csrf_failure"  # the site's page, in the r
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# Accounts without the site operator (issue 29): with ALLOW_SIGN_UP anyone may make an
+# account and a club of their own (the demo: on); members join by invitation links.
+ALLOW_SIGN_UP = env_bool("ALLOW_SIGN_UP", False)
+# A forgotten password: Django's reset by e-mail once EMAIL_HOST is set; otherwise a
+# league administrator makes a one-time reset link (tournaments.invitations.may_reset).
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+EMAIL_PORT = int(env_str("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "clubscore@localhost")
+PASSWORD_RESET_TIMEOUT = 2 * 24 * 3600  # a reset link works two days, and once
 
 # A deal record is small; anything near this is not a deal record.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024

@@ -11,7 +11,7 @@ from web import downloads
 from web.api import league as league_api
 from web.api import matches as match_api
 from web.api import sheets as sheet_api
-from web.pages import corrections, draw, entry, league, setup, sheets
+from web.pages import accounts, corrections, draw, entry, league, setup, sheets, tables
 from web.pages.signin import SignOutView
 
 router = DefaultRouter()
@@ -48,6 +48,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/setup/", setup.club_setup, name="club_setup"),
     path("clubs/<slug:slug>/players/<int:pk>/", setup.player_edit, name="player_edit"),
     path("clubs/<slug:slug>/players/list/", setup.players_from_list, name="players_from_list"),
+    path("clubs/<slug:slug>/players/<int:pk>/merge/", setup.player_merge, name="player_merge"),
     path("clubs/<slug:slug>/members/", setup.members, name="club_members"),
     path("clubs/<slug:slug>/import/", sheets.sheet_import, name="sheet_import"),
     path("clubs/<slug:slug>/import/<int:pk>/", sheets.sheet_preview, name="sheet_preview"),
@@ -62,6 +63,7 @@ urlpatterns = [
     path("nights/<int:pk>/draw/", draw.night_draw, name="night_draw"),
     path("nights/<int:pk>/tables/", draw.night_tables, name="night_tables"),
     path("matches/<int:pk>/paper.pdf", draw.paper_sheet, name="paper_sheet"),
+    path("nights/<int:pk>/paper.pdf", draw.night_paper, name="night_paper"),
     # Corrections from the match page.
     path("deals/<int:pk>/correct/", corrections.correct_deal, name="correct_deal"),
     path("deals/<int:pk>/delete/", corrections.delete_deal, name="delete_deal"),
@@ -71,6 +73,37 @@ urlpatterns = [
     path("deals/<int:pk>/confirm/", entry.confirm_deal, name="confirm_deal"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", SignOutView.as_view(), name="logout"),
+    path("accounts/sign-up/", accounts.sign_up, name="sign_up"),
+    path("accounts/password/", accounts.PasswordForgotten.as_view(), name="password_reset"),
+    path(
+        "accounts/password/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+    path("join/<str:token>/", accounts.join, name="join"),
+    path("clubs/<slug:slug>/invitations/", accounts.invite, name="invite"),
+    path(
+        "clubs/<slug:slug>/invitations/<int:pk>/revoke/",
+        accounts.revoke_invitation,
+        name="revoke_invitation",
+    ),
+    path("clubs/<slug:slug>/members/<int:pk>/reset-link/", accounts.reset_link, name="reset_link"),
+    # Scoring by table link (no account) and confirmation at the table with a PIN.
+    path("t/<str:token>/", tables.follow_link, name="table_link"),
+    path("tables/<int:pk>/", tables.table_page, name="table"),
+    path("tables/<int:pk>/link/", tables.table_link_change, name="table_link_change"),
+    path("deals/<int:pk>/pin/", tables.confirm_with_pin, name="confirm_with_pin"),
+    path("players/<int:pk>/pin/", tables.player_pin, name="player_pin"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/standings/", match_api.StandingsView.as_view(), name="standings"),

@@ -76,7 +76,7 @@ def export_club(club: Club) -> dict[str, Any]:
                     deals = [
                         _deal(d)
                         for d in match.deals.order_by("number").select_related(
-                            "entered_by", "confirmed_by", "revised_by"
+                            "entered_by", "confirmed_by", "revised_by", "confirmed_by_player"
                         )
                     ]
                     matches.append({
@@ -125,9 +125,11 @@ def _deal(d: Deal) -> dict[str, Any]:
         "record": d.record,
         "entered_by": _username(d.entered_by),
         "entered_at": d.entered_at.isoformat(),
+        "entered_at_table": d.entered_at_table,
         "deleted_at": _iso(d.deleted_at),
         "confirmed_by": _username(d.confirmed_by),
         "confirmed_at": _iso(d.confirmed_at),
+        "confirmed_by_player": d.confirmed_by_player.handle if d.confirmed_by_player else None,
         "revised_by": _username(d.revised_by),
         "versions": [
             {
@@ -136,6 +138,7 @@ def _deal(d: Deal) -> dict[str, Any]:
                 "reason": v.reason,
                 "changed_by": _username(v.changed_by),
                 "changed_at": v.changed_at.isoformat(),
+                "at_table": v.at_table,
                 "confirmed_by": _username(v.confirmed_by),
                 "confirmed_at": _iso(v.confirmed_at),
                 "effect": v.effect,
@@ -352,13 +355,30 @@ def _import_deal(match: Match, d: Any, where: str, accounts: Accounts) -> None:
     deal.deleted_at = moment(d, "deleted_at", where, optional=True)
     deal.confirmed_by = accounts.get(d.get("confirmed_by"), f"{where}.confirmed_by")
     deal.confirmed_at = moment(d, "confirmed_at", where, optional=True)
+    deal.entered_at_table = d.get("entered_at_table") is True
+    confirmer = d.get("confirmed_by_player")
+    if confirmer is not None:  # a PIN confirmation at the table: a seated player's
+        seat = match.seats.select_related("player").filter(player__handle=confirmer).first()
+        if seat is None:
+            raise ImportError_(f"{where}.confirmed_by_player: {confirmer!r} is not seated")
+        deal.confirmed_by_player = seat.player
+        if deal.confirmed_at is None:
+            raise ImportError_(f"{where}.confirmed_at: a confirmation needs its time")
     deal.revised_by = accounts.get(d.get("revised_by"), f"{where}.revised_by")
     if deal.confirmed_by is not None and not deal.may_be_confirmed_by(deal.confirmed_by.pk):
         raise ImportError_(f"{where}.confirmed_by: confirmed by who entered or changed it")
     if deal.confirmed_by is not None and deal.confirmed_at is None:
         raise ImportError_(f"{where}.confirmed_at: a confirmation needs its time")
     deal.save(
-        update_fields=["entered_at", "deleted_at", "confirmed_by", "confirmed_at", "revised_by"]
+        update_fields=[
+            "entered_at",
+            "entered_at_table",
+            "deleted_at",
+            "confirmed_by",
+            "confirmed_by_player",
+            "confirmed_at",
+            "revised_by",
+        ]
     )
     if deal.deleted_at is not None:  # as corrections.delete_deal left it: no scores
         DealScore.objects.filter(deal=deal).delete()
@@ -372,6 +392,7 @@ def _import_deal(match: Match, d: Any, where: str, accounts: Accounts) -> None:
             reason=text(v, "reason", at),
             changed_by=accounts.get(v.get("changed_by"), f"{at}.changed_by"),
             changed_at=moment(v, "changed_at", at),
+            at_table=v.get("at_table") is True,
             confirmed_by=accounts.get(v.get("confirmed_by"), f"{at}.confirmed_by"),
             confirmed_at=moment(v, "confirmed_at", at, optional=True),
             effect=v.get("effect", []),

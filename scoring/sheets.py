@@ -32,6 +32,8 @@ class SheetRow:
     """Waiting for confirmation: shown, not yet in the totals."""
     authors: tuple[int | None, ...] = ()
     """Who entered the deal and who made its current version: neither may confirm it."""
+    at_table: bool = False
+    """Entered with the table's link (no account)."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,7 @@ def match_sheet(match: Match) -> MatchSheet:
                 deal_id=deal.pk,
                 pending=waiting,
                 authors=(deal.entered_by_id, deal.revised_by_id),
+                at_table=deal.entered_at_table,
             )
         )
     by_handle = {p.handle: p for p in players}

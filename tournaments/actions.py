@@ -185,6 +185,7 @@ def enter_deal(
     user: User | None = None,
     number: int | None = None,
     key: str | None = None,
+    at_table: bool = False,
 ) -> Deal:
     """Check ``record`` with the engine and store it as the match's next deal.
 
@@ -200,7 +201,8 @@ def enter_deal(
     that succeeds only if the match has not changed meanwhile (``tournaments.store``);
     when it has (two scorers at one match), the entry is checked again with the match
     row locked.  The returned deal carries its scores.  The standings are refreshed
-    (``events.match_changed``) once the deal is committed.
+    (``events.match_changed``) once the deal is committed.  ``at_table``: entered with
+    the table's link, by no account (``tournaments.table_links``).
     """
     if key is not None and not 0 < len(key) <= KEY_LENGTH:
         raise Rejection(
@@ -215,7 +217,7 @@ def enter_deal(
         )
     sent = request_hash(record)
     try:
-        deal = _enter(match, record, user, number, key, sent)
+        deal = _enter(match, record, user, number, key, sent, at_table)
     except Rejection:
         # Refused against the match as read: final only if the match has not moved on.
         if Match.objects.filter(pk=match.pk, version=match.version).exists():
@@ -224,7 +226,7 @@ def enter_deal(
     if deal is None:  # the match changed since it was read: again, one entry at a time
         with transaction.atomic():
             locked = Match.objects.select_for_update(of=("self",)).get(pk=match.pk)
-            deal = _enter(locked, record, user, number, key, sent)
+            deal = _enter(locked, record, user, number, key, sent, at_table)
         assert deal is not None, "a locked match cannot change"
         for field in ("version", "state", "status", "finished_at"):
             setattr(match, field, getattr(locked, field))
@@ -234,7 +236,13 @@ def enter_deal(
 
 
 def _enter(
-    match: Match, record: Any, user: User | None, number: int | None, key: str | None, sent: str
+    match: Match,
+    record: Any,
+    user: User | None,
+    number: int | None,
+    key: str | None,
+    sent: str,
+    at_table: bool = False,
 ) -> Deal | None:
     """One attempt of :func:`enter_deal` against ``match`` as read; ``None``: it changed."""
     try:
@@ -265,6 +273,7 @@ def _enter(
         finished_at=timezone.now() if step.finished else None,
         user_id=user.pk if user is not None else None,
         at=timezone.now(),
+        at_table=at_table,
         key=key or "",
         request_hash=sent,
         event=progress.rating_event(match.game, full, step.result.details, kept.seats, scores),

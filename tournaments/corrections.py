@@ -103,7 +103,9 @@ def _rescore(match: Match, active: list[Deal]) -> engine.MatchResult:
     return result
 
 
-def _change(deal: Deal, user: User, reason: str, action: str, apply) -> tuple[Deal, list[Effect]]:
+def _change(
+    deal: Deal, user: User | None, reason: str, action: str, apply, at_table: bool = False
+) -> tuple[Deal, list[Effect]]:
     if not reason or not reason.strip():
         raise Rejection(
             (error("missing_field", "reason", gettext_noop("say why the deal changes")),)
@@ -137,6 +139,7 @@ def _change(deal: Deal, user: User, reason: str, action: str, apply) -> tuple[De
             record_before=locked.record,
             reason=reason.strip(),
             changed_by=user,
+            at_table=at_table,
             confirmed_by_id=locked.confirmed_by_id,
             confirmed_at=locked.confirmed_at,
         )
@@ -145,6 +148,7 @@ def _change(deal: Deal, user: User, reason: str, action: str, apply) -> tuple[De
             locked.revised_by = user
             if match.table.club_night.season.require_confirmation:
                 locked.confirmed_by = None
+                locked.confirmed_by_player = None
                 locked.confirmed_at = None
         locked.save()
         active = list(match.deals.filter(deleted_at__isnull=True).order_by("number"))
@@ -161,8 +165,11 @@ def _change(deal: Deal, user: User, reason: str, action: str, apply) -> tuple[De
     return locked, effect
 
 
-def correct_deal(deal: Deal, record: Any, user: User, reason: str) -> tuple[Deal, list[Effect]]:
-    """Replace a deal's record; the old one is kept."""
+def correct_deal(
+    deal: Deal, record: Any, user: User | None, reason: str, *, at_table: bool = False
+) -> tuple[Deal, list[Effect]]:
+    """Replace a deal's record; the old one is kept.  ``at_table``: changed with the
+    table's link (``user`` is then ``None``)."""
     if deal.deleted_at is not None:
         raise Rejection(
             (error("deleted", "", gettext_noop("restore the deal before correcting it")),),
@@ -175,10 +182,12 @@ def correct_deal(deal: Deal, record: Any, user: User, reason: str) -> tuple[Deal
         )
         locked.record = checked_alone(complete_record(match, record, [d.record for d in before]))
 
-    return _change(deal, user, reason, DealVersion.Action.CORRECTED, apply)
+    return _change(deal, user, reason, DealVersion.Action.CORRECTED, apply, at_table)
 
 
-def delete_deal(deal: Deal, user: User, reason: str) -> tuple[Deal, list[Effect]]:
+def delete_deal(
+    deal: Deal, user: User | None, reason: str, *, at_table: bool = False
+) -> tuple[Deal, list[Effect]]:
     """Take a deal out of the match; it keeps its number and its history."""
     if deal.deleted_at is not None:
         raise Rejection(
@@ -188,7 +197,7 @@ def delete_deal(deal: Deal, user: User, reason: str) -> tuple[Deal, list[Effect]
     def apply(match: Match, locked: Deal) -> None:
         locked.deleted_at = timezone.now()
 
-    return _change(deal, user, reason, DealVersion.Action.DELETED, apply)
+    return _change(deal, user, reason, DealVersion.Action.DELETED, apply, at_table)
 
 
 def restore_deal(deal: Deal, user: User, reason: str) -> tuple[Deal, list[Effect]]:

@@ -82,6 +82,12 @@ class Player(models.Model):
     )
     display_name = models.CharField(max_length=100)
     name_ja = models.CharField(_("name in Japanese"), max_length=100, blank=True)
+    pin = models.CharField(
+        max_length=128,
+        blank=True,
+        default="",
+        help_text=_("The player's short PIN for confirming deals at the table (kept hashed)."),
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -208,6 +214,17 @@ class Table(models.Model):
         on_delete=models.SET_NULL,
         related_name="scored_tables",
     )
+    link_token = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        db_default="",
+        db_index=True,
+        help_text=_(
+            "The secret of the table's link (tournaments.table_links): whoever holds it enters "
+            "and corrects this table's deals that night. Empty: no link (or revoked)."
+        ),
+    )
 
     class Meta:
         ordering = ["club_night", "name"]
@@ -315,6 +332,11 @@ class Deal(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     entered_at = models.DateTimeField(default=timezone.now)
+    entered_at_table = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text=_("Entered with the table's link (no account): shown as 'entered at table N'."),
+    )
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -323,6 +345,14 @@ class Deal(models.Model):
         related_name="confirmed_deals",
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by_player = models.ForeignKey(
+        "Player",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=_("The seated player who confirmed it at the table with their PIN."),
+    )
     revised_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -415,6 +445,9 @@ class DealVersion(models.Model):
     reason = models.CharField(max_length=500)
     changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
     changed_at = models.DateTimeField(default=timezone.now)
+    at_table = models.BooleanField(
+        default=False, help_text=_("Changed with the table's link (no account).")
+    )
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -502,3 +535,37 @@ class SheetUpload(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.club})"
+
+
+class Invitation(models.Model):
+    """A one-time link that makes whoever follows it a member of a club in a role
+    (``tournaments.invitations``), and optionally links them to a player."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True)
+    role = models.CharField(
+        max_length=10, choices=Membership.Role.choices, default=Membership.Role.MEMBER
+    )
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="invitations"
+    )
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    made_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["club", "-made_at"]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.role} invitation of {self.made_at:%Y-%m-%d}"
+
+    @property
+    def usable(self) -> bool:
+        return self.used_at is None and self.revoked_at is None and self.expires_at > timezone.now()

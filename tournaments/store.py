@@ -30,9 +30,9 @@ WITH m AS (
  RETURNING id
 ), d AS (
     INSERT INTO tournaments_deal (match_id, number, record, entered_by_id, entered_at,
-                                  idempotency_key, request_hash, event)
+                                  entered_at_table, idempotency_key, request_hash, event)
     SELECT id, %(number)s, %(record)s, %(entered_by_id)s, %(entered_at)s,
-           %(idempotency_key)s, %(request_hash)s, %(event)s FROM m
+           %(entered_at_table)s, %(idempotency_key)s, %(request_hash)s, %(event)s FROM m
  RETURNING id
 ), s AS (
     INSERT INTO tournaments_dealscore (deal_id, player_id, score, won)
@@ -57,6 +57,7 @@ class NewDeal:
     finished_at: datetime | None
     user_id: int | None
     at: datetime
+    at_table: bool
     key: str
     request_hash: str
     event: dict[str, Any] | None
@@ -72,6 +73,7 @@ def insert(new: NewDeal) -> Deal | None:
         "record": new.record,
         "entered_by_id": new.user_id,
         "entered_at": new.at,
+        "entered_at_table": new.at_table,
         "idempotency_key": new.key,
         "request_hash": new.request_hash,
         "event": new.event,

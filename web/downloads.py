@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 import engine
-from scoring import exports
+from scoring import exports, paper
 from scoring.exports import EXPORTERS, Document
 from scoring.queries import readable_match
 from scoring.ratings import scope_for
@@ -48,11 +48,5 @@ def blank_sheet(request: HttpRequest, game: str) -> HttpResponse:
     """A printable score sheet to fill in by hand, for tables that keep paper."""
     if game not in engine.GAMES or game not in LEAGUE_GAMES:
         raise Http404(f"unknown game {game!r}")
-    seats = engine.GAMES[game].best_players
-    header = [_("Deal"), *[_("Player %(n)s") % {"n": i + 1} for i in range(seats)], _("Note")]
-    title = [
-        f"Clubscore – {game}",
-        _("Club") + ": ____________   " + _("Date") + ": ________   " + _("Table") + ": ______",
-    ]
-    document = Document(game, title, header, [], blank_rows=LEAGUE_GAMES[game].blank_rows)
+    document = paper.blank_paper(game)
     return download(document, "pdf", f"blank-{game}")

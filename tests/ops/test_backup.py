@@ -40,6 +40,12 @@ def test_the_demo_club_round_trips_with_identical_standings(
         napoleon = Deal.objects.filter(match__game="napoleon").order_by("number")
         corrections.delete_deal(napoleon.last(), users["admin"], "entered at the wrong table")
         actions.confirm_deal(napoleon.first(), users["member"])
+        # Entered by a table's link and confirmed with a seated player's PIN.
+        second = napoleon.all()[1]
+        seated = second.match.seats.order_by("position").last().player
+        Deal.objects.filter(pk=second.pk).update(
+            entered_at_table=True, confirmed_by_player=seated, confirmed_at=second.entered_at
+        )
     before = standings()
     deals_before = sorted(Deal.objects.values_list("match__game", "number", "record"), key=repr)
     history_before = history()
@@ -65,9 +71,10 @@ def test_the_demo_club_round_trips_with_identical_standings(
 def history():
     """What a backup keeps besides the records: deletions, confirmations, versions, roles."""
     deals = sorted(Deal.objects.values_list("match__game", "number", "deleted_at", "confirmed_by__username",
-                                            "confirmed_at"), key=repr)  # fmt: skip
+                                            "confirmed_at", "entered_at_table", "confirmed_by_player__handle"),
+                   key=repr)  # fmt: skip
     versions = list(DealVersion.objects.values_list("deal__number", "action", "reason", "changed_by__username",
-                                                    "changed_at", "effect"))  # fmt: skip
+                                                    "changed_at", "effect", "at_table"))  # fmt: skip
     roles = sorted(Membership.objects.values_list("club__slug", "user__username", "role"))
     linked = list(Player.objects.filter(user__isnull=False).values_list("handle", "user__username"))
     public = list(Season.objects.values_list("name", "public", "require_confirmation"))

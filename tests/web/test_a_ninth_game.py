@@ -73,7 +73,7 @@ def test_the_toy_game_has_a_blank_paper_sheet_of_its_own_size(client, toy_match)
     response = client.get("/sheets/blank-toy.pdf")
     assert response.status_code == 200
     text = pdf_text(response.content)
-    assert "Clubscore" in text and "toy" in text
+    assert "Clubscore" in text and "Toy" in text  # the game's name, not its code
     assert "Player 3" in text and "Player 4" not in text  # the engine's best_players
 
 

@@ -118,6 +118,13 @@ class LeagueGame(ABC):
     """How the game breaks ties, said for the score sheet (translated)."""
     blank_rows: ClassVar[int] = 15
     """Rows of the blank paper sheet."""
+    paper_headings: ClassVar[Mapping[str, Text]] = {}
+    """Short headings of the import template's game columns to print on the paper sheet
+    (by the column's key; a seat's column, ``pc_seat3``, by its key without the seat):
+    a game that has them (Napoleon, Rettler) gets a paper sheet with what a deal is —
+    declarer, trump, count…, one point-card column per player — instead of a score per
+    player, so that paper kept as a backup is typed into the template and imported
+    (``scoring.paper``)."""
     federation: ClassVar[tuple[PlannedMatch, ...]] = ()
     """The matches the federation generator plays of this game, in turn."""
     sheet_rules: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)

@@ -65,6 +65,16 @@ class DeclarerLeagueGame(LeagueGame):
     """Point cards in the deck: 20 (Napoleon), 40 (Rettler)."""
     tie_break = _("cumulative zero-sum points")
     blank_rows = 20
+    paper_headings = {
+        "declarer": _("Declarer"),
+        "trump": _("Trump"),
+        "count": _("Count"),
+        "allowed": _("Adjutants declared"),
+        "adjutant_cards": _("Adjutant cards"),
+        "adjutants": _("Adjutants"),
+        "pc": _("Point cards"),
+        "discarded": _("Discarded point cards"),
+    }
 
     def add_fields(self, form: EntryForm) -> None:
         choices = player_choices(form)

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -20,6 +21,7 @@ from tournaments import access, corrections
 from tournaments.messages import localize
 from tournaments.models import Deal, Match
 from tournaments.records import Rejection
+from web.pages import tables
 from web.pages.entry import RANKS, SUIT_MARKS
 from web.pages.forms import CorrectionForm
 
@@ -47,12 +49,19 @@ def _effect_line(effect: list[corrections.Effect]) -> str:
     return ", ".join(f"{e.player} {e.total_before} → {e.total_after}" for e in changed)
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def correct_deal(request: HttpRequest, pk: int) -> HttpResponse:
-    deal = _deal(request, pk)
+    """Correct a deal: the table's scorer, an administrator, or whoever holds the table's
+    link (``web.pages.tables``; the change is then marked "at table N")."""
+    held = Deal.objects.select_related("match__table__club_night__season").filter(pk=pk).first()
+    if held is not None and tables.link_holder(request, held.match.table):
+        deal, by_link = held, True
+    elif not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    else:
+        deal, by_link = _deal(request, pk), False
     match = deal.match
-    if not access.scores_table(request.user, match.table):
+    if not by_link and not access.scores_table(request.user, match.table):
         raise PermissionDenied(NOT_YOUR_TABLE)
     if request.method == "POST":
         form = CorrectionForm(request.POST, request.FILES, match=match, before=deal.number)
@@ -61,7 +70,11 @@ def correct_deal(request: HttpRequest, pk: int) -> HttpResponse:
             if form.is_valid():
                 try:
                     _changed, effect = corrections.correct_deal(
-                        deal, record, access.signed_in(request.user), form.cleaned_data["reason"]
+                        deal,
+                        record,
+                        None if by_link else access.signed_in(request.user),
+                        form.cleaned_data["reason"],
+                        at_table=by_link,
                     )
                 except Rejection as rejection:
                     form.attach_engine_errors(rejection.errors)
@@ -71,6 +84,8 @@ def correct_deal(request: HttpRequest, pk: int) -> HttpResponse:
                         _("Deal %(n)s corrected. %(effect)s")
                         % {"n": deal.number, "effect": _effect_line(effect)},
                     )
+                    if by_link:
+                        return redirect("table", pk=match.table_id)
                     return redirect("match", pk=match.pk)
     else:
         handles = [p.handle for p in match.seated_players()]

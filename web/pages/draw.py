@@ -16,20 +16,21 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 import engine
-from scoring.exports import Document
+from scoring import paper
+from scoring.exports import pdf_book
 from scoring.queries import readable_match
 from tournaments import access
 from tournaments.draw import NoDraw
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import ClubNight, Membership, Player
-from tournaments.names import table_label
 from tournaments.nights import AlreadySeated, Guest, PlannedTable, propose, seat_night
 from tournaments.records import Rejection
 from tournaments.textfile import whole_number
 from web.downloads import download
 from web.pages.setup import ADMINS_ONLY
 from web.pages.setup_forms import AttendanceForm
+from web.pages.tables import link_url, qr_svg
 
 
 def _night(request: HttpRequest, pk: int) -> ClubNight:
@@ -174,20 +175,42 @@ def night_tables(request: HttpRequest, pk: int) -> HttpResponse:
         .prefetch_related("matches__seats__player")
         .order_by("name")
     )
-    return render(request, "pages/setup/tables.html", {"night": night, "tables": tables})
+    # The table links and their QR codes: for the club's administrators only (a link is
+    # the right to score the table).
+    links = access.can_administer(request.user, night)
+    rows = [
+        {
+            "table": t,
+            **({"link": (url := link_url(request, t)), "qr": qr_svg(url)} if links else {}),
+        }
+        for t in tables
+    ]
+    return render(
+        request, "pages/setup/tables.html", {"night": night, "rows": rows, "links": links}
+    )
 
 
 def paper_sheet(request: HttpRequest, pk: int) -> HttpResponse:
-    """The game's blank paper sheet with this match's players, club, date and table filled in."""
+    """The game's paper sheet with this match's players, club, date and table filled in
+    (and for the club's administrators the table link's QR code)."""
     match = readable_match(request.user, pk)
-    night = match.table.club_night
-    names = [p.display_name for p in match.seated_players()]
-    header = [_("Deal"), *names, _("Note")]
-    title = [
-        f"{night.season.club.name} – {night.season.name}",
-        f"{night.date:%Y-%m-%d} {night.venue} · {table_label(match.table.name)} · {LEAGUE_GAMES[match.game].label}",
-    ]
-    document = Document(
-        match.game, title, header, [], blank_rows=LEAGUE_GAMES[match.game].blank_rows
+    link = link_url(request, match.table) if access.can_administer(request.user, match) else ""
+    return download(paper.match_paper(match, link), "pdf", f"paper-{match.pk}-{match.game}")
+
+
+def night_paper(request: HttpRequest, pk: int) -> HttpResponse:
+    """The night's paper in one PDF: the table list, then every table's named sheet (with
+    the table links' QR codes for the club's administrators)."""
+    night = get_object_or_404(
+        access.visible(ClubNight.objects.select_related("season__club"), request.user), pk=pk
     )
-    return download(document, "pdf", f"paper-{match.pk}-{match.game}")
+    links = {}
+    if access.can_administer(request.user, night):
+        links = {t.pk: link_url(request, t) for t in night.tables.all()}
+    response = HttpResponse(
+        pdf_book(paper.night_paper(night, links)), content_type="application/pdf"
+    )
+    response["Content-Disposition"] = (
+        f'attachment; filename="night-{night.date:%Y-%m-%d}-{night.pk}.pdf"'
+    )
+    return response

@@ -8,19 +8,27 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from scoring.sheets import match_sheet
-from tournaments import access, actions
+from tournaments import access, actions, table_links
 from tournaments.access import visible
 from tournaments.messages import localize
-from tournaments.models import Deal, Match
+from tournaments.models import Deal, Match, Table
+from web.pages import tables
 from web.pages.forms import DealEntryForm
+
+
+def _holds_a_link(request: HttpRequest, pk: int) -> bool:
+    table = Table.objects.select_related("club_night").filter(matches__pk=pk).first()
+    return table is not None and table_links.holds(request.session, table)
+
 
 SUIT_MARKS = [("S", "♠"), ("H", "♡"), ("D", "♢"), ("C", "♣")]
 RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
@@ -28,20 +36,17 @@ RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
 
 
 def _entry_match(request: HttpRequest, pk: int) -> Match:
+    """The match whose next deal the request may enter: a scorer's or administrator's, or
+    the table's by its link (``web.pages.tables``); 404 for a match the reader cannot see."""
     match = get_object_or_404(
-        visible(
-            Match.objects.select_related("table__club_night__season").prefetch_related(
-                "seats__player"
-            ),
-            request.user,
-        ),
+        Match.objects.select_related("table__club_night__season").prefetch_related("seats__player"),
         pk=pk,
     )
-    if not access.scores_table(request.user, match.table):
-        raise PermissionDenied(
-            _("Only this table's scorer or a league administrator enters its deals.")
-        )
-    return match
+    if tables.may_score(request, match.table):
+        return match
+    if not visible(Match.objects.filter(pk=pk), request.user).exists():
+        raise Http404
+    raise PermissionDenied(tables.NOT_THIS_TABLE)
 
 
 def _same_as_previous(match: Match, record: dict[str, Any]) -> Deal | None:
@@ -68,7 +73,6 @@ def _scores_line(deal: Deal) -> str:
     )
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
     """Table-side entry of the match's next deal, checked by the engine.
@@ -81,7 +85,10 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
     shows the stored deal beside the typed one, with the choice of keeping either.
     With ``Accept: application/json`` (the page's offline queue) the answer is JSON.
     """
+    if not request.user.is_authenticated and not _holds_a_link(request, pk):
+        return redirect_to_login(request.get_full_path())
     match = _entry_match(request, pk)
+    by_link = tables.link_holder(request, match.table)
     wants_json = "application/json" in request.headers.get("Accept", "")
     next_number = match.deals.count() + 1
     stale: Deal | None = None
@@ -104,9 +111,10 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
                         deal = actions.enter_deal(
                             match,
                             record,
-                            user=access.signed_in(request.user),
+                            user=None if by_link else access.signed_in(request.user),
                             number=form.cleaned_data.get("number"),
                             key=key,
+                            at_table=by_link,
                         )
                     except actions.Rejection as rejection:
                         taken = rejection.existing is not None and any(
@@ -138,6 +146,8 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
             "same_as": same_as,
             "suit_marks": SUIT_MARKS,
             "ranks": RANKS,
+            "by_link": by_link,
+            "pin_confirm": match.table.club_night.season.require_confirmation,
         },
     )
     response["Cache-Control"] = "no-store"
@@ -149,7 +159,14 @@ def _saved(request: HttpRequest, match: Match, deal: Deal, wants_json: bool) -> 
     page once the match is over)."""
     line = _("Deal %(n)s saved: %(scores)s") % {"n": deal.number, "scores": _scores_line(deal)}
     finished = deal.match.status == Match.Status.FINISHED  # as enter_deal left it
-    after = reverse("match" if finished else "deal_entry", kwargs={"pk": match.pk})
+    if finished:  # the table's page for a link-holder (the match page may be private)
+        after = (
+            reverse("table", kwargs={"pk": match.table_id})
+            if tables.link_holder(request, match.table)
+            else reverse("match", kwargs={"pk": match.pk})
+        )
+    else:
+        after = reverse("deal_entry", kwargs={"pk": match.pk})
     if "X-Clubscore-Queue" not in request.headers:  # a queued deal arrives in the background
         messages.success(request, line)
     if wants_json:

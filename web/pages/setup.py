@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import access, roster
 from tournaments import members as club_members
+from tournaments.merge import merge
 from tournaments.messages import localize
 from tournaments.models import Club, Membership, Player, Season
 from tournaments.records import Rejection
@@ -58,6 +59,8 @@ def club_setup(request: HttpRequest, slug: str) -> HttpResponse:
             "players": club.players.select_related("user").order_by("display_name"),
             "memberships": club.memberships.select_related("user").order_by("user__username"),
             "member_form": MemberForm(prefix="member"),
+            "invitations": club.invitations.select_related("player", "used_by")[:30],
+            "invite_roles": list(reversed(Membership.Role.choices)),
             "roles": Membership.Role.choices,
             "seasons": club.seasons.prefetch_related("club_nights").order_by("-starts_on", "name"),
         },
@@ -117,9 +120,43 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("%(name)s saved.") % {"name": player.display_name})
             return redirect("club_setup", slug=club.slug)
+    others = club.players.exclude(pk=player.pk).order_by("display_name")
     return render(
-        request, "pages/setup/form.html", {"club": club, "form": form, "title": player.display_name}
+        request,
+        "pages/setup/form.html",
+        {
+            "club": club,
+            "form": form,
+            "title": player.display_name,
+            "merge": player,
+            "others": others,
+        },
     )
+
+
+@login_required
+@require_POST
+def player_merge(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Merge this player into another of the club (the same person entered twice)."""
+    club = administered_club(request, slug)
+    gone = get_object_or_404(Player, club=club, pk=pk)
+    kept = club.players.filter(pk=whole_number(request.POST.get("into")) or 0).first()
+    if kept is None:
+        messages.error(request, _("Choose the player to keep."))
+        return redirect("player_edit", slug=club.slug, pk=gone.pk)
+    name = gone.display_name
+    try:
+        merge(kept, gone)
+    except Rejection as refused:
+        for problem in refused.errors:
+            messages.error(request, localize(problem))
+        return redirect("player_edit", slug=club.slug, pk=gone.pk)
+    messages.success(
+        request,
+        _("%(gone)s is now part of %(kept)s: seats, deals, ratings and history moved.")
+        % {"gone": name, "kept": kept.display_name},
+    )
+    return redirect("club_setup", slug=club.slug)
 
 
 @login_required

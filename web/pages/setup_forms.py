@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import pins
 from tournaments.games import LEAGUE_GAMES
 from tournaments.models import Club, ClubNight, Membership, Player, Season
 from tournaments.names import normal
@@ -44,6 +45,13 @@ class PlayerForm(forms.ModelForm):
         widget=forms.HiddenInput,  # shown (a checkbox) once the name is asked about
         help_text=_("Tick only when the club has a player of this name who is someone else."),
     )
+    new_pin = forms.CharField(
+        label=_("New PIN (4 to 8 digits)"),
+        required=False,
+        max_length=8,
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "new-password"}),
+        help_text=_("For confirming deals at the table; empty keeps the PIN as it is."),
+    )
 
     class Meta:
         model = Player
@@ -57,6 +65,8 @@ class PlayerForm(forms.ModelForm):
             self.fields["account"].initial = self.instance.user.get_username()
         if self.instance.pk:  # the question is for a new player only
             del self.fields["another"]
+        else:  # a PIN is set once the player exists (their page, or edit)
+            del self.fields["new_pin"]
 
     def clean_handle(self) -> str:
         typed = self.cleaned_data.get("handle", "").strip()
@@ -77,6 +87,12 @@ class PlayerForm(forms.ModelForm):
 
     def clean_account(self) -> Any:
         return _account(self.cleaned_data.get("account", "").strip())
+
+    def clean_new_pin(self) -> str:
+        pin = self.cleaned_data.get("new_pin", "").strip()
+        if pin and not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 8):
+            raise forms.ValidationError(_("A PIN is 4 to 8 digits."))
+        return pin
 
     def clean(self) -> dict[str, Any]:
         """A name the club has already is a question, not a second player: the same person?"""
@@ -103,6 +119,8 @@ class PlayerForm(forms.ModelForm):
         player.user = self.cleaned_data.get("account")
         if commit:
             player.save()
+            if self.cleaned_data.get("new_pin"):
+                pins.set_pin(player, self.cleaned_data["new_pin"])
         return player
 
 

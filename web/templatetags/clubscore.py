@@ -5,6 +5,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import template
+from django.conf import settings
 
 from scoring.exports import EXPORTERS, Exporter
 from tournaments import access
@@ -47,3 +48,9 @@ SUIT_MARKS = {"S": "♠", "H": "♡", "D": "♢", "C": "♣"}
 def card_label(code: str) -> str:
     """A card as people read it: ``SA`` → ♠A, ``H10`` → ♡10 (the joker, the bridge: JK, BR)."""
     return SUIT_MARKS[code[0]] + code[1:] if code[:1] in SUIT_MARKS and len(code) > 1 else code
+
+
+@register.simple_tag
+def sign_up_open() -> bool:
+    """Whether the sign-up page takes new clubs (``ALLOW_SIGN_UP``)."""
+    return bool(settings.ALLOW_SIGN_UP)

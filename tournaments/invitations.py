@@ -1,0 +1,132 @@
+"""Joining a club without the site operator (issue 29, 1): a new club by sign-up, members
+by one-time invitation links, and password reset links made by a league administrator.
+
+- :func:`start_club` makes an account's club, the account its league administrator.
+- :func:`invite` makes a link with a role (and optionally the player it belongs to); it
+  expires after :data:`VALID_DAYS` days, can be revoked, and is used once:
+  :func:`accept` takes the invitation's row lock, so two people following one link at the
+  same moment make one member, and the second is refused.  Following it again as the same
+  account changes nothing.  An invitation never lowers a role the account holds already.
+- :func:`may_reset` says whose password a league administrator may reset: an account
+  whose every membership is in clubs the administrator administers, never a site
+  operator or staff account (a reset link is the account: an administrator of one club
+  must not take over someone's rights in another).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext_noop
+
+from tournaments import access
+from tournaments import members as club_members
+from tournaments.models import Club, Invitation, Membership, Player
+from tournaments.nights import romaji
+from tournaments.records import Rejection, error
+
+VALID_DAYS = 14
+"""How long an invitation link works."""
+
+RANK = {Membership.Role.MEMBER: 0, Membership.Role.SCORER: 1, Membership.Role.ADMIN: 2}
+
+GONE = gettext_noop("this invitation link has been used, revoked or has expired: ask for a new one")
+
+
+def club_slug(name: str) -> str:
+    """The club's address from its name: romaji for Japanese names, a number when taken."""
+    base = slugify(romaji(name))[:50].strip("-") or "club"
+    slug, n = base, 1
+    while Club.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def start_club(user: Any, name: str) -> Club:
+    """A new club named ``name`` with ``user`` its league administrator."""
+    name = name.strip()
+    if not name:
+        raise Rejection((error("missing_field", "club", gettext_noop("name the club")),))
+    with transaction.atomic():
+        if Club.objects.filter(name__iexact=name).exists():
+            raise Rejection(
+                (error("exists", "club", gettext_noop("a club of this name exists already")),)
+            )
+        club = Club.objects.create(name=name, slug=club_slug(name))
+        Membership.objects.create(club=club, user=user, role=Membership.Role.ADMIN)
+    return club
+
+
+def invite(club: Club, made_by: Any, role: str, player: Player | None = None) -> Invitation:
+    if role not in Membership.Role.values:
+        raise Rejection(
+            (error("invalid_choice", "role", gettext_noop("%(role)s is not a role"), role=role),)
+        )
+    if player is not None and player.club_id != club.pk:
+        raise Rejection(
+            (error("not_found", "player", gettext_noop("no such player in this club")),)
+        )
+    return Invitation.objects.create(
+        club=club,
+        token=secrets.token_urlsafe(24),
+        role=role,
+        player=player,
+        made_by=made_by,
+        expires_at=timezone.now() + dt.timedelta(days=VALID_DAYS),
+    )
+
+
+def usable(token: str) -> Invitation | None:
+    """The invitation of ``token`` while it can be used (else ``None``)."""
+    found = Invitation.objects.select_related("club", "player").filter(token=token).first()
+    return found if found is not None and found.usable else None
+
+
+def accept(token: str, user: Any) -> Membership:
+    """Make ``user`` a member as the invitation says, once."""
+    with transaction.atomic():
+        invitation = (
+            Invitation.objects.select_for_update()
+            .select_related("club")
+            .filter(token=token)
+            .first()
+        )
+        if invitation is None:
+            raise Rejection((error("gone", "", GONE),))
+        if invitation.used_by_id == user.pk and invitation.used_at is not None:
+            return Membership.objects.get(club=invitation.club, user=user)  # followed again
+        if not invitation.usable:
+            raise Rejection((error("gone", "", GONE),))
+        held = Membership.objects.filter(club=invitation.club, user=user).first()
+        role = invitation.role
+        if held is not None and RANK[Membership.Role(held.role)] >= RANK[Membership.Role(role)]:
+            membership = held
+        else:
+            membership = club_members.set_role(invitation.club, user, role)
+        if invitation.player_id is not None:
+            # The player's account, unless another account has it already.
+            Player.objects.filter(pk=invitation.player_id, user__isnull=True).update(user=user)
+        invitation.used_by = user
+        invitation.used_at = timezone.now()
+        invitation.save(update_fields=["used_by", "used_at"])
+    return membership
+
+
+def revoke(invitation: Invitation) -> None:
+    Invitation.objects.filter(pk=invitation.pk, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+
+
+def may_reset(administrator: Any, account: Any) -> bool:
+    """Whether ``administrator`` may make a password reset link for ``account``."""
+    if account.is_superuser or account.is_staff or account.pk == administrator.pk:
+        return False
+    clubs = set(account.memberships.values_list("club_id", flat=True))
+    return bool(clubs) and all(access.can_administer_club(administrator, c) for c in clubs)

@@ -1,0 +1,75 @@
+"""Scoring by table link (issue 29, 2): whoever holds a table's link enters and corrects
+that table's deals, with no account, for that night only.
+
+A link is a secret kept on the table (``Table.link_token``); a league administrator
+makes it (the table list and the night's paper print it as a QR code) and can revoke it,
+which empties the secret: every phone that followed the old link loses the table at its
+next request.  A link works on the night's date and the day after (a late night, a
+correction over breakfast) in the club's time zone, and never again: decided so that a
+photo of last month's paper is worth nothing.  What a link-holder stores is marked
+"entered at table N" (``Deal.entered_at_table``, ``DealVersion.at_table``).
+
+The phone that follows a link keeps the table's secret in its session
+(:func:`remember`); every request checks it again (:func:`holds`), so a revoked or
+expired link stops at once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from typing import Any
+
+from django.utils import timezone
+
+from tournaments.models import Table
+
+SESSION_KEY = "table_links"
+
+
+def make(table: Table) -> str:
+    """A new secret for the table (the old link stops working)."""
+    table.link_token = secrets.token_urlsafe(24)
+    Table.objects.filter(pk=table.pk).update(link_token=table.link_token)
+    return table.link_token
+
+
+def ensure(table: Table) -> str:
+    """The table's secret, made when it has none."""
+    return table.link_token or make(table)
+
+
+def revoke(table: Table) -> None:
+    table.link_token = ""
+    Table.objects.filter(pk=table.pk).update(link_token="")
+
+
+def in_time(table: Table) -> bool:
+    """The night's date or the day after, in the club's time zone."""
+    today = timezone.localdate()
+    night = table.club_night.date
+    return night <= today <= night + dt.timedelta(days=1)
+
+
+def table_of(token: str) -> Table | None:
+    """The table whose link is ``token`` while it works."""
+    if not token:
+        return None
+    table = (
+        Table.objects.select_related("club_night__season__club").filter(link_token=token).first()
+    )
+    if table is None or not secrets.compare_digest(table.link_token, token) or not in_time(table):
+        return None
+    return table
+
+
+def remember(session: Any, table: Table) -> None:
+    links = dict(session.get(SESSION_KEY, {}))
+    links[str(table.pk)] = table.link_token
+    session[SESSION_KEY] = links
+
+
+def holds(session: Any, table: Table) -> bool:
+    """This session followed the table's current link, and the link still works."""
+    token = session.get(SESSION_KEY, {}).get(str(table.pk), "")
+    return bool(token) and table_of(token) is not None and table.link_token == token

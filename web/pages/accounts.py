@@ -1,0 +1,215 @@
+"""Accounts in the app's own pages (issue 29, 1): sign-up with a new club, joining by an
+invitation link, a forgotten password.  Django's own auth forms and views do the work
+(``UserCreationForm``, the password reset views); every password check still goes
+through django-axes (``web.pages.signin``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
+from django.contrib.auth.tokens import default_token_generator
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournaments import access, invitations
+from tournaments.messages import localize
+from tournaments.models import Invitation, Membership
+from tournaments.records import Rejection
+from web.pages.setup import administered_club
+
+BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+class AccountForm(UserCreationForm):
+    """A new account: a user name, an e-mail address for password resets (optional), and
+    the password twice (Django's validators)."""
+
+    email = forms.EmailField(
+        label=gettext_lazy("E-mail (optional: for a forgotten password)"), required=False
+    )
+
+    class Meta:
+        model = User
+        fields = ("username", "email")
+        labels = {"username": gettext_lazy("User name")}
+
+
+class ClubForm(forms.Form):
+    club = forms.CharField(label=gettext_lazy("Your club's name"), max_length=200)
+
+
+@require_http_methods(["GET", "POST"])
+def sign_up(request: HttpRequest) -> HttpResponse:
+    """A new account and its club (``ALLOW_SIGN_UP``); a signed-in person names only the
+    club.  The account is the club's league administrator."""
+    if not settings.ALLOW_SIGN_UP:
+        raise Http404(_("This site does not take new clubs: ask its operator."))
+    signed_in = request.user.is_authenticated
+    account = None if signed_in else AccountForm(request.POST or None, prefix="account")
+    club_form = ClubForm(request.POST or None, prefix="club")
+    if (
+        request.method == "POST"
+        and club_form.is_valid()
+        and (account is None or account.is_valid())
+    ):
+        try:
+            with transaction.atomic():
+                user = access.signed_in(request.user) if account is None else account.save()
+                club = invitations.start_club(user, club_form.cleaned_data["club"])
+        except Rejection as refused:
+            club_form.add_error("club", "; ".join(localize(e) for e in refused.errors))
+        else:
+            if account is not None:
+                login(request, user, backend=BACKEND)
+            messages.success(
+                request,
+                _("%(club)s is ready: add its players, then a season and a club night.")
+                % {"club": club.name},
+            )
+            return redirect("club_setup", slug=club.slug)
+    return render(request, "registration/sign_up.html", {"account": account, "club": club_form})
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    """Follow an invitation: make an account (or sign in first), then join the club."""
+    invitation = invitations.usable(token)
+    if invitation is None:
+        if (
+            request.user.is_authenticated
+            and Invitation.objects.filter(token=token, used_by=request.user).exists()
+        ):
+            return redirect("home")  # followed again by who used it
+        return render(
+            request,
+            "error.html",
+            {
+                "title": _("This link no longer works"),
+                "explanation": _(
+                    "This invitation link has been used, revoked or has expired: ask the club for a new one."
+                ),
+            },
+            status=410,
+        )
+    account = None
+    if not request.user.is_authenticated:
+        account = AccountForm(request.POST or None, prefix="account")
+    if request.method == "POST" and (account is None or account.is_valid()):
+        try:
+            with transaction.atomic():
+                user = access.signed_in(request.user) if account is None else account.save()
+                membership = invitations.accept(token, user)
+        except Rejection as refused:
+            messages.error(request, "; ".join(localize(e) for e in refused.errors))
+            return redirect("home")
+        if account is not None:
+            login(request, user, backend=BACKEND)
+        messages.success(
+            request,
+            _("Welcome to %(club)s: you are %(role)s.")
+            % {"club": invitation.club.name, "role": membership.get_role_display()},
+        )
+        return redirect("home")
+    return render(
+        request,
+        "registration/join.html",
+        {"invitation": invitation, "account": account, "token": token},
+    )
+
+
+class PasswordForgotten(auth_views.PasswordResetView):
+    """Django's reset by e-mail where mail is set up; otherwise the page says whom to ask."""
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if not settings.EMAIL_HOST:
+            return render(request, "registration/password_ask.html")
+        return super().dispatch(request, *args, **kwargs)
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, slug: str) -> HttpResponse:
+    club = administered_club(request, slug)
+    player = None
+    if request.POST.get("player"):
+        player = club.players.filter(pk=_number(request.POST["player"])).first()
+    try:
+        made = invitations.invite(
+            club, request.user, request.POST.get("role", Membership.Role.MEMBER), player
+        )
+    except Rejection as refused:
+        for problem in refused.errors:
+            messages.error(request, localize(problem))
+    else:
+        messages.success(
+            request,
+            _(
+                "Invitation made: send this link to the person (it works once, for %(days)s days): %(link)s"
+            )
+            % {
+                "days": invitations.VALID_DAYS,
+                "link": request.build_absolute_uri(reverse("join", args=[made.token])),
+            },
+        )
+    return redirect(reverse("club_setup", kwargs={"slug": club.slug}) + "#members")
+
+
+@login_required
+@require_POST
+def revoke_invitation(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club = administered_club(request, slug)
+    invitations.revoke(get_object_or_404(Invitation, club=club, pk=pk))
+    messages.success(request, _("Invitation revoked: its link no longer works."))
+    return redirect(reverse("club_setup", kwargs={"slug": club.slug}) + "#members")
+
+
+@login_required
+@require_POST
+def reset_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """A one-time password reset link for a member (Django's reset token: it works until
+    the password changes, at most ``PASSWORD_RESET_TIMEOUT``)."""
+    club = administered_club(request, slug)
+    account = get_object_or_404(Membership, club=club, pk=pk).user
+    if not invitations.may_reset(request.user, account):
+        messages.error(
+            request,
+            _(
+                "%(user)s belongs to a club you do not administer: their password is reset by e-mail or by the site operator."
+            )
+            % {"user": account.get_username()},
+        )
+    else:
+        link = request.build_absolute_uri(
+            reverse(
+                "password_reset_confirm",
+                kwargs={
+                    "uidb64": urlsafe_base64_encode(force_bytes(account.pk)),
+                    "token": default_token_generator.make_token(account),
+                },
+            )
+        )
+        messages.success(
+            request,
+            _("Reset link for %(user)s (works once, for two days): %(link)s")
+            % {"user": account.get_username(), "link": link},
+        )
+    return redirect(reverse("club_setup", kwargs={"slug": club.slug}) + "#members")
+
+
+def _number(text: str) -> int:
+    return int(text) if text.isdigit() else 0

@@ -1,0 +1,191 @@
+"""A table's own pages: scoring by the table's link with no account (issue 29, 2), and a
+seated player's confirmation with their PIN on the scorer's phone (issue 29, 3).
+
+``tournaments.table_links`` says how long a link works and what revoking does;
+``tournaments.pins`` how a PIN is checked (django-axes counts wrong PINs as it counts
+wrong passwords)."""
+
+from __future__ import annotations
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoring.sheets import match_sheet
+from tournaments import access, pins, table_links
+from tournaments.messages import localize
+from tournaments.models import Deal, Match, Player, Seat, Table
+from tournaments.records import Rejection
+
+NOT_THIS_TABLE = gettext_lazy(
+    "Only this table's scorer, a league administrator or whoever holds the table's link "
+    "enters its deals."
+)
+
+
+def link_holder(request: HttpRequest, table: Table) -> bool:
+    """The request acts through the table's link: it holds the link and no account of it
+    scores the table (a scorer who also opened the link acts as themselves)."""
+    return not access.scores_table(request.user, table) and table_links.holds(
+        request.session, table
+    )
+
+
+def may_score(request: HttpRequest, table: Table) -> bool:
+    return access.scores_table(request.user, table) or table_links.holds(request.session, table)
+
+
+def link_url(request: HttpRequest, table: Table) -> str:
+    return request.build_absolute_uri(reverse("table_link", args=[table_links.ensure(table)]))
+
+
+def qr_svg(url: str) -> str:
+    """The link as a QR code, an SVG data URI for an ``<img>``."""
+    return segno.make(url, error="m").svg_data_uri(scale=4, border=2)
+
+
+def follow_link(request: HttpRequest, token: str) -> HttpResponse:
+    """A phone opens the table's link: it keeps the table in its session and goes to the
+    table's page."""
+    table = table_links.table_of(token)
+    if table is None:
+        return render(
+            request,
+            "error.html",
+            {
+                "title": _("This table link no longer works"),
+                "explanation": _(
+                    "A table link works on the night and the day after, until a league "
+                    "administrator makes a new one. Ask for the table's current link."
+                ),
+            },
+            status=410,
+        )
+    table_links.remember(request.session, table)
+    return redirect("table", pk=table.pk)
+
+
+def _table(pk: int) -> Table:
+    return get_object_or_404(Table.objects.select_related("club_night__season__club"), pk=pk)
+
+
+@require_http_methods(["GET"])
+def table_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table's matches, each with its sheet, the next deal's button and a PIN
+    confirmation for its pending deals."""
+    table = _table(pk)
+    if not may_score(request, table):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        raise Http404
+    matches = (
+        Match.objects.filter(table=table)
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+        )
+        .order_by("-created_at")
+    )
+    return render(
+        request,
+        "pages/table.html",
+        {
+            "table": table,
+            "night": table.club_night,
+            "by_link": link_holder(request, table),
+            "matches": [(m, match_sheet(m)) for m in matches],
+            "pin_confirm": table.club_night.season.require_confirmation,
+        },
+    )
+
+
+@login_required
+@require_POST
+def table_link_change(request: HttpRequest, pk: int) -> HttpResponse:
+    """A league administrator makes a new link for the table (the old one stops), or
+    revokes it."""
+    table = _table(pk)
+    if not access.can_administer(request.user, table):
+        raise PermissionDenied(_("Only a league administrator of this club changes table links."))
+    if request.POST.get("action") == "revoke":
+        table_links.revoke(table)
+        messages.success(
+            request, _("The link of %(table)s no longer works.") % {"table": table.name}
+        )
+    else:
+        table_links.make(table)
+        messages.success(
+            request,
+            _("%(table)s has a new link; the old one no longer works.") % {"table": table.name},
+        )
+    return redirect("night_tables", pk=table.club_night_id)
+
+
+@require_http_methods(["GET", "POST"])
+def confirm_with_pin(request: HttpRequest, pk: int) -> HttpResponse:
+    """A seated player confirms a pending deal on the scorer's phone: their name, their
+    PIN.  Open to whoever may enter the table's deals (the phone at the table)."""
+    deal = get_object_or_404(
+        Deal.objects.select_related("match__table__club_night__season__club"), pk=pk
+    )
+    table = deal.match.table
+    if not may_score(request, table):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        raise Http404
+    seated = [
+        p
+        for p in Player.objects.filter(seats__match=deal.match).order_by("seats__position")
+        if p.user_id is None or deal.may_be_confirmed_by(p.user_id)
+    ]
+    error = ""
+    if request.method == "POST":
+        player = next((p for p in seated if str(p.pk) == request.POST.get("player")), None)
+        pin = request.POST.get("pin", "")
+        if player is None:
+            error = _("Pick your name.")
+        elif not pins.check(request, player, pin):
+            if getattr(request, "axes_locked_out", False):
+                return HttpResponse(status=429)  # answered by django-axes' lockout page
+            error = _("That PIN is not %(name)s's.") % {"name": player.display_name}
+        else:
+            try:
+                pins.confirm(deal, player)
+            except Rejection as refused:
+                error = "; ".join(localize(e) for e in refused.errors)
+            else:
+                messages.success(
+                    request,
+                    _("Deal %(n)s confirmed by %(name)s.")
+                    % {"n": deal.number, "name": player.display_name},
+                )
+                return redirect("table", pk=table.pk)
+    return render(
+        request,
+        "pages/confirm_pin.html",
+        {"deal": deal, "seated": seated, "error": error, "table": table},
+        status=422 if error else 200,
+    )
+
+
+@login_required
+@require_POST
+def player_pin(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player sets their own PIN (their account's player only; an administrator sets
+    anyone's on the player's edit page)."""
+    player = get_object_or_404(Player, pk=pk, user=request.user)
+    try:
+        pins.set_pin(player, request.POST.get("pin", ""))
+    except Rejection as refused:
+        messages.error(request, "; ".join(localize(e) for e in refused.errors))
+    else:
+        messages.success(request, _("Your PIN is saved."))
+    return redirect("player", pk=player.pk)

@@ -32,7 +32,10 @@ def test_a_member_on_an_entry_page_gets_a_403_that_says_why_and_a_way_back(
     )
     assert response.status_code == 403
     page = response.content.decode()
-    assert "Only this table&#x27;s scorer, a league administrator or whoever holds the table&#x27;s link enters its deals." in page
+    assert (
+        "Only this table&#x27;s scorer, a league administrator or whoever holds the table&#x27;s link enters its deals."
+        in page
+    )
     assert f'href="http://testserver/matches/{match.pk}/"' in page  # back where they came from
     assert 'class="brand"' in page
 

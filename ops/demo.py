@@ -1,5 +1,7 @@
 """The demo club: a season of every game, ten players, three club nights, and the
-matches each game's web module puts on them (``LeagueGame.demo_matches``).
+matches each game's web module puts on them (``LeagueGame.demo_matches``), each played
+again on the other two nights by other players (the same deals, the players rotated),
+so that every game's plot has three nights to show.
 
 Every deal goes through ``actions.enter_deal``, so the engine accepts each one
 exactly as a scorer's entry would be accepted.
@@ -8,12 +10,14 @@ exactly as a scorer's entry would be accepted.
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from tournaments import actions
 from tournaments.games import LEAGUE_GAMES
+from tournaments.games.base import DemoMatch
 from tournaments.models import Club, ClubNight, Membership, Player, Season, Table
 
 DEMO_CLUB = "Kanda Card Club"
@@ -82,11 +86,42 @@ def load_demo() -> Club | None:
         for d in (3, 17, 31)
     ]
     planned = [(game.name, demo) for game in LEAGUE_GAMES.values() for demo in game.demo_matches()]
+    handles = [h for h, _n, _j in PLAYERS]
+    again = []
     for game, demo in sorted(planned, key=lambda item: item[1].night):  # stable: registry order
-        table = Table.objects.create(club_night=nights[demo.night], name=demo.table, scorer=scorer)
-        match = actions.create_match(
-            table, game, [players[h] for h in demo.players], rules=demo.rules, target=demo.target
-        )
-        for record in demo.deals:
-            actions.enter_deal(match, record, user=scorer)
+        _play(nights[demo.night], game, demo, players, scorer, {})
+        for night in range(len(nights)):
+            if night != demo.night:  # the others play it too: every player moved on by 3
+                turn = (night - demo.night) % len(nights)
+                rotated = {h: handles[(i + 3 * turn) % len(handles)] for i, h in enumerate(handles)}
+                again.append((nights[night], game, demo, rotated))
+    for night, game, demo, rotated in again:  # after the demo's own: those come first
+        _play(night, game, demo, players, scorer, rotated)
     return club
+
+
+def _play(
+    night: ClubNight,
+    game: str,
+    demo: DemoMatch,
+    players: dict[str, Player],
+    scorer: Any,
+    rotated: dict[str, str],
+) -> None:
+    """Play ``demo`` on ``night``, its players renamed by ``rotated``."""
+    table, _made = Table.objects.get_or_create(
+        club_night=night, name=demo.table, defaults={"scorer": scorer}
+    )
+    seated = [players[rotated.get(h, h)] for h in demo.players]
+    match = actions.create_match(table, game, seated, rules=demo.rules, target=demo.target)
+    for record in demo.deals:
+        actions.enter_deal(match, _renamed(record, rotated), user=scorer)
+
+
+def _renamed(value: Any, names: dict[str, str]) -> Any:
+    """A record with every string that is a handle of ``names`` replaced at once."""
+    if isinstance(value, dict):
+        return {_renamed(k, names): _renamed(v, names) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_renamed(v, names) for v in value]
+    return names.get(value, value) if isinstance(value, str) else value

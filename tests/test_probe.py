@@ -294,7 +294,9 @@ def test_the_probe(world, settings):
     scorer.credentials(
         HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=User.objects.get(username='scorer')).key}"
     )
-    match = Match.objects.get(game="napoleon", table__club_night__season__name="Autumn League 2026")
+    match = Match.objects.filter(
+        game="napoleon", table__club_night__season__name="Autumn League 2026"
+    ).earliest("pk")
     good = {
         "declaration": {"player": "gen", "count": 15, "trump": "♡"},
         "adjutant_cards": ["♠A"],

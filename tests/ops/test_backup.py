@@ -19,6 +19,7 @@ from tournaments.models import (
     Membership,
     Player,
     Season,
+    Seat,
 )
 
 pytestmark = pytest.mark.django_db
@@ -116,10 +117,10 @@ def test_rebuild_standings_recomputes_what_a_lost_task_never_wrote():
     call_command("load_demo")  # no on_commit here: the standings tasks never ran
     assert not SeasonStanding.objects.exists()
     call_command("rebuild_standings")
-    assert SeasonStanding.objects.filter(game="rettler").count() == 6
-    assert (
-        MatchStanding.objects.count() == 6 + 4 + 4 + 4 + 4 + 3 + 5 + 3
-    )  # seats of the eight demo matches
+    seats = Seat.objects.count()  # every seat of every demo match (the game's, played thrice)
+    assert seats == 3 * (6 + 4 + 4 + 4 + 4 + 3 + 5 + 3) and MatchStanding.objects.count() == seats
+    rettler = set(Seat.objects.filter(match__game="rettler").values_list("player", flat=True))
+    assert SeasonStanding.objects.filter(game="rettler").count() == len(rettler)
 
 
 # -- a restore trusts nothing it can check (issue 24, 7) ------------------------------------------

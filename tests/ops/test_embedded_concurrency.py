@@ -57,7 +57,7 @@ def embedded(tmp_path_factory):
         "-c",
         (
             "from django.contrib.auth.models import User; from rest_framework.authtoken.models "
-            "import Token; from tournaments.models import Match; m = Match.objects.get(game='napoleon'); "
+            "import Token; from tournaments.models import Match; m = Match.objects.filter(game='napoleon').earliest('pk'); "
             "t, _ = Token.objects.get_or_create(user=User.objects.get(username='scorer')); "
             "print('FOUND', t.key, m.pk, m.deals.count())"
         ),

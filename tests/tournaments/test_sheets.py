@@ -13,7 +13,7 @@ from openpyxl import load_workbook
 
 from scoring.models import Rating, SeasonStanding
 from tournaments import actions
-from tournaments.games import LEAGUE_GAMES
+from tournaments.games import LEAGUE_GAMES, league_game
 from tournaments.models import Club, ClubNight, Deal, Match, Player, Season, Table
 from tournaments.records import Rejection
 from tournaments.sheets import check, columns, template, write
@@ -343,3 +343,17 @@ def test_a_season_spelled_two_ways_is_one_season_and_a_seat_gap_is_named(club, m
     gap[0]["player_2"] = ""
     preview = check.check(club, sheet("bhabhi", gap))
     assert (2, "player_2", "missing_player") in where(preview)
+
+
+def test_the_japanese_templates_example_is_in_japanese_and_imports(club):
+    """The Japanese template's example sheet shows Japanese names, season and game, and
+    imports as it stands into a club whose players have those Japanese names."""
+    for handle, ja in zip(NAMES, template.EXAMPLE_NAMES["ja"], strict=False):
+        Player.objects.create(club=club, handle=handle, display_name=handle.title(), name_ja=ja)
+    for game in GAMES:
+        rows = template.example_rows(game, "ja")
+        assert rows[0]["player_1"] == "亜紀" and rows[0]["season"] == "2024年春"
+        assert rows[0]["game"] == league_game(game).name_ja
+        preview = check.check(club, sheet(game, rows, "xlsx", "ja"))
+        assert preview.errors == [], game
+        assert preview.counts()["deals"] == len(rows)

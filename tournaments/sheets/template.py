@@ -149,15 +149,36 @@ def played(
     return demo_deals(league_game(game), seed, list(handles), rules, target, most, first_in_full=False)  # fmt: skip
 
 
-def example_rows(game: str) -> list[dict[str, str]]:
-    """A few rows of a match the engine plays, to show how a sheet is filled in."""
+EXAMPLE_NAMES = {
+    "en": ["Aki", "Ben", "Chika", "Dai", "Emi", "Fumi", "Gen", "Hana"],
+    "ja": ["亜紀", "勉", "千佳", "大輔", "恵美", "文子", "玄", "花子"],
+}
+"""The example sheet's players, in the template's language."""
+
+
+def example_rows(game: str, language: str = "en") -> list[dict[str, str]]:
+    """A few rows of a match the engine plays, to show how a sheet is filled in: in the
+    template's language (Japanese names, season and game name on the Japanese one)."""
     web = league_game(game)
     plan = web.federation[0]
     handles = ["aki", "ben", "chika", "dai", "emi", "fumi", "gen", "hana"][: plan.players]
     deals = played(game, 2024, handles, plan.rules, plan.target, most=4)[:4]
-    names = [h.capitalize() for h in handles]
-    return match_rows(game, "2024", dt.date(2024, 4, 5), "1", names, handles, deals,
-                      rules=plan.rules, target=plan.target)  # fmt: skip
+    names = EXAMPLE_NAMES.get(language, EXAMPLE_NAMES["en"])[: plan.players]
+    rows = match_rows(
+        game,
+        "2024年春" if language == "ja" else "Spring 2024",
+        dt.date(2024, 4, 5),
+        "1",
+        names,
+        handles,
+        deals,
+        rules=plan.rules,
+        target=plan.target,
+    )
+    if language == "ja":
+        for row in rows:
+            row["game"] = web.name_ja
+    return rows
 
 
 def template(game: str, fmt: str, language: str) -> bytes:
@@ -166,4 +187,4 @@ def template(game: str, fmt: str, language: str) -> bytes:
         blank = as_table(game, [], language)
         if fmt == "csv":
             return to_csv(blank)
-        return to_xlsx(blank, as_table(game, example_rows(game), language))
+        return to_xlsx(blank, as_table(game, example_rows(game, language), language))

@@ -22,7 +22,7 @@ PHONE = {"width": 375, "height": 812}
 def fresh_match(game: str) -> tuple[Match, dict]:
     """A new match of ``game`` at the demo's table of that game, with the demo match's
     players and rules, and the full play log of its first deal by the engine's random play."""
-    demo = Match.objects.get(game=game)
+    demo = Match.objects.filter(game=game).earliest("pk")
     players = demo.seated_players()
     match = actions.create_match(demo.table, game, players, rules=demo.rules, target=demo.target)
     handles = [p.handle for p in players]

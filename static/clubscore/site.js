@@ -23,6 +23,14 @@
       forgetPages().then(function () { signOut.dataset.forgotten = "1"; signOut.submit(); });
     });
   });
+  // "Tick everyone": every box of its field ticked (then untick who is missing).
+  document.querySelectorAll("[data-tick-all]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var boxes = document.querySelectorAll(button.dataset.tickAll + " input[type=checkbox]");
+      boxes.forEach(function (box) { box.checked = true; });
+      if (boxes.length) boxes[0].dispatchEvent(new Event("change", { bubbles: true }));
+    });
+  });
   var out = document.getElementById("present-count");
   var form = document.getElementById("attendance");
   if (out && form) {

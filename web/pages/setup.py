@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
@@ -216,7 +217,7 @@ def night_new(request: HttpRequest, pk: int) -> HttpResponse:
         access.visible(Season.objects.select_related("club"), request.user), pk=pk
     )
     _administered(request, season)
-    form = ClubNightForm(request.POST or None)
+    form = ClubNightForm(request.POST or None, initial={"date": timezone.localdate()})
     if request.method == "POST" and form.is_valid():
         night = form.save(commit=False)
         night.season = season

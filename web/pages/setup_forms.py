@@ -195,6 +195,8 @@ class AttendanceForm(forms.Form):
         games.choices = [
             (g, LEAGUE_GAMES[g].label) for g in night.season.games if g in LEAGUE_GAMES
         ]
+        if len(games.choices) <= 2:  # a season of one or two games: tonight's, ticked
+            games.initial = [g for g, _label in games.choices]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

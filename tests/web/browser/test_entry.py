@@ -79,13 +79,13 @@ def open_entry(page, live_server, match):
     page.wait_for_selector("#deal-entry")
 
 
-def test_a_six_player_rettler_deal_takes_at_most_20_taps(phone, live_server, rettler):
+def test_a_six_player_rettler_deal_takes_at_most_19_taps(phone, live_server, rettler):
     open_entry(phone, live_server, rettler)
     taps = enter_rettler(phone)
     taps.tap("#save")
     phone.wait_for_selector(".messages")
     assert "Deal 4 saved" in phone.inner_text(".messages")
-    assert taps.count <= 20, taps.count
+    assert taps.count <= 19, taps.count  # issue 29: at most 19
     deal = Deal.objects.get(match=rettler, number=4)
     assert deal.record["point_cards"] == {
         "aki": 16,

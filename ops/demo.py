@@ -90,11 +90,11 @@ def load_demo() -> Club | None:
     again = []
     for game, demo in sorted(planned, key=lambda item: item[1].night):  # stable: registry order
         _play(nights[demo.night], game, demo, players, scorer, {})
-        for night in range(len(nights)):
-            if night != demo.night:  # the others play it too: every player moved on by 3
-                turn = (night - demo.night) % len(nights)
+        for other in range(len(nights)):
+            if other != demo.night:  # the others play it too: every player moved on by 3
+                turn = (other - demo.night) % len(nights)
                 rotated = {h: handles[(i + 3 * turn) % len(handles)] for i, h in enumerate(handles)}
-                again.append((nights[night], game, demo, rotated))
+                again.append((nights[other], game, demo, rotated))
     for night, game, demo, rotated in again:  # after the demo's own: those come first
         _play(night, game, demo, players, scorer, rotated)
     return club

@@ -88,9 +88,7 @@ def match_sheet(match: Match) -> MatchSheet:
         )
     by_handle = {p.handle: p for p in players}
     standing = {s.player: s for s in result.standings}
-    finished, winners = result.finished, list(result.winners)
-    if match.ended_by_hand and not finished:  # "End the match": the first as it stands
-        finished, winners = True, [s.player for s in result.standings if s.rank == 1]
+    finished, winners = match.outcome(result)
     return MatchSheet(
         match=match,
         players=players,

@@ -132,7 +132,7 @@ def _lines(
                 points[handle] += score
                 played[handle].append((record, score))
     league = league_game(match.game)
-    finished = result.finished or match.ended_by_hand  # "End the match": finished as it stands
+    finished, _winners = match.outcome(result)
     return [
         (match.pk, ids[s.player], s.total, s.deals, s.deals_won, s.rank, now, season_id,
          match.game, night, finished, points[s.player], len(played[s.player]),

@@ -300,6 +300,14 @@ class Match(models.Model):
         """The players in order of play (uses a prefetched ``seats`` when there is one)."""
         return [seat.player for seat in sorted(self.seats.all(), key=lambda s: s.position)]
 
+    def outcome(self, result: engine.MatchResult) -> tuple[bool, list[str]]:
+        """Finished, and its winners (handles): as the engine says; a match ended by hand
+        ("End the match") is finished as it stands, won by the first of the game's own
+        ranking (the standings' "matches won" and the score sheet agree on it)."""
+        if result.finished or not self.ended_by_hand:
+            return result.finished, list(result.winners)
+        return True, [s.player for s in result.standings if s.rank == 1]
+
     def partnerships(self) -> list[list[str]]:
         """The sides by player handle: partners sit alternately, so the seat order decides."""
         handles = [p.handle for p in self.seated_players()]
@@ -528,6 +536,14 @@ class SheetUpload(models.Model):
     )
     preview_for = models.CharField(
         max_length=64, blank=True, default="", help_text=_("The answers and language it is for.")
+    )
+    answers = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text=_(
+            "The administrator's answers for names the club does not know (name → 'new' or "
+            "a handle); a file uploaded again starts from them."
+        ),
     )
 
     class Meta:

@@ -267,7 +267,7 @@ def test_unknown_names_are_made_players_or_mapped_to_the_clubs_as_answered(club,
     assert not Player.objects.filter(display_name="A. Ito").exists()
     # Given again, the file's names are the club's now: nothing more.
     assert write.import_sheet(club, data, answered).preview.counts() == {
-        "matches": 0, "deals": 0, "nights": 0, "players": 0, "seasons": 0,
+        "matches": 0, "deals": 0, "deals_checked": 0, "nights": 0, "players": 0, "seasons": 0,
         "matches_imported_before": len(matches),
         "deals_imported_before": sum(len(m.deals) for m in matches),
     }  # fmt: skip

@@ -134,3 +134,34 @@ def test_the_command_has_a_dry_run_and_imports_each_file_once(club, members, tmp
         call_command("import_sheets", str(bad), "--club", club.slug, "--new-players")
     assert "imported before with other values" in capsys.readouterr().err
     assert deals(club) == count and not Player.objects.filter(display_name="Akki Ito").exists()
+
+
+def test_a_file_uploaded_again_keeps_the_answers_and_the_deal_count_stays(
+    club, club_admin, members
+):
+    """Issue 29, 10: the administrator answers who "Akki Ito" is, finds another mistake,
+    corrects the file and uploads it again: the answer is kept, and the number of deals
+    the preview announces is the file's, the same before and after the corrections."""
+    page = Client()
+    page.force_login(club_admin)
+    rows = sheet_rows("napoleon", history("napoleon", nights=1))
+    for row in rows:
+        row["player_1"] = row["player_1"].replace("Aki Ito", "Akki Ito")
+    broken = [dict(r) for r in rows]
+    broken[1]["count"] = "99"  # a count no declarer can bid
+    csv = template.to_csv(template.as_table("napoleon", broken))
+    sent = page.post(
+        f"/clubs/{club.slug}/import/", {"sheet": SimpleUploadedFile("a.csv", csv, "text/csv")}
+    )
+    page.post(sent["Location"], {"name-1": "Akki Ito", "who-1": "aki", "check": "1"})
+    first = page.get(sent["Location"]).content.decode()
+    assert f"{len(rows)} deals" in first and "checked so far" in first
+    fixed = template.to_csv(template.as_table("napoleon", rows))
+    again = page.post(
+        f"/clubs/{club.slug}/import/", {"sheet": SimpleUploadedFile("b.csv", fixed, "text/csv")}
+    )
+    second = page.get(again["Location"]).content.decode()
+    assert f"{len(rows)} deals" in second and "checked so far" not in second
+    assert 'name="import"' in second  # the answer came along: nothing left to answer
+    assert page.post(again["Location"], {"name-1": "Akki Ito", "who-1": "aki", "import": "1"})
+    assert deals(club) == len(rows)

@@ -78,6 +78,12 @@ def test_a_link_is_for_its_table_its_night_and_until_revoked(match, tonight, mak
     refused = phone.post(f"/matches/{other.pk}/enter/", _entry(1, "x"))
     assert refused.status_code == 302 and "/accounts/login/" in refused["Location"]
     assert phone.get(f"/tables/{other_table.pk}/").status_code == 302  # to sign in
+    elsewhere = actions.enter_deal(other, napoleon_deal())
+    for url in (f"/deals/{elsewhere.pk}/correct/", f"/deals/{elsewhere.pk}/pin/"):
+        tried = phone.post(url, {**_entry(1, "z"), "reason": "mine now", "pin": "0000"})
+        assert tried.status_code == 302 and "/accounts/login/" in tried["Location"], url
+    assert Deal.objects.get(pk=elsewhere.pk).record == elsewhere.record
+    elsewhere.delete()
     assert phone.get(f"/matches/{match.pk}/").status_code == 404  # a private season stays so
     # Revoked: the phone loses the table at its next request, and the link says so.
     token = tonight.link_token

@@ -130,6 +130,8 @@ class Preview:
     new_seasons: dict[str, Season] = field(default_factory=dict)
     seasons: dict[str, Season] = field(default_factory=dict)
     """Every season the sheet's rows are in, by the sheet's name for it (new ones unsaved)."""
+    loose_rows: int = 0
+    """Rows of deals that belong to no match yet (a mistake in their date, table, game…)."""
 
     @property
     def valid(self) -> bool:
@@ -140,10 +142,15 @@ class Preview:
         return [m for m in self.matches if not m.imported]
 
     def counts(self) -> dict[str, int]:
+        """What the file would add.  ``deals`` counts the file's rows of deals (imported
+        before: left out), whether they check or not, so that the number stays the same
+        while the mistakes are corrected one by one (issue 29, 10); ``deals_checked`` those
+        the engine accepted so far (all of them once no mistake is left)."""
         new = self.to_add
         return {
             "matches": len(new),
-            "deals": sum(len(m.deals) for m in new),
+            "deals": sum(len(m.rows) for m in new) + self.loose_rows,
+            "deals_checked": sum(len(m.deals) for m in new),
             "nights": len({(m.season, m.date) for m in new}),
             "players": len(self.new_players),
             "seasons": len(self.new_seasons),
@@ -215,6 +222,7 @@ class _Checker:
             values = {k: row[i] if i < len(row) else "" for k, i in self.columns.items()}
             grouped = self.group(number, values)
             if grouped is None:
+                self.preview.loose_rows += int(any(str(v).strip() for v in values.values()))
                 continue
             identity, match = grouped
             groups.setdefault(identity, match).rows.append((number, values))

@@ -75,9 +75,17 @@ def sheet_import(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.error(request, localize(problem))
             return _import_page(request, club, 400)
         write.forget_old_uploads(club)
+        # A corrected file uploaded again keeps the answers given for the last one.
+        before = (
+            club.sheet_uploads.filter(imported_at__isnull=True).order_by("-uploaded_at").first()
+        )
         kept = SheetUpload.objects.create(
-            club=club, name=(upload.name or "sheet")[:255], data=data, uploaded_by=access.signed_in(request.user)
-        )  # fmt: skip
+            club=club,
+            name=(upload.name or "sheet")[:255],
+            data=data,
+            uploaded_by=access.signed_in(request.user),
+            answers=before.answers if before is not None else {},
+        )
         return redirect("sheet_preview", slug=club.slug, pk=kept.pk)
     return _import_page(request, club, 200)
 
@@ -120,7 +128,9 @@ def sheet_preview(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             % {"when": timezone.localtime(kept.imported_at).strftime("%Y-%m-%d %H:%M")},
         )
         return redirect("club_setup", slug=club.slug)
-    answers = _answers(request) if request.method == "POST" else {}
+    answers = _answers(request) if request.method == "POST" else dict(kept.answers or {})
+    if request.method == "POST" and answers != kept.answers:
+        SheetUpload.objects.filter(pk=kept.pk).update(answers=answers)
     if request.method == "POST" and "import" in request.POST:
         try:
             done = write.import_sheet(

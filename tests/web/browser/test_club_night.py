@@ -76,8 +76,9 @@ def test_from_an_empty_club_to_a_deal_at_a_drawn_table(
     for name in NAMES:
         page.click(f"#field-present label:has-text('{name}')")
     assert "14" in page.inner_text("#present-count")
-    page.click("#field-games label:has(input[value=rettler])")
-    page.click("#field-games label:has(input[value=napoleon])")
+    # The season's two games come ticked for the night.
+    assert page.is_checked("#field-games input[value=rettler]")
+    assert page.is_checked("#field-games input[value=napoleon]")
     page.click("#propose")
 
     page.wait_for_selector("#proposal")

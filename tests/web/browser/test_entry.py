@@ -412,3 +412,26 @@ def test_a_problems_link_puts_the_cursor_in_its_field(phone, live_server, rettle
     phone.wait_for_selector("#error-summary")
     phone.click("#error-summary a[href='#field-count']")
     assert phone.evaluate("() => document.activeElement.id") == "id_count"
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_clean_rettler_deal_fits_within_one_scroll_at_375_by_740(
+    browser, live_server, rettler, language
+):
+    """Issue 29, 10: every field of a 6-player Rettler deal down to the point-card sum is
+    within two screens (one scroll) of a 375×740 phone; Save stays in view; the score
+    sheet under the form keeps its rows one or two lines high."""
+    context = browser.new_context(viewport={"width": 375, "height": 740})
+    page = context.new_page()
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    open_entry(page, live_server, rettler)
+    bottom = page.evaluate("() => document.querySelector('.sum').getBoundingClientRect().bottom")
+    save = page.evaluate("() => document.querySelector('#save').getBoundingClientRect().height")
+    assert bottom <= 2 * 740 - save, bottom
+    header = page.evaluate("() => document.querySelector('header').getBoundingClientRect().height")
+    assert header <= 64  # one line
+    rows = page.evaluate(
+        "() => [...document.querySelectorAll('.sheet tr')].map(r => r.getBoundingClientRect().height)"
+    )
+    assert rows and max(rows) < 70, rows
+    context.close()

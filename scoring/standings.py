@@ -133,6 +133,7 @@ def _lines(
                 played[handle].append((record, score))
     league = league_game(match.game)
     finished, _winners = match.outcome(result)
+    finished = finished and any(s.deals for s in result.standings)  # ended before a deal: no win
     return [
         (match.pk, ids[s.player], s.total, s.deals, s.deals_won, s.rank, now, season_id,
          match.game, night, finished, points[s.player], len(played[s.player]),

@@ -232,10 +232,11 @@ def _reason(reason: str | None) -> str:
     return text
 
 
-def end_match(match: Match, user: User | None, reason: str) -> Match:
+def end_match(match: Match, user: User | None, reason: str, *, empty: bool = False) -> Match:
     """End an open match by hand ("End the match": an open-ended Napoleon or Rettler
     match, a night that stops early): it is finished as it stands, its winner by the
-    game's own ranking, and it counts as finished in the standings (matches won)."""
+    game's own ranking, and it counts as finished in the standings (matches won).
+    ``empty``: a match with no deal may end too (a round ended early: nobody wins it)."""
     text = _reason(reason)
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
@@ -244,7 +245,7 @@ def end_match(match: Match, user: User | None, reason: str) -> Match:
                 (error("match_finished", "", gettext_noop("this match is finished already")),),
                 conflict=True,
             )
-        if not locked.deals.filter(deleted_at__isnull=True).exists():
+        if not empty and not locked.deals.filter(deleted_at__isnull=True).exists():
             raise Rejection(
                 (
                     error(

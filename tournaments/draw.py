@@ -115,7 +115,7 @@ def draw(
         for _game, size in layout:
             tables.append(order[:size])
             order = order[size:]
-        cost = _improve(tables, met)
+        cost = improve(tables, met)
         if best is None or cost < best_cost:
             best, best_cost = [list(t) for t in tables], cost
         if best_cost == 0:
@@ -126,7 +126,7 @@ def draw(
     return [ProposedTable(game, table) for (game, _size), table in zip(layout, best, strict=True)]
 
 
-def _improve(tables: list[list[int]], met: Mapping[Pair, int]) -> int:
+def improve(tables: list[list[int]], met: Mapping[Pair, int]) -> int:
     """Swap players between tables while a swap lowers the repeat pairings; the cost left."""
 
     def at(table: list[int], player: int, without: int | None = None) -> int:

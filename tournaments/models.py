@@ -197,6 +197,27 @@ class ClubNight(models.Model):
         ),
     )
 
+    class Standings(models.TextChoices):
+        POINTS = "points", _("raw points")
+        RANKS = "ranks", _("table ranks")
+
+    standings = models.CharField(
+        max_length=10,
+        choices=Standings.choices,
+        default=Standings.POINTS,
+        help_text=_(
+            "The night's standings across tables: the deal scores summed, or points for "
+            "each place at a table (a night of several games or table sizes)."
+        ),
+    )
+    rank_points = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_(
+            "Points for first, second, third… at a table (table ranks); empty: 4, 2, 1, 0."
+        ),
+    )
+
     class Meta:
         ordering = ["-date"]
 
@@ -204,8 +225,45 @@ class ClubNight(models.Model):
         return f"{self.season.name} {self.date:%Y-%m-%d}"
 
 
+class Round(models.Model):
+    """A round of a club night played in rounds (``tournaments.rounds``): a draw of the
+    present players onto tables, each playing the round's length; who sat out."""
+
+    class Method(models.TextChoices):
+        BALANCED = "balanced", _("balanced")
+        SWISS = "swiss", _("Swiss")
+        FINAL = "final", _("final table")
+
+    club_night = models.ForeignKey(ClubNight, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    game = models.CharField(max_length=20, choices=game_choices)
+    method = models.CharField(max_length=10, choices=Method.choices)
+    deals = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("Deals per match (open-ended games); else the game's end.")
+    )
+    sat_out = models.ManyToManyField(Player, blank=True, related_name="rounds_sat_out")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    ended_early_at = models.DateTimeField(null=True, blank=True)
+    ended_early_reason = models.CharField(max_length=500, blank=True, default="")
+
+    class Meta:
+        ordering = ["club_night", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["club_night", "number"], name="round_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_night} round {self.number}"
+
+
 class Table(models.Model):
     club_night = models.ForeignKey(ClubNight, on_delete=models.CASCADE, related_name="tables")
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.CASCADE, related_name="tables"
+    )
     name = models.CharField(max_length=60)
     scorer = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -230,8 +288,16 @@ class Table(models.Model):
         ordering = ["club_night", "name"]
         constraints = [
             models.UniqueConstraint(
-                fields=["club_night", "name"], name="table_name_unique_per_night"
-            )
+                fields=["club_night", "name"],
+                condition=models.Q(round__isnull=True),
+                name="table_name_unique_per_night",
+            ),
+            # A night in rounds names its tables again in every round (the room's tables).
+            models.UniqueConstraint(
+                fields=["round", "name"],
+                condition=models.Q(round__isnull=False),
+                name="table_name_unique_per_round",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -306,6 +372,8 @@ class Match(models.Model):
         ranking (the standings' "matches won" and the score sheet agree on it)."""
         if result.finished or not self.ended_by_hand:
             return result.finished, list(result.winners)
+        if not any(s.deals for s in result.standings):  # ended before any deal: no winner
+            return True, []
         return True, [s.player for s in result.standings if s.rank == 1]
 
     def partnerships(self) -> list[list[str]]:

@@ -1,0 +1,207 @@
+"""A club night's standings across its tables, and what the room display shows (issue 25).
+
+**Raw points**: a player's deal scores of the night summed (their match lines' points).
+**Table ranks**: each match gives its players points by their place at the table
+(``ClubNight.rank_points``; by default 4, 2, 1, 0, and 0 beyond), so that tables of
+different sizes and games compare, as mahjong and card tournaments do; players tied at a
+table (the game's own tie-breaks decide first) share the points of the places they
+hold.  The night's order: the total, then the raw points, then the name; equal totals
+and points share a rank.
+
+Decision — **a sit-out** scores 0 raw points (these games are zero-sum at a table: 0 is
+an average table), and under table ranks the average of the points of the places at a
+table of the round's game at its best size (the expected share of a player who had
+played), so that sitting out neither helps nor hurts on average.
+
+The season's leaderboards go on counting the deals as ever; these standings are the
+night's own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from django.db.models import Count, Max, Q, Sum
+from django.utils.translation import get_language
+
+import engine
+from scoring.models import MatchStanding
+from tournaments.games import label
+from tournaments.models import ClubNight, Deal, Match, Player, Round, counting_deals
+from tournaments.names import table_label
+
+DEFAULT_RANK_POINTS = (4, 2, 1, 0)
+
+
+@dataclass(frozen=True)
+class NightLine:
+    player: int
+    display_name: str
+    rank: int
+    total: float
+    points: int
+    """Raw points (the deal scores summed), whatever the method."""
+    matches: int
+    sat_out: int
+
+
+def rank_points(night: ClubNight) -> list[float]:
+    given = [p for p in (night.rank_points or []) if isinstance(p, int | float)]
+    return [float(p) for p in (given or DEFAULT_RANK_POINTS)]
+
+
+def _place_points(points: list[float], rank: int, tied: int) -> float:
+    """The points of ``tied`` players sharing ``rank`` (1 is first): the places' average."""
+    places = [points[i] if i < len(points) else 0.0 for i in range(rank - 1, rank - 1 + tied)]
+    return sum(places) / len(places)
+
+
+def standings(night: ClubNight) -> tuple[str, list[NightLine]]:
+    """The night's method and its lines, first first."""
+    method = night.standings
+    points = rank_points(night)
+    lines = MatchStanding.objects.filter(match__table__club_night=night).values_list(
+        "match_id", "player_id", "points", "rank"
+    )
+    by_match: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
+    for match_id, player_id, raw, rank in lines:
+        by_match[match_id].append((player_id, raw, rank))
+    total: dict[int, float] = defaultdict(float)
+    raw_total: dict[int, int] = defaultdict(int)
+    matches: dict[int, int] = defaultdict(int)
+    for rows in by_match.values():
+        ranks = [r for _p, _raw, r in rows]
+        for player, raw, rank in rows:
+            raw_total[player] += raw
+            matches[player] += 1
+            if method == ClubNight.Standings.RANKS:
+                total[player] += _place_points(points, rank, ranks.count(rank))
+            else:
+                total[player] += raw
+    sat: dict[int, int] = defaultdict(int)
+    for round_ in night.rounds.prefetch_related("sat_out"):
+        share = 0.0
+        if method == ClubNight.Standings.RANKS:
+            best = engine.GAMES[round_.game].best_players
+            share = sum(_place_points(points, i, 1) for i in range(1, best + 1)) / best
+        for absent in round_.sat_out.all():
+            sat[absent.pk] += 1
+            total[absent.pk] += share
+    names = dict(Player.objects.filter(pk__in=[*matches, *sat]).values_list("pk", "display_name"))
+    ordered = sorted(names, key=lambda p: (-round(total[p], 6), -raw_total[p], names[p]))
+    out: list[NightLine] = []
+    for i, player in enumerate(ordered):
+        rank = i + 1
+        if out and (round(out[-1].total, 6), out[-1].points) == (
+            round(total[player], 6),
+            raw_total[player],
+        ):
+            rank = out[-1].rank
+        out.append(
+            NightLine(
+                player,
+                names[player],
+                rank,
+                round(total[player], 2),
+                raw_total[player],
+                matches[player],
+                sat[player],
+            )
+        )
+    return method, out
+
+
+def standings_json(night: ClubNight) -> dict[str, Any]:
+    method, lines = standings(night)
+    return {"method": method, "rows": [asdict(line) for line in lines]}
+
+
+# -- the room display --------------------------------------------------------------------------
+
+
+def etag(night: ClubNight, admin: bool) -> str:
+    """What the display shows changes only when one of these does: the night's matches
+    (every deal, correction, confirmation moves a version; standings written move the
+    checked version), its rounds, the reader's language and role."""
+    matches = Match.objects.filter(table__club_night=night).aggregate(
+        n=Count("id"),
+        v=Sum("version"),
+        c=Sum("checked_version"),
+        f=Count("id", filter=Q(status=Match.Status.FINISHED)),
+    )
+    rounds = night.rounds.aggregate(n=Count("id"), e=Max("ended_early_at"))
+    seed = f"{night.pk}:{matches}:{rounds}:{get_language()}:{int(admin)}"
+    return '"' + hashlib.sha256(seed.encode()).hexdigest()[:32] + '"'
+
+
+def live(night: ClubNight, admin: bool) -> dict[str, Any]:
+    """The room display's data: the current round with each table's progress, the
+    night's standings, the latest deals; ``admin`` marks the tables that are behind."""
+    current = night.rounds.order_by("-number").first()
+    tables = night.tables.filter(round=current) if current else night.tables.all()
+    matches = list(
+        Match.objects.filter(table__in=tables)
+        .select_related("table")
+        .prefetch_related("seats__player")
+        .annotate(entered=Count("deals", filter=Q(deals__deleted_at__isnull=True)))
+        .order_by("table__name", "pk")
+    )
+    most = max((m.entered for m in matches), default=0)
+    shown = [
+        {
+            "table": m.table_id,
+            "name": table_label(m.table.name),
+            "match": m.pk,
+            "game": label(m.game),
+            "players": [p.display_name for p in m.seated_players()],
+            "entered": m.entered,
+            "length": m.target,
+            "finished": m.status == Match.Status.FINISHED,
+            **(
+                {"behind": m.status == Match.Status.OPEN and most - m.entered >= 2} if admin else {}
+            ),
+        }
+        for m in matches
+    ]
+    latest = (
+        Deal.objects.filter(counting_deals(), match__table__club_night=night)
+        .select_related("match__table")
+        .prefetch_related("scores__player")
+        .order_by("-entered_at", "-pk")[:6]
+    )
+    method, lines = standings(night)
+    return {
+        "night": {
+            "id": night.pk,
+            "date": night.date.isoformat(),
+            "venue": night.venue,
+            "club": night.season.club.name,
+            "season": night.season.name,
+        },
+        "round": (
+            {
+                "number": current.number,
+                "game": current.game,
+                "game_label": label(current.game),
+                "method": current.method,
+                "method_label": str(Round.Method(current.method).label),
+                "deals": current.deals,
+                "sat_out": [p.display_name for p in current.sat_out.all()],
+            }
+            if current
+            else None
+        ),
+        "tables": shown,
+        "standings": {"method": method, "rows": [asdict(line) for line in lines[:24]]},
+        "latest": [
+            {
+                "table": table_label(d.match.table.name),
+                "number": d.number,
+                "scores": [[s.player.display_name, s.score] for s in d.scores.all()],
+            }
+            for d in latest
+        ],
+    }

@@ -1,0 +1,195 @@
+"""How a round of a club night seats its players (issue 25): pure functions, no database.
+
+Decisions, as a tournament director of a card club would expect them:
+
+- **Tables of one size.** Every table of a round has the same size, one the game allows,
+  so that a table's result compares with another's: the size that seats the most
+  players, nearest the game's best size (Napoleon 4, Rettler 6).  When no size seats
+  everyone, the fewest players sit out (13 at Rettler: two tables of 6, one sits out).
+- **Who sits out.** Those who sat out least this night; among them, in a Swiss round
+  the lowest of the night's order, otherwise by lot.  Nobody sits out twice while
+  someone present has not.
+- **balanced**: the fewest pairs who met earlier this night, then this season (a local
+  search of swaps from several random starts, as ``tournaments.draw``).  It may take a
+  size one away from the nearest that seats as many if that keeps more pairs of the night
+  apart (12 at Napoleon: three tables of 4, then four tables of 3, so that nobody meets
+  the same player twice); never further (Rettler at 6 stays at 6, not 4).
+- **swiss**: the night's order so far seats the tables, the first players together;
+  a swap between neighbouring tables is made only when it means fewer repeat pairs.
+- **final**: the top ``size`` players of the order at one final table (the game's best
+  size unless given); the others drawn balanced, or sitting out.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from tournaments.draw import NoDraw, Pair, improve, repeats
+
+NIGHT_WEIGHT = 1000
+"""A pair that met this night weighs more than any number of meetings earlier in the season."""
+
+
+@dataclass(frozen=True)
+class Seating:
+    tables: list[list[int]]
+    """Player ids in seat order, table by table (the final table first)."""
+    sat_out: list[int] = field(default_factory=list)
+
+
+def layouts(players: int, sizes: Sequence[int], best: int) -> list[tuple[int, int]]:
+    """The (size, tables) of equal tables seating the most players, nearest best first."""
+    fits = [(s, players // s) for s in sorted(set(sizes)) if s > 0 and players // s >= 1]
+    if not fits:
+        raise NoDraw(f"{players} players cannot make a table: this game takes {min(sizes)} or more")
+    most = max(s * n for s, n in fits)
+    return sorted(
+        ((s, n) for s, n in fits if s * n == most), key=lambda sn: (abs(sn[0] - best), -sn[0])
+    )
+
+
+def sitting_out(
+    players: Sequence[int],
+    count: int,
+    sat: Mapping[int, int],
+    order: Sequence[int] | None,
+    rng: random.Random,
+) -> list[int]:
+    """``count`` players to sit out: the fewest sit-outs so far, then the lowest of ``order``
+    (a Swiss round) or by lot."""
+    if count <= 0:
+        return []
+    if order is not None:
+        place = {p: i for i, p in enumerate(order)}
+        ranked = sorted(players, key=lambda p: (sat.get(p, 0), -place.get(p, len(place))))
+    else:
+        shuffled = list(players)
+        rng.shuffle(shuffled)
+        ranked = sorted(shuffled, key=lambda p: sat.get(p, 0))
+    return ranked[:count]
+
+
+def weights(night: Mapping[Pair, int], season: Mapping[Pair, int]) -> dict[Pair, int]:
+    out = dict(season)
+    for pair, times in night.items():
+        out[pair] = out.get(pair, 0) + NIGHT_WEIGHT * times
+    return out
+
+
+def balanced(
+    players: Sequence[int],
+    sizes: Sequence[int],
+    best: int,
+    met_night: Mapping[Pair, int],
+    met_season: Mapping[Pair, int],
+    sat: Mapping[int, int],
+    rng: random.Random,
+    starts: int = 12,
+) -> Seating:
+    met = weights(met_night, met_season)
+    found: tuple[tuple[int, int, int], Seating] | None = None
+    candidates = layouts(len(players), sizes, best)
+    nearest = candidates[0][0]
+    for size, count in [(s, n) for s, n in candidates if abs(s - nearest) <= 1]:
+        out = sitting_out(players, len(players) - size * count, sat, None, rng)
+        seated = [p for p in players if p not in out]
+        tables = _search(seated, size, count, met, rng, starts)
+        cost = repeats(tables, met)
+        key = (cost // NIGHT_WEIGHT, abs(size - best), cost % NIGHT_WEIGHT)
+        if found is None or key < found[0]:
+            found = (key, Seating(tables, out))
+    assert found is not None
+    return found[1]
+
+
+def _search(
+    players: Sequence[int],
+    size: int,
+    count: int,
+    met: Mapping[Pair, int],
+    rng: random.Random,
+    starts: int,
+) -> list[list[int]]:
+    best: list[list[int]] | None = None
+    best_cost = 0
+    for _ in range(starts):
+        order = list(players)
+        rng.shuffle(order)
+        tables = [order[i * size : (i + 1) * size] for i in range(count)]
+        cost = improve(tables, met)
+        if best is None or cost < best_cost:
+            best, best_cost = [list(t) for t in tables], cost
+        if best_cost == 0:
+            break
+    assert best is not None
+    for table in best:
+        rng.shuffle(table)
+    return best
+
+
+def swiss(
+    order: Sequence[int],
+    sizes: Sequence[int],
+    best: int,
+    met_night: Mapping[Pair, int],
+    met_season: Mapping[Pair, int],
+    sat: Mapping[int, int],
+    rng: random.Random,
+) -> Seating:
+    """``order``: the present players, first of the night's standings first."""
+    size, count = layouts(len(order), sizes, best)[0]
+    out = sitting_out(order, len(order) - size * count, sat, order, rng)
+    seated = [p for p in order if p not in out]
+    tables = [seated[i * size : (i + 1) * size] for i in range(count)]
+    met = weights(met_night, met_season)
+    for a in range(len(tables) - 1):  # neighbours only: the order stays the order
+        upper, lower = tables[a], tables[a + 1]
+        for i in range(len(upper) - 1, -1, -1):
+            for j in range(len(lower)):
+                before = repeats([upper, lower], met)
+                upper[i], lower[j] = lower[j], upper[i]
+                if repeats([upper, lower], met) < before:
+                    break
+                upper[i], lower[j] = lower[j], upper[i]
+    return Seating(tables, out)
+
+
+def final(
+    order: Sequence[int],
+    size: int,
+    others: str,
+    sizes: Sequence[int],
+    best: int,
+    met_night: Mapping[Pair, int],
+    met_season: Mapping[Pair, int],
+    sat: Mapping[int, int],
+    rng: random.Random,
+) -> Seating:
+    """The top ``size`` at the final table; the others ``"balanced"`` or ``"sit_out"``."""
+    if size not in sizes:
+        raise NoDraw(
+            f"a final table of {size}: this game takes {', '.join(map(str, sorted(sizes)))}"
+        )
+    if len(order) < size:
+        raise NoDraw(f"a final table of {size} needs {size} players; {len(order)} are here")
+    top, rest = list(order[:size]), list(order[size:])
+    if others == "sit_out" or not rest:
+        return Seating([top], rest)
+    try:
+        drawn = balanced(rest, sizes, best, met_night, met_season, sat, rng)
+    except NoDraw:  # too few left for a table of their own
+        return Seating([top], rest)
+    return Seating([top, *drawn.tables], drawn.sat_out)
+
+
+def pairs(tables: Sequence[Sequence[int]]) -> dict[Pair, int]:
+    """The pairs that sat together at ``tables``."""
+    out: dict[Pair, int] = {}
+    for table in tables:
+        for pair in combinations(table, 2):
+            key = frozenset(pair)
+            out[key] = out.get(key, 0) + 1
+    return out

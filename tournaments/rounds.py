@@ -1,0 +1,240 @@
+"""A club night played in rounds (issue 25): each round a draw of the present players
+onto tables with its matches; the next round once every match of this one has finished.
+
+- :func:`propose` draws a round (``tournaments.round_draw``: balanced, Swiss or a final
+  table) without writing anything; :func:`seat` writes a proposal (changed or not) as
+  the night's next round; :func:`next_round` does both in one transaction (the API).
+- Under the night's row lock, a round is seated only while every match of the current
+  one has finished (else a conflict, 409), and only as the number the caller saw: the
+  same proposal confirmed twice (a double tap, two administrators) makes one round.
+- A round's length: ``deals`` for an open-ended game (Napoleon, Rettler: each match is
+  given that many deals as its target and ends by itself); the game's own end for the
+  others (Comp-13's 12 deals, Packing's target).  :func:`end_early` ends a round's
+  unfinished matches as they stand, with the reason in each match's history.
+- Players arrive late and leave between rounds: each round takes the players given (by
+  default everyone of the round before, seated or sitting out).
+- The Swiss order and the final's top players are the night's standings so far, which
+  the layer above computes (``scoring.night``) and passes in as ``order``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+import engine
+from tournaments import actions, corrections
+from tournaments.draw import NoDraw, Pair
+from tournaments.models import ClubNight, Match, Player, Round, Seat, Table
+from tournaments.nights import pair_history
+from tournaments.records import Rejection, error
+from tournaments.round_draw import Seating, balanced, final, pairs, swiss
+
+METHODS = tuple(Round.Method.values)
+UNFINISHED = gettext_noop(
+    "round %(number)s has %(open)s unfinished matches: finish them or end the round first"
+)
+DRAWN = gettext_noop("round %(number)s was drawn meanwhile")
+NOT_IN_SEASON = gettext_noop("%(game)s is not a game of this season")
+NO_LENGTH = gettext_noop("this game ends by its own rules: a round of it takes no number of deals")
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A round as drawn, before it is seated."""
+
+    number: int
+    game: str
+    method: str
+    deals: int | None
+    seating: Seating
+
+
+def open_ended(game: str) -> bool:
+    """A game with no end of its own: a round gives its matches a number of deals."""
+    rules = engine.GAMES[game]
+    return bool(rules.accepts_target and rules.default_target is None)
+
+
+def current(night: ClubNight) -> Round | None:
+    return night.rounds.order_by("-number").first()
+
+
+def unfinished(round_: Round) -> list[Match]:
+    return list(
+        Match.objects.filter(table__round=round_, status=Match.Status.OPEN).select_related("table")
+    )
+
+
+def present_by_default(night: ClubNight) -> list[int]:
+    """Everyone of the round before, seated or sitting out (none before round 1)."""
+    last = current(night)
+    if last is None:
+        return []
+    seated = Seat.objects.filter(match__table__round=last).values_list("player_id", flat=True)
+    return sorted({*seated, *last.sat_out.values_list("pk", flat=True)})
+
+
+def met_this_night(night: ClubNight) -> dict[Pair, int]:
+    by_match: dict[int, list[int]] = {}
+    for match_id, player_id in Seat.objects.filter(match__table__club_night=night).values_list(
+        "match_id", "player_id"
+    ):
+        by_match.setdefault(match_id, []).append(player_id)
+    return pairs(list(by_match.values()))
+
+
+def sat_out_counts(night: ClubNight) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for player_id in Round.sat_out.through.objects.filter(round__club_night=night).values_list(
+        "player_id", flat=True
+    ):
+        counts[player_id] = counts.get(player_id, 0) + 1
+    return counts
+
+
+def _unfinished(number: int, open_matches: int) -> Rejection:
+    problem = error("round_unfinished", "", UNFINISHED, number=number, open=open_matches)
+    return Rejection((problem,), conflict=True)
+
+
+def _problem(code: str, path: str, message: str, **params: Any) -> Rejection:
+    return Rejection((error(code, path, message, **params),))
+
+
+def _check(
+    night: ClubNight, game: str, method: str, players: Sequence[int], deals: int | None
+) -> None:
+    if game not in night.season.games:
+        raise _problem("invalid_choice", "game", NOT_IN_SEASON, game=game)
+    if method not in METHODS:
+        raise _problem(
+            "invalid_choice", "method", gettext_noop("the method is balanced, swiss or final")
+        )
+    if not players:
+        raise _problem("missing_field", "players", gettext_noop("say who plays this round"))
+    known = set(
+        Player.objects.filter(club_id=night.season.club_id, pk__in=players).values_list(
+            "pk", flat=True
+        )
+    )
+    if unknown := [p for p in players if p not in known]:
+        raise _problem(
+            "not_found", "players", gettext_noop("no player %(id)s in this club"), id=unknown[0]
+        )
+    if len(set(players)) != len(players):
+        raise _problem("duplicate_player", "players", gettext_noop("a player is listed twice"))
+    if deals is not None and not open_ended(game):
+        raise _problem("not_allowed", "deals", NO_LENGTH)
+    if deals is not None and not 1 <= deals <= 100:
+        raise _problem("out_of_range", "deals", gettext_noop("a round is 1 to 100 deals"))
+
+
+def propose(
+    night: ClubNight,
+    *,
+    game: str,
+    method: str,
+    players: Sequence[int] | None = None,
+    deals: int | None = None,
+    size: int | None = None,
+    others: str = "balanced",
+    order: Sequence[int] = (),
+    seed: int | None = None,
+) -> Proposal:
+    """Draw the night's next round (nothing written).  ``order``: the night's standings
+    so far (player ids, first first), for a Swiss round and a final."""
+    chosen = list(players) if players else present_by_default(night)
+    _check(night, game, method, chosen, deals)
+    rules = engine.GAMES[game]
+    sizes, best = sorted(rules.player_counts), rules.best_players
+    rng = random.Random(seed if seed is not None else random.SystemRandom().randrange(2**31))
+    place = {p: i for i, p in enumerate(order)}
+    ranked = sorted(chosen, key=lambda p: (place.get(p, len(place)), p))
+    met, season, sat = met_this_night(night), pair_history(night), sat_out_counts(night)
+    try:
+        if method == Round.Method.SWISS:
+            seating = swiss(ranked, sizes, best, met, season, sat, rng)
+        elif method == Round.Method.FINAL:
+            seating = final(ranked, size or best, others, sizes, best, met, season, sat, rng)
+        else:
+            seating = balanced(chosen, sizes, best, met, season, sat, rng)
+    except NoDraw as exc:
+        raise _problem("no_draw", "players", gettext_noop("%(reason)s"), reason=str(exc)) from None
+    last = current(night)
+    return Proposal((last.number if last else 0) + 1, game, method, deals, seating)
+
+
+def seat(night: ClubNight, proposal: Proposal, user: Any = None) -> Round:
+    """Write ``proposal`` as the night's next round: its tables, matches and sit-outs,
+    all or nothing (see the module docstring)."""
+    everyone = [p for t in proposal.seating.tables for p in t] + list(proposal.seating.sat_out)
+    if len(set(everyone)) != len(everyone):
+        raise _problem("duplicate_player", "tables", gettext_noop("a player is seated twice"))
+    with transaction.atomic():
+        ClubNight.objects.select_for_update().filter(pk=night.pk).exists()
+        last = current(night)
+        if last is not None and (late := unfinished(last)):
+            raise _unfinished(last.number, len(late))
+        expected = (last.number if last else 0) + 1
+        if proposal.number != expected:
+            drawn = error("round_exists", "", DRAWN, number=proposal.number)
+            raise Rejection((drawn,), conflict=True)
+        made = Round.objects.create(
+            club_night=night,
+            number=expected,
+            game=proposal.game,
+            method=proposal.method,
+            deals=proposal.deals,
+            created_by=user,
+        )
+        players = Player.objects.in_bulk(everyone)
+        for i, table in enumerate(proposal.seating.tables, 1):
+            seated = Table.objects.create(club_night=night, round=made, name=f"Table {i}")
+            try:
+                actions.create_match(
+                    seated,
+                    proposal.game,
+                    [players[p] for p in table],
+                    target=proposal.deals,
+                )
+            except Rejection as rejection:
+                placed = (
+                    {**e, "path": f"tables[{i - 1}].{e['path']}".rstrip(".")}
+                    for e in rejection.errors
+                )
+                raise Rejection(tuple(placed)) from None
+        made.sat_out.set([players[p] for p in proposal.seating.sat_out])
+    return made
+
+
+def next_round(night: ClubNight, *, user: Any = None, **draw: Any) -> Round:
+    """Draw and seat the next round in one go (the API)."""
+    with transaction.atomic():
+        ClubNight.objects.select_for_update().filter(pk=night.pk).exists()
+        last = current(night)
+        if last is not None and (late := unfinished(last)):
+            raise _unfinished(last.number, len(late))
+        return seat(night, propose(night, **draw), user)
+
+
+def end_early(round_: Round, user: Any, reason: str) -> list[Match]:
+    """End the round's unfinished matches as they stand (each with the reason in its
+    history); the next round can then be drawn."""
+    text = (reason or "").strip()
+    if not text:
+        raise _problem("missing_field", "reason", gettext_noop("say why the round ends early"))
+    ended = []
+    with transaction.atomic():
+        for match in unfinished(round_):
+            ended.append(corrections.end_match(match, user, text, empty=True))
+        Round.objects.filter(pk=round_.pk).update(
+            ended_early_at=timezone.now(), ended_early_reason=text[:500]
+        )
+    return ended

@@ -239,7 +239,9 @@ class Round(models.Model):
     game = models.CharField(max_length=20, choices=game_choices)
     method = models.CharField(max_length=10, choices=Method.choices)
     deals = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text=_("Deals per match (open-ended games); else the game's end.")
+        null=True,
+        blank=True,
+        help_text=_("Deals per match (open-ended games); else the game's end."),
     )
     sat_out = models.ManyToManyField(Player, blank=True, related_name="rounds_sat_out")
     created_by = models.ForeignKey(

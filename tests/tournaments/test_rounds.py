@@ -34,9 +34,13 @@ def play(round_: Round, seed: int = 1) -> None:
     for i, match in enumerate(Match.objects.filter(table__round=round_).order_by("table__name")):
         handles = [p.handle for p in match.seated_players()]
         for record in demo_deals(
-            league_game(match.game), seed + i, handles, match.rules, match.target,
+            league_game(match.game),
+            seed + i,
+            handles,
+            match.rules,
+            match.target,
             first_in_full=False,
-        ):  # fmt: skip
+        ):
             actions.enter_deal(match, record)
         match.refresh_from_db()
         assert match.status == Match.Status.FINISHED, match

@@ -11,6 +11,7 @@ from tournaments.models import Club, ClubNight, Player, Season, Table
 from web.api.base import (
     ClubScopedViewSet,
 )
+from web.api.rounds import RoundsMixin
 from web.api.serializers import (
     ClubNightSerializer,
     ClubSerializer,
@@ -47,7 +48,7 @@ class SeasonViewSet(ClubScopedViewSet):
     parent = "club"
 
 
-class ClubNightViewSet(ClubScopedViewSet):
+class ClubNightViewSet(RoundsMixin, ClubScopedViewSet):
     queryset = ClubNight.objects.all()
     serializer_class = ClubNightSerializer
     filterset_fields = ["season", "date"]

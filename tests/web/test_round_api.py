@@ -1,0 +1,136 @@
+"""The API of a night in rounds (issue 25, 6): draw-and-seat in one call, 409 while a round
+is unfinished, the night's standings, the room display's ETag and 304; what a member,
+another club's administrator and an anonymous reader may do."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.conftest import client_of, member_of
+from tournaments import actions
+from tournaments.games import league_game
+from tournaments.games.base import demo_deals
+from tournaments.models import Club, ClubNight, Match, Membership, Player, Season
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def night(club):
+    season = Season.objects.create(club=club, name="Open", games=["napoleon", "comp13"])
+    return ClubNight.objects.create(season=season, date=dt.date(2026, 11, 28), venue="Hall")
+
+
+@pytest.fixture
+def eight(club):
+    return [
+        Player.objects.create(club=club, handle=f"p{i}", display_name=f"P{i}").pk
+        for i in range(1, 9)
+    ]
+
+
+def test_a_round_is_drawn_and_seated_in_one_call(
+    night, eight, club_admin, django_capture_on_commit_callbacks
+):
+    api = client_of(club_admin)
+    body = {"game": "napoleon", "players": eight, "method": "balanced", "deals": 1}
+    with django_capture_on_commit_callbacks(execute=True):
+        made = api.post(f"/api/club-nights/{night.pk}/rounds/", body, format="json")
+    assert made.status_code == 201, made.json()
+    answer = made.json()
+    assert answer["number"] == 1 and answer["method"] == "balanced"
+    assert sorted(p for t in answer["tables"] for p in t["players"]) == sorted(eight)
+    assert all(Match.objects.get(pk=t["match"]).target == 1 for t in answer["tables"])
+    again = api.post(f"/api/club-nights/{night.pk}/rounds/", body, format="json")
+    assert again.status_code == 409 and again.json()["errors"][0]["code"] == "round_unfinished"
+    with django_capture_on_commit_callbacks(execute=True):
+        for t in answer["tables"]:
+            match = Match.objects.get(pk=t["match"])
+            handles = [p.handle for p in match.seated_players()]
+            record = demo_deals(league_game("napoleon"), 3, handles, target=1, first_in_full=False)
+            actions.enter_deal(match, record[0])
+    listed = api.get(f"/api/club-nights/{night.pk}/rounds/").json()
+    assert [r["number"] for r in listed] == [1]
+    standings = api.get(f"/api/club-nights/{night.pk}/standings/").json()
+    assert standings["method"] == "points" and len(standings["rows"]) == 8
+    assert {r["player"] for r in standings["rows"]} == set(eight)
+    assert sum(r["total"] for r in standings["rows"]) == 0  # zero-sum, summed
+    second = api.post(
+        f"/api/club-nights/{night.pk}/rounds/",
+        {"game": "napoleon", "method": "swiss", "deals": 1},
+        format="json",
+    )
+    assert second.status_code == 201 and second.json()["number"] == 2
+
+
+def test_bad_rounds_say_what_and_where(night, eight, club_admin):
+    api = client_of(club_admin)
+    url = f"/api/club-nights/{night.pk}/rounds/"
+    cases = [
+        ({"game": "rettler", "players": eight}, "game"),
+        ({"game": "comp13", "players": eight, "deals": 3}, "deals"),
+        ({"game": "napoleon", "players": [*eight, 999999]}, "players"),
+        ({"game": "napoleon"}, "players"),  # round 1: nobody by default
+        ({"game": "napoleon", "players": eight[:2]}, "players"),  # too few for a table
+    ]
+    for body, path in cases:
+        answer = api.post(url, body, format="json")
+        assert answer.status_code == 400, (body, answer.json())
+        assert answer.json()["errors"][0]["path"] == path, body
+    assert not night.rounds.exists()
+
+
+def test_only_the_clubs_administrators_draw_and_others_read_as_ever(
+    night, eight, club, django_user_model
+):
+    body = {"game": "napoleon", "players": eight, "deals": 1}
+    member = client_of(member_of(club, django_user_model, "m", Membership.Role.MEMBER))
+    assert (
+        member.post(f"/api/club-nights/{night.pk}/rounds/", body, format="json").status_code == 403
+    )
+    other = Club.objects.create(name="Other", slug="other")
+    rival = client_of(member_of(other, django_user_model, "r", Membership.Role.ADMIN))
+    assert (
+        rival.post(f"/api/club-nights/{night.pk}/rounds/", body, format="json").status_code == 404
+    )
+    assert rival.get(f"/api/club-nights/{night.pk}/live/").status_code == 404  # a private night
+    assert APIClient().get(f"/api/club-nights/{night.pk}/standings/").status_code == 404
+    night.season.public = True
+    night.season.save()
+    assert APIClient().get(f"/api/club-nights/{night.pk}/live/").status_code == 200
+    assert not night.rounds.exists()
+
+
+def test_the_room_display_answers_304_while_nothing_changed(
+    night, eight, club_admin, django_capture_on_commit_callbacks
+):
+    api = client_of(club_admin)
+    with django_capture_on_commit_callbacks(execute=True):
+        api.post(
+            f"/api/club-nights/{night.pk}/rounds/",
+            {"game": "napoleon", "players": eight, "deals": 2},
+            format="json",
+        )
+    first = api.get(f"/api/club-nights/{night.pk}/live/")
+    tag = first["ETag"]
+    shown = first.json()
+    assert shown["round"]["number"] == 1 and len(shown["tables"]) == 2
+    assert all("behind" in t for t in shown["tables"])  # the administrator's view
+    same = api.get(f"/api/club-nights/{night.pk}/live/", HTTP_IF_NONE_MATCH=tag)
+    assert same.status_code == 304 and not same.content
+    match = Match.objects.get(pk=shown["tables"][0]["match"])
+    handles = [p.handle for p in match.seated_players()]
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.enter_deal(
+            match, demo_deals(league_game("napoleon"), 2, handles, target=2, first_in_full=False)[0]
+        )
+    changed = api.get(f"/api/club-nights/{night.pk}/live/", HTTP_IF_NONE_MATCH=tag)
+    assert changed.status_code == 200 and changed["ETag"] != tag
+    assert changed.json()["tables"][0]["entered"] == 1 and changed.json()["latest"]
+    night.season.public = True
+    night.season.save()
+    reader = APIClient().get(f"/api/club-nights/{night.pk}/live/").json()
+    assert not any("behind" in t for t in reader["tables"])  # the room sees no blame

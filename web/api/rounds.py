@@ -1,0 +1,122 @@
+"""The API of a club night in rounds (issue 25): draw and list rounds, the night's
+standings across tables, the room display's data (with an ETag: a poll while nothing
+changed answers 304 without a body)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring import night as night_data
+from tournaments import access, rounds
+from tournaments.models import ClubNight, Match, Round
+from tournaments.records import Rejection
+from web.api.base import ADMINS_ONLY, deny, rejection_response
+from web.api.serializers import RejectionSerializer
+
+
+class RoundInputSerializer(serializers.Serializer):
+    game = serializers.CharField(help_text="The round's game (one of the season's).")
+    players = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Player ids (default: everyone of the round before, seated or sitting out).",
+    )
+    method = serializers.ChoiceField(choices=rounds.METHODS, default="balanced")
+    deals = serializers.IntegerField(
+        required=False, help_text="Deals per match: open-ended games only (Napoleon, Rettler)."
+    )
+    size = serializers.IntegerField(required=False, help_text="The final table's size (final).")
+    others = serializers.ChoiceField(
+        choices=["balanced", "sit_out"],
+        default="balanced",
+        help_text="final: the players not at the final table are drawn balanced or sit out.",
+    )
+
+
+def round_json(round_: Round) -> dict[str, Any]:
+    matches = (
+        Match.objects.filter(table__round=round_)
+        .select_related("table")
+        .prefetch_related("seats")
+        .order_by("table__name")
+    )
+    return {
+        "number": round_.number,
+        "game": round_.game,
+        "method": round_.method,
+        "deals": round_.deals,
+        "tables": [
+            {
+                "table": m.table_id,
+                "match": m.pk,
+                "game": m.game,
+                "players": [s.player_id for s in sorted(m.seats.all(), key=lambda s: s.position)],
+                "status": m.status,
+            }
+            for m in matches
+        ],
+        "sat_out": sorted(round_.sat_out.values_list("pk", flat=True)),
+        "ended_early_reason": round_.ended_early_reason,
+    }
+
+
+class RoundsMixin:
+    """Actions of ``/api/club-nights/{id}/``: ``rounds/``, ``standings/``, ``live/``."""
+
+    @extend_schema(
+        request=RoundInputSerializer,
+        responses={201: dict, 400: RejectionSerializer, 409: RejectionSerializer},
+    )
+    @action(detail=True, methods=["get", "post"])
+    def rounds(self, request: Request, pk: str | None = None) -> Response:
+        """GET: the night's rounds.  POST: draw **and** seat the next round in one
+        transaction (a league administrator); 409 while a match of the current round is
+        unfinished."""
+        night: ClubNight = self.get_object()  # type: ignore[attr-defined]
+        if request.method == "GET":
+            return Response([round_json(r) for r in night.rounds.order_by("number")])
+        deny(access.can_administer(request.user, night), ADMINS_ONLY)
+        payload = RoundInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = dict(payload.validated_data)
+        order = [line.player for line in night_data.standings(night)[1]]
+        try:
+            made = rounds.next_round(
+                night, user=access.signed_in(request.user), order=order, **data
+            )
+        except Rejection as rejection:
+            return rejection_response(rejection)
+        return Response(round_json(made), status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: dict})
+    @action(detail=True, methods=["get"])
+    def standings(self, request: Request, pk: str | None = None) -> Response:
+        """The night's standings across tables: ``{"method", "rows": [{"player",
+        "display_name", "rank", "total", "points", "matches", "sat_out"}]}``."""
+        night: ClubNight = self.get_object()  # type: ignore[attr-defined]
+        return Response(night_data.standings_json(night))
+
+    @extend_schema(
+        parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
+        responses={200: dict, 304: None},
+    )
+    @action(detail=True, methods=["get"])
+    def live(self, request: Request, pk: str | None = None) -> Response:
+        """What the room display shows, with an ``ETag``: asked again with
+        ``If-None-Match`` while nothing changed, it answers 304 with no body."""
+        night: ClubNight = self.get_object()  # type: ignore[attr-defined]
+        admin = access.can_administer(request.user, night)
+        tag = night_data.etag(night, admin)
+        if tag in request.headers.get("If-None-Match", ""):
+            response = Response(status=status.HTTP_304_NOT_MODIFIED)
+        else:
+            response = Response(night_data.live(night, admin))
+        response["ETag"] = tag
+        response["Cache-Control"] = "no-cache"
+        return response

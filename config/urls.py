@@ -11,7 +11,7 @@ from web import downloads
 from web.api import league as league_api
 from web.api import matches as match_api
 from web.api import sheets as sheet_api
-from web.pages import accounts, corrections, draw, entry, league, setup, sheets, tables
+from web.pages import accounts, corrections, draw, entry, league, rounds, setup, sheets, tables
 from web.pages.signin import SignOutView
 
 router = DefaultRouter()
@@ -62,6 +62,13 @@ urlpatterns = [
     path("seasons/<int:pk>/nights/new/", setup.night_new, name="night_new"),
     path("nights/<int:pk>/draw/", draw.night_draw, name="night_draw"),
     path("nights/<int:pk>/tables/", draw.night_tables, name="night_tables"),
+    path("nights/<int:pk>/rounds/", rounds.night_rounds, name="night_rounds"),
+    path("nights/<int:pk>/live/", rounds.night_live, name="night_live"),
+    re_path(
+        rf"^nights/(?P<pk>\d+)/standings\.(?P<fmt>{downloads.FORMATS})$",
+        downloads.night_export,
+        name="night_export",
+    ),
     path("matches/<int:pk>/paper.pdf", draw.paper_sheet, name="paper_sheet"),
     path("nights/<int:pk>/paper.pdf", draw.night_paper, name="night_paper"),
     # Corrections from the match page.

@@ -51,9 +51,12 @@ def match_paper(match: Match, link: str = "") -> Document:
     night = match.table.club_night
     names = [p.display_name for p in match.seated_players()]
     game = LEAGUE_GAMES[match.game]
+    where = table_label(match.table.name)
+    if match.table.round is not None:
+        where = _("Round %(n)s") % {"n": match.table.round.number} + f" · {where}"
     title = [
         f"{night.season.club.name} – {night.season.name}",
-        f"{night.date:%Y-%m-%d} {night.venue} · {table_label(match.table.name)} · {game.label}",
+        f"{night.date:%Y-%m-%d} {night.venue} · {where} · {game.label}",
         _("Seats in order of play") + ": " + ", ".join(f"{i}. {n}" for i, n in enumerate(names, 1)),
     ]
     if link:
@@ -88,13 +91,18 @@ def blank_paper(game: str) -> Document:
     )
 
 
-def night_paper(night: ClubNight, links: Mapping[int, str]) -> list[Document]:
-    """The night's table list, then each match's sheet; ``links``: table id → its link."""
+def night_paper(
+    night: ClubNight, links: Mapping[int, str], tables: Sequence[int] | None = None
+) -> list[Document]:
+    """The night's table list, then each match's sheet; ``links``: table id → its link;
+    ``tables``: only these (one round's)."""
+    found = Match.objects.filter(table__club_night=night)
+    if tables is not None:
+        found = found.filter(table__in=tables)
     matches = list(
-        Match.objects.filter(table__club_night=night)
-        .select_related("table__club_night__season__club")
+        found.select_related("table__club_night__season__club", "table__round")
         .prefetch_related("seats__player")
-        .order_by("table__name", "created_at")
+        .order_by("table__round__number", "table__name", "created_at")
     )
     rows = [
         [

@@ -31,6 +31,7 @@ from django.utils.translation import gettext_noop
 import engine
 from tournaments import actions, corrections
 from tournaments.draw import NoDraw, Pair
+from tournaments.games import league_game
 from tournaments.models import ClubNight, Match, Player, Round, Seat, Table
 from tournaments.nights import pair_history
 from tournaments.records import Rejection, error
@@ -39,6 +40,9 @@ from tournaments.round_draw import Seating, balanced, final, pairs, swiss
 METHODS = tuple(Round.Method.values)
 UNFINISHED = gettext_noop(
     "round %(number)s has %(open)s unfinished matches: finish them or end the round first"
+)
+NO_TABLES = gettext_noop(
+    "%(n)s players cannot make the tables of this round: %(game)s takes %(sizes)s players a table"
 )
 DRAWN = gettext_noop("round %(number)s was drawn meanwhile")
 NOT_IN_SEASON = gettext_noop("%(game)s is not a game of this season")
@@ -165,8 +169,15 @@ def propose(
             seating = final(ranked, size or best, others, sizes, best, met, season, sat, rng)
         else:
             seating = balanced(chosen, sizes, best, met, season, sat, rng)
-    except NoDraw as exc:
-        raise _problem("no_draw", "players", gettext_noop("%(reason)s"), reason=str(exc)) from None
+    except NoDraw:
+        raise _problem(
+            "no_draw",
+            "players",
+            NO_TABLES,
+            n=len(chosen),
+            game=league_game(game).label,
+            sizes=", ".join(map(str, sizes)),
+        ) from None
     last = current(night)
     return Proposal((last.number if last else 0) + 1, game, method, deals, seating)
 

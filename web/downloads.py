@@ -9,13 +9,14 @@ from django.utils.translation import gettext as _
 
 import engine
 from scoring import exports, paper
+from scoring import night as night_standings
 from scoring.exports import EXPORTERS, Document
 from scoring.queries import readable_match
 from scoring.ratings import scope_for
 from scoring.sheets import match_sheet
 from tournaments.access import visible
 from tournaments.games import LEAGUE_GAMES
-from tournaments.models import Season
+from tournaments.models import ClubNight, Season
 
 FORMATS = "|".join(EXPORTERS)
 """The formats as a URL pattern alternative (``csv|xlsx|pdf``)."""
@@ -50,3 +51,24 @@ def blank_sheet(request: HttpRequest, game: str) -> HttpResponse:
         raise Http404(f"unknown game {game!r}")
     document = paper.blank_paper(game)
     return download(document, "pdf", f"blank-{game}")
+
+
+def night_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+    """A club night's standings across its tables (``scoring.night``)."""
+    night = get_object_or_404(
+        visible(ClubNight.objects.select_related("season__club"), request.user), pk=pk
+    )
+    method, lines = night_standings.standings(night)
+    header = [_("Rank"), _("Player"), _("Total"), _("Points"), _("Matches"), _("Sat out")]
+    rows: list[list[exports.Cell]] = [
+        [x.rank, x.display_name, x.total, x.points, x.matches, x.sat_out] for x in lines
+    ]
+    title = [
+        f"{night.season.club.name} – {night.season.name}",
+        f"{night.date:%Y-%m-%d} {night.venue} · "
+        + str(ClubNight.Standings(method).label)
+        + " · "
+        + exports.exported_line(),
+    ]
+    document = Document(_("Standings"), title, header, rows)
+    return download(document, fmt, f"night-{night.date:%Y-%m-%d}-standings")

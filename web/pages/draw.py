@@ -171,10 +171,12 @@ def night_tables(request: HttpRequest, pk: int) -> HttpResponse:
         access.visible(ClubNight.objects.select_related("season__club"), request.user), pk=pk
     )
     tables = (
-        night.tables.select_related("scorer")
+        night.tables.select_related("scorer", "round")
         .prefetch_related("matches__seats__player")
-        .order_by("name")
+        .order_by("round__number", "name")
     )
+    if number := whole_number(request.GET.get("round")):  # one round's table list
+        tables = tables.filter(round__number=number)
     # The table links and their QR codes: for the club's administrators only (a link is
     # the right to score the table).
     links = access.can_administer(request.user, night)

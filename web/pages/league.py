@@ -8,6 +8,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from scoring import night as night_standings
 from scoring.charts import line_chart
 from scoring.models import SeasonStanding
 from scoring.players import season_numbers
@@ -72,8 +73,25 @@ def club_night_detail(request: HttpRequest, pk: int) -> HttpResponse:
     night = get_object_or_404(
         visible(ClubNight.objects.select_related("season__club"), request.user), pk=pk
     )
-    matches = matches_with_standings().filter(table__club_night=night).order_by("table__name", "pk")
-    return render(request, "pages/club_night.html", {"night": night, "matches": matches})
+    matches = (
+        matches_with_standings()
+        .filter(table__club_night=night)
+        .select_related("table__round")
+        .order_by("table__round__number", "table__name", "pk")
+    )
+    method, lines = night_standings.standings(night)
+    return render(
+        request,
+        "pages/club_night.html",
+        {
+            "night": night,
+            "matches": matches,
+            "lines": lines,
+            "method": ClubNight.Standings(method).label,
+            "in_rounds": night.rounds.exists(),
+            "may_administer": access.can_administer(request.user, night),
+        },
+    )
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:

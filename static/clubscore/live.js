@@ -1,0 +1,70 @@
+// The room display: asks the night's live data every few seconds with the ETag of what it
+// shows (a 304 answer costs the server two small queries and carries no body), and
+// redraws the round, the tables, the standings and the latest deals when they change.
+// No HTML is ever built from data: every name goes in as text.
+(function () {
+  "use strict";
+  var root = document.getElementById("live");
+  if (!root) return;
+  var labels = root.dataset;
+  var every = 3000;
+
+  function el(tag, text, cls) {
+    var node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = text;
+    if (cls) node.className = cls;
+    return node;
+  }
+  function fill(id, nodes) {
+    var box = document.getElementById(id);
+    while (box.firstChild) box.removeChild(box.firstChild);
+    nodes.forEach(function (n) { box.appendChild(n); });
+  }
+  function draw(data) {
+    var r = data.round;
+    document.getElementById("live-round").textContent = r
+      ? labels.round + " " + r.number + " · " + r.game_label + " · " + r.method_label +
+        (r.deals ? " · " + r.deals + " " + labels.deals : "")
+      : "";
+    fill("live-tables", data.tables.map(function (t) {
+      var li = el("li", null, (t.finished ? "done" : "") + (t.behind ? " behind" : ""));
+      li.appendChild(el("strong", t.name));
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(el("span", t.entered + (t.length ? " / " + t.length : "") + " " + labels.deals +
+        (t.finished ? " · " + labels.finished : "") + (t.behind ? " · " + labels.behind : ""), "progress"));
+      li.appendChild(el("br"));
+      li.appendChild(el("span", t.players.join(", "), "who"));
+      return li;
+    }));
+    document.getElementById("live-out").textContent =
+      r && r.sat_out.length ? labels.out + ": " + r.sat_out.join(", ") : "";
+    fill("live-standings", data.standings.rows.map(function (row) {
+      var tr = el("tr");
+      tr.appendChild(el("td", String(row.rank)));
+      tr.appendChild(el("td", row.display_name));
+      tr.appendChild(el("td", String(row.total), "num"));
+      return tr;
+    }));
+    fill("live-latest", data.latest.map(function (d) {
+      return el("li", d.table + " · " + labels.deal + " " + d.number + ": " + d.scores.map(function (s) {
+        return s[0] + " " + (s[1] > 0 ? "+" : "") + s[1];
+      }).join(", "));
+    }));
+  }
+  function poll() {
+    var headers = { "Accept": "application/json" };
+    if (root.dataset.etag) headers["If-None-Match"] = root.dataset.etag;
+    fetch(root.dataset.url, { headers: headers, cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        document.getElementById("live-status").textContent = "";
+        if (response.status === 304) return null;
+        if (!response.ok) throw new Error(String(response.status));
+        root.dataset.etag = response.headers.get("ETag") || "";
+        return response.json();
+      })
+      .then(function (data) { if (data) { draw(data); root.dataset.updated = String(Date.now()); } })
+      .catch(function () { document.getElementById("live-status").textContent = labels.stale; })
+      .then(function () { setTimeout(poll, every); });
+  }
+  setTimeout(poll, every);
+})();

@@ -1,0 +1,112 @@
+"""The pages of a night in rounds (issue 25, 5): propose, change, confirm, end early; the
+room display; the night's standings with their exports."""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+
+import pytest
+from django.test import Client
+
+from tests.conftest import member_of
+from tournaments.models import ClubNight, Match, Membership, Player, Round, Season
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def night(club):
+    season = Season.objects.create(club=club, name="Open", games=["napoleon"], public=True)
+    return ClubNight.objects.create(season=season, date=dt.date(2026, 11, 28), venue="Hall")
+
+
+@pytest.fixture
+def nine(club):
+    return [
+        Player.objects.create(club=club, handle=f"p{i}", display_name=f"P{i}").pk
+        for i in range(1, 10)
+    ]
+
+
+@pytest.fixture
+def director(club, django_user_model):
+    page = Client()
+    page.force_login(member_of(club, django_user_model, "dir", Membership.Role.ADMIN))
+    return page
+
+
+def test_a_round_is_proposed_changed_and_confirmed_on_the_page(night, nine, director):
+    url = f"/nights/{night.pk}/rounds/"
+    assert director.get(url).status_code == 200
+    form = {"game": "napoleon", "method": "balanced", "deals": "2", "players": nine}
+    proposal = director.post(url, {**form, "action": "propose"})
+    text = proposal.content.decode()
+    assert proposal.status_code == 200 and "Confirm the round" in text
+    assert not Round.objects.exists()  # a proposal writes nothing
+    # Nine Napoleon players: three tables of 3; P1 is moved out of the round.
+    confirm = {**form, "action": "confirm", "tables": "3", "number": "1", "player": nine}
+    tables = [nine[0:3], nine[3:6], nine[6:9]]
+    for n, table in enumerate(tables, 1):
+        for p in table:
+            confirm[f"table_{p}"] = str(n)
+    confirm[f"table_{nine[0]}"] = "out"  # a table of 2 is no Napoleon table: said, nothing written
+    refused = director.post(url, confirm)
+    assert refused.status_code == 400 and "not 2" in refused.content.decode()
+    assert not Round.objects.exists()
+    confirm[f"table_{nine[0]}"] = "2"  # P1 and P4 change tables
+    confirm[f"table_{nine[3]}"] = "1"
+    done = director.post(url, confirm)
+    assert done.status_code == 302
+    made = Round.objects.get()
+    seated = [
+        {p.pk for p in m.seated_players()}
+        for m in Match.objects.filter(table__round=made).order_by("table__name")
+    ]
+    assert nine[3] in seated[0] and nine[0] in seated[1] and len(seated) == 3
+    again = director.post(url, confirm)  # the same confirmation twice: one round
+    assert again.status_code == 400 and Round.objects.count() == 1
+    ended = director.post(url, {"action": "end", "reason": "hall closes"})
+    assert ended.status_code == 302
+    assert not Match.objects.filter(table__round=made, status="open").exists()
+
+
+def test_only_administrators_run_rounds_and_anyone_watches_a_public_night(
+    night, nine, club, django_user_model
+):
+    member = Client()
+    member.force_login(member_of(club, django_user_model, "m", Membership.Role.MEMBER))
+    assert member.get(f"/nights/{night.pk}/rounds/").status_code == 403
+    form = {"game": "napoleon", "players": nine, "action": "propose"}
+    assert member.post(f"/nights/{night.pk}/rounds/", form).status_code == 403
+    room = Client().get(f"/nights/{night.pk}/live/")
+    assert room.status_code == 200 and 'src="/static/clubscore/live.js"' in room.content.decode()
+    night.season.public = False
+    night.season.save()
+    assert Client().get(f"/nights/{night.pk}/live/").status_code == 404
+
+
+def test_the_nights_standings_export(night, nine, director, django_capture_on_commit_callbacks):
+    from tournaments import actions, rounds
+    from tournaments.games import league_game
+    from tournaments.games.base import demo_deals
+
+    with django_capture_on_commit_callbacks(execute=True):
+        made = rounds.next_round(
+            night, game="napoleon", players=nine, deals=1, seed=1, method="balanced"
+        )
+        for match in Match.objects.filter(table__round=made):
+            handles = [p.handle for p in match.seated_players()]
+            actions.enter_deal(
+                match,
+                demo_deals(league_game("napoleon"), 1, handles, target=1, first_in_full=False)[0],
+            )
+    page = Client().get(f"/nights/{night.pk}/").content.decode()
+    assert 'id="night-standings"' in page and "P9" in page
+    pdf = Client().get(f"/nights/{night.pk}/standings.pdf")
+    text = subprocess.run(
+        ["pdftotext", "-", "-"], input=pdf.content, capture_output=True, check=True
+    ).stdout.decode()
+    assert "raw points" in text and "P1" in text
+    csv = Client().get(f"/nights/{night.pk}/standings.csv").content.decode("utf-8-sig")
+    assert csv.splitlines()[0].startswith("Rank,Player,Total") and len(csv.splitlines()) == 10

@@ -1,0 +1,191 @@
+"""A night in rounds on the app's own pages (issue 25, 5): the rounds with each table's
+progress, the next round proposed, changed (a player moved to another table or out) and
+confirmed, a round ended early; and the room display (``/nights/N/live/``), which
+polls the API's ``live/`` and redraws without reloading (``static/clubscore/live.js``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from scoring import night as night_data
+from tournaments import access, rounds
+from tournaments.games import LEAGUE_GAMES
+from tournaments.messages import localize
+from tournaments.models import ClubNight, Match, Player, Round
+from tournaments.records import Rejection
+from tournaments.round_draw import Seating
+from tournaments.textfile import whole_number
+from web.pages.draw import _night
+
+
+def _order(night: ClubNight) -> list[int]:
+    return [line.player for line in night_data.standings(night)[1]]
+
+
+def _rounds(night: ClubNight) -> list[dict[str, Any]]:
+    out = []
+    for round_ in night.rounds.order_by("-number").prefetch_related("sat_out"):
+        matches = (
+            Match.objects.filter(table__round=round_)
+            .select_related("table")
+            .prefetch_related("seats__player")
+            .annotate(entered=Count("deals", filter=Q(deals__deleted_at__isnull=True)))
+            .order_by("table__name")
+        )
+        out.append({"round": round_, "matches": list(matches)})
+    return out
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
+    night = _night(request, pk)  # a league administrator of the club
+    action = request.POST.get("action", "")
+    problems: list[str] = []
+    if request.method == "POST" and action == "end":
+        current = rounds.current(night)
+        if current is not None:
+            try:
+                rounds.end_early(
+                    current, access.signed_in(request.user), request.POST.get("reason", "")
+                )
+            except Rejection as refused:
+                problems = [localize(e) for e in refused.errors]
+            else:
+                messages.success(request, _("Round %(n)s is ended.") % {"n": current.number})
+                return redirect("night_rounds", pk=night.pk)
+    form = _form(request, night)
+    if request.method == "POST" and action in ("propose", "confirm"):
+        try:
+            if action == "confirm":
+                made = rounds.seat(
+                    night, _changed(request, night, form), access.signed_in(request.user)
+                )
+                messages.success(request, _("Round %(n)s is seated.") % {"n": made.number})
+                return redirect("night_rounds", pk=night.pk)
+            proposal = rounds.propose(night, order=_order(night), **_draw(form))
+            return _proposal(request, night, proposal, form)
+        except Rejection as refused:
+            problems = [localize(e) for e in refused.errors]
+    current = rounds.current(night)
+    return render(
+        request,
+        "pages/setup/rounds.html",
+        {
+            "night": night,
+            "rounds": _rounds(night),
+            "form": form,
+            "problems": problems,
+            "games": [(g, LEAGUE_GAMES[g].label) for g in night.season.games if g in LEAGUE_GAMES],
+            "methods": Round.Method.choices,
+            "players": Player.objects.filter(club=night.season.club).order_by("display_name"),
+            "unfinished": len(rounds.unfinished(current)) if current else 0,
+            "open_ended": [g for g in night.season.games if rounds.open_ended(g)],
+        },
+        status=400 if problems else 200,
+    )
+
+
+def _form(request: HttpRequest, night: ClubNight) -> dict[str, Any]:
+    """The next round's choices: as posted, else as the round before (or sensible)."""
+    last = rounds.current(night)
+    if request.method == "POST":
+        return {
+            "game": request.POST.get("game", ""),
+            "method": request.POST.get("method", "balanced"),
+            "deals": whole_number(request.POST.get("deals")),
+            "size": whole_number(request.POST.get("size")),
+            "others": request.POST.get("others", "balanced"),
+            "players": [p for p in map(whole_number, request.POST.getlist("players")) if p],
+        }
+    game = last.game if last else (night.season.games or [""])[0]
+    return {
+        "game": game,
+        "method": "swiss" if last else "balanced",
+        "deals": (last.deals if last else None) or night.deals_per_match or 8,
+        "size": None,
+        "others": "balanced",
+        "players": rounds.present_by_default(night),
+    }
+
+
+def _draw(form: dict[str, Any]) -> dict[str, Any]:
+    game = form["game"]
+    return {
+        "game": game,
+        "method": form["method"],
+        "players": form["players"],
+        "deals": form["deals"] if game in LEAGUE_GAMES and rounds.open_ended(game) else None,
+        "size": form["size"],
+        "others": form["others"],
+    }
+
+
+def _proposal(
+    request: HttpRequest, night: ClubNight, proposal: rounds.Proposal, form: dict[str, Any]
+) -> HttpResponse:
+    names = Player.objects.in_bulk(
+        [*(p for t in proposal.seating.tables for p in t), *proposal.seating.sat_out]
+    )
+    return render(
+        request,
+        "pages/setup/round_proposal.html",
+        {
+            "night": night,
+            "proposal": proposal,
+            "form": form,
+            "tables": [[names[p] for p in t] for t in proposal.seating.tables],
+            "sat_out": [names[p] for p in proposal.seating.sat_out],
+            "numbers": range(1, len(proposal.seating.tables) + 1),
+            "game_label": LEAGUE_GAMES[proposal.game].label,
+        },
+    )
+
+
+def _changed(request: HttpRequest, night: ClubNight, form: dict[str, Any]) -> rounds.Proposal:
+    """The proposal as confirmed: each player at the table chosen for them (or out), in
+    the order shown."""
+    count = whole_number(request.POST.get("tables")) or 0
+    tables: list[list[int]] = [[] for _ in range(count)]
+    out: list[int] = []
+    for pid in map(whole_number, request.POST.getlist("player")):
+        if not pid:
+            continue
+        where = request.POST.get(f"table_{pid}", "")
+        number = whole_number(where)
+        if where == "out" or not number or not 0 < number <= count:
+            out.append(pid)
+        else:
+            tables[number - 1].append(pid)
+    tables = [t for t in tables if t]
+    draw = _draw(form)
+    return rounds.Proposal(
+        whole_number(request.POST.get("number")) or 0,
+        draw["game"],
+        draw["method"],
+        draw["deals"],
+        Seating(tables, out),
+    )
+
+
+@require_http_methods(["GET"])
+def night_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The room display: big type for a projector or a TV (public nights without signing
+    in; private ones as the usual roles)."""
+    night = get_object_or_404(
+        access.visible(ClubNight.objects.select_related("season__club"), request.user), pk=pk
+    )
+    admin = access.can_administer(request.user, night)
+    return render(
+        request,
+        "pages/live.html",
+        {"night": night, "data": night_data.live(night, admin), "admin": admin},
+    )

@@ -30,7 +30,7 @@ from django.utils.translation import get_language
 import engine
 from scoring.models import MatchStanding
 from tournaments.games import label
-from tournaments.models import ClubNight, Deal, Match, Player, Round, counting_deals
+from tournaments.models import ClubNight, Deal, Match, Player, Round, Seat, counting_deals
 from tournaments.names import table_label
 
 DEFAULT_RANK_POINTS = (4, 2, 1, 0)
@@ -81,6 +81,12 @@ def standings(night: ClubNight) -> tuple[str, list[NightLine]]:
                 total[player] += _place_points(points, rank, ranks.count(rank))
             else:
                 total[player] += raw
+    for player in Seat.objects.filter(match__table__club_night=night).values_list(
+        "player_id", flat=True
+    ):  # seated before their first deal counts: they are on the board with 0
+        total[player] += 0
+        raw_total[player] += 0
+        matches.setdefault(player, 0)
     sat: dict[int, int] = defaultdict(int)
     for round_ in night.rounds.prefetch_related("sat_out"):
         share = 0.0

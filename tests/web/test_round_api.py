@@ -9,6 +9,7 @@ import datetime as dt
 import pytest
 from rest_framework.test import APIClient
 
+from scoring import night as night_data
 from tests.conftest import client_of, member_of
 from tournaments import actions
 from tournaments.games import league_game
@@ -105,8 +106,9 @@ def test_only_the_clubs_administrators_draw_and_others_read_as_ever(
 
 
 def test_the_room_display_answers_304_while_nothing_changed(
-    night, eight, club_admin, django_capture_on_commit_callbacks
+    night, eight, club_admin, django_capture_on_commit_callbacks, monkeypatch
 ):
+    monkeypatch.setattr(night_data, "FRESH_SECONDS", 0.0)  # no second of grace here
     api = client_of(club_admin)
     with django_capture_on_commit_callbacks(execute=True):
         api.post(
@@ -134,3 +136,20 @@ def test_the_room_display_answers_304_while_nothing_changed(
     night.season.save()
     reader = APIClient().get(f"/api/club-nights/{night.pk}/live/").json()
     assert not any("behind" in t for t in reader["tables"])  # the room sees no blame
+
+
+def test_the_room_display_serves_many_screens_from_one_answer(
+    night, eight, club_admin, django_capture_on_commit_callbacks, django_assert_max_num_queries
+):
+    """Within a second, a poll costs no standings: the answer kept for every screen."""
+    api = client_of(club_admin)
+    with django_capture_on_commit_callbacks(execute=True):
+        api.post(
+            f"/api/club-nights/{night.pk}/rounds/",
+            {"game": "napoleon", "players": eight, "deals": 2},
+            format="json",
+        )
+    first = api.get(f"/api/club-nights/{night.pk}/live/")
+    with django_assert_max_num_queries(4):  # the night, the reader's role; no standings
+        again = api.get(f"/api/club-nights/{night.pk}/live/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304

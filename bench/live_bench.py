@@ -1,0 +1,157 @@
+"""The room display under load (issue 25), run by hand: ``.venv/bin/python
+bench/live_bench.py`` with ``make services`` running.
+
+gunicorn (4 sync workers) and one Celery worker (the standings) on loopback against
+PostgreSQL and Redis.  A night in rounds of 80 players at 20 Napoleon tables; 200
+phones poll ``GET /api/club-nights/N/live/`` every 3 seconds each (about 67 requests a
+second, each sending the ETag it holds: 304 while nothing changed), while 20 scorers
+each enter a deal every 10 seconds (2 deals a second; a real room enters one deal per
+table every few minutes), or every second with ``live_bench.py 1`` (20 deals a second).
+Targets: the display's answers p95 < 20 ms; deal entry p95 < 100 ms.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import sys
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import (  # noqa: E402
+    fresh_database,
+    machine,
+    percentile,
+    purge,
+    server,
+    setup_django,
+    worker,
+)
+
+POLLERS = 200
+POLL_EVERY = 3.0
+SCORERS = 20
+ENTER_EVERY = float(sys.argv[1]) if len(sys.argv) > 1 else 10.0
+"""Seconds between one scorer's deals (``live_bench.py 1`` for a deal a second)."""
+SECONDS = 30.0
+
+
+def prepare() -> tuple[dict[str, str], str, int, list[int], dict[int, list[bytes]]]:
+    env = fresh_database("clubscore_bench_live")
+    setup_django(env)
+    import datetime as dt
+
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    import engine
+    from engine.games.simulate import random_full_deal
+    from tournaments import rounds
+    from tournaments.models import Club, ClubNight, Match, Player, Season
+
+    admin = get_user_model().objects.create_superuser("bench", "b@example.org", "bench-pass-2026")
+    token = Token.objects.create(user=admin).key
+    club = Club.objects.create(name="Bench Open", slug="bench-open")
+    players = [
+        Player.objects.create(club=club, handle=f"p{i:02d}", display_name=f"Player {i:02d}").pk
+        for i in range(80)
+    ]
+    season = Season.objects.create(club=club, name="Open", games=["napoleon"], public=True)
+    night = ClubNight.objects.create(season=season, date=dt.date(2026, 11, 28), venue="Loopback")
+    made = rounds.next_round(
+        night, game="napoleon", method="balanced", players=players, deals=100, seed=1
+    )
+    matches = list(Match.objects.filter(table__round=made).order_by("pk"))
+    rng = random.Random(7)
+    bodies = {}
+    for match in matches:
+        seats = [p.handle for p in match.seated_players()]
+        bodies[match.pk] = [
+            json.dumps(
+                {"record": engine.summarize(random_full_deal(engine.GAMES["napoleon"], seats, rng))}
+            ).encode()
+            for _ in range(60)
+        ]
+    return env, token, night.pk, [m.pk for m in matches], bodies
+
+
+def main() -> None:
+    env, token, night, matches, bodies = prepare()
+    print(f"{machine()}; gunicorn 4 sync workers, 1 Celery worker, PostgreSQL and Redis on loopback; "
+          f"{POLLERS} displays every {POLL_EVERY:.0f} s, {SCORERS} scorers every {ENTER_EVERY:.0f} s, "
+          f"{SECONDS:.0f} s")  # fmt: skip
+    display: list[tuple[float, int]] = []
+    entry: list[float] = []
+    failures = [0]
+    lock = threading.Lock()
+    with worker(env), server(env, workers=4) as base:
+        host, port = base.removeprefix("http://").split(":")
+        warm = http.client.HTTPConnection(host, int(port), timeout=30)
+        for _ in range(40):  # every worker has imported, compiled and connected once
+            warm.request("GET", f"/api/club-nights/{night}/live/")
+            warm.getresponse().read()
+        warm.close()
+        stop = time.perf_counter() + SECONDS
+
+        def poller(i: int) -> None:
+            conn = http.client.HTTPConnection(host, int(port), timeout=30)
+            tag = ""
+            next_at = time.perf_counter() + random.Random(i).uniform(0, POLL_EVERY)
+            while next_at < stop:
+                time.sleep(max(0.0, next_at - time.perf_counter()))
+                t = time.perf_counter()
+                conn.request("GET", f"/api/club-nights/{night}/live/",
+                             headers={"If-None-Match": tag} if tag else {})  # fmt: skip
+                response = conn.getresponse()
+                response.read()
+                took = time.perf_counter() - t
+                tag = response.getheader("ETag") or tag
+                with lock:
+                    display.append((took, response.status))
+                    if response.status not in (200, 304):
+                        failures[0] += 1
+                next_at += POLL_EVERY
+            conn.close()
+
+        def scorer(i: int) -> None:
+            conn = http.client.HTTPConnection(host, int(port), timeout=30)
+            headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+            match = matches[i]
+            next_at = time.perf_counter() + random.Random(100 + i).uniform(0, ENTER_EVERY)
+            n = 0
+            while next_at < stop:
+                time.sleep(max(0.0, next_at - time.perf_counter()))
+                t = time.perf_counter()
+                conn.request("POST", f"/api/matches/{match}/deals/", body=bodies[match][n % 60],
+                             headers=headers)  # fmt: skip
+                response = conn.getresponse()
+                response.read()
+                with lock:
+                    entry.append(time.perf_counter() - t)
+                    if response.status != 201:
+                        failures[0] += 1
+                n += 1
+                next_at += ENTER_EVERY
+            conn.close()
+
+        threads = [threading.Thread(target=poller, args=(i,)) for i in range(POLLERS)]
+        threads += [threading.Thread(target=scorer, args=(i,)) for i in range(SCORERS)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    purge(env)
+    times = [t for t, _s in display]
+    fresh = sum(1 for _t, s in display if s == 200)
+    print(f"  room display: {len(display)} answers ({fresh} × 200, {len(display) - fresh} × 304), "
+          f"p50 {percentile(times, 50) * 1000:.1f} ms, p95 {percentile(times, 95) * 1000:.1f} ms")  # fmt: skip
+    print(f"  deal entry: {len(entry)} deals, p50 {percentile(entry, 50) * 1000:.1f} ms, "
+          f"p95 {percentile(entry, 95) * 1000:.1f} ms; {failures[0]} failed")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

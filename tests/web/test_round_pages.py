@@ -110,3 +110,13 @@ def test_the_nights_standings_export(night, nine, director, django_capture_on_co
     assert "raw points" in text and "P1" in text
     csv = Client().get(f"/nights/{night.pk}/standings.csv").content.decode("utf-8-sig")
     assert csv.splitlines()[0].startswith("Rank,Player,Total") and len(csv.splitlines()) == 10
+
+
+def test_a_night_by_table_ranks_is_set_up_on_its_page(night, director):
+    url = f"/seasons/{night.season.pk}/nights/new/"
+    form = {"date": "2026-12-05", "venue": "Hall", "standings": "ranks", "rank_points": "5, 3, 1"}
+    wrong = director.post(url, {**form, "rank_points": "5, three"})
+    assert wrong.status_code == 200 and "whole numbers" in wrong.content.decode()
+    assert director.post(url, form).status_code == 302
+    made = ClubNight.objects.get(date=dt.date(2026, 12, 5))
+    assert made.standings == "ranks" and made.rank_points == [5, 3, 1]

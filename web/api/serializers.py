@@ -94,9 +94,16 @@ class SeasonSerializer(serializers.ModelSerializer):
 
 
 class ClubNightSerializer(serializers.ModelSerializer):
+    rank_points = serializers.ListField(
+        child=serializers.IntegerField(min_value=-1000, max_value=1000),
+        required=False,
+        max_length=8,
+        help_text="Points for first, second… at a table (table ranks); empty: 4, 2, 1, 0.",
+    )
+
     class Meta:
         model = ClubNight
-        fields = ["id", "season", "date", "venue", "deals_per_match"]
+        fields = ["id", "season", "date", "venue", "deals_per_match", "standings", "rank_points"]
 
 
 class TableSerializer(AccountFieldsForAdministrators, serializers.ModelSerializer):

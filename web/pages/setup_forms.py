@@ -162,11 +162,47 @@ class SeasonForm(forms.ModelForm):
 
 
 class ClubNightForm(forms.ModelForm):
+    rank_points = forms.CharField(
+        label=_("Points per place at a table (table ranks)"),
+        required=False,
+        help_text=_("First, second, third… separated by commas, e.g. 4, 2, 1, 0 (the default)."),
+    )
+
     class Meta:
         model = ClubNight
-        fields = ["date", "venue", "deals_per_match"]
-        labels = {"date": _("Date"), "venue": _("Venue"), "deals_per_match": _("Deals per match")}
+        fields = ["date", "venue", "deals_per_match", "standings"]
+        labels = {
+            "date": _("Date"),
+            "venue": _("Venue"),
+            "deals_per_match": _("Deals per match"),
+            "standings": _("The night's standings across tables"),
+        }
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["standings"].required = False  # raw points unless chosen
+
+    def clean_standings(self) -> str:
+        return self.cleaned_data.get("standings") or ClubNight.Standings.POINTS
+
+    def clean_rank_points(self) -> list[int]:
+        text = self.cleaned_data.get("rank_points", "").replace("、", ",").strip()
+        if not text:
+            return []
+        parts = [p.strip() for p in text.split(",")]
+        if len(parts) > 8 or not all(p.lstrip("-").isdigit() for p in parts):
+            raise forms.ValidationError(
+                _("Write up to 8 whole numbers separated by commas, e.g. 4, 2, 1, 0.")
+            )
+        return [int(p) for p in parts]
+
+    def save(self, commit: bool = True) -> ClubNight:
+        night: ClubNight = super().save(commit=False)
+        night.rank_points = self.cleaned_data.get("rank_points") or []
+        if commit:
+            night.save()
+        return night
 
 
 class AttendanceForm(forms.Form):

@@ -85,3 +85,4 @@ bench: install engine services
 	$(BIN)/python bench/rebuild_bench.py
 	$(BIN)/python bench/pages_bench.py
 	$(BIN)/python bench/sheets_bench.py
+	$(BIN)/python bench/live_bench.py

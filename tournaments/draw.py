@@ -106,13 +106,26 @@ def draw(
 ) -> list[ProposedTable]:
     """Propose the night's tables (see the module docstring)."""
     layout = table_sizes(len(players), games)
+    best = search(players, [size for _game, size in layout], met, rng, starts)
+    return [ProposedTable(game, table) for (game, _size), table in zip(layout, best, strict=True)]
+
+
+def search(
+    players: Sequence[int],
+    sizes: Sequence[int],
+    met: Mapping[Pair, int],
+    rng: random.Random,
+    starts: int = 12,
+) -> list[list[int]]:
+    """Tables of ``sizes`` with the fewest repeat pairings: from ``starts`` random
+    seatings, each improved by swaps (:func:`improve`); the seat order at each random."""
     best: list[list[int]] | None = None
     best_cost = 0
     for _ in range(starts):
         order = list(players)
         rng.shuffle(order)
         tables: list[list[int]] = []
-        for _game, size in layout:
+        for size in sizes:
             tables.append(order[:size])
             order = order[size:]
         cost = improve(tables, met)
@@ -123,7 +136,7 @@ def draw(
     assert best is not None
     for table in best:
         rng.shuffle(table)
-    return [ProposedTable(game, table) for (game, _size), table in zip(layout, best, strict=True)]
+    return best
 
 
 def improve(tables: list[list[int]], met: Mapping[Pair, int]) -> int:

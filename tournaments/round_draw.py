@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from tournaments.draw import NoDraw, Pair, improve, repeats
+from tournaments.draw import NoDraw, Pair, repeats, search
 
 NIGHT_WEIGHT = 1000
 """A pair that met this night weighs more than any number of meetings earlier in the season."""
@@ -96,38 +96,13 @@ def balanced(
     for size, count in [(s, n) for s, n in candidates if abs(s - nearest) <= 1]:
         out = sitting_out(players, len(players) - size * count, sat, None, rng)
         seated = [p for p in players if p not in out]
-        tables = _search(seated, size, count, met, rng, starts)
+        tables = search(seated, [size] * count, met, rng, starts)
         cost = repeats(tables, met)
         key = (cost // NIGHT_WEIGHT, abs(size - best), cost % NIGHT_WEIGHT)
         if found is None or key < found[0]:
             found = (key, Seating(tables, out))
     assert found is not None
     return found[1]
-
-
-def _search(
-    players: Sequence[int],
-    size: int,
-    count: int,
-    met: Mapping[Pair, int],
-    rng: random.Random,
-    starts: int,
-) -> list[list[int]]:
-    best: list[list[int]] | None = None
-    best_cost = 0
-    for _ in range(starts):
-        order = list(players)
-        rng.shuffle(order)
-        tables = [order[i * size : (i + 1) * size] for i in range(count)]
-        cost = improve(tables, met)
-        if best is None or cost < best_cost:
-            best, best_cost = [list(t) for t in tables], cost
-        if best_cost == 0:
-            break
-    assert best is not None
-    for table in best:
-        rng.shuffle(table)
-    return best
 
 
 def swiss(

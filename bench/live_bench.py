@@ -81,9 +81,11 @@ def prepare() -> tuple[dict[str, str], str, int, list[int], dict[int, list[bytes
 
 def main() -> None:
     env, token, night, matches, bodies = prepare()
-    print(f"{machine()}; gunicorn 4 sync workers, 1 Celery worker, PostgreSQL and Redis on loopback; "
-          f"{POLLERS} displays every {POLL_EVERY:.0f} s, {SCORERS} scorers every {ENTER_EVERY:.0f} s, "
-          f"{SECONDS:.0f} s")  # fmt: skip
+    print(
+        f"{machine()}; gunicorn 4 sync workers, 1 Celery worker, PostgreSQL and Redis on loopback; "
+        f"{POLLERS} displays every {POLL_EVERY:.0f} s, {SCORERS} scorers every {ENTER_EVERY:.0f} s, "
+        f"{SECONDS:.0f} s"
+    )
     display: list[tuple[float, int]] = []
     entry: list[float] = []
     failures = [0]
@@ -104,8 +106,11 @@ def main() -> None:
             while next_at < stop:
                 time.sleep(max(0.0, next_at - time.perf_counter()))
                 t = time.perf_counter()
-                conn.request("GET", f"/api/club-nights/{night}/live/",
-                             headers={"If-None-Match": tag} if tag else {})  # fmt: skip
+                conn.request(
+                    "GET",
+                    f"/api/club-nights/{night}/live/",
+                    headers={"If-None-Match": tag} if tag else {},
+                )
                 response = conn.getresponse()
                 response.read()
                 took = time.perf_counter() - t
@@ -126,8 +131,12 @@ def main() -> None:
             while next_at < stop:
                 time.sleep(max(0.0, next_at - time.perf_counter()))
                 t = time.perf_counter()
-                conn.request("POST", f"/api/matches/{match}/deals/", body=bodies[match][n % 60],
-                             headers=headers)  # fmt: skip
+                conn.request(
+                    "POST",
+                    f"/api/matches/{match}/deals/",
+                    body=bodies[match][n % 60],
+                    headers=headers,
+                )
                 response = conn.getresponse()
                 response.read()
                 with lock:
@@ -147,10 +156,14 @@ def main() -> None:
     purge(env)
     times = [t for t, _s in display]
     fresh = sum(1 for _t, s in display if s == 200)
-    print(f"  room display: {len(display)} answers ({fresh} × 200, {len(display) - fresh} × 304), "
-          f"p50 {percentile(times, 50) * 1000:.1f} ms, p95 {percentile(times, 95) * 1000:.1f} ms")  # fmt: skip
-    print(f"  deal entry: {len(entry)} deals, p50 {percentile(entry, 50) * 1000:.1f} ms, "
-          f"p95 {percentile(entry, 95) * 1000:.1f} ms; {failures[0]} failed")  # fmt: skip
+    print(
+        f"  room display: {len(display)} answers ({fresh} × 200, {len(display) - fresh} × 304), "
+        f"p50 {percentile(times, 50) * 1000:.1f} ms, p95 {percentile(times, 95) * 1000:.1f} ms"
+    )
+    print(
+        f"  deal entry: {len(entry)} deals, p50 {percentile(entry, 50) * 1000:.1f} ms, "
+        f"p95 {percentile(entry, 95) * 1000:.1f} ms; {failures[0]} failed"
+    )
 
 
 if __name__ == "__main__":

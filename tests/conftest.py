@@ -190,6 +190,19 @@ def napoleon_deal(declarer="aki", adjutant="chika", count=15, points=None):
 
 NAPOLEON_SEATS = ["aki", "ben", "chika", "dai"]
 
+NAPOLEON_FORM = {
+    "declarer": "aki",
+    "trump": "hearts",
+    "count": "15",
+    "adjutant_cards": "SA",
+    "adjutants": ["chika"],
+    "pc_aki": "9",
+    "pc_ben": "3",
+    "pc_chika": "7",
+    "pc_dai": "1",
+}
+"""The entry page's form filled in with :func:`napoleon_deal` (among NAPOLEON_SEATS)."""
+
 
 def at_the_same_moment(*work: Callable[[], T]) -> list[T | BaseException]:
     """Run each of ``work`` in a thread of its own, all released at once (a race); each

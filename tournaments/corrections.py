@@ -106,22 +106,7 @@ def _rescore(match: Match, active: list[Deal]) -> engine.MatchResult:
 def _change(
     deal: Deal, user: User | None, reason: str, action: str, apply, at_table: bool = False
 ) -> tuple[Deal, list[Effect]]:
-    if not reason or not reason.strip():
-        raise Rejection(
-            (error("missing_field", "reason", gettext_noop("say why the deal changes")),)
-        )
-    limit = DealVersion._meta.get_field("reason").max_length or 500
-    if len(reason.strip()) > limit:
-        raise Rejection(
-            (
-                error(
-                    "out_of_range",
-                    "reason",
-                    gettext_noop("a reason is at most %(limit)s characters"),
-                    limit=limit,
-                ),
-            )
-        )
+    reason = _reason(reason, gettext_noop("say why the deal changes"))
     with transaction.atomic():
         match = (
             Match.objects.select_for_update(of=("self",))
@@ -213,10 +198,12 @@ def restore_deal(deal: Deal, user: User, reason: str) -> tuple[Deal, list[Effect
     return _change(deal, user, reason, DealVersion.Action.RESTORED, apply)
 
 
-def _reason(reason: str | None) -> str:
+def _reason(reason: str | None, missing: str = gettext_noop("say why")) -> str:
+    """The reason given for a change, stripped; refused when empty (``missing`` says so)
+    or longer than the history keeps (the same for deals' and matches' histories)."""
     text = (reason or "").strip()
     if not text:
-        raise Rejection((error("missing_field", "reason", gettext_noop("say why")),))
+        raise Rejection((error("missing_field", "reason", missing),))
     limit = MatchEvent._meta.get_field("reason").max_length or 500
     if len(text) > limit:
         raise Rejection(

@@ -71,11 +71,29 @@ def test_the_demo_club_round_trips_with_identical_standings(
 
 def history():
     """What a backup keeps besides the records: deletions, confirmations, versions, roles."""
-    deals = sorted(Deal.objects.values_list("match__game", "number", "deleted_at", "confirmed_by__username",
-                                            "confirmed_at", "entered_at_table", "confirmed_by_player__handle"),
-                   key=repr)  # fmt: skip
-    versions = list(DealVersion.objects.values_list("deal__number", "action", "reason", "changed_by__username",
-                                                    "changed_at", "effect", "at_table"))  # fmt: skip
+    deals = sorted(
+        Deal.objects.values_list(
+            "match__game",
+            "number",
+            "deleted_at",
+            "confirmed_by__username",
+            "confirmed_at",
+            "entered_at_table",
+            "confirmed_by_player__handle",
+        ),
+        key=repr,
+    )
+    versions = list(
+        DealVersion.objects.values_list(
+            "deal__number",
+            "action",
+            "reason",
+            "changed_by__username",
+            "changed_at",
+            "effect",
+            "at_table",
+        )
+    )
     roles = sorted(Membership.objects.values_list("club__slug", "user__username", "role"))
     linked = list(Player.objects.filter(user__isnull=False).values_list("handle", "user__username"))
     public = list(Season.objects.values_list("name", "public", "require_confirmation"))

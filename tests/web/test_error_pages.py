@@ -3,7 +3,7 @@
 import pytest
 from django.test import RequestFactory
 
-from tests.conftest import NAPOLEON_SEATS
+from tests.conftest import NAPOLEON_FORM, NAPOLEON_SEATS
 from web.pages.errors import server_error
 
 pytestmark = pytest.mark.django_db
@@ -69,17 +69,7 @@ def test_a_database_that_cannot_be_had_answers_503_with_retry_after(
     assert api.json()["errors"][0]["code"] == "busy"
     client.force_login(scorer)
     client.cookies["django_language"] = "ja"
-    form = {
-        "declarer": "aki",
-        "trump": "hearts",
-        "count": "15",
-        "adjutant_cards": "SA",
-        "adjutants": ["chika"],
-        "pc_aki": "9",
-        "pc_ben": "3",
-        "pc_chika": "7",
-        "pc_dai": "1",
-    }
+    form = NAPOLEON_FORM
     page = client.post(f"/matches/{match.pk}/enter/", form)
     assert page.status_code == 503 and page["Retry-After"] == "2"
     assert 'class="brand"' in page.content.decode() and "混み合って" in page.content.decode()

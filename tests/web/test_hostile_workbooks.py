@@ -155,3 +155,41 @@ def test_the_checked_preview_is_kept_not_read_again_on_every_view(club, club_adm
     monkeypatch.setattr(check, "check", reread)
     again = page.get(sent["Location"])
     assert again.status_code == 200 and "Akki Ito" in again.content.decode()
+
+
+def _unknown_compression(data: bytes, part: str) -> bytes:
+    """``data`` with ``part`` marked as packed by compression method 99 (none exists):
+    both its local header (offset 8) and its central directory entry (offset 10)."""
+    out = bytearray(data)
+    name = part.encode()
+    for signature, at in ((b"PK\x03\x04", 8), (b"PK\x01\x02", 10)):
+        start = 0
+        while (start := out.find(signature, start)) != -1:
+            header = 30 if signature == b"PK\x03\x04" else 46
+            if out[start + header : start + header + len(name)] == name:
+                out[start + at : start + at + 2] = (99).to_bytes(2, "little")
+            start += 4
+    return bytes(out)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["a part packed by a method no reader knows", "the archive cut short", "a part's checksum"],
+)
+def test_a_damaged_workbook_is_refused_as_unreadable_never_a_crash(damage, no_parsing):
+    """Each zip failure ``cells.guard`` catches is a refusal saying the file cannot be read
+    (``wrong_type``), never a server error."""
+    from tournaments.records import Rejection
+    from tournaments.sheets import cells
+
+    good = workbook(**{"xl/sharedStrings.xml": shared([b"Season", b"Date"])})
+    if damage.startswith("a part packed"):
+        data = _unknown_compression(good, "xl/sharedStrings.xml")
+    elif damage.startswith("the archive"):
+        data = good[: len(good) // 2]
+    else:  # a byte of the packed text changed: the part's CRC no longer matches
+        at = good.find(b"xl/sharedStrings.xml") + len("xl/sharedStrings.xml") + 4
+        data = good[:at] + bytes([good[at] ^ 0xFF]) + good[at + 1 :]
+    with pytest.raises(Rejection) as refused:
+        cells.guard(data)
+    assert refused.value.errors[0]["code"] == "wrong_type", damage

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from tests.conftest import NAPOLEON_SEATS, napoleon_deal
+from tests.conftest import NAPOLEON_FORM, NAPOLEON_SEATS, napoleon_deal
 from tournaments import actions
 from tournaments.models import Deal, DealScore
 
@@ -123,15 +123,7 @@ def test_the_entry_page_answers_a_resent_entry_with_the_deal_it_stored(client, s
     match = make_match("napoleon", NAPOLEON_SEATS)
     client.force_login(scorer)
     form = {
-        "declarer": "aki",
-        "trump": "hearts",
-        "count": "15",
-        "adjutant_cards": "SA",
-        "adjutants": ["chika"],
-        "pc_aki": "9",
-        "pc_ben": "3",
-        "pc_chika": "7",
-        "pc_dai": "1",
+        **NAPOLEON_FORM,
         "discarded": "0",
         "number": "1",
         "key": "phone-queue-1",

@@ -13,6 +13,7 @@ import io
 import operator
 import re
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -118,6 +119,7 @@ def guard(data: bytes) -> None:
         EOFError,  # the archive cut short
         NotImplementedError,  # a compression method zipfile does not read
         RuntimeError,  # an encrypted part
+        zlib.error,  # a packed part whose bytes are damaged
     ):
         raise Rejection(
             (

@@ -22,8 +22,22 @@ from tournaments.models import Deal, Match, MatchEvent, Membership, Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-NAMES = ["Aya", "Bo", "Cai", "Dina", "Eli", "Fay", "Gus", "Hiro", "Ines", "Jo", "Kai", "Lou",
-         "Mei", "Nao"]  # fmt: skip
+NAMES = [
+    "Aya",
+    "Bo",
+    "Cai",
+    "Dina",
+    "Eli",
+    "Fay",
+    "Gus",
+    "Hiro",
+    "Ines",
+    "Jo",
+    "Kai",
+    "Lou",
+    "Mei",
+    "Nao",
+]
 WAYS = {
     "375-ja": ({"width": 375, "height": 740}, "ja-JP"),
     "1366-en": ({"width": 1366, "height": 900}, "en-GB"),

@@ -17,27 +17,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.web.browser.test_club_night import NAMES
 from tests.web.browser.test_entry import Taps
 from tournaments.models import Deal, Match, MatchEvent, Membership, Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-NAMES = [
-    "Aya",
-    "Bo",
-    "Cai",
-    "Dina",
-    "Eli",
-    "Fay",
-    "Gus",
-    "Hiro",
-    "Ines",
-    "Jo",
-    "Kai",
-    "Lou",
-    "Mei",
-    "Nao",
-]
 WAYS = {
     "375-ja": ({"width": 375, "height": 740}, "ja-JP"),
     "1366-en": ({"width": 1366, "height": 900}, "en-GB"),

@@ -1,0 +1,50 @@
+"""Clubs, players, seasons, club nights, tables, matches and deals.
+
+A match belongs to a table of a club night of a season of a club; the chain is
+the single source of which club owns what.  Rules live in ``engine/``: these
+models only store what the engine checked (see ``tournaments.actions``).
+"""
+
+from tournaments.models.invitations import Invitation
+from tournaments.models.league import (
+    GAME_NAMES,
+    Club,
+    ClubNight,
+    Membership,
+    Player,
+    Round,
+    Season,
+    Table,
+    game_choices,
+)
+from tournaments.models.play import (
+    Deal,
+    DealScore,
+    DealVersion,
+    Match,
+    MatchEvent,
+    Seat,
+    counting_deals,
+)
+from tournaments.models.uploads import SheetUpload
+
+__all__ = [
+    "GAME_NAMES",
+    "Club",
+    "ClubNight",
+    "Deal",
+    "DealScore",
+    "DealVersion",
+    "Invitation",
+    "Match",
+    "MatchEvent",
+    "Membership",
+    "Player",
+    "Round",
+    "Season",
+    "Seat",
+    "SheetUpload",
+    "Table",
+    "counting_deals",
+    "game_choices",
+]

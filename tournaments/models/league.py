@@ -1,0 +1,301 @@
+"""The league's own records: clubs and their members, players, seasons, club nights,
+their rounds and tables."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+import engine
+from tournaments.names import normal
+
+GAME_NAMES = sorted(engine.GAMES)
+"""The games' names, for the API schema's one choice set of games."""
+
+
+def game_choices() -> list[tuple[str, str]]:
+    return [(name, name) for name in sorted(engine.GAMES)]
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=200, unique=True)
+    slug = models.SlugField(max_length=60, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """A user's role in one club (tournaments.access has what each role may do).
+
+    Site operators (superusers) need none: they see and change every club.
+    """
+
+    class Role(models.TextChoices):
+        ADMIN = "admin", _("league administrator")
+        SCORER = "scorer", _("scorer")
+        MEMBER = "member", _("member")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+
+    class Meta:
+        ordering = ["club", "user"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club"], name="one_membership_per_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} – {self.club} ({self.role})"
+
+
+class Player(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+        help_text=_("The player's own account, if any: seated players may confirm deals."),
+    )
+    handle = models.SlugField(
+        max_length=40,
+        help_text=_("The player's identifier in deal records; unique in the club."),
+    )
+    display_name = models.CharField(max_length=100)
+    name_ja = models.CharField(_("name in Japanese"), max_length=100, blank=True)
+    pin = models.CharField(
+        max_length=128,
+        blank=True,
+        default="",
+        help_text=_("The player's short PIN for confirming deals at the table (kept hashed)."),
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["club", "display_name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "handle"], name="player_handle_unique_in_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.display_name} ({self.handle})"
+
+    on_rename: ClassVar[Callable[[Player, str, str], object] | None] = None
+    """Rewrites the stored records that name a renamed player: ``tournaments.renames``,
+    set when the app is ready (the models import no workflow)."""
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """A new handle rewrites every stored record that names the player, in the same
+        transaction (``tournaments.renames``), whatever saves it: a page, the API, the
+        admin, a command.  The rewrite may refuse (a ``Rejection``): nothing is saved."""
+        old = Player.objects.filter(pk=self.pk).values_list("handle", flat=True).first()
+        if old is None or old == self.handle or Player.on_rename is None:
+            super().save(*args, **kwargs)
+            return
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            Player.on_rename(self, old, self.handle)
+
+
+class Season(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="seasons")
+    name = models.CharField(max_length=200)
+    games = models.JSONField(
+        default=list, help_text=_('The games this season counts, e.g. ["rettler", "comp13"].')
+    )
+    starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
+    require_confirmation = models.BooleanField(
+        default=False,
+        help_text=_("Each deal counts only once a second person at the table has confirmed it."),
+    )
+    public = models.BooleanField(
+        default=False,
+        help_text=_(
+            "Anyone may read its leaderboards, score sheets and exports without signing in."
+        ),
+    )
+
+    class Meta:
+        ordering = ["club", "-starts_on", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} – {self.name}"
+
+    def clean(self) -> None:
+        if not isinstance(self.games, list) or not self.games:
+            raise ValidationError({"games": _("List at least one game.")})
+        unknown = [g for g in self.games if g not in engine.GAMES]
+        if unknown:
+            raise ValidationError(
+                {"games": _("Unknown game(s): %(games)s") % {"games": ", ".join(map(str, unknown))}}
+            )
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise ValidationError({"ends_on": _("A season cannot end before it starts.")})
+        if self.club_id and Season.name_taken(self.club_id, self.name, self.pk):
+            raise ValidationError({"name": _("The club has a season of this name already.")})
+        if self.pk:
+            played = self.games_with_matches() - set(self.games)
+            if played:
+                raise ValidationError(
+                    {
+                        "games": _(
+                            "%(games)s has matches in this season: a game with matches stays in its season."
+                        )
+                        % {"games": ", ".join(sorted(played))}
+                    }
+                )
+
+    @staticmethod
+    def name_taken(club_id: int, name: str, pk: int | None = None) -> bool:
+        """A season of the club has this name, as names are compared (``names.normal``:
+        the score-sheet import takes ``Spring 2024`` and ``spring 2024`` for one season)."""
+        others = Season.objects.filter(club_id=club_id)
+        if pk is not None:
+            others = others.exclude(pk=pk)
+        return normal(name) in {normal(n) for n in others.values_list("name", flat=True)}
+
+    def games_with_matches(self) -> set[str]:
+        """The games this season has matches of (they cannot be dropped from it)."""
+        games = self.club_nights.values_list("tables__matches__game", flat=True)
+        return {game for game in games if game is not None}
+
+
+class ClubNight(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="club_nights")
+    date = models.DateField()
+    venue = models.CharField(max_length=200, blank=True)
+    deals_per_match = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "Matches of open-ended games (Napoleon, Rettler; 1234 and Bhabhi count games) "
+            "started this night end by themselves after this many deals."
+        ),
+    )
+
+    class Standings(models.TextChoices):
+        POINTS = "points", _("raw points")
+        RANKS = "ranks", _("table ranks")
+
+    standings = models.CharField(
+        max_length=10,
+        choices=Standings.choices,
+        default=Standings.POINTS,
+        help_text=_(
+            "The night's standings across tables: the deal scores summed, or points for "
+            "each place at a table (a night of several games or table sizes)."
+        ),
+    )
+    rank_points = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_(
+            "Points for first, second, third… at a table (table ranks); empty: 4, 2, 1, 0."
+        ),
+    )
+
+    class Meta:
+        ordering = ["-date"]
+
+    def __str__(self) -> str:
+        return f"{self.season.name} {self.date:%Y-%m-%d}"
+
+
+class Round(models.Model):
+    """A round of a club night played in rounds (``tournaments.rounds``): a draw of the
+    present players onto tables, each playing the round's length; who sat out."""
+
+    class Method(models.TextChoices):
+        BALANCED = "balanced", _("balanced")
+        SWISS = "swiss", _("Swiss")
+        FINAL = "final", _("final table")
+
+    club_night = models.ForeignKey(ClubNight, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    game = models.CharField(max_length=20, choices=game_choices)
+    method = models.CharField(max_length=10, choices=Method.choices)
+    deals = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("Deals per match (open-ended games); else the game's end."),
+    )
+    sat_out = models.ManyToManyField(Player, blank=True, related_name="rounds_sat_out")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    ended_early_at = models.DateTimeField(null=True, blank=True)
+    ended_early_reason = models.CharField(max_length=500, blank=True, default="")
+
+    class Meta:
+        ordering = ["club_night", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["club_night", "number"], name="round_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_night} round {self.number}"
+
+
+class Table(models.Model):
+    club_night = models.ForeignKey(ClubNight, on_delete=models.CASCADE, related_name="tables")
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.CASCADE, related_name="tables"
+    )
+    name = models.CharField(max_length=60)
+    scorer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="scored_tables",
+    )
+    link_token = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        db_default="",
+        db_index=True,
+        help_text=_(
+            "The secret of the table's link (tournaments.table_links): whoever holds it enters "
+            "and corrects this table's deals that night. Empty: no link (or revoked)."
+        ),
+    )
+
+    class Meta:
+        ordering = ["club_night", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club_night", "name"],
+                condition=models.Q(round__isnull=True),
+                name="table_name_unique_per_night",
+            ),
+            # A night in rounds names its tables again in every round (the room's tables).
+            models.UniqueConstraint(
+                fields=["round", "name"],
+                condition=models.Q(round__isnull=False),
+                name="table_name_unique_per_round",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_night} {self.name}"

@@ -70,6 +70,11 @@ def remember(session: Any, table: Table) -> None:
 
 
 def holds(session: Any, table: Table) -> bool:
-    """This session followed the table's current link, and the link still works."""
+    """This session followed the table's current link (``table`` as just read, with its
+    club night), and the link still works."""
     token = session.get(SESSION_KEY, {}).get(str(table.pk), "")
-    return bool(token) and table_of(token) is not None and table.link_token == token
+    return (
+        bool(token and table.link_token)
+        and secrets.compare_digest(table.link_token, token)
+        and in_time(table)
+    )

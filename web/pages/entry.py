@@ -20,31 +20,33 @@ from scoring.sheets import match_sheet
 from tournaments import access, actions, table_links
 from tournaments.access import visible
 from tournaments.messages import localize
-from tournaments.models import Deal, Match, Table
+from tournaments.models import Deal, Match
 from web.pages import tables
 from web.pages.forms import DealEntryForm
-
-
-def _holds_a_link(request: HttpRequest, pk: int) -> bool:
-    table = Table.objects.select_related("club_night").filter(matches__pk=pk).first()
-    return table is not None and table_links.holds(request.session, table)
-
 
 SUIT_MARKS = [("S", "♠"), ("H", "♡"), ("D", "♢"), ("C", "♣")]
 RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
 """The suit pad (Packing): a suit, then ranks."""
 
 
-def _entry_match(request: HttpRequest, pk: int) -> Match:
-    """The match whose next deal the request may enter: a scorer's or administrator's, or
-    the table's by its link (``web.pages.tables``); 404 for a match the reader cannot see."""
-    match = get_object_or_404(
-        Match.objects.select_related("table__club_night__season").prefetch_related("seats__player"),
-        pk=pk,
+def _entry_match(request: HttpRequest, pk: int) -> tuple[Match | None, bool]:
+    """The match whose next deal the request may enter, and whether it acts through the
+    table's link (``web.pages.tables``) rather than an account: ``None`` for a reader
+    who must sign in first; 404 for a match the reader cannot see, 403 for one they may
+    only read."""
+    match = (
+        Match.objects.select_related("table__club_night__season")
+        .prefetch_related("seats__player")
+        .filter(pk=pk)
+        .first()
     )
-    if tables.may_score(request, match.table):
-        return match
-    if not visible(Match.objects.filter(pk=pk), request.user).exists():
+    if match is not None and access.scores_table(request.user, match.table):
+        return match, False
+    if match is not None and table_links.holds(request.session, match.table):
+        return match, True
+    if not request.user.is_authenticated:
+        return None, False  # whatever the number: nothing said of the match
+    if match is None or not visible(Match.objects.filter(pk=pk), request.user).exists():
         raise Http404
     raise PermissionDenied(tables.NOT_THIS_TABLE)
 
@@ -85,10 +87,10 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
     shows the stored deal beside the typed one, with the choice of keeping either.
     With ``Accept: application/json`` (the page's offline queue) the answer is JSON.
     """
-    if not request.user.is_authenticated and not _holds_a_link(request, pk):
+    found, by_link = _entry_match(request, pk)
+    if found is None:
         return redirect_to_login(request.get_full_path())
-    match = _entry_match(request, pk)
-    by_link = tables.link_holder(request, match.table)
+    match = found
     wants_json = "application/json" in request.headers.get("Accept", "")
     next_number = match.deals.count() + 1
     stale: Deal | None = None
@@ -127,7 +129,7 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
                         else:
                             form.attach_engine_errors(rejection.errors)
                     else:
-                        return _saved(request, match, deal, wants_json)
+                        return _saved(request, match, deal, wants_json, by_link)
         if wants_json:
             return _refused_json(form, stale, same_as)
     else:
@@ -154,7 +156,9 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-def _saved(request: HttpRequest, match: Match, deal: Deal, wants_json: bool) -> HttpResponse:
+def _saved(
+    request: HttpRequest, match: Match, deal: Deal, wants_json: bool, by_link: bool
+) -> HttpResponse:
     """After a save: the next deal's form with the saved deal's scores on top (the match
     page once the match is over)."""
     line = _("Deal %(n)s saved: %(scores)s") % {"n": deal.number, "scores": _scores_line(deal)}
@@ -162,7 +166,7 @@ def _saved(request: HttpRequest, match: Match, deal: Deal, wants_json: bool) -> 
     if finished:  # the table's page for a link-holder (the match page may be private)
         after = (
             reverse("table", kwargs={"pk": match.table_id})
-            if tables.link_holder(request, match.table)
+            if by_link
             else reverse("match", kwargs={"pk": match.pk})
         )
     else:

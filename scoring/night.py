@@ -52,6 +52,12 @@ class NightLine:
     sat_out: int
 
 
+def _number(value: float) -> float:
+    """A total as people write it: 12, not 12.0; 3.67 for a shared place."""
+    kept = round(value, 2)
+    return int(kept) if kept == int(kept) else kept
+
+
 def rank_points(night: ClubNight) -> list[float]:
     given = [p for p in (night.rank_points or []) if isinstance(p, int | float)]
     return [float(p) for p in (given or DEFAULT_RANK_POINTS)]
@@ -115,7 +121,7 @@ def standings(night: ClubNight) -> tuple[str, list[NightLine]]:
                 player,
                 names[player],
                 rank,
-                round(total[player], 2),
+                _number(total[player]),
                 raw_total[player],
                 matches[player],
                 sat[player],

@@ -1,8 +1,9 @@
 """The room display under load (issue 25), run by hand: ``.venv/bin/python
 bench/live_bench.py`` with ``make services`` running.
 
-gunicorn (4 sync workers) and one Celery worker (the standings) on loopback against
-PostgreSQL and Redis.  A night in rounds of 80 players at 20 Napoleon tables; 200
+gunicorn (4 sync workers) and one Celery worker (the standings, and the display's
+refreshes) on loopback against PostgreSQL and Redis (the broker, and the cache shared by
+every process: ``CACHE_URL``).  A night in rounds of 80 players at 20 Napoleon tables; 200
 phones poll ``GET /api/club-nights/N/live/`` every 3 seconds each (about 67 requests a
 second, each sending the ETag it holds: 304 while nothing changed), while 20 scorers
 each enter a deal every 10 seconds (2 deals a second; a real room enters one deal per
@@ -18,11 +19,13 @@ import random
 import sys
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import (  # noqa: E402
+    BROKER,
     fresh_database,
     machine,
     percentile,
@@ -42,6 +45,7 @@ SECONDS = 30.0
 
 def prepare() -> tuple[dict[str, str], str, int, list[int], dict[int, list[bytes]]]:
     env = fresh_database("clubscore_bench_live")
+    env["CACHE_URL"] = BROKER.rsplit("/", 1)[0] + "/2"  # as deployed: one cache for all
     setup_django(env)
     import datetime as dt
 
@@ -153,6 +157,15 @@ def main() -> None:
             t.start()
         for t in threads:
             t.join()
+        stored = len(entry) - failures[0]
+        caught_up = time.perf_counter()
+        while time.perf_counter() - caught_up < 60:  # the last deal, on the display
+            with urllib.request.urlopen(f"{base}/api/club-nights/{night}/live/") as answer:
+                shown = sum(t["entered"] for t in json.load(answer)["tables"])
+            if shown >= stored:
+                break
+            time.sleep(0.05)
+        lag = time.perf_counter() - caught_up
     purge(env)
     times = [t for t, _s in display]
     fresh = sum(1 for _t, s in display if s == 200)
@@ -164,6 +177,7 @@ def main() -> None:
         f"  deal entry: {len(entry)} deals, p50 {percentile(entry, 50) * 1000:.1f} ms, "
         f"p95 {percentile(entry, 95) * 1000:.1f} ms; {failures[0]} failed"
     )
+    print(f"  the last deal on the display {lag:.1f} s after the load stopped (shown {shown})")
 
 
 if __name__ == "__main__":

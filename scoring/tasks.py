@@ -11,9 +11,14 @@ again (late acknowledgement) or run again by hand, with the same result.
 
 from __future__ import annotations
 
-from celery import group, shared_task
-from django.db import OperationalError
+from collections.abc import Callable
 
+from celery import group, shared_task
+from django.conf import settings
+from django.db import OperationalError
+from django.utils import translation
+
+from scoring import night as night_data
 from scoring.ratings import refresh_match_ratings
 from scoring.standings import (
     rebuild_club,
@@ -22,7 +27,7 @@ from scoring.standings import (
     rebuild_season_standings,
     rebuild_seasons_of,
 )
-from tournaments.models import Club
+from tournaments.models import Club, ClubNight
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
@@ -32,6 +37,26 @@ def refresh_standings(match_id: int) -> None:
     if season_id is not None:
         rebuild_season_standings(season_id)
         refresh_match_ratings(match_id)
+
+
+@shared_task(ignore_result=True)
+def refresh_live(night_id: int, admin: bool, language: str) -> None:
+    """Bring a watched room display's answer up to date in the shared cache (it is
+    asked again within a second if this fails: no retries)."""
+    night = ClubNight.objects.filter(pk=night_id).select_related("season__club").first()
+    if night is not None:
+        with translation.override(language):
+            night_data.refresh_live(night, admin)
+
+
+def live_refresher(night: ClubNight, admin: bool) -> Callable[[], object] | None:
+    """How a web request has a stale room display refreshed: by a worker when the
+    cache is shared with the workers (``CACHE_URL``, tasks not run in the request);
+    otherwise ``None``, the request itself."""
+    if not settings.CACHE_URL or settings.CELERY_TASK_ALWAYS_EAGER:
+        return None
+    language = translation.get_language()
+    return lambda: refresh_live.delay(night.pk, admin, language)
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)

@@ -5,11 +5,14 @@ another club's administrator and an anonymous reader may do."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from scoring import night as night_data
+from scoring import tasks
 from tests.conftest import client_of, member_of
 from tournaments import actions
 from tournaments.games import league_game
@@ -150,6 +153,69 @@ def test_the_room_display_serves_many_screens_from_one_answer(
             format="json",
         )
     first = api.get(f"/api/club-nights/{night.pk}/live/")
-    with django_assert_max_num_queries(4):  # the night, the reader's role; no standings
+    with django_assert_max_num_queries(2):  # the night, the reader's role; no standings
         again = api.get(f"/api/club-nights/{night.pk}/live/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304
+
+
+def test_a_stale_display_is_refreshed_by_a_worker_while_screens_get_the_kept_answer(
+    night, eight, club_admin, django_capture_on_commit_callbacks, monkeypatch
+):
+    """With a cache shared by the web processes and the workers, a web request never
+    computes a watched display: it asks a worker once and answers what is kept."""
+    with django_capture_on_commit_callbacks(execute=True):
+        client_of(club_admin).post(
+            f"/api/club-nights/{night.pk}/rounds/",
+            {"game": "napoleon", "players": eight, "deals": 2},
+            format="json",
+        )
+    night = ClubNight.objects.select_related("season__club").get(pk=night.pk)
+    asked: list[int] = []
+    first_tag, first_body = night_data.cached_live(night, False, lambda: asked.append(1))
+    assert not asked  # nothing kept yet: the first answer is computed here
+    match = Match.objects.filter(table__club_night=night).earliest("pk")
+    handles = [p.handle for p in match.seated_players()]
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.enter_deal(
+            match, demo_deals(league_game("napoleon"), 2, handles, target=2, first_in_full=False)[0]
+        )
+    monkeypatch.setattr(night_data, "FRESH_SECONDS", 0.0)  # the kept answer is stale now
+    for _ in range(3):  # three screens at once: one refresh asked for, all get the kept one
+        assert night_data.cached_live(night, False, lambda: asked.append(1)) == (
+            first_tag,
+            first_body,
+        )
+    assert asked == [1]
+    tasks.refresh_live(night.pk, False, "en")  # the worker's part
+    tag, body = night_data.cached_live(night, False, lambda: asked.append(1))
+    assert asked == [1, 1] and tag != first_tag  # fresh from the worker; stale again at once
+    assert sum(t["entered"] for t in json.loads(body)["tables"]) == 1
+
+
+def test_the_worker_refreshes_a_display_in_its_readers_language(night, eight, club_admin):
+    client_of(club_admin).post(
+        f"/api/club-nights/{night.pk}/rounds/",
+        {"game": "napoleon", "players": eight, "deals": 2},
+        format="json",
+    )
+    tasks.refresh_live(night.pk, True, "ja")
+    with translation.override("ja"):
+        tag, body = night_data.cached_live(night, True)
+    shown = json.loads(body)
+    assert shown["round"]["game_label"].startswith("ナポレオン") and shown["tables"][0][
+        "name"
+    ].startswith("卓")
+    assert all("behind" in t for t in shown["tables"])
+    tasks.refresh_live(night.pk + 1000, False, "en")  # a night that is gone: nothing to do
+
+
+@pytest.mark.parametrize(
+    ("cache_url", "eager", "by_worker"),
+    [("", False, False), ("redis://cache/1", True, False), ("redis://cache/1", False, True)],
+)
+def test_a_display_is_refreshed_by_a_worker_only_when_the_worker_shares_the_cache(
+    night, settings, cache_url, eager, by_worker
+):
+    settings.CACHE_URL = cache_url
+    settings.CELERY_TASK_ALWAYS_EAGER = eager
+    assert (tasks.live_refresher(night, False) is not None) is by_worker

@@ -49,7 +49,7 @@ class SeasonViewSet(ClubScopedViewSet):
 
 
 class ClubNightViewSet(RoundsMixin, ClubScopedViewSet):
-    queryset = ClubNight.objects.all()
+    queryset = ClubNight.objects.select_related("season__club")  # the role: no second query
     serializer_class = ClubNightSerializer
     filterset_fields = ["season", "date"]
     parent = "season"

@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring import night as night_data
+from scoring.tasks import live_refresher
 from tournaments import access, rounds
 from tournaments.models import ClubNight, Match, Round
 from tournaments.records import Rejection
@@ -68,13 +69,15 @@ def round_json(round_: Round) -> dict[str, Any]:
 
 
 class RoundsMixin:
-    """Actions of ``/api/club-nights/{id}/``: ``rounds/``, ``standings/``, ``live/``."""
+    """Actions of ``/api/club-nights/{id}/``: ``rounds/``, ``standings/``, ``live/``.
+    They read one night (no list filters: ``filter_backends=[]``, the reader's
+    visibility is the queryset's)."""
 
     @extend_schema(
         request=RoundInputSerializer,
         responses={201: dict, 400: RejectionSerializer, 409: RejectionSerializer},
     )
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], filter_backends=[])
     def rounds(self, request: Request, pk: str | None = None) -> Response:
         """GET: the night's rounds.  POST: draw **and** seat the next round in one
         transaction (a league administrator); 409 while a match of the current round is
@@ -96,7 +99,7 @@ class RoundsMixin:
         return Response(round_json(made), status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: dict})
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], filter_backends=[])
     def standings(self, request: Request, pk: str | None = None) -> Response:
         """The night's standings across tables: ``{"method", "rows": [{"player",
         "display_name", "rank", "total", "points", "matches", "sat_out"}]}``."""
@@ -107,13 +110,13 @@ class RoundsMixin:
         parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
         responses={200: dict, 304: None},
     )
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], filter_backends=[])
     def live(self, request: Request, pk: str | None = None) -> Response:
         """What the room display shows, with an ``ETag``: asked again with
         ``If-None-Match`` while nothing changed, it answers 304 with no body."""
         night: ClubNight = self.get_object()  # type: ignore[attr-defined]
         admin = access.can_administer(request.user, night)
-        tag, body = night_data.cached_live(night, admin)
+        tag, body = night_data.cached_live(night, admin, live_refresher(night, admin))
         if tag in request.headers.get("If-None-Match", ""):
             response = HttpResponse(status=status.HTTP_304_NOT_MODIFIED)
         else:

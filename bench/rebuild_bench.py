@@ -9,10 +9,13 @@ player_id, SUM(score) … GROUP BY player_id`` over the same deal scores:
 
 - the standings part alone (every season totalled; the matches are checked
   already), in one process;
-- the ratings replay, in deals per second, next to OpenSkill alone rating the
-  same events (the library's own speed: the goal is ≥ 40,000 deals/s);
-- the full rebuild (``manage.py rebuild_standings``: standings and ratings,
-  fanned out over Celery), with one worker process and with two;
+- the rating update alone (``engine.skill``) and OpenSkill alone on the same events,
+  and the ratings replay with its database work, in deals per second;
+- the full rebuild (``manage.py rebuild_standings`` with no fingerprints kept, as after
+  an upgrade: standings and ratings, fanned out over Celery), with one worker process
+  and with two; then the same command again, nothing having changed;
+- a deal of an old night (each of 20 clubs' second night) deleted: from the call to
+  standings and ratings readable (the task run at the commit, in the process);
 - the peak resident memory of one process rebuilding every club (target < 500 MB).
 """
 
@@ -28,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import BIN, PG, ROOT, environment, machine, purge, worker  # noqa: E402
+from common import BIN, PG, ROOT, environment, machine, percentile, purge, worker  # noqa: E402
 
 SIZES = [int(n) for n in os.environ.get("BENCH_SIZES", "100000,1000000").split(",")]
 PLAYERS = int(os.environ.get("BENCH_PLAYERS", 10_000))
@@ -80,32 +83,63 @@ def prepare(deals: int) -> tuple[str, dict[str, str]]:
 
 
 def parts(database: str) -> None:
-    """In a process of its own: the standings part, the ratings replay and the library alone."""
+    """In a process of its own: the standings part, the ratings replay, the rating update
+    alone and the library alone, and corrections on old nights."""
     from common import setup_django
 
     setup_django(environment(database, CELERY_TASK_ALWAYS_EAGER="1"))
-    from scoring.ratings import MODEL, rebuild_club_ratings
-    from scoring.standings import rebuild_club
-    from tournaments.models import Club, Deal
+    from django.contrib.auth import get_user_model
+    from openskill.models import PlackettLuce
+
+    from engine import skill
+    from scoring.ratings import rebuild_club_ratings
+    from scoring.standings import rebuild_seasons
+    from tournaments import corrections
+    from tournaments.models import Club, Deal, Match, Season
 
     clubs = list(Club.objects.order_by("pk").values_list("pk", flat=True))
     start = time.perf_counter()
-    for club in clubs:
-        rebuild_club(club, ratings=False)
+    for club in clubs:  # every season totalled (fingerprints not asked), only differences written
+        rebuild_seasons(list(Season.objects.filter(club_id=club).values_list("pk", flat=True)),
+                        every=True)  # fmt: skip
     standings = time.perf_counter() - start
     start = time.perf_counter()
-    rated = sum(rebuild_club_ratings(club) for club in clubs)
+    rated = sum(rebuild_club_ratings(club, every=True) for club in clubs)
     ratings = time.perf_counter() - start
     peak_before_library = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     events = list(Deal.objects.filter(event__isnull=False).values_list("event", flat=True).iterator(5000))  # fmt: skip
+    model = PlackettLuce()
     start = time.perf_counter()
     for event in events:
-        MODEL.rate([[MODEL.rating(mu=25.0, sigma=8.3) for _ in team] for team in event["teams"]],
+        model.rate([[model.rating(mu=25.0, sigma=8.3) for _ in team] for team in event["teams"]],
                    ranks=event["ranks"], weights=event["weights"])  # fmt: skip
     library = time.perf_counter() - start
+    start = time.perf_counter()
+    for event in events:
+        skill.update([[25.0] * len(team) for team in event["teams"]],
+                     [[8.3] * len(team) for team in event["teams"]],
+                     event["ranks"], event["weights"])  # fmt: skip
+    update = time.perf_counter() - start
     peak = peak_before_library  # the library's list of every event is the benchmark's own
+    admin = get_user_model().objects.filter(username="bench-op").first() or get_user_model(
+    ).objects.create_superuser("bench-op", "op@example.org", "bench-pass-2026")  # fmt: skip
+    corrected = []
+    for club in clubs[:: max(1, len(clubs) // 20)]:  # 20 clubs: a deal of their 2nd night out
+        nights = Match.objects.filter(table__club_night__season__club_id=club).order_by(
+            "table__club_night__date").values_list("table__club_night__date", flat=True)  # fmt: skip
+        second = sorted(set(nights))[1]
+        match = Match.objects.filter(table__club_night__date=second,
+                                     table__club_night__season__club_id=club).exclude(
+            game="comrade").order_by("pk").first()  # fmt: skip
+        if match.status == Match.Status.FINISHED:
+            corrections.reopen_match(match, admin, "bench")
+        last = match.deals.filter(deleted_at__isnull=True).latest("number")
+        start = time.perf_counter()  # the commit runs the standings task (eager): then readable
+        corrections.delete_deal(last, admin, "bench")
+        corrected.append(time.perf_counter() - start)
     print(json.dumps({"standings": standings, "ratings": ratings, "library": library,
-                      "rated": rated, "events": len(events), "peak_mb": peak}))  # fmt: skip
+                      "update": update, "rated": rated, "events": len(events), "peak_mb": peak,
+                      "corrected": corrected}))  # fmt: skip
 
 
 def main() -> None:
@@ -131,15 +165,26 @@ def main() -> None:
         part = json.loads(done.stdout.strip().splitlines()[-1])
         fanned = {}
         for workers in (1, 2):
+            with psycopg.connect(f"{PG}/{database}", autocommit=True) as conn:
+                conn.execute("DELETE FROM scoring_fingerprint")  # as after an upgrade: all again
             with worker(env, concurrency=workers):
                 fanned[workers] = run(["rebuild_standings"], env)
+        with worker(env, concurrency=2):
+            unchanged = run(["rebuild_standings"], env)
         print(f"  {size:,} deals, {rows:,} deal scores, {PLAYERS:,} players in {CLUBS} clubs")
         print(f"    bare SUM … GROUP BY player_id: {base:.2f} s (best of 3)")
         print(f"    first check of every match (--recheck, 2 workers): {first:.0f} s")
         print(f"    standings part alone: {part['standings']:.2f} s, {part['standings'] / base:.1f}× the bare query")  # fmt: skip
-        print(f"    ratings replay: {part['rated'] / part['ratings']:,.0f} deals/s; OpenSkill alone on the "
-              f"same events: {part['events'] / part['library']:,.0f} deals/s (the replay at "
-              f"{(part['rated'] / part['ratings']) / (part['events'] / part['library']):.0%} of it)")  # fmt: skip
+        library = part["events"] / part["library"]
+        print(f"    rating update alone (engine.skill): {part['events'] / part['update']:,.0f} events/s; "
+              f"OpenSkill alone on the same events: {library:,.0f} events/s (the update at "
+              f"{(part['events'] / part['update']) / library:.0%} of it)")  # fmt: skip
+        print(f"    ratings replay (database included): {part['rated'] / part['ratings']:,.0f} deals/s, "
+              f"{(part['rated'] / part['ratings']) / library:.0%} of the library alone")  # fmt: skip
+        corrected = part["corrected"]
+        print(f"    a deal of an old night deleted, commit to standings and ratings readable "
+              f"({len(corrected)} clubs): p50 {percentile(corrected, 50) * 1000:.0f} ms, "
+              f"p95 {percentile(corrected, 95) * 1000:.0f} ms")  # fmt: skip
         print(
             f"    peak resident memory of one process rebuilding every club: {part['peak_mb']:.0f} MB"
         )
@@ -147,6 +192,10 @@ def main() -> None:
             print(f"    full rebuild, {workers} worker process{'es' if workers > 1 else ''}: "
                   f"{seconds:.1f} s, {seconds / base:.0f}× the bare query")  # fmt: skip
         print(f"    speed-up from one worker to two: {fanned[1] / fanned[2]:.2f}×")
+        print(
+            f"    rebuild with nothing changed, 2 worker processes: {unchanged:.1f} s, "
+            f"{unchanged / base:.0f}× the bare query (a process's start included)"
+        )
 
 
 if __name__ == "__main__":

@@ -203,6 +203,11 @@ CACHES = {
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
+# The ratings' update: the engine's own Plackett-Luce (engine/skill.py, compiled), or the
+# openskill package it is checked against (the fallback).
+RATING_MODEL = env_str("RATING_MODEL", "clubscore")
+if RATING_MODEL not in ("clubscore", "openskill"):
+    raise ImproperlyConfigured(f"RATING_MODEL={RATING_MODEL!r}: expected clubscore or openskill")
 SIGN_IN_ATTEMPTS = int(env_str("SIGN_IN_ATTEMPTS", "5"))
 SIGN_IN_LOCKOUT_SECONDS = int(env_str("SIGN_IN_LOCKOUT_SECONDS", "900"))
 # Proxies in front of the site that add the client's address to X-Forwarded-For (the

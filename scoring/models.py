@@ -152,6 +152,23 @@ class RatingHistory(models.Model):
         return f"{self.player} {self.game} {self.night}: {self.rating:.1f}"
 
 
+class Fingerprint(models.Model):
+    """What a set of derived rows was last made from (issue 26): a season's leaderboards
+    and plot points (``kind`` "season", ``of`` the season's id: its checked match lines)
+    or a club's ratings ("ratings", the club's id: its matches' versions, nights and
+    seasons' settings).  A rebuild that finds the same fingerprint writes nothing."""
+
+    kind = models.CharField(max_length=16)
+    of = models.BigIntegerField()
+    value = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["kind", "of"], name="fingerprint_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.of}: {self.value}"
+
+
 # Standings are read with the rows they summarise: a season's and a match's visibility.
 access.scope(SeasonStanding, "season__club", "season")
 access.scope(SeasonPoint, "season__club", "season")

@@ -1,8 +1,10 @@
 """Skill ratings per game, from the deal records alone (issue 7).
 
-The model is OpenSkill's Plackett-Luce (the ``openskill`` package, its defaults:
-mu 25, sigma 25/3); the displayed rating is its ordinal, mu - 3 sigma, so a new
-player starts at 0 and climbs as the system grows sure of them.  Every counting
+The model is OpenSkill's Plackett-Luce with the library's defaults (mu 25, sigma 25/3);
+the displayed rating is its ordinal, mu - 3 sigma, so a new player starts at 0 and
+climbs as the system grows sure of them.  The update is the engine's own
+(``engine.skill``, compiled: several times the library's speed, its numbers within
+1e-9); ``RATING_MODEL=openskill`` rates with the ``openskill`` package instead.  Every counting
 deal (not deleted; confirmed where the season asks for it) is one rated event,
 whose teams the game's web module forms (``LeagueGame.rating_teams``):
 
@@ -45,20 +47,21 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F, OuterRef, QuerySet, Subquery
-from openskill.models import PlackettLuce
 
 import engine
+from engine import skill
+from scoring import fingerprints
 from scoring.models import Rating, RatingHistory, Scope, SeasonStanding
 from scoring.sheets import SeasonChart, Series
 from tournaments import access, progress
 from tournaments.bulk import insert_rows
 from tournaments.models import Club, Deal, DealScore, Match, Player, Season, Seat, counting_deals
 
-MODEL = PlackettLuce()
 BATCH = 5000
-MU, SIGMA = MODEL.mu, MODEL.sigma
+MU, SIGMA = skill.MU, skill.SIGMA
 
 DEAL_ORDER = ("match__table__club_night__date", "match__created_at", "match_id", "number")
 
@@ -69,9 +72,22 @@ State = dict[int, tuple[float, float, int]]
 def rate(event: dict[str, Any], state: State) -> list[int]:
     """Rate one stored event (``Deal.event``); ``state`` is updated; returns who played."""
     teams = event["teams"]
+    if settings.RATING_MODEL == "openskill":
+        _rate_with_library(event, state)
+    else:
+        skill.rate_into(state, teams, event["ranks"], event["weights"], event["stake"])
+    return [pid for team in teams for pid in team]
+
+
+def _rate_with_library(event: dict[str, Any], state: State) -> None:
+    """The same update by the ``openskill`` package (``RATING_MODEL=openskill``)."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    teams = event["teams"]
     before = [[state.get(pid, (MU, SIGMA, 0)) for pid in team] for team in teams]
-    rated = MODEL.rate(
-        [[MODEL.rating(mu=mu, sigma=sigma) for mu, sigma, _n in team] for team in before],
+    rated = model.rate(
+        [[model.rating(mu=mu, sigma=sigma) for mu, sigma, _n in team] for team in before],
         ranks=event["ranks"],
         weights=event["weights"],
     )
@@ -79,7 +95,6 @@ def rate(event: dict[str, Any], state: State) -> list[int]:
     for team, old, new in zip(teams, before, rated, strict=True):
         for pid, (mu, _sigma, n), after in zip(team, old, new, strict=True):
             state[pid] = (mu + stake * (after.mu - mu), after.sigma, n + 1)
-    return [pid for team in teams for pid in team]
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -154,28 +169,39 @@ def rebuild_ratings(club_id: int, game: str, since: dt.date | None = None) -> in
     return _replay(club_id, [game], since)
 
 
-def rebuild_club_ratings(club_id: int) -> int:
+def rebuild_club_ratings(club_id: int, *, every: bool = False) -> int:
     """Every game of the club from scratch (a full rebuild): the same statements for one
-    game or all of them."""
+    game or all of them.  Skipped (0) when nothing the ratings are made of changed since
+    the last full replay (:mod:`scoring.fingerprints`), unless ``every``."""
     games = Match.objects.filter(table__club_night__season__club_id=club_id).values_list(
         "game", flat=True
     )
-    return _replay(club_id, sorted(set(games)), None)
+    return _replay(club_id, sorted(set(games)), None, whole=True, every=every)
 
 
-def _replay(club_id: int, games: list[str], since: dt.date | None) -> int:
+def _replay(
+    club_id: int, games: list[str], since: dt.date | None, whole: bool = False, every: bool = False
+) -> int:
     """Replay the club's ratings in ``games`` from the night ``since``, each player starting
     from their rating at the end of the night before, in each scope: every season
     (``Scope.CLUB``), and the public seasons alone (``Scope.PUBLIC``; the same numbers
     when the club has no private season, none when it has no public one).  Under a lock
     on the club: two replays of one club run one after the other.  Returns the deals
-    rated in the club's scope."""
+    rated in the club's scope.  ``whole``: every game of the club from scratch, its
+    fingerprint kept, and skipped when that is the one kept at the last whole replay
+    (unless ``every``)."""
     games = [g for g in games if engine.GAMES[g].rated]
     if not games:
         return 0
     with transaction.atomic():
         if not Club.objects.select_for_update().filter(pk=club_id).exists():
             return 0
+        now = fingerprints.of_ratings(club_id)  # before the replay: later deals count next
+        if whole and now is not None:
+            before = fingerprints.kept(fingerprints.RATINGS, [club_id]).get(club_id)
+            if before == now and not every:
+                return 0
+            fingerprints.keep(fingerprints.RATINGS, {club_id: now})
         fill_events(club_id, games, since)
         public = set(Season.objects.filter(club_id=club_id).values_list("public", flat=True))
         if False not in public:  # nothing private: one replay is both

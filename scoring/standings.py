@@ -33,6 +33,7 @@ from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
 import engine
+from scoring import fingerprints
 from scoring.models import MatchStanding, SeasonPoint, SeasonStanding
 from scoring.ratings import rebuild_club_ratings
 from tournaments import progress
@@ -148,25 +149,35 @@ def rebuild_season_standings(season_id: int) -> bool:
     return bool(rebuild_seasons([season_id]))
 
 
-def rebuild_seasons(season_ids: list[int]) -> int:
-    """Rewrite these seasons' leaderboards and plot points from their checked match lines,
-    under a lock on each season; returns how many seasons there were.  On PostgreSQL a
-    fixed handful of set-based statements whatever the number of seasons and deals."""
+def rebuild_seasons(season_ids: list[int], *, every: bool = False) -> int:
+    """Bring these seasons' leaderboards and plot points up to date with their checked
+    match lines, under a lock on each season; returns how many seasons there were.
+
+    On PostgreSQL a fixed handful of set-based statements whatever the number of seasons
+    and deals, which write only what differs (a line or point whose numbers are the
+    same is not touched), and a season whose match lines are the ones it was last
+    totalled from (:mod:`scoring.fingerprints`) is skipped, unless ``every``."""
     with transaction.atomic():
         seasons = list(Season.objects.select_for_update().filter(pk__in=season_ids).order_by("pk"))
         ids = [s.pk for s in seasons]
         if not ids:
             return 0
-        SeasonStanding.objects.filter(season__in=ids).delete()
-        SeasonPoint.objects.filter(season__in=ids).delete()
-        if connection.vendor == "postgresql":
+        now = fingerprints.of_seasons(ids)  # before the totals: lines added later count next
+        if not every:
+            before = fingerprints.kept(fingerprints.SEASON, ids)
+            ids = [i for i in ids if i not in now or before.get(i) != now[i]]
+        if ids and connection.vendor == "postgresql":
             with connection.cursor() as cursor:
-                cursor.execute(_totals_statement(), [ids, ids])
-                cursor.execute(POINTS, [ids])
-        else:
+                cursor.execute(_totals_statement(), [ids, ids, ids])
+                cursor.execute(POINTS, [ids, ids])
+        elif ids:
+            SeasonStanding.objects.filter(season__in=ids).delete()
+            SeasonPoint.objects.filter(season__in=ids).delete()
             for season in seasons:
-                _season_in_python(season)
-        return len(ids)
+                if season.pk in ids:
+                    _season_in_python(season)
+        fingerprints.keep(fingerprints.SEASON, {i: now[i] for i in ids if i in now})
+        return len(seasons)
 
 
 def _totals_statement() -> str:
@@ -181,35 +192,68 @@ def _totals_statement() -> str:
             if len(game.ranked_by()) > i
         )
         order.append(f"CASE ms.game {cases} END DESC NULLS LAST")
+    compared = ["total", "deals", "deals_won", "matches", "matches_won", "rank", "numbers"]
     return f"""
-        INSERT INTO scoring_seasonstanding (season_id, game, player_id, total, deals, deals_won,
-                                            matches, matches_won, rank, updated_at, numbers)
-        SELECT ms.season_id, ms.game, ms.player_id, SUM(ms.points), SUM(ms.scored),
-               SUM(ms.deals_won), COUNT(*), COUNT(*) FILTER (WHERE ms.finished AND ms.rank = 1),
-               RANK() OVER (PARTITION BY ms.season_id, ms.game ORDER BY {", ".join(order)}),
-               now(), COALESCE(n.numbers, '{{}}'::jsonb)
-          FROM scoring_matchstanding ms
-          LEFT JOIN (
-                SELECT season_id, game, player_id, jsonb_object_agg(key, total) AS numbers
-                  FROM (SELECT season_id, game, player_id, key, SUM(value::integer) AS total
-                          FROM scoring_matchstanding, jsonb_each_text(numbers)
-                         WHERE season_id = ANY(%s) AND numbers IS NOT NULL
-                         GROUP BY 1, 2, 3, 4) per_key
-                 GROUP BY 1, 2, 3
-          ) n ON (n.season_id, n.game, n.player_id) = (ms.season_id, ms.game, ms.player_id)
-         WHERE ms.season_id = ANY(%s) AND ms.scored > 0
-         GROUP BY ms.season_id, ms.game, ms.player_id, n.numbers
+        WITH fresh AS (
+            SELECT ms.season_id, ms.game, ms.player_id, SUM(ms.points) AS total,
+                   SUM(ms.scored) AS deals, SUM(ms.deals_won) AS deals_won, COUNT(*) AS matches,
+                   COUNT(*) FILTER (WHERE ms.finished AND ms.rank = 1) AS matches_won,
+                   RANK() OVER (PARTITION BY ms.season_id, ms.game ORDER BY {", ".join(order)})
+                       AS rank,
+                   now() AS updated_at, COALESCE(n.numbers, '{{}}'::jsonb) AS numbers
+              FROM scoring_matchstanding ms
+              LEFT JOIN (
+                    SELECT season_id, game, player_id, jsonb_object_agg(key, total) AS numbers
+                      FROM (SELECT season_id, game, player_id, key, SUM(value::integer) AS total
+                              FROM scoring_matchstanding, jsonb_each_text(numbers)
+                             WHERE season_id = ANY(%s) AND numbers IS NOT NULL
+                             GROUP BY 1, 2, 3, 4) per_key
+                     GROUP BY 1, 2, 3
+              ) n ON (n.season_id, n.game, n.player_id) = (ms.season_id, ms.game, ms.player_id)
+             WHERE ms.season_id = ANY(%s) AND ms.scored > 0
+             GROUP BY ms.season_id, ms.game, ms.player_id, n.numbers
+        ), gone AS (
+            DELETE FROM scoring_seasonstanding old
+             WHERE old.season_id = ANY(%s)
+               AND NOT EXISTS (SELECT 1 FROM fresh f WHERE (f.season_id, f.game, f.player_id)
+                                                          = (old.season_id, old.game, old.player_id))
+        )
+        {_upsert("scoring_seasonstanding", ["season_id", "game", "player_id"], compared, "updated_at")}
     """
 
 
-POINTS = """
-    INSERT INTO scoring_seasonpoint (season_id, game, player_id, night, ordinal, total)
-    SELECT season_id, game, player_id, night,
-           DENSE_RANK() OVER (PARTITION BY season_id, game ORDER BY night),
-           SUM(SUM(points)) OVER (PARTITION BY season_id, game, player_id ORDER BY night)
-      FROM scoring_matchstanding
-     WHERE season_id = ANY(%s) AND scored > 0
-     GROUP BY season_id, game, player_id, night
+def _upsert(table: str, key: list[str], compared: list[str], touched: str = "") -> str:
+    """INSERT the ``fresh`` rows; a row already there is updated only where one of the
+    ``compared`` columns differs (and then ``touched``, its time, too)."""
+    columns = [*key, *compared, *([touched] if touched else [])]
+    changed = [*compared, *([touched] if touched else [])]
+    return f"""
+        INSERT INTO {table} ({", ".join(columns)})
+        SELECT {", ".join(columns)} FROM fresh
+        ON CONFLICT ({", ".join(key)}) DO UPDATE
+           SET {", ".join(f"{c} = EXCLUDED.{c}" for c in changed)}
+         WHERE ({", ".join(f"{table}.{c}" for c in compared)})
+               IS DISTINCT FROM ({", ".join(f"EXCLUDED.{c}" for c in compared)})
+    """
+
+
+POINTS = f"""
+    WITH fresh AS (
+        SELECT season_id, game, player_id, night,
+               DENSE_RANK() OVER (PARTITION BY season_id, game ORDER BY night) AS ordinal,
+               SUM(SUM(points)) OVER (PARTITION BY season_id, game, player_id ORDER BY night)
+                   AS total
+          FROM scoring_matchstanding
+         WHERE season_id = ANY(%s) AND scored > 0
+         GROUP BY season_id, game, player_id, night
+    ), gone AS (
+        DELETE FROM scoring_seasonpoint old
+         WHERE old.season_id = ANY(%s)
+           AND NOT EXISTS (SELECT 1 FROM fresh f
+                            WHERE (f.season_id, f.game, f.player_id, f.night)
+                                = (old.season_id, old.game, old.player_id, old.night))
+    )
+    {_upsert("scoring_seasonpoint", ["season_id", "game", "player_id", "night"], ["ordinal", "total"])}
 """
 """The plot's points: each player's cumulative total after each club night of a game."""
 
@@ -301,7 +345,7 @@ def _rebuild(matches: Any, seasons: Any, clubs: list[int], recheck: bool) -> tup
     for start in range(0, len(match_ids), CHUNK):
         rebuild_matches(match_ids[start : start + CHUNK], rescore=recheck)
     season_ids = list(seasons.order_by("pk").values_list("pk", flat=True))
-    rebuild_seasons(season_ids)
+    rebuild_seasons(season_ids, every=recheck)
     for club_id in clubs:
-        rebuild_club_ratings(club_id)
+        rebuild_club_ratings(club_id, every=recheck)
     return len(season_ids), len(match_ids)

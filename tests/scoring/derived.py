@@ -22,9 +22,11 @@ def derived(*models) -> tuple[list[tuple], ...]:
 
 
 def forget() -> None:
-    """As after a restore, or lost tasks: no derived rows, no match checked."""
+    """As after a restore, or lost tasks: no derived rows (nor what they were made
+    from), no match checked."""
+    from scoring.models import Fingerprint
     from tournaments.models import Match
 
-    for model in COLUMNS:
+    for model in [*COLUMNS, Fingerprint]:
         model.objects.all().delete()
     Match.objects.update(checked_version=0, state=None)

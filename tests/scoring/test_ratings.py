@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 
 import pytest
 from django.core.management import call_command
@@ -10,10 +11,12 @@ from django.test import Client
 from openskill.models import PlackettLuce
 
 import engine
+from engine.deal import play_match
 from scoring.models import Rating, RatingHistory
-from scoring.ratings import MODEL, rate
+from scoring.ratings import MU, rate
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
 from tournaments import actions, corrections
+from tournaments.games import league_game
 from tournaments.games.declarer import ALL_TAKEN_MULTIPLIER, stake
 from tournaments.models import ClubNight, Table
 from tournaments.progress import rating_event
@@ -47,24 +50,64 @@ def test_the_library_rates_equal_ranks_alike():
     assert after[0][0].mu > after[1][0].mu > after[3][0].mu
 
 
+def real_events():
+    """The events of matches of every rated game played by the engine, in each kind the
+    federation generator plays (seats, rules, partnerships, targets)."""
+    events = []
+    rng = random.Random(26)
+    for game in sorted(engine.GAMES):
+        if not engine.GAMES[game].rated:
+            continue
+        for planned in league_game(game).federation:
+            seats = [(f"p{i}", i) for i in range(1, planned.players + 1)]
+            for _ in range(3):
+                deals = play_match(engine.GAMES[game], rng, [h for h, _ in seats], planned.rules,
+                                   planned.target, 8 if planned.target is None else None)  # fmt: skip
+                for record in map(engine.summarize, deals):
+                    outcome = engine.check(record)
+                    assert outcome.valid, outcome.errors
+                    ev = rating_event(game, record, outcome.details, seats, outcome.scores)
+                    events.append((game, ev))
+    return events
+
+
+def test_the_projects_update_equals_the_librarys_on_real_events_of_every_game(settings):
+    """Every game's events (teams, ties, the declarer's weights, stakes), chained as a
+    season rates them: the engine's update and ``RATING_MODEL=openskill`` agree."""
+    events = real_events()
+    assert {game for game, _ev in events} == {g for g in engine.GAMES if engine.GAMES[g].rated}
+    states = {}
+    for model in ("clubscore", "openskill"):
+        settings.RATING_MODEL = model
+        state: dict[int, tuple[float, float, int]] = {}
+        for _game, ev in events:
+            rate(ev, state)
+        states[model] = state
+    ours, theirs = states["clubscore"], states["openskill"]
+    assert ours.keys() == theirs.keys() and len(ours) >= 6
+    for pid, (mu, sigma, n) in theirs.items():
+        assert abs(ours[pid][0] - mu) < 1e-9 and abs(ours[pid][1] - sigma) < 1e-9
+        assert ours[pid][2] == n
+
+
 def test_players_with_equal_deal_scores_are_rated_as_tied():
     ev = event("comp13", {}, {1: 6, 2: 6, 3: -6, 4: -6})
     assert ev["ranks"][0] == ev["ranks"][1] and ev["ranks"][2] == ev["ranks"][3]
     rated = mus(ev, {})
-    assert rated[1] == rated[2] > MODEL.mu > rated[3] == rated[4]
+    assert rated[1] == rated[2] > MU > rated[3] == rated[4]
 
 
 def test_the_declarer_gains_most_and_a_bigger_stake_moves_further():
     deal = {**napoleon_deal(), "game": "napoleon", "players": NAPOLEON_SEATS}
     won = mus(event("napoleon", deal, {1: 40, 2: -20, 3: 20, 4: -20}), {})
-    gain = {pid: mu - MODEL.mu for pid, mu in won.items()}
+    gain = {pid: mu - MU for pid, mu in won.items()}
     assert gain[1] > gain[3] > 0 > gain[2] and gain[2] == gain[4]  # aki declarer, chika adjutant
 
     bigger = {**deal, "declaration": {"player": "aki", "count": 20, "trump": "hearts"},
               "point_cards": {"aki": 13, "ben": 0, "chika": 7, "dai": 0}}  # fmt: skip
     ev = event("napoleon", bigger, {1: 100, 2: -50, 3: 50, 4: -50})
     assert ev["stake"] > event("napoleon", deal, {1: 40, 2: -20, 3: 20, 4: -20})["stake"]
-    assert mus(ev, {})[1] - MODEL.mu > gain[1]
+    assert mus(ev, {})[1] - MU > gain[1]
     assert [stake(m) for m in (1, 2, ALL_TAKEN_MULTIPLIER, 16)] == [1, 2, 3, 5]
 
 

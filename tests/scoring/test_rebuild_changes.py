@@ -1,0 +1,112 @@
+"""Rebuilds whose cost follows what changed (issue 26): a rebuild of unchanged data writes
+nothing; a change rewrites only the rows that differ; a correction deep in a season
+replays the ratings from its night on, equal to a replay of everything."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import connection
+from django.db.models.expressions import RawSQL
+from django.test.utils import CaptureQueriesContext
+
+from ops.federation import generate
+from scoring.models import Rating, RatingHistory, SeasonPoint, SeasonStanding
+from scoring.ratings import rebuild_club_ratings
+from scoring.standings import rebuild_all
+from tests.scoring.derived import derived, forget
+from tournaments import corrections
+from tournaments.models import Club, Match
+
+pytestmark = pytest.mark.django_db
+
+WRITES = ("INSERT", "UPDATE", "DELETE", "WITH", "COPY")
+
+
+def take_out_last_deal(match, user):
+    """A correction the rules allow in any game: the match reopened if it had ended, its
+    last deal deleted."""
+    if match.status == match.Status.FINISHED:
+        corrections.reopen_match(match, user, "a deal was entered twice")
+    last = match.deals.filter(deleted_at__isnull=True).latest("number")
+    corrections.delete_deal(last, user, "entered twice")
+    return last
+
+
+def written_rows():
+    """Where each derived row is stored (PostgreSQL's ``ctid``): a row inserted or updated
+    is stored anew, even within one transaction."""
+    return tuple(
+        dict(
+            model.objects.annotate(at=RawSQL(f"{model._meta.db_table}.ctid::text", [])).values_list(
+                "pk", "at"
+            )
+        )
+        for model in (SeasonStanding, SeasonPoint, Rating, RatingHistory)
+    )
+
+
+def test_a_rebuild_of_unchanged_data_writes_nothing():
+    generate(2, 16, 700, 5)
+    rebuild_all()
+    before = written_rows()
+    with CaptureQueriesContext(connection) as queries:
+        _seasons, checked = rebuild_all()
+    assert checked == 0
+    writes = [q["sql"] for q in queries.captured_queries if q["sql"].lstrip().startswith(WRITES)]
+    assert writes == []
+    assert written_rows() == before
+    numbers = derived()
+    _seasons, checked = rebuild_all(recheck=True)  # --recheck: the fingerprints not asked
+    assert checked == Match.objects.count() and derived() == numbers
+    assert set(Rating.objects.values_list("pk", flat=True)).isdisjoint(before[2])  # replayed
+
+
+def test_a_correction_rewrites_only_the_rows_that_differ_and_ends_as_a_clean_rebuild(
+    django_user_model,
+):
+    generate(2, 16, 700, 5)
+    rebuild_all()
+    before = written_rows()
+    admin = django_user_model.objects.create_superuser("op", "op@example.org", "pw-2026-x")
+    changed_club = Club.objects.order_by("pk").first()
+    match = Match.objects.filter(table__club_night__season__club=changed_club, game="comp13")
+    deal = take_out_last_deal(match.latest("pk"), admin)  # its tasks not run: lost, say
+    rebuild_all()
+    after = written_rows()
+    season = deal.match.table.club_night.season_id
+    lines = SeasonStanding.objects.values_list("pk", "season_id", "season__club_id")
+    moved = {pk for pk, at in after[0].items() if before[0].get(pk) != at}
+    assert moved, "the deal's players' lines changed"
+    assert all(s == season for pk, s, _c in lines if pk in moved)
+    assert any(s == season and pk not in moved for pk, s, _c in lines)  # the same numbers
+    others = set(Rating.objects.exclude(player__club=changed_club).values_list("pk", flat=True))
+    assert others <= before[2].keys()  # the other club's ratings were not replayed
+    incremental = derived()
+    forget()
+    rebuild_all()
+    assert derived() == incremental
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_ratings_replayed_from_a_corrected_night_equal_a_replay_of_everything(
+    seed, django_user_model, django_capture_on_commit_callbacks
+):
+    """Property: whatever deals are taken out, on whichever nights and in whichever
+    order, the replays from each correction's night (the standings task's) end with the
+    ratings and their history that one replay of everything gives."""
+    generate(1, 10, 400, seed, tables=2)
+    rebuild_all()
+    rng = random.Random(seed)
+    admin = django_user_model.objects.create_superuser("op", "op@example.org", "pw-2026-x")
+    club = Club.objects.get().pk
+    rated = Match.objects.exclude(game="comrade").order_by("pk")
+    for match in rng.sample(list(rated), 6):
+        with django_capture_on_commit_callbacks(execute=True):
+            take_out_last_deal(match, admin)
+    incremental = derived(Rating, RatingHistory)
+    Rating.objects.all().delete()
+    RatingHistory.objects.all().delete()
+    assert rebuild_club_ratings(club, every=True) > 0
+    assert derived(Rating, RatingHistory) == incremental

@@ -108,7 +108,8 @@ def rebuild_matches(match_ids: Iterable[int], *, rescore: bool = False) -> list[
         changed = ["checked_version", "state"] if rescore else ["checked_version"]
         Match.objects.bulk_update(matches, changed, batch_size=CHUNK)
         if rescore:
-            DealScore.objects.filter(deal__match__in=ids).delete()
+            deal_ids = list(Deal.objects.filter(match__in=ids).values_list("pk", flat=True))
+            DealScore.objects.filter(deal_id__in=deal_ids).delete()  # no join: a plain plan
             insert_rows(DealScore, ["deal", "player", "score", "won"], scores)
             Deal.objects.bulk_update(events, ["event"], batch_size=CHUNK)
         return sorted({m.table.club_night.season_id for m in matches})

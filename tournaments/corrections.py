@@ -97,7 +97,8 @@ def _rescore(match: Match, active: list[Deal]) -> engine.MatchResult:
     scores, events = progress.deal_rows(
         match.game, seats, [(d.pk, d.record) for d in active], result.deals
     )
-    DealScore.objects.filter(deal__match=match).delete()
+    # By the deals' ids, not a join: one plain DELETE whatever the planner's statistics
+    DealScore.objects.filter(deal_id__in=list(match.deals.values_list("pk", flat=True))).delete()
     insert_rows(DealScore, ["deal", "player", "score", "won"], scores)
     Deal.objects.bulk_update(events, ["event"])
     return result

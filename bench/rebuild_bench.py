@@ -99,9 +99,8 @@ def parts(database: str) -> None:
 
     clubs = list(Club.objects.order_by("pk").values_list("pk", flat=True))
     start = time.perf_counter()
-    for club in clubs:  # every season totalled (fingerprints not asked), only differences written
-        rebuild_seasons(list(Season.objects.filter(club_id=club).values_list("pk", flat=True)),
-                        every=True)  # fmt: skip
+    for club in clubs:  # every season totalled (no fingerprint asked), only differences written
+        rebuild_seasons(list(Season.objects.filter(club_id=club).values_list("pk", flat=True)))
     standings = time.perf_counter() - start
     start = time.perf_counter()
     rated = sum(rebuild_club_ratings(club, every=True) for club in clubs)
@@ -111,35 +110,62 @@ def parts(database: str) -> None:
     model = PlackettLuce()
     start = time.perf_counter()
     for event in events:
-        model.rate([[model.rating(mu=25.0, sigma=8.3) for _ in team] for team in event["teams"]],
-                   ranks=event["ranks"], weights=event["weights"])  # fmt: skip
+        model.rate(
+            [[model.rating(mu=25.0, sigma=8.3) for _ in team] for team in event["teams"]],
+            ranks=event["ranks"],
+            weights=event["weights"],
+        )
     library = time.perf_counter() - start
     start = time.perf_counter()
     for event in events:
-        skill.update([[25.0] * len(team) for team in event["teams"]],
-                     [[8.3] * len(team) for team in event["teams"]],
-                     event["ranks"], event["weights"])  # fmt: skip
+        skill.update(
+            [[25.0] * len(team) for team in event["teams"]],
+            [[8.3] * len(team) for team in event["teams"]],
+            event["ranks"],
+            event["weights"],
+        )
     update = time.perf_counter() - start
     peak = peak_before_library  # the library's list of every event is the benchmark's own
-    admin = get_user_model().objects.filter(username="bench-op").first() or get_user_model(
-    ).objects.create_superuser("bench-op", "op@example.org", "bench-pass-2026")  # fmt: skip
+    users = get_user_model().objects
+    admin = users.filter(username="bench-op").first() or users.create_superuser(
+        "bench-op", "op@example.org", "bench-pass-2026"
+    )
     corrected = []
     for club in clubs[:: max(1, len(clubs) // 20)]:  # 20 clubs: a deal of their 2nd night out
-        nights = Match.objects.filter(table__club_night__season__club_id=club).order_by(
-            "table__club_night__date").values_list("table__club_night__date", flat=True)  # fmt: skip
+        nights = (
+            Match.objects.filter(table__club_night__season__club_id=club)
+            .order_by("table__club_night__date")
+            .values_list("table__club_night__date", flat=True)
+        )
         second = sorted(set(nights))[1]
-        match = Match.objects.filter(table__club_night__date=second,
-                                     table__club_night__season__club_id=club).exclude(
-            game="comrade").order_by("pk").first()  # fmt: skip
+        match = (
+            Match.objects.filter(
+                table__club_night__date=second, table__club_night__season__club_id=club
+            )
+            .exclude(game="comrade")
+            .order_by("pk")
+            .first()
+        )
         if match.status == Match.Status.FINISHED:
             corrections.reopen_match(match, admin, "bench")
         last = match.deals.filter(deleted_at__isnull=True).latest("number")
         start = time.perf_counter()  # the commit runs the standings task (eager): then readable
         corrections.delete_deal(last, admin, "bench")
         corrected.append(time.perf_counter() - start)
-    print(json.dumps({"standings": standings, "ratings": ratings, "library": library,
-                      "update": update, "rated": rated, "events": len(events), "peak_mb": peak,
-                      "corrected": corrected}))  # fmt: skip
+    print(
+        json.dumps(
+            {
+                "standings": standings,
+                "ratings": ratings,
+                "library": library,
+                "update": update,
+                "rated": rated,
+                "events": len(events),
+                "peak_mb": peak,
+                "corrected": corrected,
+            }
+        )
+    )
 
 
 def main() -> None:
@@ -176,15 +202,21 @@ def main() -> None:
         print(f"    first check of every match (--recheck, 2 workers): {first:.0f} s")
         print(f"    standings part alone: {part['standings']:.2f} s, {part['standings'] / base:.1f}× the bare query")  # fmt: skip
         library = part["events"] / part["library"]
-        print(f"    rating update alone (engine.skill): {part['events'] / part['update']:,.0f} events/s; "
-              f"OpenSkill alone on the same events: {library:,.0f} events/s (the update at "
-              f"{(part['events'] / part['update']) / library:.0%} of it)")  # fmt: skip
-        print(f"    ratings replay (database included): {part['rated'] / part['ratings']:,.0f} deals/s, "
-              f"{(part['rated'] / part['ratings']) / library:.0%} of the library alone")  # fmt: skip
+        print(
+            f"    rating update alone (engine.skill): {part['events'] / part['update']:,.0f} events/s; "
+            f"OpenSkill alone on the same events: {library:,.0f} events/s (the update at "
+            f"{(part['events'] / part['update']) / library:.0%} of it)"
+        )
+        print(
+            f"    ratings replay (database included): {part['rated'] / part['ratings']:,.0f} deals/s, "
+            f"{(part['rated'] / part['ratings']) / library:.0%} of the library alone"
+        )
         corrected = part["corrected"]
-        print(f"    a deal of an old night deleted, commit to standings and ratings readable "
-              f"({len(corrected)} clubs): p50 {percentile(corrected, 50) * 1000:.0f} ms, "
-              f"p95 {percentile(corrected, 95) * 1000:.0f} ms")  # fmt: skip
+        print(
+            f"    a deal of an old night deleted, commit to standings and ratings readable "
+            f"({len(corrected)} clubs): p50 {percentile(corrected, 50) * 1000:.0f} ms, "
+            f"p95 {percentile(corrected, 95) * 1000:.0f} ms"
+        )
         print(
             f"    peak resident memory of one process rebuilding every club: {part['peak_mb']:.0f} MB"
         )

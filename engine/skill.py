@@ -139,18 +139,21 @@ def rate_into(
     ``stake`` (1: the model's own update), sigma as the model has it, one more deal."""
     mus: list[list[float]] = []
     sigmas: list[list[float]] = []
+    counts: list[list[int]] = []
     for team in teams:
         team_mus: list[float] = []
         team_sigmas: list[float] = []
+        team_counts: list[int] = []
         for pid in team:
-            mu, sigma, _n = state.get(pid, (MU, SIGMA, 0))
+            mu, sigma, n = state.get(pid, (MU, SIGMA, 0))
             team_mus.append(mu)
             team_sigmas.append(sigma)
+            team_counts.append(n)
         mus.append(team_mus)
         sigmas.append(team_sigmas)
+        counts.append(team_counts)
     new_mus, new_sigmas = update(mus, sigmas, ranks, weights)
     for t, team in enumerate(teams):
         for j, pid in enumerate(team):
-            n = state[pid][2] if pid in state else 0
             mu = mus[t][j]
-            state[pid] = (mu + stake * (new_mus[t][j] - mu), new_sigmas[t][j], n + 1)
+            state[pid] = (mu + stake * (new_mus[t][j] - mu), new_sigmas[t][j], counts[t][j] + 1)

@@ -196,8 +196,10 @@ def _replay(
     with transaction.atomic():
         if not Club.objects.select_for_update().filter(pk=club_id).exists():
             return 0
-        now = fingerprints.of_ratings(club_id)  # before the replay: later deals count next
-        if whole and now is not None:
+        # Only for a whole replay (not on the hot path after a deal); taken before the
+        # replay, so that deals committed meanwhile make a difference next time.
+        now = fingerprints.of_ratings(club_id) if whole else None
+        if now is not None:
             before = fingerprints.kept(fingerprints.RATINGS, [club_id]).get(club_id)
             if before == now and not every:
                 return 0

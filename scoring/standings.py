@@ -150,21 +150,27 @@ def rebuild_season_standings(season_id: int) -> bool:
     return bool(rebuild_seasons([season_id]))
 
 
-def rebuild_seasons(season_ids: list[int], *, every: bool = False) -> int:
+def rebuild_seasons(
+    season_ids: list[int], *, fingerprinted: bool = False, every: bool = False
+) -> int:
     """Bring these seasons' leaderboards and plot points up to date with their checked
     match lines, under a lock on each season; returns how many seasons there were.
 
     On PostgreSQL a fixed handful of set-based statements whatever the number of seasons
     and deals, which write only what differs (a line or point whose numbers are the
-    same is not touched), and a season whose match lines are the ones it was last
-    totalled from (:mod:`scoring.fingerprints`) is skipped, unless ``every``."""
+    same is not touched).  ``fingerprinted`` (a rebuild): a season whose match lines
+    are the ones it was last totalled from (:mod:`scoring.fingerprints`) is skipped,
+    unless ``every``, and the fingerprints are kept.  After a deal (not fingerprinted)
+    the season's lines have changed anyway: no fingerprint is taken on that hot path,
+    and the one kept no longer matches (line ids are never reused)."""
     with transaction.atomic():
         seasons = list(Season.objects.select_for_update().filter(pk__in=season_ids).order_by("pk"))
         ids = [s.pk for s in seasons]
         if not ids:
             return 0
-        now = fingerprints.of_seasons(ids)  # before the totals: lines added later count next
-        if not every:
+        # Taken before the totals: lines added meanwhile make a difference next time.
+        now = fingerprints.of_seasons(ids) if fingerprinted else {}
+        if fingerprinted and not every:
             before = fingerprints.kept(fingerprints.SEASON, ids)
             ids = [i for i in ids if i not in now or before.get(i) != now[i]]
         if ids and connection.vendor == "postgresql":
@@ -346,7 +352,7 @@ def _rebuild(matches: Any, seasons: Any, clubs: list[int], recheck: bool) -> tup
     for start in range(0, len(match_ids), CHUNK):
         rebuild_matches(match_ids[start : start + CHUNK], rescore=recheck)
     season_ids = list(seasons.order_by("pk").values_list("pk", flat=True))
-    rebuild_seasons(season_ids, every=recheck)
+    rebuild_seasons(season_ids, fingerprinted=True, every=recheck)
     for club_id in clubs:
         rebuild_club_ratings(club_id, every=recheck)
     return len(season_ids), len(match_ids)

@@ -61,8 +61,14 @@ def real_events():
         for planned in league_game(game).federation:
             seats = [(f"p{i}", i) for i in range(1, planned.players + 1)]
             for _ in range(3):
-                deals = play_match(engine.GAMES[game], rng, [h for h, _ in seats], planned.rules,
-                                   planned.target, 8 if planned.target is None else None)  # fmt: skip
+                deals = play_match(
+                    engine.GAMES[game],
+                    rng,
+                    [h for h, _ in seats],
+                    planned.rules,
+                    planned.target,
+                    8 if planned.target is None else None,
+                )
                 for record in map(engine.summarize, deals):
                     outcome = engine.check(record)
                     assert outcome.valid, outcome.errors

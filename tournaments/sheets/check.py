@@ -32,7 +32,6 @@ import datetime as dt
 import difflib
 import hashlib
 import json
-import re
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -41,7 +40,8 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
+from openpyxl.utils import get_column_letter
 
 import engine
 from engine.results import DealResult
@@ -56,26 +56,29 @@ from tournaments.sheets import cells
 from tournaments.sheets.columns import (
     MATCH_COLUMNS,
     SheetForm,
-    game_columns,
+    column_heading,
     known_headings,
+    match_column,
     normal,
     renamed,
-    seat_columns,
     seat_handle,
     seat_key,
 )
-from tournaments.textfile import MOST_DIGITS, whole_number
+from tournaments.sheets.reading import (
+    cell_lines,
+    list_items,
+    read_choice,
+    read_date,
+    read_game,
+    rule_tokens,
+    rule_value,
+    table_name,
+)
+from tournaments.textfile import whole_number
 
 NEW = "new"
 """The answer for a name the club does not know: make a new player of it."""
 KEY_PREFIX = "sheet:"
-LINE_BREAKS = re.compile(r"\s*[/;]\s*")
-LIST_SEPARATORS = re.compile(r"\s*[,、;/]\s*")
-RULE_SEPARATORS = re.compile(r"[\s,、;]+")
-INTEGER = re.compile(rf"-?[0-9]{{1,{MOST_DIGITS}}}")
-"""A rule's whole number, as a cell holds one."""
-DATE = re.compile(r"^(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?$")
-TRUE, FALSE = {"yes", "true", "on", "はい", "有", "あり"}, {"no", "false", "off", "いいえ", "無", "なし"}  # fmt: skip
 
 
 @dataclass
@@ -203,8 +206,8 @@ class _Checker:
         """A mistake at ``row`` and ``column`` (a column key; ``None``: the whole row)."""
         heading = self.headings.get(column, "") if column else ""
         if column and not heading:
-            heading = _heading(column)
-        letter = _letter(self.columns[column]) if column in self.columns else ""
+            heading = column_heading(column)
+        letter = get_column_letter(self.columns[column] + 1) if column in self.columns else ""
         self.preview.errors.append(
             {"code": code, "path": f"row {row}.{column}" if column else f"row {row}",
              "row": row, "column": heading, "letter": letter, "message": message}
@@ -214,7 +217,7 @@ class _Checker:
     def run(self) -> Preview:
         missing = [k for k in ("date", "table", "game", seat_key(1)) if k not in self.columns]
         for key in missing:
-            self.fail("missing_column", 1, None, gettext("the file has no column %(column)s") % {"column": _heading(key)})  # fmt: skip
+            self.fail("missing_column", 1, None, gettext("the file has no column %(column)s") % {"column": column_heading(key)})  # fmt: skip
         if missing:
             return self.preview
         groups: dict[tuple[str, dt.date, str, str, str], SheetMatch] = {}
@@ -240,7 +243,7 @@ class _Checker:
         match), or ``None`` after reporting why it belongs to none."""
         text = {k: v if isinstance(v, str) else "" for k, v in values.items()}
         ok = True
-        date = _date(values.get("date", ""))
+        date = read_date(values.get("date", ""))
         if date is None:
             ok = False
             if text["date"]:
@@ -253,7 +256,7 @@ class _Checker:
             self.fail("missing_field", row, "table", gettext("a table is required (its name or number)"))  # fmt: skip
         elif not self.fits(row, "table", Table, "name", table):
             ok = False
-        game = _game(text.get("game", ""))
+        game = read_game(text.get("game", ""))
         if game is None:
             ok = False
             if text.get("game"):
@@ -377,7 +380,7 @@ class _Checker:
         opened = engine.check_match({**envelope, "deals": []})
         if not opened.valid:
             for problem in problems(opened.errors):
-                self.fail(problem["code"], first, _match_column(problem["path"]), localize(problem, dict(zip(match.handles, match.names, strict=True))))  # fmt: skip
+                self.fail(problem["code"], first, match_column(problem["path"]), localize(problem, dict(zip(match.handles, match.names, strict=True))))  # fmt: skip
             return
         match.snapshot = opened.snapshot
         seat_of = {h: i for i, h in enumerate(match.handles, 1)}
@@ -399,12 +402,12 @@ class _Checker:
 
     def rules(self, row: int, text: cells.Cell) -> dict[str, Any]:
         rules: dict[str, Any] = {}
-        for token in RULE_SEPARATORS.split(str(text).strip()) if text else []:
+        for token in rule_tokens(text):
             name, eq, value = token.partition("=")
             if not eq or not name.strip():
                 self.fail("wrong_rules", row, "rules", gettext("write rules as name=value, e.g. jokers=1 or gambling=yes"))  # fmt: skip
                 continue
-            rules[name.strip()] = _rule_value(value.strip())
+            rules[name.strip()] = rule_value(value.strip())
         return rules
 
     def target(self, row: int, text: cells.Cell, game: LeagueGame) -> int | None:
@@ -508,13 +511,13 @@ class _Checker:
             text = cell.isoformat() if isinstance(cell, dt.date) else cell
             if not text:
                 if name not in self.columns and formfield.required and formfield.initial is None:
-                    self.fail("missing_column", row, name, gettext("the file has no column %(column)s") % {"column": _heading(name)})  # fmt: skip
+                    self.fail("missing_column", row, name, gettext("the file has no column %(column)s") % {"column": column_heading(name)})  # fmt: skip
                     failed.add(name)
                 data[name] = formfield.initial if formfield.initial is not None else ""
                 continue
             choices = dict(getattr(formfield, "choices", []) or [])
             if choices and set(choices) <= set(form.handles):  # players, by name
-                wanted = LIST_SEPARATORS.split(text) if isinstance(formfield, forms.MultipleChoiceField) else [text]  # fmt: skip
+                wanted = list_items(text) if isinstance(formfield, forms.MultipleChoiceField) else [text]  # fmt: skip
                 picked = []
                 for who in wanted:
                     seat = seats.get(normal(who))
@@ -528,9 +531,9 @@ class _Checker:
                 single = picked[0] if picked else ""
                 data[name] = picked if isinstance(formfield, forms.MultipleChoiceField) else single
             elif choices:
-                data[name] = _choice(choices, text)
+                data[name] = read_choice(choices, text)
             elif isinstance(formfield.widget, forms.Textarea):
-                data[name] = "\n".join(LINE_BREAKS.split(text))
+                data[name] = cell_lines(text)
             else:
                 data[name] = text
         return data, failed
@@ -585,88 +588,3 @@ class _Checker:
                     self.fail("imported_before", deal.row, None, gettext("this match was imported before without this row: enter the deal on the match's page"))  # fmt: skip
                 elif b[0] != deal.request_hash:
                     self.fail("imported_before", deal.row, None, gettext("this deal was imported before with other values: correct it on the match's page"))  # fmt: skip
-
-
-def _date(value: cells.Cell) -> dt.date | None:
-    if isinstance(value, dt.date):
-        return value
-    found = DATE.match(unicode_digits(value))
-    if found is None:
-        return None
-    try:
-        return dt.date(*(int(g) for g in found.groups()))
-    except ValueError:
-        return None
-
-
-def table_name(name: str) -> str:
-    """A bare table number (``3``) is the app's ``Table 3``, as the draw names tables;
-    other names are kept as written."""
-    number = whole_number(name)
-    return name if number is None else f"Table {number}"
-
-
-def unicode_digits(text: str) -> str:
-    return normal(text).replace(" ", "")
-
-
-def _game(text: str) -> str | None:
-    wanted = normal(text)
-    for name, game in LEAGUE_GAMES.items():
-        if wanted in {normal(name), normal(game.name_en), normal(game.name_ja), normal(game.label)}:  # fmt: skip
-            return name
-    return None
-
-
-def _choice(choices: Mapping[Any, Any], text: str) -> Any:
-    """A choice by its value, its label, or a word of its label found in no other label."""
-    wanted = normal(text)
-    for value, label in choices.items():
-        if wanted in (normal(str(value)), normal(str(label))):
-            return value
-    owners = [v for v, label in choices.items() if wanted in normal(str(label)).split()]
-    return owners[0] if len(owners) == 1 else text
-
-
-def _rule_value(text: str) -> Any:
-    if INTEGER.fullmatch(normal(text)):
-        return int(normal(text))
-    if normal(text) in TRUE:
-        return True
-    if normal(text) in FALSE:
-        return False
-    return text
-
-
-def _match_column(path: str) -> str | None:
-    head = path.split(".")[0]
-    if head.startswith("players["):
-        return seat_key(int(head[len("players[") : -1]) + 1)
-    return {"rules": "rules", "target": "target", "players": seat_key(1)}.get(head.split("[")[0])
-
-
-def _heading(key: str) -> str:
-    """A column's heading in the active language."""
-    if key in MATCH_COLUMNS:
-        return str(MATCH_COLUMNS[key])
-    if key.startswith("player_"):
-        return str(seat_columns(int(key.removeprefix("player_")))[-1].headings[_lang()])
-    for name in LEAGUE_GAMES:
-        for column in game_columns(name):
-            if column.key == key:
-                return column.headings[_lang()]
-    return key
-
-
-def _lang() -> int:
-    return 1 if (get_language() or "en").startswith("ja") else 0
-
-
-def _letter(index: int) -> str:
-    """The spreadsheet's name of column ``index`` (0: A)."""
-    letters = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(65 + rest) + letters
-    return letters

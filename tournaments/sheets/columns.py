@@ -193,3 +193,28 @@ def known_headings() -> dict[str, str]:
             known.setdefault(normal(heading), column.key)
         known.setdefault(normal(column.key), column.key)
     return known
+
+
+def match_column(path: str) -> str | None:
+    """The column of a match-level field that the engine's ``path`` names."""
+    head = path.split(".")[0]
+    if head.startswith("players["):
+        return seat_key(int(head[len("players[") : -1]) + 1)
+    return {"rules": "rules", "target": "target", "players": seat_key(1)}.get(head.split("[")[0])
+
+
+def column_heading(key: str) -> str:
+    """A column's heading in the active language."""
+    if key in MATCH_COLUMNS:
+        return str(MATCH_COLUMNS[key])
+    if key.startswith("player_"):
+        return str(seat_columns(int(key.removeprefix("player_")))[-1].headings[_language()])
+    for name in LEAGUE_GAMES:
+        for column in game_columns(name):
+            if column.key == key:
+                return column.headings[_language()]
+    return key
+
+
+def _language() -> int:
+    return 1 if (translation.get_language() or "en").startswith("ja") else 0

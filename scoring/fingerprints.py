@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import connection
+from django.db.models import F
 
 from scoring.models import Fingerprint
 
@@ -34,15 +35,17 @@ _SEASONS = """
 """
 
 _RATINGS = """
-    SELECT md5(%s || COALESCE(string_agg(
+    SELECT c.id, md5(%s || COALESCE(string_agg(
                concat_ws(':', m.id, m.version, n.date, s.id, s.public, s.require_confirmation,
                          s.games::text),
-               ',' ORDER BY m.id), ''))
-      FROM tournaments_match m
-      JOIN tournaments_table t ON t.id = m.table_id
-      JOIN tournaments_clubnight n ON n.id = t.club_night_id
-      JOIN tournaments_season s ON s.id = n.season_id
-     WHERE s.club_id = %s
+               ',' ORDER BY m.id) FILTER (WHERE m.id IS NOT NULL), ''))
+      FROM tournaments_club c
+      LEFT JOIN tournaments_season s ON s.club_id = c.id
+      LEFT JOIN tournaments_clubnight n ON n.season_id = s.id
+      LEFT JOIN tournaments_table t ON t.club_night_id = n.id
+      LEFT JOIN tournaments_match m ON m.table_id = t.id
+     WHERE c.id = ANY(%s)
+     GROUP BY c.id
 """
 
 
@@ -61,12 +64,42 @@ def of_seasons(season_ids: list[int]) -> dict[int, str]:
 
 def of_ratings(club_id: int) -> str | None:
     """The club's ratings' fingerprint now."""
-    if not taken():
-        return None
+    return of_clubs_ratings([club_id]).get(club_id)
+
+
+def of_clubs_ratings(club_ids: list[int]) -> dict[int, str]:
+    """Each club's ratings' fingerprint now (one query, whatever the number of clubs)."""
+    if not taken() or not club_ids:
+        return {}
     with connection.cursor() as cursor:
-        cursor.execute(_RATINGS, [settings.RATING_MODEL, club_id])
-        row = cursor.fetchone()
-    return row[0] if row else None
+        cursor.execute(_RATINGS, [settings.RATING_MODEL, club_ids])
+        return dict(cursor.fetchall())
+
+
+def clubs_to_rebuild(club_ids: list[int]) -> list[int]:
+    """Of these clubs, those a rebuild (not ``--recheck``) has anything to do for: a match
+    whose deals changed since its last check, a season whose lines are not the ones it was
+    last totalled from, ratings not made from the club's matches as they are.  A few
+    set-based queries for the whole federation, so that a rebuild of unchanged data sends
+    no work to the workers.  Where fingerprints are not taken, every club."""
+    if not taken():
+        return club_ids
+    from tournaments.models import Match, Season
+
+    unchecked = Match.objects.exclude(checked_version=F("version")).filter(
+        table__club_night__season__club_id__in=club_ids
+    )
+    changed = set(unchecked.values_list("table__club_night__season__club_id", flat=True))
+    seasons = dict(Season.objects.filter(club_id__in=club_ids).values_list("pk", "club_id"))
+    kept_seasons = kept(SEASON, list(seasons))
+    changed |= {
+        seasons[season]
+        for season, value in of_seasons(list(seasons)).items()
+        if kept_seasons.get(season) != value
+    }
+    kept_ratings = kept(RATINGS, club_ids)
+    changed |= {c for c, v in of_clubs_ratings(club_ids).items() if kept_ratings.get(c) != v}
+    return [c for c in club_ids if c in changed]
 
 
 def kept(kind: str, ids: list[int]) -> dict[int, str]:

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import translation
 
+from scoring import fingerprints
 from scoring import night as night_data
 from scoring.ratings import refresh_match_ratings
 from scoring.standings import (
@@ -88,11 +89,15 @@ def rebuild_club_task(club_id: int, recheck: bool = False) -> tuple[int, int]:
 def rebuild_everything(
     *, club_id: int | None = None, recheck: bool = False, timeout: float | None = None
 ) -> tuple[int, int]:
-    """A full rebuild fanned out over the workers, one task per club; waits for them all
-    and returns (seasons, matches checked)."""
-    clubs = Club.objects.order_by("pk").values_list("pk", flat=True)
+    """A full rebuild fanned out over the workers, one task per club that has anything to
+    do (every club with ``recheck``); waits for them all and returns (seasons, matches
+    checked)."""
+    every = Club.objects.order_by("pk").values_list("pk", flat=True)
     if club_id is not None:
-        clubs = clubs.filter(pk=club_id)
+        every = every.filter(pk=club_id)
+    clubs = list(every) if recheck else fingerprints.clubs_to_rebuild(list(every))
+    if not clubs:
+        return 0, 0
     job = group(rebuild_club_task.s(c, recheck) for c in clubs).apply_async()
     done = job.get(timeout=timeout, disable_sync_subtasks=False)
     return sum(s for s, _m in done), sum(m for _s, m in done)

@@ -12,12 +12,14 @@ from django.db.models.expressions import RawSQL
 from django.test.utils import CaptureQueriesContext
 
 from ops.federation import generate
-from scoring.models import Rating, RatingHistory, SeasonPoint, SeasonStanding
+from scoring import fingerprints
+from scoring.models import Rating, RatingHistory, Scope, SeasonPoint, SeasonStanding
 from scoring.ratings import rebuild_club_ratings
 from scoring.standings import rebuild_all
+from scoring.tasks import rebuild_everything
 from tests.scoring.derived import derived, forget
 from tournaments import corrections
-from tournaments.models import Club, Match
+from tournaments.models import Club, Match, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -59,10 +61,20 @@ def test_a_rebuild_of_unchanged_data_writes_nothing():
     assert written_rows() == before
     numbers = derived()
     club = Club.objects.order_by("pk").first().pk
-    assert rebuild_club_ratings(club, every=True) > 0  # what --recheck does: no fingerprint asked
+    # A derived row changed behind the rebuild's back (a hand edit, a half-restored backup):
+    # the fingerprints cannot see it; --recheck's replay (no fingerprint asked) mends it
+    # and writes nothing else.
+    tampered = Rating.objects.filter(player__club_id=club).order_by("pk").first()
+    Rating.objects.filter(pk=tampered.pk).update(mu=99.0)
+    RatingHistory.objects.filter(player=tampered.player_id).order_by("night").first().delete()
+    assert rebuild_club_ratings(club) == 0  # fingerprint unchanged: skipped
+    assert rebuild_club_ratings(club, every=True) > 0
     assert derived() == numbers
-    replayed = Rating.objects.filter(player__club_id=club).values_list("pk", flat=True)
-    assert set(replayed).isdisjoint(before[2])
+    after = written_rows()
+    for rows_before, rows_after in ((before[2], after[2]), (before[3], after[3])):
+        written = {pk for pk, at in rows_after.items() if rows_before.get(pk) != at}
+        assert len(written) == 1  # the tampered rating, the deleted night: stored anew
+        assert len(set(rows_before) - set(rows_after)) == 1  # and only they
 
 
 def test_a_correction_rewrites_only_the_rows_that_differ_and_ends_as_a_clean_rebuild(
@@ -112,3 +124,35 @@ def test_ratings_replayed_from_a_corrected_night_equal_a_replay_of_everything(
     RatingHistory.objects.all().delete()
     assert rebuild_club_ratings(club, every=True) > 0
     assert derived(Rating, RatingHistory) == incremental
+
+
+def test_a_rebuild_sends_work_only_for_the_clubs_that_changed(django_user_model):
+    """The rebuild command's first look (one set of queries for the federation): nothing
+    changed, no club's task is sent at all; a deal taken out in one club (its tasks
+    lost), that club alone; a season made public elsewhere, that club's ratings."""
+    generate(3, 18, 600, 7)
+    rebuild_all()
+    clubs = list(Club.objects.order_by("pk").values_list("pk", flat=True))
+    assert fingerprints.clubs_to_rebuild(clubs) == []
+    with CaptureQueriesContext(connection) as queries:
+        assert rebuild_everything() == (0, 0)
+    assert not [q for q in queries.captured_queries if "FOR UPDATE" in q["sql"]]  # no club's task
+    admin = django_user_model.objects.create_superuser("op", "op@example.org", "pw-2026-x")
+    match = Match.objects.filter(table__club_night__season__club_id=clubs[1]).exclude(
+        game="comrade"
+    )
+    take_out_last_deal(match.latest("pk"), admin)
+    Season.objects.filter(club_id=clubs[2]).update(public=True)
+    assert fingerprints.clubs_to_rebuild(clubs) == clubs[1:]
+    before = written_rows()
+    seasons, checked = rebuild_everything()
+    assert checked == 1
+    assert seasons == Season.objects.filter(club_id__in=clubs[1:]).count()
+    assert fingerprints.clubs_to_rebuild(clubs) == []
+    untouched = Rating.objects.filter(player__club_id=clubs[0]).values_list("pk", flat=True)
+    assert all(before[2][pk] == written_rows()[2][pk] for pk in untouched)
+    assert Rating.objects.filter(player__club_id=clubs[2], scope=Scope.PUBLIC).exists()
+    incremental = derived()
+    forget()
+    rebuild_all()
+    assert derived() == incremental

@@ -190,8 +190,15 @@ class Deal(models.Model):
                 name="deal_key_unique_in_match",
             ),
         ]
-        # An imported score sheet's rows are found by their keys (tournaments.sheets).
-        indexes = [models.Index(fields=["idempotency_key"], name="deal_key")]
+        indexes = [
+            # An imported score sheet's rows are found by their keys (tournaments.sheets).
+            models.Index(fields=["idempotency_key"], name="deal_key"),
+            # The deals a ratings replay must first give an event (scoring.ratings): almost
+            # always none, found without reading the club's deals.
+            models.Index(
+                fields=["match"], condition=models.Q(event__isnull=True), name="deal_without_event"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"deal {self.number} of {self.match}"

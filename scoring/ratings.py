@@ -231,12 +231,10 @@ def _replay_seasons(club_id: int, games: list[str], since: dt.date | None) -> in
     public = set(Season.objects.filter(club_id=club_id).values_list("public", flat=True))
     if False not in public:  # nothing private: one replay is both
         return _replay_scopes(club_id, games, since, [Scope.CLUB, Scope.PUBLIC], False)
+    if True not in public:  # nothing public: no public ratings (any there are deleted)
+        return _replay_scopes(club_id, games, since, [Scope.CLUB], False, (Scope.PUBLIC,))
     rated = _replay_scopes(club_id, games, since, [Scope.CLUB], False)
-    if True in public:
-        _replay_scopes(club_id, games, since, [Scope.PUBLIC], True)
-    else:
-        _history(club_id, games, [Scope.PUBLIC]).delete()
-        Rating.objects.filter(player__club_id=club_id, game__in=games, scope=Scope.PUBLIC).delete()
+    _replay_scopes(club_id, games, since, [Scope.PUBLIC], True)
     return rated
 
 
@@ -245,10 +243,16 @@ def _history(club_id: int, games: list[str], scopes: list[str]) -> QuerySet[Rati
 
 
 def _replay_scopes(
-    club_id: int, games: list[str], since: dt.date | None, scopes: list[str], public_only: bool
+    club_id: int,
+    games: list[str],
+    since: dt.date | None,
+    scopes: list[str],
+    public_only: bool,
+    emptied: tuple[str, ...] = (),
 ) -> int:
-    """One replay, its rows written for each of ``scopes``."""
-    history = _history(club_id, games, scopes)
+    """One replay, its rows written for each of ``scopes``; the rows of the ``emptied``
+    scopes deleted."""
+    history = _history(club_id, games, [*scopes, *emptied])
     states: dict[str, State] = {g: {} for g in games}
     if since is not None:
         for game in games:
@@ -282,7 +286,9 @@ def _replay_scopes(
         [row[:3] + (scope,) + row[3:] for scope in scopes for row in rows],
     )
     _write_changes(
-        Rating.objects.filter(player__club_id=club_id, game__in=games, scope__in=scopes),
+        Rating.objects.filter(
+            player__club_id=club_id, game__in=games, scope__in=[*scopes, *emptied]
+        ),
         ["player", "game", "scope"],
         ["mu", "sigma", "rating", "deals"],
         [

@@ -53,7 +53,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, OuterRef, QuerySet, Subquery, TextField
 from django.db.models.functions import Cast
 
@@ -167,7 +167,13 @@ def _events(
     replay itself (``json.loads``), cheaper than the field's converter."""
     rows = _counting(club_id, games, since, public_only).order_by("match__game", *DEAL_ORDER)
     text = Cast("event", TextField())
-    yield from rows.values_list("match__game", "match__table__club_night__date", text)
+    tuples = rows.values_list("match__game", "match__table__club_night__date", text)
+    if connection.vendor != "postgresql":  # SQLite's dates need Django's converters
+        yield from tuples
+        return
+    with connection.cursor() as cursor:  # psycopg makes the tuples: a third cheaper
+        cursor.execute(*tuples.query.sql_with_params())
+        yield from cursor.fetchall()
 
 
 @contextmanager

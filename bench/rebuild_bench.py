@@ -210,8 +210,10 @@ def main() -> None:
         if unchecked(database):  # once after generating: every match checked, fingerprints kept
             with worker(env, concurrency=2):
                 first = run(["rebuild_standings", "--recheck"], env)
-        with psycopg.connect(f"{PG}/{database}") as conn:
-            conn.execute("ANALYZE")
+        with psycopg.connect(f"{PG}/{database}", autocommit=True) as conn:
+            # What autovacuum does within minutes of bulk writes: statistics, and the
+            # visibility map that lets index-only scans skip the table.
+            conn.execute("VACUUM ANALYZE")
             rows = conn.execute("SELECT count(*) FROM tournaments_dealscore").fetchone()[0]
             bare = []
             for _ in range(3):

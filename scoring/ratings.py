@@ -48,7 +48,7 @@ import datetime as dt
 import gc
 import json
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -75,29 +75,39 @@ State = dict[int, tuple[float, float, int]]
 """Player id → (mu, sigma, deals rated)."""
 
 
+Update = Callable[[State, list[list[int]], list[float], list[list[float]] | None, float], None]
+"""Rate one event (teams, ranks, weights, stake) into a state: ``engine.skill.rate_into``."""
+
+
+def rater() -> Update:
+    """The update ``RATING_MODEL`` chooses (looked up once per replay, not per deal)."""
+    return _rate_with_library if settings.RATING_MODEL == "openskill" else skill.rate_into
+
+
 def rate(event: dict[str, Any], state: State) -> list[int]:
     """Rate one stored event (``Deal.event``); ``state`` is updated; returns who played."""
     teams = event["teams"]
-    if settings.RATING_MODEL == "openskill":
-        _rate_with_library(event, state)
-    else:
-        skill.rate_into(state, teams, event["ranks"], event["weights"], event["stake"])
+    rater()(state, teams, event["ranks"], event["weights"], event["stake"])
     return [pid for team in teams for pid in team]
 
 
-def _rate_with_library(event: dict[str, Any], state: State) -> None:
+def _rate_with_library(
+    state: State,
+    teams: list[list[int]],
+    ranks: list[float],
+    weights: list[list[float]] | None,
+    stake: float,
+) -> None:
     """The same update by the ``openskill`` package (``RATING_MODEL=openskill``)."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
-    teams = event["teams"]
     before = [[state.get(pid, (MU, SIGMA, 0)) for pid in team] for team in teams]
     rated = model.rate(
         [[model.rating(mu=mu, sigma=sigma) for mu, sigma, _n in team] for team in before],
-        ranks=event["ranks"],
-        weights=event["weights"],
+        ranks=ranks,
+        weights=weights,
     )
-    stake = event["stake"]
     for team, old, new in zip(teams, before, rated, strict=True):
         for pid, (mu, _sigma, n), after in zip(team, old, new, strict=True):
             state[pid] = (mu + stake * (after.mu - mu), after.sigma, n + 1)
@@ -278,11 +288,16 @@ def _replay_scopes(
     rows: list[tuple[Any, ...]] = []
     at: tuple[str, dt.date] | None = None
     played: set[int] = set()
-    for game, day, event in _events(club_id, games, since, public_only):
+    update = rater()
+    for game, day, text in _events(club_id, games, since, public_only):
         if (game, day) != at:
             _close_night(at, played, states, rows)
             at = (game, day)
-        played.update(rate(json.loads(event), states[game]))
+        event = json.loads(text)
+        teams = event["teams"]
+        update(states[game], teams, event["ranks"], event["weights"], event["stake"])
+        for team in teams:
+            played.update(team)
         rated += 1
     _close_night(at, played, states, rows)
     _write_changes(

@@ -15,6 +15,10 @@ from scoring.tasks import rebuild_everything
 
 class Command(BaseCommand):
     help = "Recompute match and season standings and ratings from the stored deals."
+    # The system checks import every view and URL (exports, PDF fonts, the API schema),
+    # none of which a rebuild uses: a third of the command's start.  `manage.py check`
+    # and the web processes run them.
+    requires_system_checks: list[str] = []
 
     def add_arguments(self, parser):
         parser.add_argument("--club", type=int, help="only this club (id)")

@@ -46,12 +46,12 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
-import json
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, OuterRef, QuerySet, Subquery, TextField
@@ -174,7 +174,7 @@ def _events(
 ) -> Iterator[tuple[str, dt.date, str]]:
     """(game, night, event as JSON text) of the club's counting deals, by game and in rating
     order: one query (a club's deals: a few megabytes at most).  The text is parsed by the
-    replay itself (``json.loads``), cheaper than the field's converter."""
+    replay itself (``orjson``), a fifth of the field's converter (``json.loads``)."""
     rows = _counting(club_id, games, since, public_only).order_by("match__game", *DEAL_ORDER)
     text = Cast("event", TextField())
     tuples = rows.values_list("match__game", "match__table__club_night__date", text)
@@ -293,7 +293,7 @@ def _replay_scopes(
         if (game, day) != at:
             _close_night(at, played, states, rows)
             at = (game, day)
-        event = json.loads(text)
+        event = orjson.loads(text)
         teams = event["teams"]
         update(states[game], teams, event["ranks"], event["weights"], event["stake"])
         for team in teams:

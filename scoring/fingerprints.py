@@ -22,6 +22,7 @@ from django.db import connection
 from django.db.models import F
 
 from scoring.models import Fingerprint
+from tournaments.models import Match, Season
 
 SEASON = "season"
 RATINGS = "ratings"
@@ -84,8 +85,6 @@ def clubs_to_rebuild(club_ids: list[int]) -> list[int]:
     no work to the workers.  Where fingerprints are not taken, every club."""
     if not taken():
         return club_ids
-    from tournaments.models import Match, Season
-
     unchecked = Match.objects.exclude(checked_version=F("version")).filter(
         table__club_night__season__club_id__in=club_ids
     )

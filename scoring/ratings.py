@@ -63,7 +63,7 @@ from scoring import fingerprints
 from scoring.models import Rating, RatingHistory, Scope, SeasonStanding
 from scoring.sheets import SeasonChart, Series
 from tournaments import access, progress
-from tournaments.bulk import insert_rows
+from tournaments.bulk import write_differences
 from tournaments.models import Club, Deal, DealScore, Match, Player, Season, Seat, counting_deals
 
 BATCH = 5000
@@ -300,13 +300,13 @@ def _replay_scopes(
             played.update(team)
         rated += 1
     _close_night(at, played, states, rows)
-    _write_changes(
+    write_differences(
         history if since is None else history.filter(night__gte=since),
         ["player", "game", "night", "scope"],
         ["mu", "sigma", "rating", "deals"],
         [row[:3] + (scope,) + row[3:] for scope in scopes for row in rows],
     )
-    _write_changes(
+    write_differences(
         Rating.objects.filter(
             player__club_id=club_id, game__in=games, scope__in=[*scopes, *emptied]
         ),
@@ -320,35 +320,6 @@ def _replay_scopes(
         ],
     )
     return rated
-
-
-def _write_changes(
-    rows: QuerySet[Any], key: list[str], values: list[str], fresh: list[tuple[Any, ...]]
-) -> None:
-    """Make ``rows`` (their ``key`` columns, then their ``values``) the ``fresh`` tuples,
-    writing only what differs: rows not among them deleted, rows whose values differ
-    replaced, rows missing inserted.  A replay that changes nothing writes nothing.
-    (Numbers compare exactly: the replay is deterministic, and floats round-trip
-    through PostgreSQL unchanged.)"""
-    width = len(key)
-    attnames = [f"{name}_id" if name == "player" else name for name in key]
-    kept = {
-        tuple(row[:width]): (row[width], tuple(row[width + 1 :]))
-        for row in rows.order_by().values_list(*attnames, "pk", *values)
-    }
-    stale: list[int] = []
-    new: list[tuple[Any, ...]] = []
-    for row in fresh:
-        there = kept.pop(tuple(row[:width]), None)
-        if there is None or there[1] != tuple(row[width:]):
-            new.append(row)
-            if there is not None:
-                stale.append(there[0])
-    stale += [pk for pk, _values in kept.values()]
-    model = rows.model
-    for start in range(0, len(stale), BATCH):
-        model.objects.filter(pk__in=stale[start : start + BATCH]).delete()
-    insert_rows(model, [*key, *values], new)
 
 
 def _close_night(

@@ -2,7 +2,9 @@
 
 The rebuilds and the federation generator write hundreds of thousands of rows;
 building a model instance per row and an INSERT with that many parameters
-costs more than the work itself.  ``insert_rows`` takes plain tuples.
+costs more than the work itself.  ``insert_rows`` takes plain tuples;
+``write_differences`` makes a set of stored rows equal to fresh tuples, writing only
+the rows that differ.
 """
 
 from __future__ import annotations
@@ -12,6 +14,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import connection, models
+from django.db.models import QuerySet
+
+DELETED_AT_ONCE = 5000
+"""Ids per DELETE (a statement's parameters stay well under the databases' limits)."""
 
 
 def insert_rows(
@@ -53,6 +59,35 @@ def insert_rows(
                 ]
                 copy.write_row([new_ids[i], *values] if ids else values)
     return new_ids
+
+
+def write_differences(
+    rows: QuerySet[Any], key: list[str], values: list[str], fresh: list[tuple[Any, ...]]
+) -> None:
+    """Make ``rows`` (their ``key`` columns, then their ``values``) the ``fresh`` tuples,
+    writing only what differs: rows not among them deleted, rows whose values differ
+    replaced, rows missing inserted (with :func:`insert_rows`).  Derived rows made
+    again from unchanged data write nothing.  Values compare exactly (floats
+    round-trip through PostgreSQL unchanged)."""
+    model = rows.model
+    width = len(key)
+    attnames = [_field(model, name).attname for name in key]  # player_id: foreign keys as ids
+    kept = {
+        tuple(row[:width]): (row[width], tuple(row[width + 1 :]))
+        for row in rows.order_by().values_list(*attnames, "pk", *values)
+    }
+    stale: list[int] = []
+    new: list[tuple[Any, ...]] = []
+    for row in fresh:
+        there = kept.pop(tuple(row[:width]), None)
+        if there is None or there[1] != tuple(row[width:]):
+            new.append(row)
+            if there is not None:
+                stale.append(there[0])
+    stale += [pk for pk, _values in kept.values()]
+    for start in range(0, len(stale), DELETED_AT_ONCE):
+        model.objects.filter(pk__in=stale[start : start + DELETED_AT_ONCE]).delete()
+    insert_rows(model, [*key, *values], new)
 
 
 def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:

@@ -29,10 +29,8 @@ Decisions a club would expect, where the issue is silent:
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import hashlib
 import json
-from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,7 +48,6 @@ from tournaments.games import LEAGUE_GAMES, league_game
 from tournaments.games.base import LeagueGame
 from tournaments.messages import localize
 from tournaments.models import Club, Deal, Match, Player, Season, Table
-from tournaments.nights import unique_handle
 from tournaments.records import Rejection, add_deal, complete_record, match_envelope, problems
 from tournaments.sheets import cells
 from tournaments.sheets.columns import (
@@ -64,6 +61,8 @@ from tournaments.sheets.columns import (
     seat_handle,
     seat_key,
 )
+from tournaments.sheets.names import NEW as NEW  # check()'s answer for a new player
+from tournaments.sheets.names import SheetNames
 from tournaments.sheets.reading import (
     cell_lines,
     list_items,
@@ -76,7 +75,6 @@ from tournaments.sheets.reading import (
 )
 from tournaments.textfile import whole_number
 
-NEW = "new"
 """The answer for a name the club does not know: make a new player of it."""
 KEY_PREFIX = "sheet:"
 
@@ -175,7 +173,6 @@ class _Checker:
         self.club = club
         self.sheet = sheet
         self.preview = Preview()
-        self.answers = {normal(k): v for k, v in answers.items()}
         known = known_headings()
         self.columns: dict[str, int] = {}
         self.headings: dict[str, str] = {}
@@ -184,18 +181,7 @@ class _Checker:
             if key is not None and key not in self.columns:
                 self.columns[key] = i
                 self.headings[key] = heading
-        self.players = list(Player.objects.filter(club=club))
-        self.by_name: dict[str, list[Player]] = defaultdict(list)
-        for p in self.players:
-            for name in {normal(p.display_name), normal(p.name_ja), normal(p.handle)} - {""}:
-                self.by_name[name].append(p)
-        self.taken = {p.handle for p in self.players}
-        self.aliases: dict[str, str] = {n: ps[0].handle for n, ps in self.by_name.items() if len(ps) == 1}  # fmt: skip
-        """Any name of a player (normalised) → their handle: the club's names and the sheet's."""
-        self.handles: dict[str, str] = {}
-        """Normalised name → the handle it plays under in this sheet."""
-        self.unknown_names: dict[str, str] = {}
-        """Normalised name → the name as first written, for names nobody answered."""
+        self.names = SheetNames(club, answers, self.preview, self.fail, self.fits)
         self.seasons = {normal(s.name): s for s in Season.objects.filter(club=club)}
         """The club's seasons and the sheet's new ones, by normalised name."""
         self.forms: dict[tuple[Any, ...], SheetForm] = {}
@@ -209,15 +195,26 @@ class _Checker:
             heading = column_heading(column)
         letter = get_column_letter(self.columns[column] + 1) if column in self.columns else ""
         self.preview.errors.append(
-            {"code": code, "path": f"row {row}.{column}" if column else f"row {row}",
-             "row": row, "column": heading, "letter": letter, "message": message}
-        )  # fmt: skip
+            {
+                "code": code,
+                "path": f"row {row}.{column}" if column else f"row {row}",
+                "row": row,
+                "column": heading,
+                "letter": letter,
+                "message": message,
+            }
+        )
 
     # -- the run ---------------------------------------------------------------------
     def run(self) -> Preview:
         missing = [k for k in ("date", "table", "game", seat_key(1)) if k not in self.columns]
         for key in missing:
-            self.fail("missing_column", 1, None, gettext("the file has no column %(column)s") % {"column": column_heading(key)})  # fmt: skip
+            self.fail(
+                "missing_column",
+                1,
+                None,
+                gettext("the file has no column %(column)s") % {"column": column_heading(key)},
+            )
         if missing:
             return self.preview
         groups: dict[tuple[str, dt.date, str, str, str], SheetMatch] = {}
@@ -247,20 +244,37 @@ class _Checker:
         if date is None:
             ok = False
             if text["date"]:
-                self.fail("wrong_date", row, "date", gettext("%(value)s is not a date: write it as 2024-04-01") % {"value": text["date"]})  # fmt: skip
+                self.fail(
+                    "wrong_date",
+                    row,
+                    "date",
+                    gettext("%(value)s is not a date: write it as 2024-04-01")
+                    % {"value": text["date"]},
+                )
             else:
                 self.fail("missing_field", row, "date", gettext("a date is required"))
         table = table_name(text.get("table", ""))
         if not table:
             ok = False
-            self.fail("missing_field", row, "table", gettext("a table is required (its name or number)"))  # fmt: skip
+            self.fail(
+                "missing_field", row, "table", gettext("a table is required (its name or number)")
+            )
         elif not self.fits(row, "table", Table, "name", table):
             ok = False
         game = read_game(text.get("game", ""))
         if game is None:
             ok = False
             if text.get("game"):
-                self.fail("unknown_game", row, "game", gettext("%(value)s is not a game of the app: %(games)s") % {"value": text["game"], "games": ", ".join(g.name_en for g in LEAGUE_GAMES.values())})  # fmt: skip
+                self.fail(
+                    "unknown_game",
+                    row,
+                    "game",
+                    gettext("%(value)s is not a game of the app: %(games)s")
+                    % {
+                        "value": text["game"],
+                        "games": ", ".join(g.name_en for g in LEAGUE_GAMES.values()),
+                    },
+                )
             else:
                 self.fail("missing_field", row, "game", gettext("a game is required"))
         if not ok:
@@ -278,11 +292,21 @@ class _Checker:
         preview; spelled as first written), or ``None``."""
         if not name:
             covering = [
-                s for s in self.seasons.values()
-                if s.pk is not None and s.starts_on and s.ends_on and s.starts_on <= date <= s.ends_on
-            ]  # fmt: skip
+                s
+                for s in self.seasons.values()
+                if s.pk is not None
+                and s.starts_on
+                and s.ends_on
+                and s.starts_on <= date <= s.ends_on
+            ]
             if len(covering) != 1:
-                self.fail("missing_field", row, "season", gettext("a season is required (no single season of the club covers %(date)s)") % {"date": date.isoformat()})  # fmt: skip
+                self.fail(
+                    "missing_field",
+                    row,
+                    "season",
+                    gettext("a season is required (no single season of the club covers %(date)s)")
+                    % {"date": date.isoformat()},
+                )
                 return None
             name = covering[0].name
         season = self.seasons.get(normal(name))
@@ -298,65 +322,19 @@ class _Checker:
             season.starts_on = min(date, season.starts_on or date)
             season.ends_on = max(date, season.ends_on or date)
         elif game not in season.games:
-            self.fail("game_not_in_season", row, "game", gettext("the season %(season)s does not count %(game)s: add the game to the season first") % {"season": season.name, "game": league_game(game).name_en})  # fmt: skip
+            self.fail(
+                "game_not_in_season",
+                row,
+                "game",
+                gettext(
+                    "the season %(season)s does not count %(game)s: add the game to the season first"
+                )
+                % {"season": season.name, "game": league_game(game).name_en},
+            )
             return None
         return season.name
 
     # -- players ---------------------------------------------------------------------
-    def handle(self, row: int, column: str, name: str) -> str:
-        """The handle the sheet's ``name`` plays under (a mistake when no player has it and
-        no answer says who it is; it is then checked as a new player would be)."""
-        key = normal(name)
-        handle = self.handle_of(row, column, name, key)
-        self.aliases.setdefault(key, handle)
-        return handle
-
-    def handle_of(self, row: int, column: str, name: str, key: str) -> str:
-        if key in self.handles:
-            handle = self.handles[key]
-            first = self.unknown_names.get(key)
-            if first is not None:
-                self.preview.unknown[first].append(row)
-                self.unknown_name(row, column, first)
-            return handle
-        matched = self.by_name.get(key, [])
-        answer = self.answers.get(key)
-        player: Player | None = None
-        if answer and answer != NEW:
-            player = next((p for p in self.players if p.handle == answer), None)
-            if player is None:
-                self.fail("unknown_player", row, column, gettext("%(handle)s is not a handle of the club's players") % {"handle": answer})  # fmt: skip
-        elif len(matched) == 1:  # the club's (an answer "new" given before it was added)
-            player = matched[0]
-        elif len(matched) > 1:
-            self.fail("ambiguous_player", row, column, gettext("%(name)s is the name of %(count)s players: write the handle (%(handles)s)") % {"name": name, "count": len(matched), "handles": ", ".join(p.handle for p in matched)})  # fmt: skip
-        if player is not None:
-            self.preview.known[name] = player
-            self.handles[key] = player.handle
-            return player.handle
-        handle = unique_handle(self.club, name, self.taken)
-        self.taken.add(handle)
-        self.handles[key] = handle
-        if answer == NEW and not matched:
-            if not self.fits(row, column, Player, "display_name", name):
-                return handle
-            self.preview.new_players[name] = Player(club=self.club, handle=handle, display_name=name)  # fmt: skip
-        elif not matched:
-            self.unknown_names[key] = name
-            self.preview.unknown[name] = [row]
-            self.preview.suggestions[name] = self.close_to(name)
-            self.unknown_name(row, column, name)
-        return handle
-
-    def unknown_name(self, row: int, column: str, name: str) -> None:
-        close = self.preview.suggestions.get(name) or []
-        hint = gettext(" (did you mean %(names)s?)") % {"names": ", ".join(p.display_name for p in close)} if close else ""  # fmt: skip
-        self.fail("unknown_player", row, column, gettext("%(name)s is not a player of the club%(hint)s: add them, or say who they are") % {"name": name, "hint": hint})  # fmt: skip
-
-    def close_to(self, name: str) -> list[Player]:
-        names = {normal(p.display_name): p for p in self.players}
-        return [names[n] for n in difflib.get_close_matches(normal(name), names, n=3, cutoff=0.6)]
-
     # -- a match ---------------------------------------------------------------------
     def check_match(self, match: SheetMatch) -> None:
         game = league_game(match.game)
@@ -367,10 +345,15 @@ class _Checker:
             names.pop()
         if not all(names):  # none, or a gap: the first empty seat
             seat = names.index("") + 1 if names else 1
-            self.fail("missing_player", first, seat_key(seat), gettext("the players are written in seat order without gaps"))  # fmt: skip
+            self.fail(
+                "missing_player",
+                first,
+                seat_key(seat),
+                gettext("the players are written in seat order without gaps"),
+            )
             return
         match.names = names
-        match.handles = [self.handle(first, seat_key(i), n) for i, n in enumerate(names, 1)]
+        match.handles = [self.names.handle(first, seat_key(i), n) for i, n in enumerate(names, 1)]
         match.rules = self.rules(first, values.get("rules", ""))
         match.target = self.target(first, values.get("target", ""), game)
         for row, later in match.rows[1:]:
@@ -380,7 +363,12 @@ class _Checker:
         opened = engine.check_match({**envelope, "deals": []})
         if not opened.valid:
             for problem in problems(opened.errors):
-                self.fail(problem["code"], first, match_column(problem["path"]), localize(problem, dict(zip(match.handles, match.names, strict=True))))  # fmt: skip
+                self.fail(
+                    problem["code"],
+                    first,
+                    match_column(problem["path"]),
+                    localize(problem, dict(zip(match.handles, match.names, strict=True))),
+                )
             return
         match.snapshot = opened.snapshot
         seat_of = {h: i for i, h in enumerate(match.handles, 1)}
@@ -388,7 +376,14 @@ class _Checker:
             deal = self.check_deal(match, game, stored, envelope, seat_of, row, cells_of, index)
             if deal is None and game.rules.deals_follow_the_match:
                 if index < len(match.rows):
-                    self.fail("not_checked", match.rows[index][0], None, gettext("not checked: the deals of this match follow from the row before, which has a mistake"))  # fmt: skip
+                    self.fail(
+                        "not_checked",
+                        match.rows[index][0],
+                        None,
+                        gettext(
+                            "not checked: the deals of this match follow from the row before, which has a mistake"
+                        ),
+                    )
                 return
 
     def same_as_first(
@@ -398,14 +393,27 @@ class _Checker:
         for key in [seat_key(s) for s in range(1, most + 1)] + ["rules", "target"]:
             value = values.get(key, "")
             if value and normal(str(value)) != normal(str(first.get(key, ""))):
-                self.fail("differs_in_match", row, key, gettext("%(value)s differs from row %(row)s of the same match (a match keeps its players, rules and target; give another match number to start a new one)") % {"value": value, "row": match.row})  # fmt: skip
+                self.fail(
+                    "differs_in_match",
+                    row,
+                    key,
+                    gettext(
+                        "%(value)s differs from row %(row)s of the same match (a match keeps its players, rules and target; give another match number to start a new one)"
+                    )
+                    % {"value": value, "row": match.row},
+                )
 
     def rules(self, row: int, text: cells.Cell) -> dict[str, Any]:
         rules: dict[str, Any] = {}
         for token in rule_tokens(text):
             name, eq, value = token.partition("=")
             if not eq or not name.strip():
-                self.fail("wrong_rules", row, "rules", gettext("write rules as name=value, e.g. jokers=1 or gambling=yes"))  # fmt: skip
+                self.fail(
+                    "wrong_rules",
+                    row,
+                    "rules",
+                    gettext("write rules as name=value, e.g. jokers=1 or gambling=yes"),
+                )
                 continue
             rules[name.strip()] = rule_value(value.strip())
         return rules
@@ -448,23 +456,30 @@ class _Checker:
         snapshot = match.snapshot
         to_seat = {h: seat_handle(i) for h, i in seat_of.items()}
         to_handle = {v: k for k, v in to_seat.items()}
-        inherited = engine.next_deal(envelope, snapshot) if game.rules.deals_follow_the_match else {}  # fmt: skip
+        inherited = (
+            engine.next_deal(envelope, snapshot) if game.rules.deals_follow_the_match else {}
+        )
         playing = [seat_of[h] for h in inherited.get("players", match.handles) if h in seat_of]
         names = {seat_of[h]: n for h, n in zip(match.handles, match.names, strict=True)}
         before = renamed(inherited, to_seat)
-        shape = (match.game, tuple(playing), tuple(match.names), json.dumps([match.rules, match.target, before], sort_keys=True))  # fmt: skip
+        shape = (
+            match.game,
+            tuple(playing),
+            tuple(match.names),
+            json.dumps([match.rules, match.target, before], sort_keys=True),
+        )
         blank = self.forms.get(shape)
         if blank is None:
             blank = self.forms[shape] = SheetForm(game, stored, playing, names, before)
         mistakes = len(self.preview.errors)
-        unresolved = any(normal(n) in self.unknown_names for n in match.names)
+        unresolved = any(normal(n) in self.names.unknown for n in match.names)
         data, failed = self.form_data(blank, row, values, seat_of, quiet=unresolved)
         self.unused_cells(blank, row, values, len(match.handles))
         form = blank.bound(data)
         if not form.is_valid():
             for name, messages in form.errors.items():
                 for message in messages if name not in failed else ():
-                    self.fail("invalid", row, name if name in form.fields else None, str(message))  # fmt: skip
+                    self.fail("invalid", row, name if name in form.fields else None, str(message))
         if failed or len(self.preview.errors) > mistakes:
             return None
         record = renamed(game.record(form, form.cleaned_data), to_handle)
@@ -484,9 +499,19 @@ class _Checker:
             return None
         match.snapshot = step.snapshot
         match.finished = step.finished
-        identity = [self.club.pk, match.season, match.date.isoformat(), normal(match.table),
-                    match.game, normal(match.number), index]  # fmt: skip
-        key = KEY_PREFIX + hashlib.sha256(json.dumps(identity, ensure_ascii=False).encode()).hexdigest()  # fmt: skip
+        identity = [
+            self.club.pk,
+            match.season,
+            match.date.isoformat(),
+            normal(match.table),
+            match.game,
+            normal(match.number),
+            index,
+        ]
+        key = (
+            KEY_PREFIX
+            + hashlib.sha256(json.dumps(identity, ensure_ascii=False).encode()).hexdigest()
+        )
         deal = SheetDeal(row, full, step.result, key, request_hash(full))
         match.deals.append(deal)
         return deal
@@ -504,27 +529,45 @@ class _Checker:
         a seat's name is unknown, so a player's name not at the table is not reported again."""
         data: dict[str, Any] = {}
         failed: set[str] = set()
-        seats = {alias: seat_handle(seat_of[h]) for alias, h in self.aliases.items() if h in seat_of}  # fmt: skip
+        seats = {
+            alias: seat_handle(seat_of[h])
+            for alias, h in self.names.aliases.items()
+            if h in seat_of
+        }
         for name in form.game_field_names:
             formfield = form.fields[name]
             cell = values.get(name, "")
             text = cell.isoformat() if isinstance(cell, dt.date) else cell
             if not text:
                 if name not in self.columns and formfield.required and formfield.initial is None:
-                    self.fail("missing_column", row, name, gettext("the file has no column %(column)s") % {"column": column_heading(name)})  # fmt: skip
+                    self.fail(
+                        "missing_column",
+                        row,
+                        name,
+                        gettext("the file has no column %(column)s")
+                        % {"column": column_heading(name)},
+                    )
                     failed.add(name)
                 data[name] = formfield.initial if formfield.initial is not None else ""
                 continue
             choices = dict(getattr(formfield, "choices", []) or [])
             if choices and set(choices) <= set(form.handles):  # players, by name
-                wanted = list_items(text) if isinstance(formfield, forms.MultipleChoiceField) else [text]  # fmt: skip
+                wanted = (
+                    list_items(text) if isinstance(formfield, forms.MultipleChoiceField) else [text]
+                )
                 picked = []
                 for who in wanted:
                     seat = seats.get(normal(who))
                     if (seat is None or seat not in choices) and quiet:
                         failed.add(name)  # a seat's name is unknown: that is the mistake
                     elif seat is None or seat not in choices:
-                        self.fail("not_seated", row, name, gettext("%(name)s is not one of this deal's players (%(players)s)") % {"name": who, "players": ", ".join(str(v) for v in choices.values())})  # fmt: skip
+                        self.fail(
+                            "not_seated",
+                            row,
+                            name,
+                            gettext("%(name)s is not one of this deal's players (%(players)s)")
+                            % {"name": who, "players": ", ".join(str(v) for v in choices.values())},
+                        )
                         failed.add(name)
                     else:
                         picked.append(seat)
@@ -546,7 +589,9 @@ class _Checker:
         for key, value in values.items():
             if value and key not in known and key not in form.fields:
                 if key.startswith("player_"):
-                    message = gettext("the match has %(count)s players; this seat is empty") % {"count": seated}  # fmt: skip
+                    message = gettext("the match has %(count)s players; this seat is empty") % {
+                        "count": seated
+                    }
                 else:
                     message = gettext("this deal has no such field (leave it empty)")
                 self.fail("not_used", row, key, message)
@@ -572,19 +617,39 @@ class _Checker:
         deals = Deal.objects.filter(match__table__club_night__season__club=self.club)
         for start in range(0, len(keys), 5000):
             found = deals.filter(idempotency_key__in=keys[start : start + 5000])
-            stored.update((k, (h, m)) for k, h, m in found.values_list("idempotency_key", "request_hash", "match_id"))  # fmt: skip
+            stored.update(
+                (k, (h, m))
+                for k, h, m in found.values_list("idempotency_key", "request_hash", "match_id")
+            )
         if not stored:
             return
         for match in self.preview.matches:
             before = [stored.get(d.key) for d in match.deals]
             if not any(before):
                 continue
-            same = all(b is not None and b[0] == d.request_hash for d, b in zip(match.deals, before, strict=True))  # fmt: skip
+            same = all(
+                b is not None and b[0] == d.request_hash
+                for d, b in zip(match.deals, before, strict=True)
+            )
             if same and len({b[1] for b in before if b}) == 1:
                 match.imported = True
                 continue
             for deal, b in zip(match.deals, before, strict=True):
                 if b is None:
-                    self.fail("imported_before", deal.row, None, gettext("this match was imported before without this row: enter the deal on the match's page"))  # fmt: skip
+                    self.fail(
+                        "imported_before",
+                        deal.row,
+                        None,
+                        gettext(
+                            "this match was imported before without this row: enter the deal on the match's page"
+                        ),
+                    )
                 elif b[0] != deal.request_hash:
-                    self.fail("imported_before", deal.row, None, gettext("this deal was imported before with other values: correct it on the match's page"))  # fmt: skip
+                    self.fail(
+                        "imported_before",
+                        deal.row,
+                        None,
+                        gettext(
+                            "this deal was imported before with other values: correct it on the match's page"
+                        ),
+                    )

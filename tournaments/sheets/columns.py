@@ -146,7 +146,9 @@ def game_columns(name: str) -> tuple[Column, ...]:
                         if field not in labels:
                             labels[field] = []
                             after = form.game_field_names[i - 1] if i else None
-                            order.insert(order.index(after) + 1 if after in order else len(order), field)  # fmt: skip
+                            order.insert(
+                                order.index(after) + 1 if after in order else len(order), field
+                            )
                         if len(labels[field]) < LANGUAGES.index(language) + 1:
                             labels[field].append(_label(form, field, sections))
     return tuple(Column(field, tuple(labels[field])) for field in order)

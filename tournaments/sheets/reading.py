@@ -54,7 +54,7 @@ def unicode_digits(text: str) -> str:
 def read_game(text: str) -> str | None:
     wanted = normal(text)
     for name, game in LEAGUE_GAMES.items():
-        if wanted in {normal(name), normal(game.name_en), normal(game.name_ja), normal(game.label)}:  # fmt: skip
+        if wanted in {normal(name), normal(game.name_en), normal(game.name_ja), normal(game.label)}:
             return name
     return None
 

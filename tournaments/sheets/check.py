@@ -172,7 +172,13 @@ class _Checker:
     def __init__(self, club: Club, sheet: cells.Rows, answers: Mapping[str, str]) -> None:
         self.club = club
         self.sheet = sheet
-        self.preview = Preview()
+        self.names = SheetNames(club, answers, self.fail, self.fits)
+        self.preview = Preview(
+            known=self.names.known,
+            unknown=self.names.unknown,
+            suggestions=self.names.suggestions,
+            new_players=self.names.new_players,
+        )
         known = known_headings()
         self.columns: dict[str, int] = {}
         self.headings: dict[str, str] = {}
@@ -181,7 +187,6 @@ class _Checker:
             if key is not None and key not in self.columns:
                 self.columns[key] = i
                 self.headings[key] = heading
-        self.names = SheetNames(club, answers, self.preview, self.fail, self.fits)
         self.seasons = {normal(s.name): s for s in Season.objects.filter(club=club)}
         """The club's seasons and the sheet's new ones, by normalised name."""
         self.forms: dict[tuple[Any, ...], SheetForm] = {}
@@ -472,7 +477,7 @@ class _Checker:
         if blank is None:
             blank = self.forms[shape] = SheetForm(game, stored, playing, names, before)
         mistakes = len(self.preview.errors)
-        unresolved = any(normal(n) in self.names.unknown for n in match.names)
+        unresolved = any(normal(n) in self.names.unanswered for n in match.names)
         data, failed = self.form_data(blank, row, values, seat_of, quiet=unresolved)
         self.unused_cells(blank, row, values, len(match.handles))
         form = blank.bound(data)

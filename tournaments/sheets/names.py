@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from collections import defaultdict
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.db import models
 from django.utils.translation import gettext
@@ -17,9 +17,6 @@ from django.utils.translation import gettext
 from tournaments.models import Club, Player
 from tournaments.nights import unique_handle
 from tournaments.sheets.columns import normal
-
-if TYPE_CHECKING:
-    from tournaments.sheets.check import Preview
 
 NEW = "new"
 """The answer for a name that is a new player of the club."""
@@ -33,12 +30,9 @@ Fits = Callable[[int, str, type[models.Model], str, Any], bool]
 class SheetNames:
     """The sheet's names and the handles they play under, found as the rows are read."""
 
-    def __init__(
-        self, club: Club, answers: Mapping[str, str], preview: Preview, fail: Fail, fits: Fits
-    ) -> None:
+    def __init__(self, club: Club, answers: Mapping[str, str], fail: Fail, fits: Fits) -> None:
         self.club = club
         self.answers = {normal(k): v for k, v in answers.items()}
-        self.preview = preview
         self.fail = fail
         self.fits = fits
         self.players = list(Player.objects.filter(club=club))
@@ -53,8 +47,13 @@ class SheetNames:
         """Any name of a player (normalised) → their handle: the club's names and the sheet's."""
         self.handles: dict[str, str] = {}
         """Normalised name → the handle it plays under in this sheet."""
-        self.unknown: dict[str, str] = {}
+        self.unanswered: dict[str, str] = {}
         """Normalised name → the name as first written, for names nobody answered."""
+        # What the preview shows (``check.Preview``'s fields of the same names):
+        self.known: dict[str, Player] = {}
+        self.unknown: dict[str, list[int]] = {}
+        self.suggestions: dict[str, list[Player]] = {}
+        self.new_players: dict[str, Player] = {}
 
     def handle(self, row: int, column: str, name: str) -> str:
         """The handle the sheet's ``name`` plays under (a mistake when no player has it and
@@ -67,9 +66,9 @@ class SheetNames:
     def handle_of(self, row: int, column: str, name: str, key: str) -> str:
         if key in self.handles:
             handle = self.handles[key]
-            first = self.unknown.get(key)
+            first = self.unanswered.get(key)
             if first is not None:
-                self.preview.unknown[first].append(row)
+                self.unknown[first].append(row)
                 self.unknown_name(row, column, first)
             return handle
         matched = self.by_name.get(key, [])
@@ -100,7 +99,7 @@ class SheetNames:
                 },
             )
         if player is not None:
-            self.preview.known[name] = player
+            self.known[name] = player
             self.handles[key] = player.handle
             return player.handle
         handle = unique_handle(self.club, name, self.taken)
@@ -109,18 +108,16 @@ class SheetNames:
         if answer == NEW and not matched:
             if not self.fits(row, column, Player, "display_name", name):
                 return handle
-            self.preview.new_players[name] = Player(
-                club=self.club, handle=handle, display_name=name
-            )
+            self.new_players[name] = Player(club=self.club, handle=handle, display_name=name)
         elif not matched:
-            self.unknown[key] = name
-            self.preview.unknown[name] = [row]
-            self.preview.suggestions[name] = self.close_to(name)
+            self.unanswered[key] = name
+            self.unknown[name] = [row]
+            self.suggestions[name] = self.close_to(name)
             self.unknown_name(row, column, name)
         return handle
 
     def unknown_name(self, row: int, column: str, name: str) -> None:
-        close = self.preview.suggestions.get(name) or []
+        close = self.suggestions.get(name) or []
         hint = (
             gettext(" (did you mean %(names)s?)")
             % {"names": ", ".join(p.display_name for p in close)}

@@ -8,11 +8,17 @@ from django.db import models
 from tournaments import access
 from tournaments.models import Match, Player, Season
 
+COUNTS = 4
+"""Columns of a match line for the game's own counts (``count_1`` …): the values of
+``LeagueGame.player_numbers`` in the order of its ``number_labels``.  Numbers in
+columns, so that a season's are summed as numbers (not taken apart from JSON per key)."""
+COUNT_COLUMNS = [f"count_{i}" for i in range(1, COUNTS + 1)]
+
 
 class MatchStanding(models.Model):
     """One player's line in a match, as the engine's match rules rank it, and what the
     season's leaderboard adds up from it (``season``, ``game``, ``finished``, ``points``,
-    ``scored``, ``numbers``): a season is totalled from these rows alone."""
+    ``scored``, the game's own counts): a season is totalled from these rows alone."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="standings")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="match_standings")
@@ -27,9 +33,12 @@ class MatchStanding(models.Model):
     finished = models.BooleanField()
     points = models.IntegerField(help_text="The sum of the player's deal scores in the match.")
     scored = models.PositiveIntegerField(help_text="The match's deals with a score for the player.")
-    numbers = models.JSONField(
-        null=True, help_text="The game's own counts for the player (LeagueGame.player_numbers)."
+    count_1 = models.PositiveIntegerField(
+        null=True, help_text="The game's first own count for the player (see COUNTS)."
     )
+    count_2 = models.PositiveIntegerField(null=True, help_text="The game's second own count.")
+    count_3 = models.PositiveIntegerField(null=True, help_text="The game's third own count.")
+    count_4 = models.PositiveIntegerField(null=True, help_text="The game's fourth own count.")
 
     class Meta:
         ordering = ["match", "rank", "player"]

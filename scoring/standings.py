@@ -34,11 +34,11 @@ from django.utils import timezone
 
 import engine
 from scoring import fingerprints
-from scoring.models import MatchStanding, SeasonPoint, SeasonStanding
+from scoring.models import COUNT_COLUMNS, COUNTS, MatchStanding, SeasonPoint, SeasonStanding
 from scoring.ratings import rebuild_club_ratings
 from tournaments import progress
 from tournaments.bulk import insert_rows
-from tournaments.games import league_game
+from tournaments.games import LEAGUE_GAMES, LeagueGame, league_game
 from tournaments.models import Club, Deal, DealScore, Match, Season, Seat
 from tournaments.records import match_envelope
 
@@ -46,7 +46,7 @@ CHUNK = 500
 """Matches checked per transaction by a full rebuild."""
 
 LINE = ["match", "player", "total", "deals", "deals_won", "rank", "updated_at", "season",
-        "game", "night", "finished", "points", "scored", "numbers"]  # fmt: skip
+        "game", "night", "finished", "points", "scored", *COUNT_COLUMNS]  # fmt: skip
 
 
 def rebuild_match_standings(match_id: int) -> int | None:
@@ -139,9 +139,16 @@ def _lines(
     return [
         (match.pk, ids[s.player], s.total, s.deals, s.deals_won, s.rank, now, season_id,
          match.game, night, finished, points[s.player], len(played[s.player]),
-         league.player_numbers(played[s.player], s.player) or None)
+         *_counts(league, league.player_numbers(played[s.player], s.player)))
         for s in result.standings
     ]  # fmt: skip
+
+
+def _counts(league: LeagueGame, numbers: dict[str, int]) -> list[int | None]:
+    """A match line's count columns: the game's own counts in the order of its labels."""
+    assert set(numbers) <= set(league.number_labels), f"{league}: counts without a label"
+    values = [numbers.get(key) for key in league.number_labels]
+    return values + [None] * (COUNTS - len(values))
 
 
 def rebuild_season_standings(season_id: int) -> bool:
@@ -207,21 +214,34 @@ def _totals_statement() -> str:
                    COUNT(*) FILTER (WHERE ms.finished AND ms.rank = 1) AS matches_won,
                    RANK() OVER (PARTITION BY ms.season_id, ms.game ORDER BY {", ".join(order)})
                        AS rank,
-                   now() AS updated_at, COALESCE(n.numbers, '{{}}'::jsonb) AS numbers
+                   now() AS updated_at, {_season_numbers()} AS numbers
               FROM scoring_matchstanding ms
-              LEFT JOIN (
-                    SELECT season_id, game, player_id, jsonb_object_agg(key, total) AS numbers
-                      FROM (SELECT season_id, game, player_id, key, SUM(value::integer) AS total
-                              FROM scoring_matchstanding, jsonb_each_text(numbers)
-                             WHERE season_id = ANY(%(seasons)s) AND numbers IS NOT NULL
-                             GROUP BY 1, 2, 3, 4) per_key
-                     GROUP BY 1, 2, 3
-              ) n ON (n.season_id, n.game, n.player_id) = (ms.season_id, ms.game, ms.player_id)
              WHERE ms.season_id = ANY(%(seasons)s) AND ms.scored > 0
-             GROUP BY ms.season_id, ms.game, ms.player_id, n.numbers
+             GROUP BY ms.season_id, ms.game, ms.player_id
         )
         {_write_differences("scoring_seasonstanding", ["season_id", "game", "player_id"], compared, "updated_at")}
     """
+
+
+def _season_numbers() -> str:
+    """A season line's own counts (``SeasonStanding.numbers``): each game's labels with
+    the sums of its count columns (a count no line has is left out), ``{}`` for a game
+    without counts."""
+    cases = []
+    for name, league in sorted(LEAGUE_GAMES.items()):
+        if league.number_labels:
+            columns = zip(league.number_labels, COUNT_COLUMNS, strict=False)
+            pairs = [f"'{key}', SUM(ms.{column})" for key, column in columns]
+            cases.append(
+                f"WHEN '{name}' THEN jsonb_strip_nulls(jsonb_build_object({', '.join(pairs)}))"
+            )
+    return f"CASE ms.game {' '.join(cases)} ELSE '{{}}'::jsonb END" if cases else "'{}'::jsonb"
+
+
+def _numbers(game: str, line: dict[str, Any]) -> dict[str, int]:
+    """The same counts as :func:`_season_numbers`, from a line's summed count columns."""
+    columns = zip(league_game(game).number_labels, COUNT_COLUMNS, strict=False)
+    return {key: line[column] for key, column in columns if line[column] is not None}
 
 
 def _write_differences(table: str, key: list[str], compared: list[str], touched: str = "") -> str:
@@ -279,13 +299,8 @@ def _season_in_python(season: Season) -> None:
         deals_won=Sum("deals_won"),
         matches=Count("id"),
         matches_won=Count("id", filter=Q(finished=True, rank=1)),
+        **{column: Sum(column) for column in COUNT_COLUMNS},
     )
-    numbers: dict[tuple[str, int], dict[str, int]] = defaultdict(dict)
-    for game, player_id, counts in lines.filter(numbers__isnull=False).values_list(
-        "game", "player_id", "numbers"
-    ):
-        for key, value in (counts or {}).items():
-            numbers[(game, player_id)][key] = numbers[(game, player_id)].get(key, 0) + value
     by_game: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in totals:
         by_game[row["game"]].append(row)
@@ -301,7 +316,7 @@ def _season_in_python(season: Season) -> None:
                 rank, previous = position, key
             rows.append((season.pk, game_name, line["player_id"], line["total"], line["deals"],
                          line["deals_won"], line["matches"], line["matches_won"], rank, now,
-                         numbers.get((game_name, line["player_id"]), {})))  # fmt: skip
+                         _numbers(game_name, line)))  # fmt: skip
     insert_rows(SeasonStanding, ["season", "game", "player", "total", "deals", "deals_won",
                                  "matches", "matches_won", "rank", "updated_at", "numbers"], rows)  # fmt: skip
     per_night = sorted(

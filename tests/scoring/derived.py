@@ -7,7 +7,8 @@ from scoring.models import MatchStanding, Rating, RatingHistory, SeasonPoint, Se
 
 COLUMNS = {
     MatchStanding: ("match_id", "player_id", "total", "deals", "deals_won", "rank", "season_id",
-                    "game", "night", "finished", "points", "scored", "numbers"),
+                    "game", "night", "finished", "points", "scored", "count_1", "count_2", "count_3",
+                    "count_4"),
     SeasonStanding: ("season_id", "game", "player_id", "total", "deals", "deals_won", "matches",
                      "matches_won", "rank", "numbers"),
     SeasonPoint: ("season_id", "game", "player_id", "night", "ordinal", "total"),

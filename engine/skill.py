@@ -26,7 +26,8 @@ units in the last place of a float.
 from __future__ import annotations
 
 import math
-from typing import Final
+from collections.abc import Callable, Iterable
+from typing import Any, Final
 
 MU: Final = 25.0
 SIGMA: Final = 25.0 / 3.0
@@ -38,6 +39,8 @@ WEIGHT_HIGH: Final = 2.0
 
 Rated = dict[int, tuple[float, float, int]]
 """Player id → (mu, sigma, deals rated)."""
+NEW: Final = (MU, SIGMA, 0)
+"""A player not rated yet."""
 
 
 def scaled(weights: list[float]) -> list[float]:
@@ -61,27 +64,142 @@ def update(
     is a tie; ``weights``: each player's share in their team (``None``: all equal).
     The answer is in the teams' own order."""
     k = len(mus)
-    if not ranks:
-        ranks = [float(t) for t in range(k)]
-    order = sorted(range(k), key=lambda t: float(ranks[t]))  # stable, as the library
-    rank = [int(ranks[t]) for t in order]
+    order, rank = _order(ranks, k)
+    flat_mus: list[float] = []
+    flat_sigmas: list[float] = []
+    starts = [0] * (k + 1)
+    for i in range(k):
+        flat_mus.extend(mus[order[i]])
+        flat_sigmas.extend(sigmas[order[i]])
+        starts[i + 1] = len(flat_mus)
+    moved_mus, moved_sigmas = _moved(flat_mus, flat_sigmas, starts, order, rank, weights)
+    new_mus: list[list[float]] = [[] for _ in range(k)]
+    new_sigmas: list[list[float]] = [[] for _ in range(k)]
+    for i in range(k):
+        new_mus[order[i]] = moved_mus[starts[i] : starts[i + 1]]
+        new_sigmas[order[i]] = moved_sigmas[starts[i] : starts[i + 1]]
+    return new_mus, new_sigmas
+
+
+def rate_into(
+    state: Rated,
+    teams: list[list[int]],
+    ranks: list[float],
+    weights: list[list[float]] | None,
+    stake: float,
+) -> None:
+    """Rate one event of player ids into ``state``: each player's change of mu scaled by
+    ``stake`` (1: the model's own update), sigma as the model has it, one more deal."""
+    k = len(teams)
+    order, rank = _order(ranks, k)
+    players: list[int] = []
+    mus: list[float] = []
+    sigmas: list[float] = []
+    counts: list[int] = []
+    starts = [0] * (k + 1)
+    for i in range(k):
+        for pid in teams[order[i]]:
+            mu, sigma, n = state.get(pid, NEW)
+            players.append(pid)
+            mus.append(mu)
+            sigmas.append(sigma)
+            counts.append(n)
+        starts[i + 1] = len(players)
+    moved_mus, moved_sigmas = _moved(mus, sigmas, starts, order, rank, weights)
+    for j, pid in enumerate(players):
+        mu = mus[j]
+        state[pid] = (mu + stake * (moved_mus[j] - mu), moved_sigmas[j], counts[j] + 1)
+
+
+Rate = Callable[[Rated, list[list[int]], list[float], list[list[float]] | None, float], None]
+"""An update of a state by one event, as :func:`rate_into`."""
+
+Night = tuple[int, str, object, float, float, float, int]
+"""A player's rating at the end of a night: (player, game, night, mu, sigma, mu - 3 sigma,
+deals rated)."""
+
+
+def replay(
+    events: Iterable[tuple[str, object, Any]],
+    states: dict[str, Rated],
+    parse: Callable[[Any], Any],
+    rate: Rate | None = None,
+) -> tuple[int, list[Night]]:
+    """Rate ``events`` (game, night, stored event as ``parse`` reads it: ``teams``,
+    ``ranks``, ``weights``, ``stake``) in their order into each game's state; returns how
+    many, and everyone's rating at the end of each night they played (in the order of the
+    nights, by player within one).  ``rate``: another update than :func:`rate_into` (the
+    library's)."""
+    rows: list[Night] = []
+    played: set[int] = set()
+    rated = 0
+    game = ""
+    night: object = None
+    state: Rated = {}
+    for next_game, next_night, text in events:
+        if next_game != game or next_night != night:
+            _close(rows, played, state, game, night)
+            game, night = next_game, next_night
+            state = states[game]
+        event = parse(text)
+        teams: list[list[int]] = event["teams"]
+        if rate is None:
+            rate_into(state, teams, event["ranks"], event["weights"], event["stake"])
+        else:
+            rate(state, teams, event["ranks"], event["weights"], event["stake"])
+        for team in teams:
+            played.update(team)
+        rated += 1
+    _close(rows, played, state, game, night)
+    return rated, rows
+
+
+def _close(rows: list[Night], played: set[int], state: Rated, game: str, night: object) -> None:
+    """The night's rows: everyone who played in it, by player."""
+    for pid in sorted(played):
+        mu, sigma, n = state[pid]
+        rows.append((pid, game, night, mu, sigma, mu - 3 * sigma, n))
+    played.clear()
+
+
+def _order(ranks: list[float], k: int) -> tuple[list[int], list[int]]:
+    """The teams from best to worst (a stable sort, as the library's), and their ranks."""
+    given = ranks if ranks else [float(t) for t in range(k)]
+    order: list[int] = []
+    for t in range(k):  # insertion: a handful of teams
+        at = len(order)
+        while at > 0 and float(given[order[at - 1]]) > float(given[t]):
+            at -= 1
+        order.insert(at, t)
+    return order, [int(given[t]) for t in order]
+
+
+def _moved(
+    mus: list[float],
+    sigmas: list[float],
+    starts: list[int],
+    order: list[int],
+    rank: list[int],
+    weights: list[list[float]] | None,
+) -> tuple[list[float], list[float]]:
+    """The update itself, on the players of the teams from best to worst, one after the
+    other (team ``i``: ``starts[i]`` to ``starts[i + 1]``): their new mu and sigma."""
+    k = len(rank)
     tau2 = TAU * TAU
+    fixed = [math.sqrt(s * s + tau2) for s in sigmas]
     team_mu = [0.0] * k
     team_s2 = [0.0] * k
-    fixed: list[list[float]] = []
     for i in range(k):
-        row = [math.sqrt(s * s + tau2) for s in sigmas[order[i]]]
-        fixed.append(row)
         m = 0.0
         s2 = 0.0
-        for j, mu in enumerate(mus[order[i]]):
-            m += mu
-            s2 += row[j] ** 2
+        for j in range(starts[i], starts[i + 1]):
+            m += mus[j]
+            s2 += fixed[j] * fixed[j]
         team_mu[i] = m
         team_s2[i] = s2
     total = 0.0
     for i in range(k):
-        total += team_s2[i] + BETA**2
+        total += team_s2[i] + BETA * BETA
     c = math.sqrt(total)
     power = [math.exp(team_mu[i] / c) for i in range(k)]
     sum_q = [0.0] * k
@@ -92,8 +210,8 @@ def update(
                 sum_q[q] += power[i]
             if rank[i] == rank[q]:
                 ties[q] += 1
-    new_mus: list[list[float]] = [[] for _ in range(k)]
-    new_sigmas: list[list[float]] = [[] for _ in range(k)]
+    moved_mus = [0.0] * len(mus)
+    moved_sigmas = [0.0] * len(mus)
     for i in range(k):
         omega = 0.0
         delta = 0.0
@@ -107,53 +225,17 @@ def update(
                     omega -= share / ties[q]
         s2 = team_s2[i]
         omega *= s2 / c
-        delta *= s2 / c**2
+        delta *= s2 / (c * c)
         delta *= math.sqrt(s2) / c
-        team = order[i]
-        given = scaled(weights[team]) if weights else None
-        moved_mu: list[float] = []
-        moved_sigma: list[float] = []
-        for j, mu in enumerate(mus[team]):
-            weight = given[j] if given is not None else 1.0
-            sigma = fixed[i][j]
-            part = sigma**2 / s2
+        given = scaled(weights[order[i]]) if weights else None
+        for j in range(starts[i], starts[i + 1]):
+            weight = given[j - starts[i]] if given is not None else 1.0
+            sigma = fixed[j]
+            part = sigma * sigma / s2
             if omega >= 0:
-                moved_mu.append(mu + part * omega * weight)
-                moved_sigma.append(sigma * math.sqrt(max(1 - part * delta * weight, KAPPA)))
+                moved_mus[j] = mus[j] + part * omega * weight
+                moved_sigmas[j] = sigma * math.sqrt(max(1 - part * delta * weight, KAPPA))
             else:
-                moved_mu.append(mu + part * omega / weight)
-                moved_sigma.append(sigma * math.sqrt(max(1 - part * delta / weight, KAPPA)))
-        new_mus[team] = moved_mu
-        new_sigmas[team] = moved_sigma
-    return new_mus, new_sigmas
-
-
-def rate_into(
-    state: Rated,
-    teams: list[list[int]],
-    ranks: list[float],
-    weights: list[list[float]] | None,
-    stake: float,
-) -> None:
-    """Rate one event of player ids into ``state``: each player's change of mu scaled by
-    ``stake`` (1: the model's own update), sigma as the model has it, one more deal."""
-    mus: list[list[float]] = []
-    sigmas: list[list[float]] = []
-    counts: list[list[int]] = []
-    for team in teams:
-        team_mus: list[float] = []
-        team_sigmas: list[float] = []
-        team_counts: list[int] = []
-        for pid in team:
-            mu, sigma, n = state.get(pid, (MU, SIGMA, 0))
-            team_mus.append(mu)
-            team_sigmas.append(sigma)
-            team_counts.append(n)
-        mus.append(team_mus)
-        sigmas.append(team_sigmas)
-        counts.append(team_counts)
-    new_mus, new_sigmas = update(mus, sigmas, ranks, weights)
-    for t, team in enumerate(teams):
-        for j, pid in enumerate(team):
-            mu = mus[t][j]
-            state[pid] = (mu + stake * (new_mus[t][j] - mu), new_sigmas[t][j], counts[t][j] + 1)
+                moved_mus[j] = mus[j] + part * omega / weight
+                moved_sigmas[j] = sigma * math.sqrt(max(1 - part * delta / weight, KAPPA))
+    return moved_mus, moved_sigmas

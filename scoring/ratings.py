@@ -47,7 +47,7 @@ from __future__ import annotations
 import datetime as dt
 import gc
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -75,12 +75,12 @@ State = dict[int, tuple[float, float, int]]
 """Player id → (mu, sigma, deals rated)."""
 
 
-Update = Callable[[State, list[list[int]], list[float], list[list[float]] | None, float], None]
+Update = skill.Rate
 """Rate one event (teams, ranks, weights, stake) into a state: ``engine.skill.rate_into``."""
 
 
 def rater() -> Update:
-    """The update ``RATING_MODEL`` chooses (looked up once per replay, not per deal)."""
+    """The update ``RATING_MODEL`` chooses."""
     return _rate_with_library if settings.RATING_MODEL == "openskill" else skill.rate_into
 
 
@@ -284,22 +284,9 @@ def _replay_scopes(
                 "pk", "mu", "sigma", "n"
             ):
                 states[game][pid] = (mu, sigma, n)
-    rated = 0
-    rows: list[tuple[Any, ...]] = []
-    at: tuple[str, dt.date] | None = None
-    played: set[int] = set()
-    update = rater()
-    for game, day, text in _events(club_id, games, since, public_only):
-        if (game, day) != at:
-            _close_night(at, played, states, rows)
-            at = (game, day)
-        event = orjson.loads(text)
-        teams = event["teams"]
-        update(states[game], teams, event["ranks"], event["weights"], event["stake"])
-        for team in teams:
-            played.update(team)
-        rated += 1
-    _close_night(at, played, states, rows)
+    library = _rate_with_library if settings.RATING_MODEL == "openskill" else None
+    events = _events(club_id, games, since, public_only)
+    rated, rows = skill.replay(events, states, orjson.loads, library)
     write_differences(
         history if since is None else history.filter(night__gte=since),
         ["player", "game", "night", "scope"],
@@ -320,21 +307,6 @@ def _replay_scopes(
         ],
     )
     return rated
-
-
-def _close_night(
-    at: tuple[str, dt.date] | None,
-    played: set[int],
-    states: dict[str, State],
-    rows: list[tuple[Any, ...]],
-) -> None:
-    """The history rows of the night ``at`` (game, date): everyone who played in it."""
-    if at is not None:
-        game, night = at
-        for pid in sorted(played):
-            mu, sigma, n = states[game][pid]
-            rows.append((pid, game, night, mu, sigma, ordinal(mu, sigma), n))
-    played.clear()
 
 
 def refresh_match_ratings(match_id: int) -> None:

@@ -111,3 +111,62 @@ def test_a_stake_scales_the_change_of_mu_and_counts_one_deal():
     skill.rate_into(twice, [[1], [2]], [0, 1], None, 2.0)
     assert twice[1][0] - skill.MU == pytest.approx(2 * (once[1][0] - skill.MU))
     assert twice[1][1] == once[1][1] and once[1][2] == twice[1][2] == 1
+
+
+def test_a_replay_rates_each_game_apart_and_keeps_each_night_of_those_who_played():
+    """``replay``: the events of two games on two nights, in order; each game's state
+    alone; a row per player and (game, night) with their rating at its end; another
+    update (the library's) chosen by ``rate`` gives the same rows."""
+    events = [
+        (
+            "napoleon",
+            "night 1",
+            {"teams": [[1, 2], [3]], "ranks": [0, 1], "weights": [[2.0, 1.0], [1.0]], "stake": 2.0},
+        ),
+        (
+            "napoleon",
+            "night 1",
+            {"teams": [[3], [1]], "ranks": [0, 1], "weights": None, "stake": 1.0},
+        ),
+        (
+            "napoleon",
+            "night 2",
+            {"teams": [[2], [4]], "ranks": [0, 0], "weights": None, "stake": 1.0},
+        ),
+        (
+            "packing",
+            "night 1",
+            {"teams": [[1, 4], [2, 3]], "ranks": [1, 0], "weights": None, "stake": 1.0},
+        ),
+    ]
+    states: dict[str, skill.Rated] = {"napoleon": {}, "packing": {}}
+    rated, rows = skill.replay(iter(events), states, dict)
+    expected: dict[str, skill.Rated] = {"napoleon": {}, "packing": {}}
+    for game, _night, e in events:
+        skill.rate_into(expected[game], e["teams"], e["ranks"], e["weights"], e["stake"])
+    assert rated == 4 and states == expected
+    assert [(pid, game, night) for pid, game, night, *_rest in rows] == [
+        (1, "napoleon", "night 1"),
+        (2, "napoleon", "night 1"),
+        (3, "napoleon", "night 1"),
+        (2, "napoleon", "night 2"),
+        (4, "napoleon", "night 2"),
+        (1, "packing", "night 1"),
+        (2, "packing", "night 1"),
+        (3, "packing", "night 1"),
+        (4, "packing", "night 1"),
+    ]
+    one, two, mu, sigma, ordinal, deals = rows[0][0], rows[3], *rows[0][3:]
+    assert (mu, sigma, deals) == (states["napoleon"][one][0], states["napoleon"][one][1], 2)
+    assert ordinal == pytest.approx(mu - 3 * sigma)
+    assert two[3:5] == states["napoleon"][2][:2] and two[6] == 2  # its rating after night 2
+
+    calls = []
+
+    def library(state, teams, ranks, weights, stake):
+        calls.append(teams)
+        skill.rate_into(state, teams, ranks, weights, stake)
+
+    again: dict[str, skill.Rated] = {"napoleon": {}, "packing": {}}
+    assert skill.replay(iter(events), again, dict, library) == (rated, rows)
+    assert len(calls) == 4

@@ -35,7 +35,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext
@@ -51,7 +50,6 @@ from tournaments.models import Club, Deal, Match, Player, Season, Table
 from tournaments.records import Rejection, add_deal, complete_record, match_envelope, problems
 from tournaments.sheets import cells
 from tournaments.sheets.columns import (
-    MATCH_COLUMNS,
     SheetForm,
     column_heading,
     known_headings,
@@ -61,12 +59,10 @@ from tournaments.sheets.columns import (
     seat_handle,
     seat_key,
 )
+from tournaments.sheets.fields import RowFields, column_for
 from tournaments.sheets.names import NEW as NEW  # check()'s answer for a new player
 from tournaments.sheets.names import SheetNames
 from tournaments.sheets.reading import (
-    cell_lines,
-    list_items,
-    read_choice,
     read_date,
     read_game,
     rule_tokens,
@@ -75,7 +71,6 @@ from tournaments.sheets.reading import (
 )
 from tournaments.textfile import whole_number
 
-"""The answer for a name the club does not know: make a new player of it."""
 KEY_PREFIX = "sheet:"
 
 
@@ -187,6 +182,7 @@ class _Checker:
             if key is not None and key not in self.columns:
                 self.columns[key] = i
                 self.headings[key] = heading
+        self.fields = RowFields(self.columns, self.names.aliases, self.fail)
         self.seasons = {normal(s.name): s for s in Season.objects.filter(club=club)}
         """The club's seasons and the sheet's new ones, by normalised name."""
         self.forms: dict[tuple[Any, ...], SheetForm] = {}
@@ -478,8 +474,8 @@ class _Checker:
             blank = self.forms[shape] = SheetForm(game, stored, playing, names, before)
         mistakes = len(self.preview.errors)
         unresolved = any(normal(n) in self.names.unanswered for n in match.names)
-        data, failed = self.form_data(blank, row, values, seat_of, quiet=unresolved)
-        self.unused_cells(blank, row, values, len(match.handles))
+        data, failed = self.fields.data(blank, row, values, seat_of, quiet=unresolved)
+        self.fields.unused(blank, row, values, len(match.handles))
         form = blank.bound(data)
         if not form.is_valid():
             for name, messages in form.errors.items():
@@ -499,7 +495,7 @@ class _Checker:
         found = step.result.errors if not step.result.valid else step.errors
         if found:
             for problem in problems(found):
-                column = self.column_for(form, problem["path"], to_seat)
+                column = column_for(form, problem["path"], to_seat)
                 self.fail(problem["code"], row, column, localize(problem, display))
             return None
         match.snapshot = step.snapshot
@@ -520,98 +516,6 @@ class _Checker:
         deal = SheetDeal(row, full, step.result, key, request_hash(full))
         match.deals.append(deal)
         return deal
-
-    def form_data(
-        self,
-        form: SheetForm,
-        row: int,
-        values: Mapping[str, cells.Cell],
-        seat_of: Mapping[str, int],
-        quiet: bool = False,
-    ) -> tuple[dict[str, Any], set[str]]:
-        """The entry form's data from the row's cells (players by any of their names, choices
-        by value or label, a multi-line field's lines), and the fields found wrong; ``quiet``:
-        a seat's name is unknown, so a player's name not at the table is not reported again."""
-        data: dict[str, Any] = {}
-        failed: set[str] = set()
-        seats = {
-            alias: seat_handle(seat_of[h])
-            for alias, h in self.names.aliases.items()
-            if h in seat_of
-        }
-        for name in form.game_field_names:
-            formfield = form.fields[name]
-            cell = values.get(name, "")
-            text = cell.isoformat() if isinstance(cell, dt.date) else cell
-            if not text:
-                if name not in self.columns and formfield.required and formfield.initial is None:
-                    self.fail(
-                        "missing_column",
-                        row,
-                        name,
-                        gettext("the file has no column %(column)s")
-                        % {"column": column_heading(name)},
-                    )
-                    failed.add(name)
-                data[name] = formfield.initial if formfield.initial is not None else ""
-                continue
-            choices = dict(getattr(formfield, "choices", []) or [])
-            if choices and set(choices) <= set(form.handles):  # players, by name
-                wanted = (
-                    list_items(text) if isinstance(formfield, forms.MultipleChoiceField) else [text]
-                )
-                picked = []
-                for who in wanted:
-                    seat = seats.get(normal(who))
-                    if (seat is None or seat not in choices) and quiet:
-                        failed.add(name)  # a seat's name is unknown: that is the mistake
-                    elif seat is None or seat not in choices:
-                        self.fail(
-                            "not_seated",
-                            row,
-                            name,
-                            gettext("%(name)s is not one of this deal's players (%(players)s)")
-                            % {"name": who, "players": ", ".join(str(v) for v in choices.values())},
-                        )
-                        failed.add(name)
-                    else:
-                        picked.append(seat)
-                single = picked[0] if picked else ""
-                data[name] = picked if isinstance(formfield, forms.MultipleChoiceField) else single
-            elif choices:
-                data[name] = read_choice(choices, text)
-            elif isinstance(formfield.widget, forms.Textarea):
-                data[name] = cell_lines(text)
-            else:
-                data[name] = text
-        return data, failed
-
-    def unused_cells(
-        self, form: SheetForm, row: int, values: Mapping[str, cells.Cell], seated: int
-    ) -> None:
-        """A filled cell the deal has no field for (another table size, a player who is out)."""
-        known = set(MATCH_COLUMNS) | {seat_key(s) for s in range(1, seated + 1)}
-        for key, value in values.items():
-            if value and key not in known and key not in form.fields:
-                if key.startswith("player_"):
-                    message = gettext("the match has %(count)s players; this seat is empty") % {
-                        "count": seated
-                    }
-                else:
-                    message = gettext("this deal has no such field (leave it empty)")
-                self.fail("not_used", row, key, message)
-
-    def column_for(self, form: SheetForm, path: str, to_seat: Mapping[str, str]) -> str | None:
-        """The column an engine error at ``path`` concerns (as the entry form places it)."""
-        head, _dot, rest = path.partition(".")
-        head = head.split("[")[0]
-        player = rest.split("[")[0].split(".")[0]
-        if head == "point_cards" and not player:  # the total: the point columns, from the first
-            points = [n for n in form.fields if n.startswith("pc_")]
-            if points:
-                return points[0]
-        name = form.game.field_for(head, to_seat.get(player, player))
-        return name if name in form.fields else None
 
     # -- imported before -------------------------------------------------------------
     def find_imported(self) -> None:

@@ -4,8 +4,9 @@
 For each size (BENCH_SIZES, default 100,000 and 1,000,000 deals) a federation
 of 100 clubs (BENCH_PLAYERS players, 10,000) is generated once into a database
 of its own (``clubscore_fed_<deals>``, kept for the next run) and checked once
-(``rebuild_standings --recheck``, skipped by a later run that finds it done).  Then, each against one bare ``SELECT
-player_id, SUM(score) … GROUP BY player_id`` over the same deal scores:
+(``rebuild_standings --recheck``, skipped by a later run that finds it done).  Then,
+each against one bare ``SELECT player_id, SUM(score) … GROUP BY player_id`` over the
+same deal scores:
 
 - the standings part alone (every season totalled; the matches are checked
   already), in one process;
@@ -52,8 +53,14 @@ def deals_in(conn) -> int:
 def run(args: list[str], env: dict[str, str]) -> float:
     """Seconds of a manage.py command in a process of its own."""
     start = time.perf_counter()
-    done = subprocess.run([str(BIN / "python"), "manage.py", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, check=False)  # fmt: skip
+    done = subprocess.run(
+        [str(BIN / "python"), "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode:
         raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stderr[-3000:]}")
     return time.perf_counter() - start
@@ -92,8 +99,8 @@ def prepare(deals: int) -> tuple[str, dict[str, str]]:
             conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
             conn.execute(f'CREATE DATABASE "{database}"')
         run(["migrate", "-v0"], env)
-        seconds = run(["generate_federation", "--clubs", str(CLUBS), "--players", str(PLAYERS),
-                       "--deals", str(deals), "--seed", "2026", "--skip-rebuild"], env)  # fmt: skip
+        flags = f"--clubs {CLUBS} --players {PLAYERS} --deals {deals} --seed 2026 --skip-rebuild"
+        seconds = run(["generate_federation", *flags.split()], env)
         print(f"  generated in {seconds:.0f} s")
     run(["migrate", "-v0"], env)
     return database, env
@@ -136,7 +143,9 @@ def parts(database: str) -> None:
     assert sum(rebuild_club_ratings(club, every=True) for club in clubs) == rated
     ratings_written = time.perf_counter() - start
     peak_before_library = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    events = list(Deal.objects.filter(event__isnull=False).values_list("event", flat=True).iterator(5000))  # fmt: skip
+    events = list(
+        Deal.objects.filter(event__isnull=False).values_list("event", flat=True).iterator(5000)
+    )
     model = PlackettLuce()
     start = time.perf_counter()
     for event in events:
@@ -223,8 +232,12 @@ def main() -> None:
                 conn.execute(BARE).fetchall()
                 bare.append(time.perf_counter() - start)
         base = min(bare)
-        done = subprocess.run([sys.executable, __file__, "--parts", database], capture_output=True,
-                              text=True, check=True)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, __file__, "--parts", database],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         part = json.loads(done.stdout.strip().splitlines()[-1])
         fanned = {}
         for workers in (1, 2):
@@ -238,12 +251,16 @@ def main() -> None:
         print(f"    bare SUM … GROUP BY player_id: {base:.2f} s (best of 3)")
         if first is not None:
             print(f"    first check of every match (--recheck, 2 workers): {first:.0f} s")
-        print(f"    standings part alone: {part['standings']:.2f} s, {part['standings'] / base:.1f}× the bare query")  # fmt: skip
-        library = part["events"] / part["library"]
+        standings = part["standings"]
         print(
-            f"    rating update alone (engine.skill): {part['events'] / part['update']:,.0f} events/s; "
-            f"OpenSkill alone on the same events: {library:,.0f} events/s (the update at "
-            f"{(part['events'] / part['update']) / library:.0%} of it)"
+            f"    standings part alone: {standings:.2f} s, {standings / base:.1f}× the bare query"
+        )
+        library = part["events"] / part["library"]
+        update = part["events"] / part["update"]
+        print(
+            f"    rating update alone (engine.skill): {update:,.0f} events/s; OpenSkill alone"
+            f" on the same events: {library:,.0f} events/s (the update at {update / library:.0%}"
+            " of it)"
         )
         for key, what in (("ratings", "rows unchanged"), ("ratings_written", "every row written")):
             speed = part["rated"] / part[key]
@@ -257,12 +274,13 @@ def main() -> None:
             f"({len(corrected)} clubs): p50 {percentile(corrected, 50) * 1000:.0f} ms, "
             f"p95 {percentile(corrected, 95) * 1000:.0f} ms"
         )
-        print(
-            f"    peak resident memory of one process rebuilding every club: {part['peak_mb']:.0f} MB"
-        )
+        peak = part["peak_mb"]
+        print(f"    peak resident memory of one process rebuilding every club: {peak:.0f} MB")
         for workers, seconds in fanned.items():
-            print(f"    full rebuild, {workers} worker process{'es' if workers > 1 else ''}: "
-                  f"{seconds:.1f} s, {seconds / base:.0f}× the bare query")  # fmt: skip
+            print(
+                f"    full rebuild, {workers} worker process{'es' if workers > 1 else ''}: "
+                f"{seconds:.1f} s, {seconds / base:.0f}× the bare query"
+            )
         print(f"    speed-up from one worker to two: {fanned[1] / fanned[2]:.2f}×")
         print(
             f"    rebuild with nothing changed: {part['unchanged']:.2f} s, "

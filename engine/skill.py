@@ -154,11 +154,16 @@ def replay(
     return rated, rows
 
 
+def ordinal(mu: float, sigma: float) -> float:
+    """The rating shown: mu - 3 sigma (0 for a new player, rising as the model grows sure)."""
+    return mu - 3 * sigma
+
+
 def _close(rows: list[Night], played: set[int], state: Rated, game: str, night: object) -> None:
     """The night's rows: everyone who played in it, by player."""
     for pid in sorted(played):
         mu, sigma, n = state[pid]
-        rows.append((pid, game, night, mu, sigma, mu - 3 * sigma, n))
+        rows.append((pid, game, night, mu, sigma, ordinal(mu, sigma), n))
     played.clear()
 
 

@@ -67,11 +67,11 @@ from tournaments.bulk import write_differences
 from tournaments.models import Club, Deal, DealScore, Match, Player, Season, Seat, counting_deals
 
 BATCH = 5000
-MU, SIGMA = skill.MU, skill.SIGMA
+MU = skill.MU
 
 DEAL_ORDER = ("match__table__club_night__date", "match__created_at", "match_id", "number")
 
-State = dict[int, tuple[float, float, int]]
+State = skill.Rated
 """Player id → (mu, sigma, deals rated)."""
 
 
@@ -79,15 +79,17 @@ Update = skill.Rate
 """Rate one event (teams, ranks, weights, stake) into a state: ``engine.skill.rate_into``."""
 
 
-def rater() -> Update:
-    """The update ``RATING_MODEL`` chooses."""
-    return _rate_with_library if settings.RATING_MODEL == "openskill" else skill.rate_into
+def library() -> Update | None:
+    """The library's update where ``RATING_MODEL`` chooses it; ``None``: the engine's own
+    (``engine.skill.rate_into``, called by the compiled replay directly)."""
+    return _rate_with_library if settings.RATING_MODEL == "openskill" else None
 
 
 def rate(event: dict[str, Any], state: State) -> list[int]:
     """Rate one stored event (``Deal.event``); ``state`` is updated; returns who played."""
     teams = event["teams"]
-    rater()(state, teams, event["ranks"], event["weights"], event["stake"])
+    update = library() or skill.rate_into
+    update(state, teams, event["ranks"], event["weights"], event["stake"])
     return [pid for team in teams for pid in team]
 
 
@@ -102,7 +104,7 @@ def _rate_with_library(
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
-    before = [[state.get(pid, (MU, SIGMA, 0)) for pid in team] for team in teams]
+    before = [[state.get(pid, skill.NEW) for pid in team] for team in teams]
     rated = model.rate(
         [[model.rating(mu=mu, sigma=sigma) for mu, sigma, _n in team] for team in before],
         ranks=ranks,
@@ -113,15 +115,12 @@ def _rate_with_library(
             state[pid] = (mu + stake * (after.mu - mu), after.sigma, n + 1)
 
 
-def ordinal(mu: float, sigma: float) -> float:
-    return mu - 3 * sigma
-
-
 def _counting(
     club_id: int, games: list[str], since: dt.date | None, public_only: bool = False
 ) -> QuerySet[Deal]:
-    deals = Deal.objects.filter(counting_deals(), match__game__in=games,
-                                match__table__club_night__season__club_id=club_id)  # fmt: skip
+    deals = Deal.objects.filter(
+        counting_deals(), match__game__in=games, match__table__club_night__season__club_id=club_id
+    )
     if since is not None:
         deals = deals.filter(match__table__club_night__date__gte=since)
     if public_only:
@@ -284,9 +283,8 @@ def _replay_scopes(
                 "pk", "mu", "sigma", "n"
             ):
                 states[game][pid] = (mu, sigma, n)
-    library = _rate_with_library if settings.RATING_MODEL == "openskill" else None
     events = _events(club_id, games, since, public_only)
-    rated, rows = skill.replay(events, states, orjson.loads, library)
+    rated, rows = skill.replay(events, states, orjson.loads, library())
     write_differences(
         history if since is None else history.filter(night__gte=since),
         ["player", "game", "night", "scope"],
@@ -300,7 +298,7 @@ def _replay_scopes(
         ["player", "game", "scope"],
         ["mu", "sigma", "rating", "deals"],
         [
-            (pid, game, scope, mu, sigma, ordinal(mu, sigma), n)
+            (pid, game, scope, mu, sigma, skill.ordinal(mu, sigma), n)
             for scope in scopes
             for game, state in states.items()
             for pid, (mu, sigma, n) in state.items()

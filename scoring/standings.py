@@ -45,8 +45,15 @@ from tournaments.records import match_envelope
 CHUNK = 500
 """Matches checked per transaction by a full rebuild."""
 
-LINE = ["match", "player", "total", "deals", "deals_won", "rank", "updated_at", "season",
-        "game", "night", "finished", "points", "scored", *COUNT_COLUMNS]  # fmt: skip
+LINE = (
+    "match player total deals deals_won rank updated_at season game night finished points scored "
+    + " ".join(COUNT_COLUMNS)
+).split()
+"""A match line's columns, in the order of ``_lines``' tuples."""
+STANDING = (
+    "season game player total deals deals_won matches matches_won rank updated_at numbers".split()
+)
+"""A season line's columns, in the order of ``_season_in_python``'s tuples."""
 
 
 def rebuild_match_standings(match_id: int) -> int | None:
@@ -93,7 +100,9 @@ def rebuild_matches(match_ids: Iterable[int], *, rescore: bool = False) -> list[
             counting = [(i, r) for i, a, c, r in stored if a and (c or not confirmation)]
             envelope = match_envelope(match, [h for h, _pid in seats[match.pk]])
             result = engine.check_match({**envelope, "deals": [r for _i, r in counting]})
-            lines += _lines(match, night.season_id, night.date, seats[match.pk], counting, result, now)  # fmt: skip
+            lines += _lines(
+                match, night.season_id, night.date, seats[match.pk], counting, result, now
+            )
             match.checked_version = match.version
             if rescore:  # after an engine change: the kept progress is redone at the next entry
                 match.state = None
@@ -137,18 +146,37 @@ def _lines(
     finished, _winners = match.outcome(result)
     finished = finished and any(s.deals for s in result.standings)  # ended before a deal: no win
     return [
-        (match.pk, ids[s.player], s.total, s.deals, s.deals_won, s.rank, now, season_id,
-         match.game, night, finished, points[s.player], len(played[s.player]),
-         *_counts(league, league.player_numbers(played[s.player], s.player)))
+        (
+            match.pk,
+            ids[s.player],
+            s.total,
+            s.deals,
+            s.deals_won,
+            s.rank,
+            now,
+            season_id,
+            match.game,
+            night,
+            finished,
+            points[s.player],
+            len(played[s.player]),
+            *_counts(league, league.player_numbers(played[s.player], s.player)),
+        )
         for s in result.standings
-    ]  # fmt: skip
+    ]
 
 
 def _counts(league: LeagueGame, numbers: dict[str, int]) -> list[int | None]:
     """A match line's count columns: the game's own counts in the order of its labels."""
     assert set(numbers) <= set(league.number_labels), f"{league}: counts without a label"
-    values = [numbers.get(key) for key in league.number_labels]
+    values = [numbers.get(key) for key, _column in _count_columns(league)]
     return values + [None] * (COUNTS - len(values))
+
+
+def _count_columns(league: LeagueGame) -> list[tuple[str, str]]:
+    """The game's own counts (the keys of its ``number_labels``), each with the match line's
+    column that holds it."""
+    return list(zip(league.number_labels, COUNT_COLUMNS, strict=False))
 
 
 def rebuild_season_standings(season_id: int) -> bool:
@@ -207,6 +235,8 @@ def _totals_statement() -> str:
         )
         order.append(f"CASE ms.game {cases} END DESC NULLS LAST")
     compared = ["total", "deals", "deals_won", "matches", "matches_won", "rank", "numbers"]
+    key = ["season_id", "game", "player_id"]
+    written = _write_differences("scoring_seasonstanding", key, compared, "updated_at")
     return f"""
         WITH fresh AS (
             SELECT ms.season_id, ms.game, ms.player_id, SUM(ms.points) AS total,
@@ -219,7 +249,7 @@ def _totals_statement() -> str:
              WHERE ms.season_id = ANY(%(seasons)s) AND ms.scored > 0
              GROUP BY ms.season_id, ms.game, ms.player_id
         )
-        {_write_differences("scoring_seasonstanding", ["season_id", "game", "player_id"], compared, "updated_at")}
+        {written}
     """
 
 
@@ -230,8 +260,7 @@ def _season_numbers() -> str:
     cases = []
     for name, league in sorted(LEAGUE_GAMES.items()):
         if league.number_labels:
-            columns = zip(league.number_labels, COUNT_COLUMNS, strict=False)
-            pairs = [f"'{key}', SUM(ms.{column})" for key, column in columns]
+            pairs = [f"'{key}', SUM(ms.{column})" for key, column in _count_columns(league)]
             cases.append(
                 f"WHEN '{name}' THEN jsonb_strip_nulls(jsonb_build_object({', '.join(pairs)}))"
             )
@@ -240,7 +269,7 @@ def _season_numbers() -> str:
 
 def _numbers(game: str, line: dict[str, Any]) -> dict[str, int]:
     """The same counts as :func:`_season_numbers`, from a line's summed count columns."""
-    columns = zip(league_game(game).number_labels, COUNT_COLUMNS, strict=False)
+    columns = _count_columns(league_game(game))
     return {key: line[column] for key, column in columns if line[column] is not None}
 
 
@@ -254,10 +283,12 @@ def _write_differences(table: str, key: list[str], compared: list[str], touched:
     changed = [*compared, *([touched] if touched else [])]
     columns = [*key, *changed]
     same_key = " AND ".join(f"f.{c} = o.{c}" for c in key)
+    fresh = ", ".join(f"f.{c}" for c in columns)
     return f"""
-        , old AS (SELECT id, {", ".join(key + compared)} FROM {table} WHERE season_id = ANY(%(seasons)s)
+        , old AS (
+            SELECT id, {", ".join(key + compared)} FROM {table} WHERE season_id = ANY(%(seasons)s)
         ), diff AS (
-            SELECT o.id AS old_id, f.{key[0]} IS NULL AS gone, {", ".join(f"f.{c}" for c in columns)}
+            SELECT o.id AS old_id, f.{key[0]} IS NULL AS gone, {fresh}
               FROM fresh f FULL JOIN old o ON {same_key}
              WHERE o.id IS NULL OR f.{key[0]} IS NULL
                 OR ({", ".join(f"o.{c}" for c in compared)})
@@ -275,6 +306,7 @@ def _write_differences(table: str, key: list[str], compared: list[str], touched:
     """
 
 
+_POINTS_KEY = ["season_id", "game", "player_id", "night"]
 POINTS = f"""
     WITH fresh AS (
         SELECT season_id, game, player_id, night,
@@ -285,7 +317,7 @@ POINTS = f"""
          WHERE season_id = ANY(%(seasons)s) AND scored > 0
          GROUP BY season_id, game, player_id, night
     )
-    {_write_differences("scoring_seasonpoint", ["season_id", "game", "player_id", "night"], ["ordinal", "total"])}
+    {_write_differences("scoring_seasonpoint", _POINTS_KEY, ["ordinal", "total"])}
 """
 """The plot's points: each player's cumulative total after each club night of a game."""
 
@@ -314,11 +346,22 @@ def _season_in_python(season: Season) -> None:
             key = rank_key(line["total"], line["deals_won"])
             if key != previous:
                 rank, previous = position, key
-            rows.append((season.pk, game_name, line["player_id"], line["total"], line["deals"],
-                         line["deals_won"], line["matches"], line["matches_won"], rank, now,
-                         _numbers(game_name, line)))  # fmt: skip
-    insert_rows(SeasonStanding, ["season", "game", "player", "total", "deals", "deals_won",
-                                 "matches", "matches_won", "rank", "updated_at", "numbers"], rows)  # fmt: skip
+            rows.append(
+                (
+                    season.pk,
+                    game_name,
+                    line["player_id"],
+                    line["total"],
+                    line["deals"],
+                    line["deals_won"],
+                    line["matches"],
+                    line["matches_won"],
+                    rank,
+                    now,
+                    _numbers(game_name, line),
+                )
+            )
+    insert_rows(SeasonStanding, STANDING, rows)
     per_night = sorted(
         lines.values("game", "player_id", "night")
         .annotate(points=Sum("points"))
@@ -332,7 +375,16 @@ def _season_in_python(season: Season) -> None:
     out = []
     for game, night, player_id, points in per_night:
         cumulative[(game, player_id)] += points
-        out.append((season.pk, game, player_id, night, nights[game].index(night) + 1, cumulative[(game, player_id)]))  # fmt: skip
+        out.append(
+            (
+                season.pk,
+                game,
+                player_id,
+                night,
+                nights[game].index(night) + 1,
+                cumulative[(game, player_id)],
+            )
+        )
     insert_rows(SeasonPoint, ["season", "game", "player", "night", "ordinal", "total"], out)
 
 
@@ -361,7 +413,10 @@ def rebuild_seasons_of(season_ids: list[int], *, recheck: bool = False) -> tuple
 def rebuild_all(*, recheck: bool = False) -> tuple[int, int]:
     """Every club, one after the other in this process (``rebuild_standings`` shares the
     clubs among the Celery workers instead); returns (seasons, matches checked)."""
-    done = [rebuild_club(c, recheck=recheck) for c in Club.objects.order_by("pk").values_list("pk", flat=True)]  # fmt: skip
+    done = [
+        rebuild_club(c, recheck=recheck)
+        for c in Club.objects.order_by("pk").values_list("pk", flat=True)
+    ]
     return sum(s for s, _m in done), sum(m for _s, m in done)
 
 

@@ -29,10 +29,8 @@ Decisions a club would expect, where the issue is silent:
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -41,12 +39,11 @@ from django.utils.translation import gettext
 from openpyxl.utils import get_column_letter
 
 import engine
-from engine.results import DealResult
 from tournaments.actions import request_hash
 from tournaments.games import LEAGUE_GAMES, league_game
 from tournaments.games.base import LeagueGame
 from tournaments.messages import localize
-from tournaments.models import Club, Deal, Match, Player, Season, Table
+from tournaments.models import Club, Match, Season, Table
 from tournaments.records import Rejection, add_deal, complete_record, match_envelope, problems
 from tournaments.sheets import cells
 from tournaments.sheets.columns import (
@@ -60,8 +57,10 @@ from tournaments.sheets.columns import (
     seat_key,
 )
 from tournaments.sheets.fields import RowFields, column_for
+from tournaments.sheets.imported import deal_key, mark_imported
 from tournaments.sheets.names import NEW as NEW  # check()'s answer for a new player
 from tournaments.sheets.names import SheetNames
+from tournaments.sheets.preview import Preview, SheetDeal, SheetMatch
 from tournaments.sheets.reading import (
     read_date,
     read_game,
@@ -70,89 +69,6 @@ from tournaments.sheets.reading import (
     table_name,
 )
 from tournaments.textfile import whole_number
-
-KEY_PREFIX = "sheet:"
-
-
-@dataclass
-class SheetDeal:
-    row: int
-    record: dict[str, Any]
-    """The deal record, completed with its match's envelope, in the club's handles."""
-    result: DealResult
-    key: str
-    request_hash: str
-
-
-@dataclass
-class SheetMatch:
-    season: str
-    date: dt.date
-    table: str
-    game: str
-    number: str
-    """The sheet's ``match`` column (``1`` when empty)."""
-    row: int
-    """Its first row."""
-    names: list[str] = field(default_factory=list)
-    """The players as the sheet names them, in seat order."""
-    handles: list[str] = field(default_factory=list)
-    rules: dict[str, Any] = field(default_factory=dict)
-    target: int | None = None
-    rows: list[tuple[int, dict[str, cells.Cell]]] = field(default_factory=list)
-    deals: list[SheetDeal] = field(default_factory=list)
-    snapshot: dict[str, Any] | None = None
-    finished: bool = False
-    imported: bool = False
-    """Every deal of it is in the club already (imported before): it is skipped."""
-
-
-@dataclass
-class Preview:
-    """What a sheet would add; nothing of it is written."""
-
-    matches: list[SheetMatch] = field(default_factory=list)
-    errors: list[dict[str, Any]] = field(default_factory=list)
-    """Each mistake: code, path (``row 7.player_2``), row, column (as the file heads it),
-    message (in the active language)."""
-    known: dict[str, Player] = field(default_factory=dict)
-    """Names of the sheet → the club's players they are."""
-    unknown: dict[str, list[int]] = field(default_factory=dict)
-    """Names the club does not know and no answer maps → the rows they are on."""
-    suggestions: dict[str, list[Player]] = field(default_factory=dict)
-    """Players of the club whose names are close to an unknown name."""
-    new_players: dict[str, Player] = field(default_factory=dict)
-    """Names answered :data:`NEW` → the unsaved players (with the handles they will get)."""
-    new_seasons: dict[str, Season] = field(default_factory=dict)
-    seasons: dict[str, Season] = field(default_factory=dict)
-    """Every season the sheet's rows are in, by the sheet's name for it (new ones unsaved)."""
-    loose_rows: int = 0
-    """Rows of deals that belong to no match yet (a mistake in their date, table, game…)."""
-
-    @property
-    def valid(self) -> bool:
-        return not self.errors
-
-    @property
-    def to_add(self) -> list[SheetMatch]:
-        return [m for m in self.matches if not m.imported]
-
-    def counts(self) -> dict[str, int]:
-        """What the file would add.  ``deals`` counts the file's rows of deals (imported
-        before: left out), whether they check or not, so that the number stays the same
-        while the mistakes are corrected one by one (issue 29, 10); ``deals_checked`` those
-        the engine accepted so far (all of them once no mistake is left)."""
-        new = self.to_add
-        return {
-            "matches": len(new),
-            "deals": sum(len(m.rows) for m in new) + self.loose_rows,
-            "deals_checked": sum(len(m.deals) for m in new),
-            "nights": len({(m.season, m.date) for m in new}),
-            "players": len(self.new_players),
-            "seasons": len(self.new_seasons),
-            "matches_imported_before": len(self.matches) - len(new),
-            "deals_imported_before": sum(len(m.deals) for m in self.matches if m.imported),
-        }
 
 
 def check(club: Club, data: bytes, players: Mapping[str, str] | None = None) -> Preview:
@@ -230,7 +146,7 @@ class _Checker:
         for match in groups.values():
             self.preview.matches.append(match)
             self.check_match(match)
-        self.find_imported()
+        mark_imported(self.club, self.preview.matches, self.fail)
         self.preview.errors.sort(key=lambda e: e["row"])
         return self.preview
 
@@ -500,65 +416,7 @@ class _Checker:
             return None
         match.snapshot = step.snapshot
         match.finished = step.finished
-        identity = [
-            self.club.pk,
-            match.season,
-            match.date.isoformat(),
-            normal(match.table),
-            match.game,
-            normal(match.number),
-            index,
-        ]
-        key = (
-            KEY_PREFIX
-            + hashlib.sha256(json.dumps(identity, ensure_ascii=False).encode()).hexdigest()
-        )
+        key = deal_key(self.club.pk, match, index)
         deal = SheetDeal(row, full, step.result, key, request_hash(full))
         match.deals.append(deal)
         return deal
-
-    # -- imported before -------------------------------------------------------------
-    def find_imported(self) -> None:
-        """Mark the matches the club has from an earlier import; a mistake where an earlier
-        import of the same rows differs."""
-        keys = [d.key for m in self.preview.matches for d in m.deals]
-        stored: dict[str, tuple[str, int]] = {}
-        deals = Deal.objects.filter(match__table__club_night__season__club=self.club)
-        for start in range(0, len(keys), 5000):
-            found = deals.filter(idempotency_key__in=keys[start : start + 5000])
-            stored.update(
-                (k, (h, m))
-                for k, h, m in found.values_list("idempotency_key", "request_hash", "match_id")
-            )
-        if not stored:
-            return
-        for match in self.preview.matches:
-            before = [stored.get(d.key) for d in match.deals]
-            if not any(before):
-                continue
-            same = all(
-                b is not None and b[0] == d.request_hash
-                for d, b in zip(match.deals, before, strict=True)
-            )
-            if same and len({b[1] for b in before if b}) == 1:
-                match.imported = True
-                continue
-            for deal, b in zip(match.deals, before, strict=True):
-                if b is None:
-                    self.fail(
-                        "imported_before",
-                        deal.row,
-                        None,
-                        gettext(
-                            "this match was imported before without this row: enter the deal on the match's page"
-                        ),
-                    )
-                elif b[0] != deal.request_hash:
-                    self.fail(
-                        "imported_before",
-                        deal.row,
-                        None,
-                        gettext(
-                            "this deal was imported before with other values: correct it on the match's page"
-                        ),
-                    )

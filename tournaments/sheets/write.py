@@ -36,8 +36,9 @@ from tournaments.models import (
     Table,
 )
 from tournaments.records import Rejection
-from tournaments.sheets.check import Preview, check
+from tournaments.sheets.check import check
 from tournaments.sheets.columns import normal
+from tournaments.sheets.preview import Preview
 
 
 class SheetRejected(Rejection):

@@ -21,7 +21,7 @@ from tournaments.messages import public
 from tournaments.models import Club
 from tournaments.records import Rejection
 from tournaments.sheets import cells, check, write
-from tournaments.sheets.check import Preview
+from tournaments.sheets.preview import Preview
 from web.api.base import ADMINS_ONLY, deny
 
 

@@ -35,7 +35,7 @@ from tournaments.messages import localize
 from tournaments.models import Player, SheetUpload
 from tournaments.records import Rejection
 from tournaments.sheets import cells, check, template, write
-from tournaments.sheets.check import Preview
+from tournaments.sheets.preview import Preview
 from web.pages.setup import administered_club
 
 SHOWN = 200

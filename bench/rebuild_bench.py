@@ -117,8 +117,8 @@ def parts(database: str) -> None:
 
     from engine import skill
     from scoring.models import Rating, RatingHistory
-    from scoring.ratings import rebuild_club_ratings
-    from scoring.standings import rebuild_seasons
+    from scoring.ratings import rebuild_clubs_ratings
+    from scoring.standings import club_batches, rebuild_seasons
     from scoring.tasks import rebuild_everything
     from tournaments import corrections
     from tournaments.models import Club, Deal, Match, Season
@@ -131,16 +131,17 @@ def parts(database: str) -> None:
         assert rebuild_everything() == (0, 0)
         unchanged.append(time.perf_counter() - start)
     start = time.perf_counter()
-    for club in clubs:  # every season totalled (no fingerprint asked), only differences written
-        rebuild_seasons(list(Season.objects.filter(club_id=club).values_list("pk", flat=True)))
+    batches = club_batches(clubs)  # as the full rebuild's tasks take them
+    for batch in batches:  # every season totalled (no fingerprint asked), only differences written
+        rebuild_seasons(list(Season.objects.filter(club_id__in=batch).values_list("pk", flat=True)))
     standings = time.perf_counter() - start
     start = time.perf_counter()
-    rated = sum(rebuild_club_ratings(club, every=True) for club in clubs)
+    rated = sum(rebuild_clubs_ratings(batch, every=True) for batch in batches)
     ratings = time.perf_counter() - start
     RatingHistory.objects.all().delete()  # as after losing them: every row written again
     Rating.objects.all().delete()
     start = time.perf_counter()
-    assert sum(rebuild_club_ratings(club, every=True) for club in clubs) == rated
+    assert sum(rebuild_clubs_ratings(batch, every=True) for batch in batches) == rated
     ratings_written = time.perf_counter() - start
     peak_before_library = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     events = list(

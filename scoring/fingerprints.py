@@ -63,11 +63,6 @@ def of_seasons(season_ids: list[int]) -> dict[int, str]:
         return dict(cursor.fetchall())
 
 
-def of_ratings(club_id: int) -> str | None:
-    """The club's ratings' fingerprint now."""
-    return of_clubs_ratings([club_id]).get(club_id)
-
-
 def of_clubs_ratings(club_ids: list[int]) -> dict[int, str]:
     """Each club's ratings' fingerprint now (one query, whatever the number of clubs)."""
     if not taken() or not club_ids:

@@ -116,10 +116,12 @@ def _rate_with_library(
 
 
 def _counting(
-    club_id: int, games: list[str], since: dt.date | None, public_only: bool = False
+    club_ids: list[int], games: list[str], since: dt.date | None, public_only: bool = False
 ) -> QuerySet[Deal]:
     deals = Deal.objects.filter(
-        counting_deals(), match__game__in=games, match__table__club_night__season__club_id=club_id
+        counting_deals(),
+        match__game__in=games,
+        match__table__club_night__season__club_id__in=club_ids,
     )
     if since is not None:
         deals = deals.filter(match__table__club_night__date__gte=since)
@@ -137,11 +139,11 @@ def scope_for(user: Any, club_id: int) -> str:
     return Scope.PUBLIC
 
 
-def fill_events(club_id: int, games: list[str], since: dt.date | None = None) -> int:
+def fill_events(club_ids: list[int], games: list[str], since: dt.date | None = None) -> int:
     """Give the deals stored without a rated event theirs, from their records and scores;
     returns how many."""
     missing = list(
-        _counting(club_id, games, since)
+        _counting(club_ids, games, since)
         .filter(event__isnull=True)
         .values_list("pk", "match_id", "match__game", "record")
     )
@@ -169,12 +171,12 @@ def fill_events(club_id: int, games: list[str], since: dt.date | None = None) ->
 
 
 def _events(
-    club_id: int, games: list[str], since: dt.date | None, public_only: bool
+    club_ids: list[int], games: list[str], since: dt.date | None, public_only: bool
 ) -> Iterator[tuple[str, dt.date, str]]:
-    """(game, night, event as JSON text) of the club's counting deals, by game and in rating
-    order: one query (a club's deals: a few megabytes at most).  The text is parsed by the
+    """(game, night, event as JSON text) of the clubs' counting deals, by game and in rating
+    order: one query (a few clubs' deals: some megabytes at most).  The text is parsed by the
     replay itself (``orjson``), a fifth of the field's converter (``json.loads``)."""
-    rows = _counting(club_id, games, since, public_only).order_by("match__game", *DEAL_ORDER)
+    rows = _counting(club_ids, games, since, public_only).order_by("match__game", *DEAL_ORDER)
     text = Cast("event", TextField())
     tuples = rows.values_list("match__game", "match__table__club_night__date", text)
     if connection.vendor != "postgresql":  # SQLite's dates need Django's converters
@@ -201,64 +203,79 @@ def _without_gc() -> Iterator[None]:
 def rebuild_ratings(club_id: int, game: str, since: dt.date | None = None) -> int:
     """Replay the club's ratings in ``game`` from the night ``since`` (``None``: from the
     first deal); returns the number of deals rated."""
-    return _replay(club_id, [game], since)
-
-
-def rebuild_club_ratings(club_id: int, *, every: bool = False) -> int:
-    """Every game of the club from scratch (a full rebuild): the same statements for one
-    game or all of them.  Skipped (0) when nothing the ratings are made of changed since
-    the last full replay (:mod:`scoring.fingerprints`), unless ``every``."""
-    return _replay(club_id, sorted(engine.GAMES), None, whole=True, every=every)
-
-
-def _replay(
-    club_id: int, games: list[str], since: dt.date | None, whole: bool = False, every: bool = False
-) -> int:
-    """Replay the club's ratings in ``games`` from the night ``since``, each player starting
-    from their rating at the end of the night before, in each scope: every season
-    (``Scope.CLUB``), and the public seasons alone (``Scope.PUBLIC``; the same numbers
-    when the club has no private season, none when it has no public one).  Under a lock
-    on the club: two replays of one club run one after the other.  Returns the deals
-    rated in the club's scope.  ``whole``: every game of the club from scratch, its
-    fingerprint kept, and skipped when that is the one kept at the last whole replay
-    (unless ``every``)."""
-    games = [g for g in games if engine.GAMES[g].rated]
-    if not games:
-        return 0
     with transaction.atomic():
         if not Club.objects.select_for_update().filter(pk=club_id).exists():
             return 0
-        # Only for a whole replay (not on the hot path after a deal); taken before the
-        # replay, so that deals committed meanwhile make a difference next time.
-        now = fingerprints.of_ratings(club_id) if whole else None
-        if now is not None:
-            before = fingerprints.kept(fingerprints.RATINGS, [club_id]).get(club_id)
-            if before == now and not every:
-                return 0
-            fingerprints.keep(fingerprints.RATINGS, {club_id: now})
-        fill_events(club_id, games, since)
-        with _without_gc():
-            return _replay_seasons(club_id, games, since)
+        return _replay([club_id], [game], since)
 
 
-def _replay_seasons(club_id: int, games: list[str], since: dt.date | None) -> int:
-    """The replay in each scope the club's seasons make (see ``_replay``)."""
-    public = set(Season.objects.filter(club_id=club_id).values_list("public", flat=True))
-    if False not in public:  # nothing private: one replay is both
-        return _replay_scopes(club_id, games, since, [Scope.CLUB, Scope.PUBLIC], False)
-    if True not in public:  # nothing public: no public ratings (any there are deleted)
-        return _replay_scopes(club_id, games, since, [Scope.CLUB], False, (Scope.PUBLIC,))
-    rated = _replay_scopes(club_id, games, since, [Scope.CLUB], False)
-    _replay_scopes(club_id, games, since, [Scope.PUBLIC], True)
+def rebuild_club_ratings(club_id: int, *, every: bool = False) -> int:
+    """Every game of the club from scratch (a full rebuild); see :func:`rebuild_clubs_ratings`."""
+    return rebuild_clubs_ratings([club_id], every=every)
+
+
+def rebuild_clubs_ratings(club_ids: list[int], *, every: bool = False) -> int:
+    """Every game of these clubs from scratch (a full rebuild): the same statements for one
+    club or several, one game or all of them, so that a rebuild's fixed cost is paid once
+    for a batch of clubs.  A club is skipped when nothing its ratings are made of changed
+    since its last full replay (:mod:`scoring.fingerprints`), unless ``every``.  Returns
+    the deals rated."""
+    with transaction.atomic():
+        # Locked in the order of their ids, as every batch does: no two wait on each other.
+        locked = list(
+            Club.objects.select_for_update()
+            .filter(pk__in=club_ids)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        if fingerprints.taken():
+            # Taken before the replay, so that deals committed meanwhile make a difference
+            # next time.
+            now = fingerprints.of_clubs_ratings(locked)
+            before = fingerprints.kept(fingerprints.RATINGS, locked)
+            locked = [c for c in locked if every or before.get(c) != now[c]]
+            fingerprints.keep(fingerprints.RATINGS, {c: now[c] for c in locked})
+        if not locked:
+            return 0
+        return _replay(locked, sorted(engine.GAMES), None)
+
+
+def _replay(club_ids: list[int], games: list[str], since: dt.date | None) -> int:
+    """Replay the (locked) clubs' ratings in ``games`` from the night ``since``, each player
+    starting from their rating at the end of the night before, in each scope: every season
+    (``Scope.CLUB``), and the public seasons alone (``Scope.PUBLIC``; the same numbers
+    when the club has no private season, none when it has no public one).  Returns the
+    deals rated in the clubs' scope.
+
+    Several clubs replay as one: a player belongs to one club and plays in its matches
+    alone, so the clubs' deals taken together in rating order give each player the
+    events of their own club's order."""
+    games = [g for g in games if engine.GAMES[g].rated]
+    if not games:
+        return 0
+    fill_events(club_ids, games, since)
+    public: dict[int, set[bool]] = {c: set() for c in club_ids}
+    for club_id, is_public in Season.objects.filter(club_id__in=club_ids).values_list(
+        "club_id", "public"
+    ):
+        public[club_id].add(is_public)
+    both = [c for c in club_ids if False not in public[c]]  # nothing private: one replay
+    private = [c for c in club_ids if True not in public[c] and False in public[c]]
+    mixed = [c for c in club_ids if public[c] == {True, False}]
+    rated = 0
+    with _without_gc():
+        if both:
+            rated += _replay_scopes(both, games, since, [Scope.CLUB, Scope.PUBLIC], False)
+        if private:  # nothing public: no public ratings (any there are deleted)
+            rated += _replay_scopes(private, games, since, [Scope.CLUB], False, (Scope.PUBLIC,))
+        if mixed:
+            rated += _replay_scopes(mixed, games, since, [Scope.CLUB], False)
+            _replay_scopes(mixed, games, since, [Scope.PUBLIC], True)
     return rated
 
 
-def _history(club_id: int, games: list[str], scopes: list[str]) -> QuerySet[RatingHistory]:
-    return RatingHistory.objects.filter(player__club_id=club_id, game__in=games, scope__in=scopes)
-
-
 def _replay_scopes(
-    club_id: int,
+    club_ids: list[int],
     games: list[str],
     since: dt.date | None,
     scopes: list[str],
@@ -267,14 +284,16 @@ def _replay_scopes(
 ) -> int:
     """One replay, its rows written for each of ``scopes``; the rows of the ``emptied``
     scopes deleted."""
-    history = _history(club_id, games, [*scopes, *emptied])
+    history = RatingHistory.objects.filter(
+        player__club_id__in=club_ids, game__in=games, scope__in=[*scopes, *emptied]
+    )
     states: dict[str, State] = {g: {} for g in games}
     if since is not None:
         for game in games:
             last = history.filter(
                 player=OuterRef("pk"), game=game, scope=scopes[0], night__lt=since
             ).order_by("-night")
-            players = Player.objects.filter(club_id=club_id).annotate(
+            players = Player.objects.filter(club_id__in=club_ids).annotate(
                 mu=Subquery(last.values("mu")[:1]),
                 sigma=Subquery(last.values("sigma")[:1]),
                 n=Subquery(last.values("deals")[:1]),
@@ -283,7 +302,7 @@ def _replay_scopes(
                 "pk", "mu", "sigma", "n"
             ):
                 states[game][pid] = (mu, sigma, n)
-    events = _events(club_id, games, since, public_only)
+    events = _events(club_ids, games, since, public_only)
     rated, rows = skill.replay(events, states, orjson.loads, library())
     write_differences(
         history if since is None else history.filter(night__gte=since),
@@ -293,7 +312,7 @@ def _replay_scopes(
     )
     write_differences(
         Rating.objects.filter(
-            player__club_id=club_id, game__in=games, scope__in=[*scopes, *emptied]
+            player__club_id__in=club_ids, game__in=games, scope__in=[*scopes, *emptied]
         ),
         ["player", "game", "scope"],
         ["mu", "sigma", "rating", "deals"],

@@ -1,11 +1,11 @@
 """Celery tasks. They take ids, re-read the rows, tolerate rows that are gone,
 are idempotent, and retry only transient database errors.
 
-A full rebuild is a group of per-club tasks (clubs are independent): any number of
-workers on the project's broker share them, and ``rebuild_everything`` waits for
-the group through the result backend (the same Redis).  Each club's work runs under
-its own row locks, so a club rebuilt twice at once is rebuilt one time after the
-other, and a task whose worker dies is rolled back by PostgreSQL and delivered
+A full rebuild is a group of tasks, each a batch of clubs (clubs are independent):
+any number of workers on the project's broker share them, and ``rebuild_everything``
+waits for the group through the result backend (the same Redis).  Each club's work
+runs under its own row locks, so a club rebuilt twice at once is rebuilt one time
+after the other, and a task whose worker dies is rolled back by PostgreSQL and delivered
 again (late acknowledgement) or run again by hand, with the same result.
 """
 
@@ -22,7 +22,8 @@ from scoring import fingerprints
 from scoring import night as night_data
 from scoring.ratings import refresh_match_ratings
 from scoring.standings import (
-    rebuild_club,
+    club_batches,
+    rebuild_clubs,
     rebuild_match_standings,
     rebuild_season,
     rebuild_season_standings,
@@ -81,23 +82,23 @@ def refresh_seasons(season_ids: list[int]) -> None:
     acks_late=True,
     reject_on_worker_lost=True,
 )
-def rebuild_club_task(club_id: int, recheck: bool = False) -> tuple[int, int]:
-    """One club of a full rebuild: (seasons, matches checked)."""
-    return rebuild_club(club_id, recheck=recheck)
+def rebuild_clubs_task(club_ids: list[int], recheck: bool = False) -> tuple[int, int]:
+    """One batch of clubs of a full rebuild: (seasons, matches checked)."""
+    return rebuild_clubs(club_ids, recheck=recheck)
 
 
 def rebuild_everything(
     *, club_id: int | None = None, recheck: bool = False, timeout: float | None = None
 ) -> tuple[int, int]:
-    """A full rebuild fanned out over the workers, one task per club that has anything to
-    do (every club with ``recheck``); waits for them all and returns (seasons, matches
-    checked)."""
+    """A full rebuild fanned out over the workers, one task per batch of the clubs that
+    have anything to do (every club with ``recheck``); waits for them all and returns
+    (seasons, matches checked)."""
     every = Club.objects.order_by("pk").values_list("pk", flat=True)
     if club_id is not None:
         every = every.filter(pk=club_id)
     clubs = list(every) if recheck else fingerprints.clubs_to_rebuild(list(every))
     if not clubs:
         return 0, 0
-    job = group(rebuild_club_task.s(c, recheck) for c in clubs).apply_async()
+    job = group(rebuild_clubs_task.s(b, recheck) for b in club_batches(clubs)).apply_async()
     done = job.get(timeout=timeout, disable_sync_subtasks=False)
     return sum(s for s, _m in done), sum(m for _s, m in done)

@@ -3,7 +3,10 @@ times: what tests compare between two ways of computing them."""
 
 from __future__ import annotations
 
+from django.db.models.expressions import RawSQL
+
 from scoring.models import MatchStanding, Rating, RatingHistory, SeasonPoint, SeasonStanding
+from tournaments import corrections
 
 COLUMNS = {
     MatchStanding: ("match_id", "player_id", "total", "deals", "deals_won", "rank", "season_id",
@@ -31,3 +34,26 @@ def forget() -> None:
     for model in [*COLUMNS, Fingerprint]:
         model.objects.all().delete()
     Match.objects.update(checked_version=0, state=None)
+
+
+def take_out_last_deal(match, user):
+    """A correction the rules allow in any game: the match reopened if it had ended, its
+    last deal deleted."""
+    if match.status == match.Status.FINISHED:
+        corrections.reopen_match(match, user, "a deal was entered twice")
+    last = match.deals.filter(deleted_at__isnull=True).latest("number")
+    corrections.delete_deal(last, user, "entered twice")
+    return last
+
+
+def written_rows():
+    """Where each derived row is stored (PostgreSQL's ``ctid``): a row inserted or updated
+    is stored anew, even within one transaction."""
+    return tuple(
+        dict(
+            model.objects.annotate(at=RawSQL(f"{model._meta.db_table}.ctid::text", [])).values_list(
+                "pk", "at"
+            )
+        )
+        for model in (SeasonStanding, SeasonPoint, Rating, RatingHistory)
+    )

@@ -8,45 +8,20 @@ import random
 
 import pytest
 from django.db import connection
-from django.db.models.expressions import RawSQL
 from django.test.utils import CaptureQueriesContext
 
 from ops.federation import generate
 from scoring import fingerprints
-from scoring.models import Rating, RatingHistory, Scope, SeasonPoint, SeasonStanding
+from scoring.models import Rating, RatingHistory, Scope, SeasonStanding
 from scoring.ratings import rebuild_club_ratings
 from scoring.standings import rebuild_all
 from scoring.tasks import rebuild_everything
-from tests.scoring.derived import derived, forget
-from tournaments import corrections
+from tests.scoring.derived import derived, forget, take_out_last_deal, written_rows
 from tournaments.models import Club, Match, Season
 
 pytestmark = pytest.mark.django_db
 
 WRITES = ("INSERT", "UPDATE", "DELETE", "WITH", "COPY")
-
-
-def take_out_last_deal(match, user):
-    """A correction the rules allow in any game: the match reopened if it had ended, its
-    last deal deleted."""
-    if match.status == match.Status.FINISHED:
-        corrections.reopen_match(match, user, "a deal was entered twice")
-    last = match.deals.filter(deleted_at__isnull=True).latest("number")
-    corrections.delete_deal(last, user, "entered twice")
-    return last
-
-
-def written_rows():
-    """Where each derived row is stored (PostgreSQL's ``ctid``): a row inserted or updated
-    is stored anew, even within one transaction."""
-    return tuple(
-        dict(
-            model.objects.annotate(at=RawSQL(f"{model._meta.db_table}.ctid::text", [])).values_list(
-                "pk", "at"
-            )
-        )
-        for model in (SeasonStanding, SeasonPoint, Rating, RatingHistory)
-    )
 
 
 def test_a_rebuild_of_unchanged_data_writes_nothing():

@@ -15,8 +15,8 @@ from django.db.models import F
 
 from ops.federation import generate
 from scoring.models import MatchStanding
-from scoring.standings import rebuild_all
-from scoring.tasks import rebuild_club_task, rebuild_everything
+from scoring.standings import club_batches, rebuild_all
+from scoring.tasks import rebuild_clubs_task, rebuild_everything
 from tests.scoring.conftest import start_worker, stop_worker
 from tests.scoring.derived import derived, forget
 from tournaments.models import Club, Match
@@ -50,7 +50,7 @@ def test_two_rebuilds_started_at_once_end_equal_to_a_clean_one(federation, worke
         thread.join()
     assert len(answers) == 2
     # Between them every match was checked (the clubs may be shared by the two rebuilds:
-    # each club's task is whichever rebuild's worker takes its lock first).
+    # each club's work is done by whichever rebuild's worker takes its lock first).
     assert sum(checked for _seasons, checked in answers) >= Match.objects.count()
     assert derived() == federation
     assert not Match.objects.exclude(checked_version=F("version")).exists()
@@ -62,7 +62,7 @@ def test_a_rebuild_whose_worker_is_killed_is_finished_by_another_worker(federati
     done) and the next worker finishes it; the caller still gets every club's answer."""
     first = start_worker(CELERY_VISIBILITY_TIMEOUT="3")
     clubs = list(Club.objects.order_by("pk").values_list("pk", flat=True))
-    job = group(rebuild_club_task.s(c, True) for c in clubs).apply_async()
+    job = group(rebuild_clubs_task.s(b, True) for b in club_batches(clubs)).apply_async()
     deadline = time.monotonic() + 60
     while not MatchStanding.objects.exists():  # a first part committed: it is working
         assert time.monotonic() < deadline, "the worker never started"

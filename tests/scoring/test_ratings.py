@@ -196,3 +196,28 @@ def test_leaderboards_sort_by_rating_or_points_and_players_see_their_rating(
     aki = Rating.objects.get(player__handle="aki", game="comp13")
     player_page = page.get(f"/players/{aki.player_id}/").content.decode()
     assert "3 deals rated" in player_page and player_page.count("<svg") == 2
+
+
+@pytest.mark.django_db
+def test_deals_stored_without_their_rated_event_get_it_at_the_next_replay():
+    """A bulk import, or rows older than the column, leave deals without an event: the
+    replay makes each from its record and scores, and rates as if it had been there."""
+    from ops.federation import generate
+    from scoring.ratings import rebuild_club_ratings
+    from scoring.standings import rebuild_all
+    from tests.scoring.derived import derived
+    from tournaments.models import Club, Deal
+
+    generate(1, 10, 300, 4)
+    rebuild_all()
+    before = derived(Rating, RatingHistory)
+    kept = dict(Deal.objects.values_list("pk", "event"))
+    emptied = sorted(kept)[::7]
+    Deal.objects.filter(pk__in=emptied).update(event=None)
+    Rating.objects.all().delete()
+    RatingHistory.objects.all().delete()
+    assert rebuild_club_ratings(Club.objects.get().pk, every=True) > 0
+    assert dict(Deal.objects.filter(pk__in=emptied).values_list("pk", "event")) == {
+        pk: kept[pk] for pk in emptied
+    }
+    assert derived(Rating, RatingHistory) == before

@@ -85,14 +85,17 @@ def clubs_to_rebuild(club_ids: list[int]) -> list[int]:
     )
     changed = set(unchecked.values_list("table__club_night__season__club_id", flat=True))
     seasons = dict(Season.objects.filter(club_id__in=club_ids).values_list("pk", "club_id"))
+    # Rows with no fingerprint kept (after an upgrade, a restore) are to be made whatever
+    # their fingerprint now: it is taken only where there is one to compare with.
+    # Nor is it taken for a club already known to have work.
     kept_seasons = kept(SEASON, list(seasons))
-    changed |= {
-        seasons[season]
-        for season, value in of_seasons(list(seasons)).items()
-        if kept_seasons.get(season) != value
-    }
+    changed |= {club for season, club in seasons.items() if season not in kept_seasons}
+    compared = [s for s in kept_seasons if seasons[s] not in changed]
+    changed |= {seasons[s] for s, v in of_seasons(compared).items() if kept_seasons[s] != v}
     kept_ratings = kept(RATINGS, club_ids)
-    changed |= {c for c, v in of_clubs_ratings(club_ids).items() if kept_ratings.get(c) != v}
+    changed |= {c for c in club_ids if c not in kept_ratings}
+    compared = [c for c in kept_ratings if c not in changed]
+    changed |= {c for c, v in of_clubs_ratings(compared).items() if kept_ratings[c] != v}
     return [c for c in club_ids if c in changed]
 
 

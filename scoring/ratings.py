@@ -38,8 +38,8 @@ JSON text, and keeps per player only the rating at the end of each club night
 (``RatingHistory``): what the plot draws and where a later replay starts.  It
 writes only the rows that differ from those stored (a replay of unchanged deals
 writes nothing; new rows with COPY).  Deals stored without an event (a bulk import,
-rows older than the column) get theirs first, from their records (a partial index
-finds them without reading the club's deals).
+rows older than the column) get theirs, from their records, when the replay's read
+finds them (no text), and the deals are read again.
 """
 
 from __future__ import annotations
@@ -141,10 +141,7 @@ def scope_for(user: Any, club_id: int) -> str:
 
 def fill_events(club_ids: list[int], games: list[str], since: dt.date | None = None) -> int:
     """Give the deals stored without a rated event theirs, from their records and scores;
-    returns how many.  Most days no deal anywhere lacks one: a look at the (partial) index
-    of those deals says so without reading the clubs' deals."""
-    if not Deal.objects.filter(event__isnull=True, deleted_at__isnull=True).exists():
-        return 0
+    returns how many."""
     missing = list(
         _counting(club_ids, games, since)
         .filter(event__isnull=True)
@@ -175,19 +172,32 @@ def fill_events(club_ids: list[int], games: list[str], since: dt.date | None = N
 
 def _events(
     club_ids: list[int], games: list[str], since: dt.date | None, public_only: bool
-) -> Iterator[tuple[str, dt.date, str]]:
+) -> list[tuple[str, dt.date, str]]:
     """(game, night, event as JSON text) of the clubs' counting deals, by game and in rating
     order: one query (a few clubs' deals: some megabytes at most).  The text is parsed by the
-    replay itself (``orjson``), a fifth of the field's converter (``json.loads``)."""
+    replay itself (``orjson``), a fifth of the field's converter (``json.loads``).
+
+    Deals stored without an event (a bulk import, rows older than the column) are found by
+    this read itself (no text): they get theirs (:func:`fill_events`) and the deals are read
+    again, so that looking for them costs nothing when there are none."""
+    rows = _read_events(club_ids, games, since, public_only)
+    if any(text is None for _game, _night, text in rows):
+        fill_events(club_ids, games, since)
+        rows = _read_events(club_ids, games, since, public_only)
+    return rows
+
+
+def _read_events(
+    club_ids: list[int], games: list[str], since: dt.date | None, public_only: bool
+) -> list[tuple[str, dt.date, str]]:
     rows = _counting(club_ids, games, since, public_only).order_by("match__game", *DEAL_ORDER)
     text = Cast("event", TextField())
     tuples = rows.values_list("match__game", "match__table__club_night__date", text)
     if connection.vendor != "postgresql":  # SQLite's dates need Django's converters
-        yield from tuples
-        return
+        return list(tuples)
     with connection.cursor() as cursor:  # psycopg makes the tuples: a third cheaper
         cursor.execute(*tuples.query.sql_with_params())
-        yield from cursor.fetchall()
+        return cursor.fetchall()
 
 
 @contextmanager
@@ -256,7 +266,6 @@ def _replay(club_ids: list[int], games: list[str], since: dt.date | None) -> int
     games = [g for g in games if engine.GAMES[g].rated]
     if not games:
         return 0
-    fill_events(club_ids, games, since)
     public: dict[int, set[bool]] = {c: set() for c in club_ids}
     for club_id, is_public in Season.objects.filter(club_id__in=club_ids).values_list(
         "club_id", "public"

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from ops.federation import generate
 from scoring import fingerprints
-from scoring.models import Rating, RatingHistory, Scope, SeasonStanding
+from scoring.models import Fingerprint, Rating, RatingHistory, Scope, SeasonStanding
 from scoring.ratings import rebuild_club_ratings
 from scoring.standings import rebuild_all
 from scoring.tasks import rebuild_everything
@@ -131,3 +131,9 @@ def test_a_rebuild_sends_work_only_for_the_clubs_that_changed(django_user_model)
     forget()
     rebuild_all()
     assert derived() == incremental
+    # Rows whose fingerprint was lost (a restore of part of the database): made again.
+    assert fingerprints.clubs_to_rebuild(clubs) == []
+    Fingerprint.objects.filter(kind=fingerprints.RATINGS, of=clubs[0]).delete()
+    season = Season.objects.filter(club_id=clubs[2]).order_by("pk").first().pk
+    Fingerprint.objects.filter(kind=fingerprints.SEASON, of=season).delete()
+    assert fingerprints.clubs_to_rebuild(clubs) == [clubs[0], clubs[2]]

@@ -234,7 +234,8 @@ def rebuild_clubs_ratings(club_ids: list[int], *, every: bool = False) -> int:
     since its last full replay (:mod:`scoring.fingerprints`), unless ``every``.  Returns
     the deals rated."""
     with transaction.atomic():
-        # Locked in the order of their ids, as every batch does: no two wait on each other.
+        # Locked in the order of their ids, as every batch does: two batches may wait for
+        # each other, never in a circle.
         locked = list(
             Club.objects.select_for_update()
             .filter(pk__in=club_ids)
@@ -261,8 +262,9 @@ def _replay(club_ids: list[int], games: list[str], since: dt.date | None) -> int
     deals rated in the clubs' scope.
 
     Several clubs replay as one: a player belongs to one club and plays in its matches
-    alone, so the clubs' deals taken together in rating order give each player the
-    events of their own club's order."""
+    alone (a match seats only its club's players: ``tournaments.actions``), so the clubs'
+    deals taken together in rating order give each player the events of their own
+    club's order."""
     games = [g for g in games if engine.GAMES[g].rated]
     if not games:
         return 0

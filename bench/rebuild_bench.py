@@ -9,10 +9,10 @@ each against one bare ``SELECT player_id, SUM(score) … GROUP BY player_id`` ov
 same deal scores:
 
 - the standings part alone (every season totalled; the matches are checked
-  already), in one process;
+  already), in one process, in the full rebuild's batches of clubs;
 - the rating update alone (``engine.skill``) and OpenSkill alone on the same events,
-  and the ratings replay with its database work (of unchanged rows, and again after
-  every rating row was deleted), in deals per second;
+  and the ratings replay with its database work (in the same batches; of unchanged
+  rows, and again after every rating row was deleted), in deals per second;
 - the full rebuild (``manage.py rebuild_standings`` with no fingerprints kept, as after
   an upgrade: standings and ratings, fanned out over Celery), with one worker process
   and with two; with nothing changed, the rebuild's own look (``rebuild_everything`` in a
@@ -118,7 +118,8 @@ def parts(database: str) -> None:
     from engine import skill
     from scoring.models import Rating, RatingHistory
     from scoring.ratings import rebuild_clubs_ratings
-    from scoring.standings import club_batches, rebuild_seasons
+    from scoring.rebuild import club_batches
+    from scoring.standings import rebuild_seasons
     from scoring.tasks import rebuild_everything
     from tournaments import corrections
     from tournaments.models import Club, Deal, Match, Season

@@ -75,22 +75,10 @@ State = skill.Rated
 """Player id → (mu, sigma, deals rated)."""
 
 
-Update = skill.Rate
-"""Rate one event (teams, ranks, weights, stake) into a state: ``engine.skill.rate_into``."""
-
-
-def library() -> Update | None:
+def library() -> skill.Rate | None:
     """The library's update where ``RATING_MODEL`` chooses it; ``None``: the engine's own
     (``engine.skill.rate_into``, called by the compiled replay directly)."""
     return _rate_with_library if settings.RATING_MODEL == "openskill" else None
-
-
-def rate(event: dict[str, Any], state: State) -> list[int]:
-    """Rate one stored event (``Deal.event``); ``state`` is updated; returns who played."""
-    teams = event["teams"]
-    update = library() or skill.rate_into
-    update(state, teams, event["ranks"], event["weights"], event["stake"])
-    return [pid for team in teams for pid in team]
 
 
 def _rate_with_library(

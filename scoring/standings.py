@@ -10,7 +10,7 @@ Two kinds of work, at two speeds:
   matches: one aggregate over the season's match lines gives every leaderboard,
   one more the plot's points per club night.
 
-A full rebuild (:func:`rebuild_clubs`, one Celery task per batch of clubs) checks only the
+A full rebuild (``scoring.rebuild``, one Celery task per batch of clubs) checks only the
 matches whose deals changed since their last check (``version`` ≠
 ``checked_version``: a task that was lost, a bulk import, an upgrade) and totals
 every season; ``recheck`` checks every match again, and rewrites the deal scores
@@ -29,27 +29,20 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 import engine
 from scoring import fingerprints
 from scoring.models import COUNT_COLUMNS, COUNTS, MatchStanding, SeasonPoint, SeasonStanding
-from scoring.ratings import rebuild_clubs_ratings
 from tournaments import progress
 from tournaments.bulk import insert_rows
 from tournaments.games import LEAGUE_GAMES, LeagueGame, league_game
-from tournaments.models import Club, Deal, DealScore, Match, Season, Seat
+from tournaments.models import Deal, DealScore, Match, Season, Seat
 from tournaments.records import match_envelope
 
 CHUNK = 500
 """Matches checked per transaction by a full rebuild."""
-CLUBS_AT_ONCE = 10
-"""Clubs per batch (per task) of a full rebuild at most: a batch's statements cost about
-what one club's do (100,000 deals in 100 clubs: 27 ms a club alone, 13 ms in tens)..."""
-BATCHES_AT_LEAST = 8
-"""... and a federation of few clubs still has this many batches (or one per club), to
-keep every worker busy."""
 
 LINE = (
     "match player total deals deals_won rank updated_at season game night finished points scored "
@@ -242,7 +235,7 @@ def _totals_statement() -> str:
         order.append(f"CASE ms.game {cases} END DESC NULLS LAST")
     compared = ["total", "deals", "deals_won", "matches", "matches_won", "rank", "numbers"]
     key = ["season_id", "game", "player_id"]
-    written = _write_differences("scoring_seasonstanding", key, compared, "updated_at")
+    written = _differences_statement("scoring_seasonstanding", key, compared, "updated_at")
     return f"""
         WITH fresh AS (
             SELECT ms.season_id, ms.game, ms.player_id, SUM(ms.points) AS total,
@@ -279,7 +272,9 @@ def _numbers(game: str, line: dict[str, Any]) -> dict[str, int]:
     return {key: line[column] for key, column in columns if line[column] is not None}
 
 
-def _write_differences(table: str, key: list[str], compared: list[str], touched: str = "") -> str:
+def _differences_statement(
+    table: str, key: list[str], compared: list[str], touched: str = ""
+) -> str:
     """Make the seasons' rows of ``table`` the ``fresh`` ones, writing only what differs: a
     row no longer fresh deleted, one whose ``compared`` columns differ updated (and its
     ``touched`` time), one missing inserted.  Fresh and stored rows are matched by one
@@ -323,7 +318,7 @@ POINTS = f"""
          WHERE season_id = ANY(%(seasons)s) AND scored > 0
          GROUP BY season_id, game, player_id, night
     )
-    {_write_differences("scoring_seasonpoint", _POINTS_KEY, ["ordinal", "total"])}
+    {_differences_statement("scoring_seasonpoint", _POINTS_KEY, ["ordinal", "total"])}
 """
 """The plot's points: each player's cumulative total after each club night of a game."""
 
@@ -392,62 +387,3 @@ def _season_in_python(season: Season) -> None:
             )
         )
     insert_rows(SeasonPoint, ["season", "game", "player", "night", "ordinal", "total"], out)
-
-
-def rebuild_club(club_id: int, *, recheck: bool = False, ratings: bool = True) -> tuple[int, int]:
-    """Everything of one club (see :func:`rebuild_clubs`)."""
-    return rebuild_clubs([club_id], recheck=recheck, ratings=ratings)
-
-
-def rebuild_clubs(
-    club_ids: list[int], *, recheck: bool = False, ratings: bool = True
-) -> tuple[int, int]:
-    """Everything of these clubs, from their deals: check the matches that changed since
-    their last check (all of them with ``recheck``), total every season, replay the
-    ratings (unless not ``ratings``); the same statements for one club or a batch.
-    Returns (seasons, matches checked)."""
-    matches = Match.objects.filter(table__club_night__season__club_id__in=club_ids)
-    seasons = Season.objects.filter(club_id__in=club_ids)
-    return _rebuild(matches, seasons, sorted(club_ids) if ratings else [], recheck)
-
-
-def rebuild_season(season_id: int, *, recheck: bool = False) -> tuple[int, int]:
-    """One season (after a bulk import into it), and its club's ratings."""
-    return rebuild_seasons_of([season_id], recheck=recheck)
-
-
-def rebuild_seasons_of(season_ids: list[int], *, recheck: bool = False) -> tuple[int, int]:
-    """Some seasons (after an import into them), and their clubs' ratings once each."""
-    seasons = Season.objects.filter(pk__in=season_ids)
-    matches = Match.objects.filter(table__club_night__season_id__in=season_ids)
-    clubs = sorted(set(seasons.values_list("club_id", flat=True)))
-    return _rebuild(matches, seasons, clubs, recheck)
-
-
-def rebuild_all(*, recheck: bool = False) -> tuple[int, int]:
-    """Every club, a batch after the other in this process (``rebuild_standings`` shares
-    the batches among the Celery workers instead); returns (seasons, matches checked)."""
-    done = [rebuild_clubs(batch, recheck=recheck) for batch in club_batches()]
-    return sum(s for s, _m in done), sum(m for _s, m in done)
-
-
-def club_batches(club_ids: list[int] | None = None) -> list[list[int]]:
-    """These clubs (``None``: every club) in batches, in their order: ``CLUBS_AT_ONCE`` a
-    batch at most, and ``BATCHES_AT_LEAST`` batches where there are that many clubs."""
-    if club_ids is None:
-        club_ids = list(Club.objects.order_by("pk").values_list("pk", flat=True))
-    size = max(1, min(CLUBS_AT_ONCE, len(club_ids) // BATCHES_AT_LEAST))
-    return [club_ids[i : i + size] for i in range(0, len(club_ids), size)]
-
-
-def _rebuild(matches: Any, seasons: Any, clubs: list[int], recheck: bool) -> tuple[int, int]:
-    if not recheck:
-        matches = matches.exclude(checked_version=F("version"))
-    match_ids = list(matches.order_by("pk").values_list("pk", flat=True))
-    for start in range(0, len(match_ids), CHUNK):
-        rebuild_matches(match_ids[start : start + CHUNK], rescore=recheck)
-    season_ids = list(seasons.order_by("pk").values_list("pk", flat=True))
-    rebuild_seasons(season_ids, fingerprinted=True, every=recheck)
-    if clubs:
-        rebuild_clubs_ratings(clubs, every=recheck)
-    return len(season_ids), len(match_ids)

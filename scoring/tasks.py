@@ -21,14 +21,8 @@ from django.utils import translation
 from scoring import fingerprints
 from scoring import night as night_data
 from scoring.ratings import refresh_match_ratings
-from scoring.standings import (
-    club_batches,
-    rebuild_clubs,
-    rebuild_match_standings,
-    rebuild_season,
-    rebuild_season_standings,
-    rebuild_seasons_of,
-)
+from scoring.rebuild import club_batches, rebuild_clubs, rebuild_season, rebuild_seasons_of
+from scoring.standings import rebuild_match_standings, rebuild_season_standings
 from tournaments.models import Club, ClubNight
 
 

@@ -15,7 +15,7 @@ from rest_framework.throttling import ScopedRateThrottle
 import engine
 from engine.games.simulate import random_full_deal
 from scoring.models import MatchStanding, SeasonStanding
-from scoring.standings import rebuild_all
+from scoring.rebuild import rebuild_all
 from tests.conftest import NAPOLEON_SEATS, member_of
 from tournaments.models import DealScore, Membership, Table
 

@@ -11,7 +11,8 @@ from django.db.migrations.executor import MigrationExecutor
 
 from ops.federation import generate
 from scoring.models import COUNTS, MatchStanding, SeasonStanding
-from scoring.standings import rebuild_all, rebuild_seasons
+from scoring.rebuild import rebuild_all
+from scoring.standings import rebuild_seasons
 from tests.scoring.derived import derived
 from tournaments.games import LEAGUE_GAMES
 from tournaments.models import Season

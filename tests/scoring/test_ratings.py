@@ -11,9 +11,10 @@ from django.test import Client
 from openskill.models import PlackettLuce
 
 import engine
+from engine import skill
 from engine.deal import play_match
 from scoring.models import Rating, RatingHistory
-from scoring.ratings import MU, rate
+from scoring.ratings import MU, library
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
 from tournaments import actions, corrections
 from tournaments.games import league_game
@@ -29,6 +30,13 @@ def event(game, record, scores):
     details = engine.check(record).details if record else {}
     by_handle = {h: scores[i] for h, i in SEATS}
     return rating_event(game, record, details, SEATS, by_handle)
+
+
+def rate(ev, state):
+    """Rate one stored event into ``state`` as the replay does (the model the settings
+    choose)."""
+    update = library() or skill.rate_into
+    update(state, ev["teams"], ev["ranks"], ev["weights"], ev["stake"])
 
 
 def mus(ev, state):
@@ -204,7 +212,7 @@ def test_deals_stored_without_their_rated_event_get_it_at_the_next_replay():
     replay makes each from its record and scores, and rates as if it had been there."""
     from ops.federation import generate
     from scoring.ratings import rebuild_club_ratings
-    from scoring.standings import rebuild_all
+    from scoring.rebuild import rebuild_all
     from tests.scoring.derived import derived
     from tournaments.models import Club, Deal
 

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from ops.federation import generate
 from scoring.models import Rating, RatingHistory, Scope
 from scoring.ratings import rebuild_clubs_ratings
-from scoring.standings import CLUBS_AT_ONCE, club_batches, rebuild_clubs
+from scoring.rebuild import CLUBS_AT_ONCE, club_batches, rebuild_clubs
 from tests.scoring.derived import derived, forget, take_out_last_deal, written_rows
 from tournaments.models import Club, ClubNight, Match, Season
 

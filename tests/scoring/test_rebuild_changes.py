@@ -14,7 +14,7 @@ from ops.federation import generate
 from scoring import fingerprints
 from scoring.models import Fingerprint, Rating, RatingHistory, Scope, SeasonStanding
 from scoring.ratings import rebuild_club_ratings
-from scoring.standings import rebuild_all
+from scoring.rebuild import rebuild_all
 from scoring.tasks import rebuild_everything
 from tests.scoring.derived import derived, forget, take_out_last_deal, written_rows
 from tournaments.models import Club, Match, Season

@@ -15,7 +15,7 @@ from django.db.models import F
 
 from ops.federation import generate
 from scoring.models import MatchStanding
-from scoring.standings import club_batches, rebuild_all
+from scoring.rebuild import club_batches, rebuild_all
 from scoring.tasks import rebuild_clubs_task, rebuild_everything
 from tests.scoring.conftest import start_worker, stop_worker
 from tests.scoring.derived import derived, forget

@@ -7,7 +7,7 @@ import time
 from django.core.management.base import BaseCommand, CommandParser
 
 from ops.federation import generate
-from scoring.standings import rebuild_all
+from scoring.rebuild import rebuild_all
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from ops.backup import Accounts, import_club
-from scoring.standings import rebuild_club
+from scoring.rebuild import rebuild_club
 
 
 class Command(BaseCommand):

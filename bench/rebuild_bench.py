@@ -152,19 +152,17 @@ def parts(database: str) -> None:
     start = time.perf_counter()
     for event in events:
         model.rate(
-            [[model.rating(mu=25.0, sigma=8.3) for _ in team] for team in event["teams"]],
+            [
+                [model.rating(mu=skill.MU, sigma=skill.SIGMA) for _ in team]
+                for team in event["teams"]
+            ],
             ranks=event["ranks"],
             weights=event["weights"],
         )
     library = time.perf_counter() - start
     start = time.perf_counter()
-    for event in events:
-        skill.update(
-            [[25.0] * len(team) for team in event["teams"]],
-            [[8.3] * len(team) for team in event["teams"]],
-            event["ranks"],
-            event["weights"],
-        )
+    for event in events:  # as the replay calls it, each event on players not rated yet
+        skill.rate_into({}, event["teams"], event["ranks"], event["weights"], event["stake"])
     update = time.perf_counter() - start
     peak = peak_before_library  # the library's list of every event is the benchmark's own
     users = get_user_model().objects

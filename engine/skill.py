@@ -62,23 +62,22 @@ def update(
 ) -> tuple[list[list[float]], list[list[float]]]:
     """The teams' players' (mu, sigma) after one event; ``ranks``: lower is better, equal
     is a tie; ``weights``: each player's share in their team (``None``: all equal).
-    The answer is in the teams' own order."""
-    k = len(mus)
-    order, rank = _order(ranks, k)
-    flat_mus: list[float] = []
-    flat_sigmas: list[float] = []
-    starts = [0] * (k + 1)
-    for i in range(k):
-        flat_mus.extend(mus[order[i]])
-        flat_sigmas.extend(sigmas[order[i]])
-        starts[i + 1] = len(flat_mus)
-    moved_mus, moved_sigmas = _moved(flat_mus, flat_sigmas, starts, order, rank, weights)
-    new_mus: list[list[float]] = [[] for _ in range(k)]
-    new_sigmas: list[list[float]] = [[] for _ in range(k)]
-    for i in range(k):
-        new_mus[order[i]] = moved_mus[starts[i] : starts[i + 1]]
-        new_sigmas[order[i]] = moved_sigmas[starts[i] : starts[i + 1]]
-    return new_mus, new_sigmas
+    The answer is in the teams' own order.  (:func:`rate_into` on players numbered
+    from 0: one implementation of the formulas.)"""
+    state: Rated = {}
+    teams: list[list[int]] = []
+    for team_mus, team_sigmas in zip(mus, sigmas, strict=True):
+        team: list[int] = []
+        for mu, sigma in zip(team_mus, team_sigmas, strict=True):
+            pid = len(state)
+            state[pid] = (mu, sigma, 0)
+            team.append(pid)
+        teams.append(team)
+    rate_into(state, teams, ranks, weights, 1.0)
+    return (
+        [[state[pid][0] for pid in team] for team in teams],
+        [[state[pid][1] for pid in team] for team in teams],
+    )
 
 
 def rate_into(
@@ -89,26 +88,89 @@ def rate_into(
     stake: float,
 ) -> None:
     """Rate one event of player ids into ``state``: each player's change of mu scaled by
-    ``stake`` (1: the model's own update), sigma as the model has it, one more deal."""
+    ``stake`` (1: the model's own update), sigma as the model has it, one more deal.
+    A player is in one team at most (a seat each).
+
+    The library's double sum over the teams (for each team, every team ranked no
+    worse) is taken in one pass: with the teams sorted from best to worst, the teams
+    ranked no better than a group of tied ones are a suffix, so each group's sum of
+    powers is a running sum from the worst, and each team's terms are two running
+    sums from the best (``a``: of 1/S, ``b``: of 1/S², S being a group's sum).  The
+    players' numbers stay unboxed until they are stored."""
     k = len(teams)
     order, rank = _order(ranks, k)
-    players: list[int] = []
-    mus: list[float] = []
-    sigmas: list[float] = []
-    counts: list[int] = []
-    starts = [0] * (k + 1)
+    tau2 = TAU * TAU
+    team_mu: list[float] = []
+    team_s2: list[float] = []
+    total = 0.0
     for i in range(k):
+        m = 0.0
+        s2 = 0.0
         for pid in teams[order[i]]:
-            mu, sigma, n = state.get(pid, NEW)
-            players.append(pid)
-            mus.append(mu)
-            sigmas.append(sigma)
-            counts.append(n)
-        starts[i + 1] = len(players)
-    moved_mus, moved_sigmas = _moved(mus, sigmas, starts, order, rank, weights)
-    for j, pid in enumerate(players):
-        mu = mus[j]
-        state[pid] = (mu + stake * (moved_mus[j] - mu), moved_sigmas[j], counts[j] + 1)
+            mu, sigma, _n = state.get(pid, NEW)
+            m += mu
+            s2 += sigma * sigma + tau2
+        team_mu.append(m)
+        team_s2.append(s2)
+        total += s2 + BETA * BETA
+    c = math.sqrt(total)
+    power = [math.exp(team_mu[i] / c) for i in range(k)]
+    below = [0.0] * k  # at the first team of each group of ties: its sum S
+    run = 0.0
+    for i in range(k - 1, -1, -1):
+        run += power[i]
+        if i == 0 or rank[i - 1] != rank[i]:
+            below[i] = run
+    a = 0.0
+    b = 0.0
+    first = 0
+    while first < k:
+        last = first + 1
+        while last < k and rank[last] == rank[first]:
+            last += 1
+        a += 1.0 / below[first]
+        b += 1.0 / (below[first] * below[first])
+        for i in range(first, last):
+            p = power[i]
+            s2 = team_s2[i]
+            omega = (1.0 / (last - first) - p * a) * s2 / c
+            delta = (p * a - p * p * b) * s2 / (c * c) * math.sqrt(s2) / c
+            _move(
+                state,
+                teams[order[i]],
+                scaled(weights[order[i]]) if weights else None,
+                omega,
+                delta,
+                s2,
+                stake,
+            )
+        first = last
+
+
+def _move(
+    state: Rated,
+    team: list[int],
+    weights: list[float] | None,
+    omega: float,
+    delta: float,
+    s2: float,
+    stake: float,
+) -> None:
+    """One team's players moved by the team's ``omega`` and ``delta`` (its sum of sigma²
+    ``s2``), each by their share of that sum and their weight."""
+    tau2 = TAU * TAU
+    for j, pid in enumerate(team):
+        weight = weights[j] if weights is not None else 1.0
+        mu, was, n = state.get(pid, NEW)
+        sigma = math.sqrt(was * was + tau2)
+        part = sigma * sigma / s2
+        if omega >= 0:
+            moved = mu + part * omega * weight
+            sigma *= math.sqrt(max(1 - part * delta * weight, KAPPA))
+        else:
+            moved = mu + part * omega / weight
+            sigma *= math.sqrt(max(1 - part * delta / weight, KAPPA))
+        state[pid] = (mu + stake * (moved - mu), sigma, n + 1)
 
 
 Rate = Callable[[Rated, list[list[int]], list[float], list[list[float]] | None, float], None]
@@ -177,70 +239,3 @@ def _order(ranks: list[float], k: int) -> tuple[list[int], list[int]]:
             at -= 1
         order.insert(at, t)
     return order, [int(given[t]) for t in order]
-
-
-def _moved(
-    mus: list[float],
-    sigmas: list[float],
-    starts: list[int],
-    order: list[int],
-    rank: list[int],
-    weights: list[list[float]] | None,
-) -> tuple[list[float], list[float]]:
-    """The update itself, on the players of the teams from best to worst, one after the
-    other (team ``i``: ``starts[i]`` to ``starts[i + 1]``): their new mu and sigma."""
-    k = len(rank)
-    tau2 = TAU * TAU
-    fixed = [math.sqrt(s * s + tau2) for s in sigmas]
-    team_mu = [0.0] * k
-    team_s2 = [0.0] * k
-    for i in range(k):
-        m = 0.0
-        s2 = 0.0
-        for j in range(starts[i], starts[i + 1]):
-            m += mus[j]
-            s2 += fixed[j] * fixed[j]
-        team_mu[i] = m
-        team_s2[i] = s2
-    total = 0.0
-    for i in range(k):
-        total += team_s2[i] + BETA * BETA
-    c = math.sqrt(total)
-    power = [math.exp(team_mu[i] / c) for i in range(k)]
-    sum_q = [0.0] * k
-    ties = [0] * k
-    for q in range(k):
-        for i in range(k):
-            if rank[i] >= rank[q]:
-                sum_q[q] += power[i]
-            if rank[i] == rank[q]:
-                ties[q] += 1
-    moved_mus = [0.0] * len(mus)
-    moved_sigmas = [0.0] * len(mus)
-    for i in range(k):
-        omega = 0.0
-        delta = 0.0
-        for q in range(k):
-            if rank[q] <= rank[i]:
-                share = power[i] / sum_q[q]
-                delta += share * (1 - share) / ties[q]
-                if q == i:
-                    omega += (1 - share) / ties[q]
-                else:
-                    omega -= share / ties[q]
-        s2 = team_s2[i]
-        omega *= s2 / c
-        delta *= s2 / (c * c)
-        delta *= math.sqrt(s2) / c
-        given = scaled(weights[order[i]]) if weights else None
-        for j in range(starts[i], starts[i + 1]):
-            weight = given[j - starts[i]] if given is not None else 1.0
-            sigma = fixed[j]
-            part = sigma * sigma / s2
-            if omega >= 0:
-                moved_mus[j] = mus[j] + part * omega * weight
-                moved_sigmas[j] = sigma * math.sqrt(max(1 - part * delta * weight, KAPPA))
-            else:
-                moved_mus[j] = mus[j] + part * omega / weight
-                moved_sigmas[j] = sigma * math.sqrt(max(1 - part * delta / weight, KAPPA))
-    return moved_mus, moved_sigmas

@@ -53,7 +53,7 @@ from typing import Any
 
 import orjson
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F, OuterRef, QuerySet, Subquery, TextField
 from django.db.models.functions import Cast
 
@@ -63,7 +63,7 @@ from scoring import fingerprints
 from scoring.models import Rating, RatingHistory, Scope, SeasonStanding
 from scoring.sheets import SeasonChart, Series
 from tournaments import access, progress
-from tournaments.bulk import write_differences
+from tournaments.bulk import plain_rows, write_differences
 from tournaments.models import Club, Deal, DealScore, Match, Player, Season, Seat, counting_deals
 
 BATCH = 5000
@@ -180,12 +180,7 @@ def _read_events(
 ) -> list[tuple[str, dt.date, str]]:
     rows = _counting(club_ids, games, since, public_only).order_by("match__game", *DEAL_ORDER)
     text = Cast("event", TextField())
-    tuples = rows.values_list("match__game", "match__table__club_night__date", text)
-    if connection.vendor != "postgresql":  # SQLite's dates need Django's converters
-        return list(tuples)
-    with connection.cursor() as cursor:  # psycopg makes the tuples: a third cheaper
-        cursor.execute(*tuples.query.sql_with_params())
-        return cursor.fetchall()
+    return plain_rows(rows.values_list("match__game", "match__table__club_night__date", text))
 
 
 @contextmanager

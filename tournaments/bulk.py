@@ -61,32 +61,44 @@ def insert_rows(
     return new_ids
 
 
+def plain_rows(rows: QuerySet[Any]) -> list[tuple[Any, ...]]:
+    """A ``values_list`` query's tuples as the driver makes them: on PostgreSQL psycopg's
+    own (numbers, text and dates need none of Django's converters; a third cheaper),
+    elsewhere Django's (SQLite's dates need its converters)."""
+    if connection.vendor != "postgresql":
+        return list(rows)
+    with connection.cursor() as cursor:
+        cursor.execute(*rows.query.sql_with_params())
+        return cursor.fetchall()
+
+
 def write_differences(
     rows: QuerySet[Any], key: list[str], values: list[str], fresh: list[tuple[Any, ...]]
 ) -> None:
-    """Make ``rows`` (their ``key`` columns, then their ``values``) the ``fresh`` tuples,
-    writing only what differs: rows not among them deleted, rows whose values differ
-    replaced, rows missing inserted (with :func:`insert_rows`).  Derived rows made
-    again from unchanged data write nothing.  Values compare exactly (floats
-    round-trip through PostgreSQL unchanged)."""
+    """Make ``rows`` (their ``key`` columns, then their ``values``: numbers, text, dates)
+    the ``fresh`` tuples (one per key), writing only what differs: rows not among them
+    deleted, rows whose values differ replaced, rows missing inserted (with
+    :func:`insert_rows`).  Derived rows made again from unchanged data write nothing.
+    Values compare exactly (floats round-trip through PostgreSQL unchanged).
+
+    The stored rows are read whole and compared as a set, so that the usual answer
+    ("nothing differs", or "nothing stored yet") costs one read and a hash per row; the
+    ids of stale rows are read only when there are some."""
     model = rows.model
-    width = len(key)
     attnames = [_field(model, name).attname for name in key]  # player_id: foreign keys as ids
-    kept = {
-        tuple(row[:width]): (row[width], tuple(row[width + 1 :]))
-        for row in rows.order_by().values_list(*attnames, "pk", *values)
-    }
-    stale: list[int] = []
-    new: list[tuple[Any, ...]] = []
-    for row in fresh:
-        there = kept.pop(tuple(row[:width]), None)
-        if there is None or there[1] != tuple(row[width:]):
-            new.append(row)
-            if there is not None:
-                stale.append(there[0])
-    stale += [pk for pk, _values in kept.values()]
-    for start in range(0, len(stale), DELETED_AT_ONCE):
-        model.objects.filter(pk__in=stale[start : start + DELETED_AT_ONCE]).delete()
+    stored = set(plain_rows(rows.order_by().values_list(*attnames, *values)))
+    new = [row for row in fresh if row not in stored]
+    if len(stored) > len(fresh) - len(new):  # some stored rows are not among the fresh
+        wanted = set(fresh)
+        width = len(key)
+        stale_keys = {row[:width] for row in stored if row not in wanted}
+        stale = [
+            row[-1]
+            for row in plain_rows(rows.order_by().values_list(*attnames, "pk"))
+            if row[:width] in stale_keys
+        ]
+        for start in range(0, len(stale), DELETED_AT_ONCE):
+            model.objects.filter(pk__in=stale[start : start + DELETED_AT_ONCE]).delete()
     insert_rows(model, [*key, *values], new)
 
 

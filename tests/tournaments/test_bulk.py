@@ -1,0 +1,83 @@
+"""Writing only what differs (``tournaments.bulk.write_differences``): stored rows are made
+equal to fresh tuples, and rows whose values did not change are neither deleted nor
+written again."""
+
+from __future__ import annotations
+
+import pytest
+from django.db.models.expressions import RawSQL
+
+from scoring.models import Rating, Scope
+from tournaments.bulk import write_differences
+
+pytestmark = pytest.mark.django_db
+
+KEY = ["player", "game", "scope"]
+VALUES = ["mu", "sigma", "rating", "deals"]
+
+
+def stored() -> dict[tuple, tuple]:
+    """Each row's key and values → its id."""
+    rows = Rating.objects.values_list("player_id", "game", "scope", *VALUES, "pk")
+    return {row[:-1]: row[-1] for row in rows}
+
+
+def places() -> dict[int, str]:
+    """Where each row is stored (``ctid``): a row written again moves."""
+    at = RawSQL("scoring_rating.ctid::text", [])
+    return dict(Rating.objects.annotate(at=at).values_list("pk", "at"))
+
+
+def write(fresh: list[tuple]) -> bool:
+    """``fresh`` written over every rating; whether any row was written or deleted."""
+    before = places()
+    write_differences(Rating.objects.all(), KEY, VALUES, fresh)
+    return places() != before
+
+
+def test_only_rows_that_differ_are_written_and_the_rest_keep_their_ids(players):
+    a, b, c = (p.pk for p in list(players.values())[:3])
+    first = [
+        (a, "packing", Scope.CLUB, 26.5, 8.1, 2.2, 3),
+        (b, "packing", Scope.CLUB, 23.5, 8.1, -0.8, 3),
+        (b, "packing", Scope.PUBLIC, 23.5, 8.1, -0.8, 3),
+        (c, "comp13", Scope.CLUB, 25.0, 8.0, 1.0, 1),
+    ]
+    assert write(first)
+    assert set(stored()) == set(first)
+    ids = stored()
+
+    assert not write(first)  # nothing differs: nothing written
+    assert not write(list(reversed(first)))  # whatever the order of the fresh rows
+    assert stored() == ids
+
+    changed = [
+        (a, "packing", Scope.CLUB, 26.5, 8.1, 2.2, 3),  # the same
+        (b, "packing", Scope.CLUB, 23.5, 8.0, -0.5, 4),  # other values for the same key
+        (c, "comp13", Scope.CLUB, 25.0, 8.0, 1.0, 1),  # the same
+        (c, "packing", Scope.CLUB, 30.0, 7.0, 9.0, 2),  # new
+    ]  # and (b, packing, public) is no longer among them
+    write(changed)
+    now = stored()
+    assert set(now) == set(changed)
+    assert now[changed[0]] == ids[first[0]] and now[changed[2]] == ids[first[3]]
+    assert now[changed[1]] not in ids.values() and now[changed[3]] not in ids.values()
+
+    assert write([])
+    assert stored() == {}
+
+
+def test_a_value_changed_behind_its_back_is_mended_alone(players):
+    a, b = (p.pk for p in list(players.values())[:2])
+    fresh = [
+        (a, "packing", Scope.CLUB, 26.5, 8.1, 2.2, 3),
+        (b, "packing", Scope.CLUB, 23.5, 8.1, -0.8, 3),
+    ]
+    write(fresh)
+    ids = stored()
+    Rating.objects.filter(player_id=b).update(deals=30)
+    write(fresh)
+    now = stored()
+    assert set(now) == set(fresh)
+    assert now[fresh[0]] == ids[fresh[0]]
+    assert now[fresh[1]] != ids[fresh[1]]

@@ -63,7 +63,7 @@ from scoring import fingerprints
 from scoring.models import Rating, RatingHistory, Scope, SeasonStanding
 from scoring.sheets import SeasonChart, Series
 from tournaments import access, progress
-from tournaments.bulk import plain_rows, write_differences
+from tournaments.bulk import plain_rows, without_parallel_workers, write_differences
 from tournaments.models import Club, Deal, DealScore, Match, Player, Season, Seat, counting_deals
 
 BATCH = 5000
@@ -200,6 +200,7 @@ def rebuild_ratings(club_id: int, game: str, since: dt.date | None = None) -> in
     """Replay the club's ratings in ``game`` from the night ``since`` (``None``: from the
     first deal); returns the number of deals rated."""
     with transaction.atomic():
+        without_parallel_workers()
         if not Club.objects.select_for_update().filter(pk=club_id).exists():
             return 0
         return _replay([club_id], [game], since)
@@ -217,6 +218,7 @@ def rebuild_clubs_ratings(club_ids: list[int], *, every: bool = False) -> int:
     since its last full replay (:mod:`scoring.fingerprints`), unless ``every``.  Returns
     the deals rated."""
     with transaction.atomic():
+        without_parallel_workers()
         # Locked in the order of their ids, as every batch does: two batches may wait for
         # each other, never in a circle.
         locked = list(

@@ -61,6 +61,17 @@ def insert_rows(
     return new_ids
 
 
+def without_parallel_workers() -> None:
+    """For the rest of the open transaction, no parallel workers for its queries (on
+    PostgreSQL).  The rebuilds are spread over Celery workers, one per core: the database's
+    own parallel workers only add processes competing for the same cores (a full rebuild
+    of 1,000,000 deals: 2 workers 5.9-6.6 s with them, 5.1 s without; 1 worker 10.1 s
+    and 9.4 s)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
+
+
 def plain_rows(rows: QuerySet[Any]) -> list[tuple[Any, ...]]:
     """A ``values_list`` query's tuples as the driver makes them: on PostgreSQL psycopg's
     own (numbers, text and dates need none of Django's converters; a third cheaper),

@@ -102,3 +102,29 @@ def test_a_batch_of_clubs_rebuilt_ends_as_each_club_rebuilt_alone():
     forget()
     assert rebuild_clubs(clubs) == (Season.objects.count(), Match.objects.count())
     assert derived() == alone
+
+
+@pytest.mark.django_db(transaction=True)  # committed as in production: SET LOCAL then ends
+def test_a_rebuild_reads_without_parallel_workers_and_leaves_the_setting_as_it_was():
+    """The workers are the rebuild's parallelism: its reads of the deals and the match lines
+    run without PostgreSQL's own parallel workers (in its transactions alone)."""
+    generate(2, 12, 300, 4)
+    server = connection.cursor().connection  # psycopg's own: asked beside Django's wrapper
+
+    def setting() -> str:
+        return server.execute("SHOW max_parallel_workers_per_gather").fetchone()[0]
+
+    default = setting()
+    assert default != "0"
+    seen: dict[str, set[str]] = {}
+
+    def note(execute, sql, params, many, context):
+        if "tournaments_deal" in sql or "scoring_matchstanding" in sql:
+            seen.setdefault(sql.split()[0], set()).add(setting())
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(note):
+        rebuild_clubs(list(Club.objects.values_list("pk", flat=True)), recheck=True)
+    assert {"SELECT", "DELETE"} <= set(seen)  # the deals read, the match lines replaced
+    assert all(values == {"0"} for values in seen.values()), seen
+    assert setting() == default

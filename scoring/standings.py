@@ -36,7 +36,7 @@ import engine
 from scoring import fingerprints
 from scoring.models import COUNT_COLUMNS, COUNTS, MatchStanding, SeasonPoint, SeasonStanding
 from tournaments import progress
-from tournaments.bulk import insert_rows, without_parallel_workers
+from tournaments.bulk import insert_rows, plain_plans
 from tournaments.games import LEAGUE_GAMES, LeagueGame, league_game
 from tournaments.models import Deal, DealScore, Match, Season, Seat
 from tournaments.records import match_envelope
@@ -66,7 +66,7 @@ def rebuild_matches(match_ids: Iterable[int], *, rescore: bool = False) -> list[
     the writes whatever their number); returns their seasons' ids.  With ``rescore`` the
     deal scores and rating events of their active deals are rewritten from the records."""
     with transaction.atomic():
-        without_parallel_workers()
+        plain_plans()
         matches = list(
             Match.objects.select_for_update(of=("self",))
             .filter(pk__in=list(match_ids))
@@ -199,7 +199,7 @@ def rebuild_seasons(
     the season's lines have changed anyway: no fingerprint is taken on that hot path,
     and the one kept no longer matches (line ids are never reused)."""
     with transaction.atomic():
-        without_parallel_workers()
+        plain_plans()
         seasons = list(Season.objects.select_for_update().filter(pk__in=season_ids).order_by("pk"))
         ids = [s.pk for s in seasons]
         if not ids:

@@ -229,3 +229,45 @@ def test_deals_stored_without_their_rated_event_get_it_at_the_next_replay():
         pk: kept[pk] for pk in emptied
     }
     assert derived(Rating, RatingHistory) == before
+
+
+@pytest.mark.django_db
+def test_the_replays_read_counts_the_deals_the_standings_count_in_rating_order():
+    """PostgreSQL reads the events with SQL of its own (a match's deals by its index): the
+    same deals as ``counting_deals`` (deleted ones out; unconfirmed ones out only where the
+    season asks for confirmation), in ``DEAL_ORDER``, from a night on, public seasons alone."""
+    from django.db.models import TextField
+    from django.db.models.functions import Cast
+    from django.utils import timezone
+
+    from ops.federation import generate
+    from scoring.ratings import DEAL_ORDER, _counting, _read_events
+    from scoring.rebuild import rebuild_all
+    from tournaments.models import Club, Deal, Season
+
+    generate(2, 12, 400, 6)
+    rebuild_all()  # every deal with its event
+    clubs = list(Club.objects.values_list("pk", flat=True))
+    strict, lenient = Season.objects.order_by("pk")[:2]
+    Season.objects.filter(pk=strict.pk).update(require_confirmation=True, public=False)
+    Season.objects.filter(pk=lenient.pk).update(require_confirmation=False, public=True)
+    deals = list(Deal.objects.order_by("pk").values_list("pk", flat=True))
+    Deal.objects.filter(pk__in=deals[::5]).update(deleted_at=timezone.now())
+    Deal.objects.filter(pk__in=deals[1::3]).update(confirmed_at=None)
+    Deal.objects.filter(pk__in=deals[2::3]).update(confirmed_at=timezone.now())
+    games = sorted(g for g, rules in engine.GAMES.items() if rules.rated)  # Comrade: no event
+    nights = sorted(ClubNight.objects.values_list("date", flat=True))
+    sizes = set()
+    for since in (None, nights[len(nights) // 2]):
+        for public_only in (False, True):
+            expected = list(
+                _counting(clubs, games, since, public_only)
+                .order_by("match__game", *DEAL_ORDER)
+                .values_list(
+                    "match__game", "match__table__club_night__date", Cast("event", TextField())
+                )
+            )
+            assert expected and None not in {text for _g, _n, text in expected}
+            assert _read_events(clubs, games, since, public_only) == expected
+            sizes.add(len(expected))
+    assert len(sizes) == 4 and max(sizes) < len(deals)  # each choice reads other deals

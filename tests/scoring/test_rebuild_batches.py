@@ -105,7 +105,7 @@ def test_a_batch_of_clubs_rebuilt_ends_as_each_club_rebuilt_alone():
 
 
 @pytest.mark.django_db(transaction=True)  # committed as in production: SET LOCAL then ends
-def test_a_rebuild_reads_without_parallel_workers_and_leaves_the_setting_as_it_was():
+def test_a_rebuild_reads_plain_plans_and_leaves_the_setting_as_it_was():
     """The workers are the rebuild's parallelism: its reads of the deals and the match lines
     run without PostgreSQL's own parallel workers (in its transactions alone)."""
     generate(2, 12, 300, 4)

@@ -182,36 +182,36 @@ deals rated)."""
 
 
 def replay(
-    events: Iterable[tuple[str, object, Any]],
+    matches: Iterable[tuple[str, object, Any]],
     states: dict[str, Rated],
-    parse: Callable[[Any], Any],
+    parse: Callable[[Any], list[Any]],
     rate: Rate | None = None,
 ) -> tuple[int, list[Night]]:
-    """Rate ``events`` (game, night, stored event as ``parse`` reads it: ``teams``,
-    ``ranks``, ``weights``, ``stake``) in their order into each game's state; returns how
-    many, and everyone's rating at the end of each night they played (in the order of the
-    nights, by player within one).  ``rate``: another update than :func:`rate_into` (the
-    library's)."""
+    """Rate the events of ``matches`` (game, night, the match's stored events in their order
+    as ``parse`` reads them: each with ``teams``, ``ranks``, ``weights``, ``stake``) in
+    their order into each game's state; returns how many, and everyone's rating at the
+    end of each night they played (in the order of the nights, by player within one).
+    ``rate``: another update than :func:`rate_into` (the library's)."""
     rows: list[Night] = []
     played: set[int] = set()
     rated = 0
     game = ""
     night: object = None
     state: Rated = {}
-    for next_game, next_night, text in events:
+    for next_game, next_night, stored in matches:
         if next_game != game or next_night != night:
             _close(rows, played, state, game, night)
             game, night = next_game, next_night
             state = states[game]
-        event = parse(text)
-        teams: list[list[int]] = event["teams"]
-        if rate is None:
-            rate_into(state, teams, event["ranks"], event["weights"], event["stake"])
-        else:
-            rate(state, teams, event["ranks"], event["weights"], event["stake"])
-        for team in teams:
-            played.update(team)
-        rated += 1
+        for event in parse(stored):
+            teams: list[list[int]] = event["teams"]
+            if rate is None:
+                rate_into(state, teams, event["ranks"], event["weights"], event["stake"])
+            else:
+                rate(state, teams, event["ranks"], event["weights"], event["stake"])
+            for team in teams:
+                played.update(team)
+            rated += 1
     _close(rows, played, state, game, night)
     return rated, rows
 

@@ -114,7 +114,7 @@ def test_a_stake_scales_the_change_of_mu_and_counts_one_deal():
 
 
 def test_a_replay_rates_each_game_apart_and_keeps_each_night_of_those_who_played():
-    """``replay``: the events of two games on two nights, in order; each game's state
+    """``replay``: the matches of two games on two nights, in order; each game's state
     alone; a row per player and (game, night) with their rating at its end; another
     update (the library's) chosen by ``rate`` gives the same rows."""
     events = [
@@ -140,7 +140,11 @@ def test_a_replay_rates_each_game_apart_and_keeps_each_night_of_those_who_played
         ),
     ]
     states: dict[str, skill.Rated] = {"napoleon": {}, "packing": {}}
-    rated, rows = skill.replay(iter(events), states, dict)
+    matches = [  # the first two in one match, the others alone
+        ("napoleon", "night 1", [events[0][2], events[1][2]]),
+        *((game, night, [e]) for game, night, e in events[2:]),
+    ]
+    rated, rows = skill.replay(iter(matches), states, list)
     expected: dict[str, skill.Rated] = {"napoleon": {}, "packing": {}}
     for game, _night, e in events:
         skill.rate_into(expected[game], e["teams"], e["ranks"], e["weights"], e["stake"])
@@ -168,5 +172,5 @@ def test_a_replay_rates_each_game_apart_and_keeps_each_night_of_those_who_played
         skill.rate_into(state, teams, ranks, weights, stake)
 
     again: dict[str, skill.Rated] = {"napoleon": {}, "packing": {}}
-    assert skill.replay(iter(events), again, dict, library) == (rated, rows)
+    assert skill.replay(iter(matches), again, list, library) == (rated, rows)
     assert len(calls) == 4

@@ -33,9 +33,9 @@ the end of the night before; a rebuild from scratch gives the same numbers as th
 incremental updates, whatever order the deals were entered in.
 
 The replay reads each deal's rated event as it was stored with the deal
-(``Deal.event``: teams of player ids), one query of plain tuples with the event as
-JSON text, and keeps per player only the rating at the end of each club night
-(``RatingHistory``): what the plot draws and where a later replay starts.  It
+(``Deal.event``: teams of player ids), one query of plain tuples, a match's events as
+one JSON array of text, and keeps per player only the rating at the end of each club
+night (``RatingHistory``): what the plot draws and where a later replay starts.  It
 writes only the rows that differ from those stored (a replay of unchanged deals
 writes nothing; new rows with COPY).  Deals stored without an event (a bulk import,
 rows older than the column) get theirs, from their records, when the replay's read

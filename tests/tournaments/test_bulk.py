@@ -5,10 +5,12 @@ written again."""
 from __future__ import annotations
 
 import pytest
+from django.db import DataError
 from django.db.models.expressions import RawSQL
 
 from scoring.models import Rating, Scope
-from tournaments.bulk import write_differences
+from tournaments.bulk import plain_rows, write_differences
+from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db
 
@@ -81,3 +83,15 @@ def test_a_value_changed_behind_its_back_is_mended_alone(players):
     assert set(now) == set(fresh)
     assert now[fresh[0]] == ids[fresh[0]]
     assert now[fresh[1]] != ids[fresh[1]]
+
+
+def test_plain_rows_are_read_in_the_same_transaction_and_fail_as_djangos(players):
+    """The rows come from the open transaction (the players made by this test, not yet
+    committed), as Django would give them; a failing statement raises Django's error (the
+    tasks retry on those), not the driver's."""
+    rows = Player.objects.order_by("pk").values_list("pk", "handle", "club_id")
+    assert plain_rows(rows) == list(rows) and len(rows) == len(players)
+    with pytest.raises(DataError):
+        plain_rows(
+            Player.objects.order_by().annotate(x=RawSQL("1 / (id - id)", [])).values_list("x")
+        )

@@ -18,9 +18,10 @@ so that the numbers stay the library's:
 - teams of equal rank are *not* averaged: OpenSkill 6's averaging compares each
   updated player with itself (the same object) and so changes nothing.
 
-The only difference is the order of the additions for a team's mu and sigma² (the
-library sums the players by ordinal, this module in the team's order): at most a few
-units in the last place of a float.
+The only differences are the order of the additions (the library sums a team's players
+by ordinal, this module in the team's order; the library sums over the teams for each
+team, this module keeps running sums, see :func:`rate_into`): at most a few units in
+the last place of a float (the worst of the test's 100,000 random events: 1.4e-14).
 """
 
 from __future__ import annotations

@@ -105,26 +105,28 @@ def test_a_batch_of_clubs_rebuilt_ends_as_each_club_rebuilt_alone():
 
 
 @pytest.mark.django_db(transaction=True)  # committed as in production: SET LOCAL then ends
-def test_a_rebuild_reads_plain_plans_and_leaves_the_setting_as_it_was():
+def test_a_rebuild_reads_without_parallel_workers_or_jit_and_leaves_the_settings_as_they_were():
     """The workers are the rebuild's parallelism: its reads of the deals and the match lines
-    run without PostgreSQL's own parallel workers (in its transactions alone)."""
+    run without PostgreSQL's own parallel workers, and without JIT compilation (its
+    statements are short), in its transactions alone."""
     generate(2, 12, 300, 4)
     server = connection.cursor().connection  # psycopg's own: asked beside Django's wrapper
 
-    def setting() -> str:
-        return server.execute("SHOW max_parallel_workers_per_gather").fetchone()[0]
+    def settings() -> tuple[str, str]:
+        parallel = server.execute("SHOW max_parallel_workers_per_gather").fetchone()[0]
+        return parallel, server.execute("SHOW jit").fetchone()[0]
 
-    default = setting()
-    assert default != "0"
-    seen: dict[str, set[str]] = {}
+    default = settings()
+    assert default[0] != "0"  # the server's own: parallel workers allowed
+    seen: dict[str, set[tuple[str, str]]] = {}
 
     def note(execute, sql, params, many, context):
         if "tournaments_deal" in sql or "scoring_matchstanding" in sql:
-            seen.setdefault(sql.split()[0], set()).add(setting())
+            seen.setdefault(sql.split()[0], set()).add(settings())
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(note):
         rebuild_clubs(list(Club.objects.values_list("pk", flat=True)), recheck=True)
     assert {"SELECT", "DELETE"} <= set(seen)  # the deals read, the match lines replaced
-    assert all(values == {"0"} for values in seen.values()), seen
-    assert setting() == default
+    assert all(values == {("0", "off")} for values in seen.values()), seen
+    assert settings() == default

@@ -254,3 +254,32 @@ def test_cards_typed_with_suit_symbols_are_stored_as_their_codes(
     page = client.post(f"/matches/{napoleon.pk}/enter/", form)
     assert page.status_code == 302, page.content.decode()[:3000]
     assert Deal.objects.get(match=napoleon).record["adjutant_cards"] == ["SA"]
+
+
+def test_another_clubs_scorer_finds_no_private_match_and_enters_nothing_in_a_public_one(
+    make_match, django_user_model
+):
+    """The match of ``deals/`` is found by the reader's visibility alone (the action takes
+    no list filters): another club's scorer gets 404 for a private season's match, whatever
+    filters the address carries, and may read a public season's deals but not add one."""
+    from tests.conftest import client_of, member_of
+    from tournaments.models import Club, Membership
+
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    rival_club = Club.objects.create(name="Rival Club", slug="rival")
+    rival = client_of(member_of(rival_club, django_user_model, "rival", Membership.Role.SCORER))
+    season = match.table.club_night.season
+    season.public = False
+    season.save()
+    for address in (
+        f"/api/matches/{match.pk}/deals/",
+        f"/api/matches/{match.pk}/deals/?season={season.pk}&table={match.table_id}",
+    ):
+        assert rival.get(address).status_code == 404
+        posted = rival.post(address, {"record": napoleon_deal()}, format="json")
+        assert posted.status_code == 404
+    season.public = True
+    season.save()
+    assert rival.get(f"/api/matches/{match.pk}/deals/").status_code == 200
+    assert post_deal(rival, match, napoleon_deal()).status_code == 403
+    assert not Deal.objects.exists()

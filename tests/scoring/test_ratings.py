@@ -244,7 +244,7 @@ def test_the_replays_read_counts_the_deals_the_standings_count_in_rating_order()
     from django.utils import timezone
 
     from ops.federation import generate
-    from scoring.ratings import DEAL_ORDER, _counting, _events_grouped_here, _read_events
+    from scoring import rating_events
     from scoring.rebuild import rebuild_all
     from tournaments.models import Club, Deal, Season
 
@@ -264,8 +264,8 @@ def test_the_replays_read_counts_the_deals_the_standings_count_in_rating_order()
     def by_match(since, public_only):
         """The ORM's counting deals, in rating order, a match's events in a list."""
         rows = (
-            _counting(clubs, games, since, public_only)
-            .order_by("match__game", *DEAL_ORDER)
+            rating_events.counting(clubs, games, since, public_only)
+            .order_by("match__game", *rating_events.DEAL_ORDER)
             .values_list(
                 "match__game",
                 "match__table__club_night__date",
@@ -285,16 +285,16 @@ def test_the_replays_read_counts_the_deals_the_standings_count_in_rating_order()
         for public_only in (False, True):
             expected = by_match(since, public_only)
             for read in (  # PostgreSQL's statement, and what other databases do
-                _read_events(clubs, games, since, public_only),
-                _events_grouped_here(clubs, games, since, public_only),
+                rating_events.read(clubs, games, since, public_only),
+                rating_events.grouped_here(clubs, games, since, public_only),
             ):
                 assert [(g, n, orjson.loads(text)) for g, n, text in read] == expected
             sizes.add(sum(len(events) for _g, _n, events in expected))
     assert len(sizes) == 4 and max(sizes) < len(deals)  # each choice reads other deals
-    counted = _counting(clubs, games, None, False).order_by("pk")
+    counted = rating_events.counting(clubs, games, None, False).order_by("pk")
     Deal.objects.filter(pk=counted.first().pk).update(event=None)
     for read in (
-        _read_events(clubs, games, None, False),
-        _events_grouped_here(clubs, games, None, False),
+        rating_events.read(clubs, games, None, False),
+        rating_events.grouped_here(clubs, games, None, False),
     ):
         assert [text for _g, _n, text in read].count(None) == 1

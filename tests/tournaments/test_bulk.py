@@ -9,6 +9,7 @@ from django.db import DataError
 from django.db.models.expressions import RawSQL
 
 from scoring.models import Rating, Scope
+from tests.scoring.derived import written_rows
 from tournaments.bulk import plain_rows, write_differences
 from tournaments.models import Player
 
@@ -25,9 +26,9 @@ def stored() -> dict[tuple, tuple]:
 
 
 def places() -> dict[int, str]:
-    """Where each row is stored (``ctid``): a row written again moves."""
-    at = RawSQL("scoring_rating.ctid::text", [])
-    return dict(Rating.objects.annotate(at=at).values_list("pk", "at"))
+    """Where each rating is stored (``ctid``): a row written again moves."""
+    _standings, _points, ratings, _history = written_rows()
+    return ratings
 
 
 def write(fresh: list[tuple]) -> bool:

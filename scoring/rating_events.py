@@ -6,13 +6,16 @@ of some clubs, a row per match in rating order (``DEAL_ORDER``: club night, matc
 start, match, deal number), the match's events as one JSON array of text: on PostgreSQL
 one statement of its own (:data:`STATEMENT`), elsewhere a row per deal grouped here.
 Deals stored without an event (a bulk import, rows older than the column) are found by
-that read (their match has no text) and get theirs from their records (:func:`fill`).
+that read (their match has no text: :class:`Unfilled`) and get theirs from their
+records (:func:`fill`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from itertools import groupby
 from typing import Any
 
@@ -22,7 +25,7 @@ from django.db.models.functions import Cast
 
 import engine
 from tournaments import progress
-from tournaments.bulk import plain_rows
+from tournaments.bulk import plain_rows, streamed_rows
 from tournaments.models import Deal, DealScore, Seat, counting_deals
 
 BATCH = 5000
@@ -80,23 +83,41 @@ def fill(club_ids: list[int], games: list[str], since: dt.date | None = None) ->
     return len(missing)
 
 
+class Unfilled(Exception):
+    """A match read has a counting deal stored without its rated event (:func:`fill`)."""
+
+
+@contextmanager
 def of_matches(
     club_ids: list[int], games: list[str], since: dt.date | None, public_only: bool
-) -> list[tuple[str, dt.date, str | None]]:
+) -> Iterator[Iterator[tuple[str, dt.date, str]]]:
     """(game, night, the match's events as one JSON array) of the clubs' matches with
     counting deals, by game and in rating order, each match's events in the order of its
-    deals: one query (a few clubs' deals: some megabytes at most).  The text is parsed by
-    the replay itself (``orjson``), a fifth of the field's converter (``json.loads``).
+    deals: one query, whose rows the replay takes as the server sends them (a few clubs'
+    deals: some megabytes, never all of them at once), to be read within the block.  The
+    text is parsed by the replay itself (``orjson``), a fifth of the field's converter
+    (``json.loads``).
 
-    Deals stored without an event (a bulk import, rows older than the column) are found by
-    this read itself (their match's text is none): they get theirs (:func:`fill`)
-    and the deals are read again, so that looking for them costs nothing when there are
-    none."""
-    rows = read(club_ids, games, since, public_only)
-    if any(text is None for _game, _night, text in rows):
-        fill(club_ids, games, since)
-        rows = read(club_ids, games, since, public_only)
-    return rows
+    Raises :class:`Unfilled` at the first match with a deal stored without its event (a
+    bulk import, rows older than the column), once the rest is read (the transaction
+    stays usable): the caller fills them in (:func:`fill`) and starts again, so that
+    looking for them costs nothing when there are none."""
+    with read(club_ids, games, since, public_only) as rows:
+        yield with_events(rows)
+
+
+def with_events(
+    rows: Iterator[tuple[str, dt.date, str | None]],
+) -> Iterator[tuple[str, dt.date, str]]:
+    """The rows while each has its events; :class:`Unfilled` at the first without, once
+    every row is read (a stream left early is cancelled, which fails the transaction the
+    deals are then filled in)."""
+    for game, night, text in rows:
+        if text is None:
+            for _rest in rows:  # the stream read to its end: the connection is free again
+                pass
+            raise Unfilled
+        yield game, night, text
 
 
 STATEMENT = """
@@ -131,17 +152,16 @@ match with a deal stored without its event has no text."""
 
 def read(
     club_ids: list[int], games: list[str], since: dt.date | None, public_only: bool
-) -> list[tuple[str, dt.date, str | None]]:
-    """The rows of :func:`of_matches` as the deals are now (none filled)."""
+) -> AbstractContextManager[Iterator[tuple[str, dt.date, str | None]]]:
+    """The rows of :func:`of_matches` as the deals are now (none filled), to be read within
+    the block: on PostgreSQL streamed (``tournaments.bulk.streamed_rows``)."""
     if connection.vendor == "postgresql":
         nights = " AND n.date >= %(since)s" if since is not None else ""
         if public_only:
             nights += " AND s.public"
         params: dict[str, Any] = {"clubs": club_ids, "games": games, "since": since}
-        with connection.cursor() as cursor:
-            cursor.execute(STATEMENT.format(nights=nights), params)
-            return cursor.fetchall()
-    return grouped_here(club_ids, games, since, public_only)
+        return streamed_rows(STATEMENT.format(nights=nights), params)
+    return nullcontext(iter(grouped_here(club_ids, games, since, public_only)))
 
 
 def grouped_here(

@@ -207,23 +207,18 @@ def _replay_scopes(
     history = RatingHistory.objects.filter(
         player__club_id__in=club_ids, game__in=games, scope__in=[*scopes, *emptied]
     )
-    states: dict[str, State] = {g: {} for g in games}
-    if since is not None:
-        for game in games:
-            last = history.filter(
-                player=OuterRef("pk"), game=game, scope=scopes[0], night__lt=since
-            ).order_by("-night")
-            players = Player.objects.filter(club_id__in=club_ids).annotate(
-                mu=Subquery(last.values("mu")[:1]),
-                sigma=Subquery(last.values("sigma")[:1]),
-                n=Subquery(last.values("deals")[:1]),
-            )
-            for pid, mu, sigma, n in players.filter(mu__isnull=False).values_list(
-                "pk", "mu", "sigma", "n"
-            ):
-                states[game][pid] = (mu, sigma, n)
-    events = rating_events.of_matches(club_ids, games, since, public_only)
-    rated, rows = skill.replay(events, states, orjson.loads, library())
+    while True:
+        states = _starting(history, club_ids, games, since, scopes[0])
+        try:
+            with rating_events.of_matches(club_ids, games, since, public_only) as events:
+                rated, rows = skill.replay(events, states, orjson.loads, library())
+            break
+        except rating_events.Unfilled:
+            # Filled, then replayed again from the start.  Each time some deals get their
+            # event, so this ends; where none is found to fill (the deal deleted since),
+            # this replay fails and the deletion's own replays the club again.
+            if not rating_events.fill(club_ids, games, since):
+                raise
     write_differences(
         history if since is None else history.filter(night__gte=since),
         ["player", "game", "night", "scope"],
@@ -244,6 +239,34 @@ def _replay_scopes(
         ],
     )
     return rated
+
+
+def _starting(
+    history: QuerySet[RatingHistory],
+    club_ids: list[int],
+    games: list[str],
+    since: dt.date | None,
+    scope: str,
+) -> dict[str, State]:
+    """Each game's ratings where a replay from the night ``since`` starts: each player's
+    at the end of the last night before it they played (none from the first night)."""
+    states: dict[str, State] = {g: {} for g in games}
+    if since is None:
+        return states
+    for game in games:
+        last = history.filter(
+            player=OuterRef("pk"), game=game, scope=scope, night__lt=since
+        ).order_by("-night")
+        players = Player.objects.filter(club_id__in=club_ids).annotate(
+            mu=Subquery(last.values("mu")[:1]),
+            sigma=Subquery(last.values("sigma")[:1]),
+            n=Subquery(last.values("deals")[:1]),
+        )
+        for pid, mu, sigma, n in players.filter(mu__isnull=False).values_list(
+            "pk", "mu", "sigma", "n"
+        ):
+            states[game][pid] = (mu, sigma, n)
+    return states
 
 
 def refresh_match_ratings(match_id: int) -> None:

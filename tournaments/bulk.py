@@ -10,14 +10,19 @@ the rows that differ.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Generator, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, cast
 
 from django.db import connection, models
 from django.db.models import QuerySet
 
 DELETED_AT_ONCE = 5000
 """Ids per DELETE (a statement's parameters stay well under the databases' limits)."""
+
+STREAMED = 100
+"""Rows a stream (:func:`streamed_rows`) takes from the server at a time (libpq 17's
+chunks; the driver's wheel brings its own)."""
 
 
 def insert_rows(
@@ -93,6 +98,29 @@ def plain_rows(rows: QuerySet[Any]) -> list[tuple[Any, ...]]:
     with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
         cursor.execute(sql, params, binary=True)
         return cursor.fetchall()
+
+
+@contextmanager
+def streamed_rows(sql: str, params: dict[str, Any]) -> Iterator[Iterator[tuple[Any, ...]]]:
+    """A statement's rows as the server sends them, on the open transaction's connection
+    (PostgreSQL, chunks of ``STREAMED`` rows): the server makes the next rows while the
+    caller works on the first (a replay reading a few clubs' deals: the database's work
+    and the replay's run side by side on two cores, not one after the other).
+
+    Nothing else may use the connection until the stream ends: read to its end, it
+    leaves the transaction as it was; left before (an error on the way), the statement is
+    cancelled as the block is left, which fails the transaction (rolled back by the
+    error), rather than leaving the connection held by a stream nobody reads."""
+    import psycopg  # PostgreSQL's driver: only where it is the database
+
+    connection.ensure_connection()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        stream = cursor.stream(sql, params, binary=True, size=STREAMED)
+        rows = cast(Generator[tuple[Any, ...], None, None], stream)  # typed as an iterator
+        try:
+            yield rows
+        finally:
+            rows.close()
 
 
 def write_differences(

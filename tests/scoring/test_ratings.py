@@ -231,6 +231,22 @@ def test_deals_stored_without_their_rated_event_get_it_at_the_next_replay():
     assert derived(Rating, RatingHistory) == before
 
 
+def test_a_match_without_its_events_stops_the_replay_once_every_row_is_read():
+    """The replay stops at a match with a deal stored without its event, but only after
+    the rest of the rows are read: a stream left early is cancelled by the server, which
+    would fail the transaction the missing events are then written in."""
+    from scoring import rating_events
+
+    night = dt.date(2026, 1, 8)
+    rows = iter([("napoleon", night, "[]"), ("napoleon", night, None), ("rettler", night, "[]")])
+    replayed = []
+    with pytest.raises(rating_events.Unfilled):
+        for row in rating_events.with_events(rows):
+            replayed.append(row)
+    assert replayed == [("napoleon", night, "[]")]
+    assert next(rows, None) is None  # read to the end
+
+
 @pytest.mark.django_db
 def test_the_replays_read_counts_the_deals_the_standings_count_in_rating_order():
     """PostgreSQL reads the events with SQL of its own (a match's deals by its index, their
@@ -284,8 +300,10 @@ def test_the_replays_read_counts_the_deals_the_standings_count_in_rating_order()
     for since in (None, nights[len(nights) // 2]):
         for public_only in (False, True):
             expected = by_match(since, public_only)
+            with rating_events.read(clubs, games, since, public_only) as streamed:
+                postgresql = list(streamed)
             for read in (  # PostgreSQL's statement, and what other databases do
-                rating_events.read(clubs, games, since, public_only),
+                postgresql,
                 rating_events.grouped_here(clubs, games, since, public_only),
             ):
                 assert [(g, n, orjson.loads(text)) for g, n, text in read] == expected
@@ -293,8 +311,7 @@ def test_the_replays_read_counts_the_deals_the_standings_count_in_rating_order()
     assert len(sizes) == 4 and max(sizes) < len(deals)  # each choice reads other deals
     counted = rating_events.counting(clubs, games, None, False).order_by("pk")
     Deal.objects.filter(pk=counted.first().pk).update(event=None)
-    for read in (
-        rating_events.read(clubs, games, None, False),
-        rating_events.grouped_here(clubs, games, None, False),
-    ):
+    with rating_events.read(clubs, games, None, False) as streamed:
+        postgresql = list(streamed)
+    for read in (postgresql, rating_events.grouped_here(clubs, games, None, False)):
         assert [text for _g, _n, text in read].count(None) == 1

@@ -1,16 +1,20 @@
 """Writing only what differs (``tournaments.bulk.write_differences``): stored rows are made
 equal to fresh tuples, and rows whose values did not change are neither deleted nor
-written again."""
+written again.  And the driver's own reads (``plain_rows``, ``streamed_rows``)."""
 
 from __future__ import annotations
 
+import inspect
+import traceback
+
+import psycopg
 import pytest
-from django.db import DataError
+from django.db import DataError, connection, transaction
 from django.db.models.expressions import RawSQL
 
 from scoring.models import Rating, Scope
 from tests.scoring.derived import written_rows
-from tournaments.bulk import plain_rows, write_differences
+from tournaments.bulk import STREAMED, plain_rows, streamed_rows, write_differences
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db
@@ -96,3 +100,48 @@ def test_plain_rows_are_read_in_the_same_transaction_and_fail_as_djangos(players
         plain_rows(
             Player.objects.order_by().annotate(x=RawSQL("1 / (id - id)", [])).values_list("x")
         )
+
+
+def test_streamed_rows_come_whole_in_order_from_the_open_transaction(players):
+    """A stream longer than the chunks it is taken in gives every row once, in the
+    statement's order, from the open transaction (this test's players are not committed);
+    read to its end, it leaves the transaction usable (the ratings replay fills missing
+    events after one); a failing statement raises Django's error."""
+    count = 2 * STREAMED + 7  # more than two chunks
+    with streamed_rows(
+        "SELECT g, p.handle FROM generate_series(1, %(n)s) g"
+        " JOIN tournaments_player p ON p.id = %(player)s ORDER BY g DESC",
+        {"n": count, "player": players["aki"].pk},
+    ) as rows:
+        assert list(rows) == [(g, "aki") for g in range(count, 0, -1)]
+    assert Player.objects.filter(pk=players["aki"].pk).exists()  # the same transaction, open
+    with (
+        pytest.raises(DataError),
+        streamed_rows("SELECT 1 / (g - g) FROM generate_series(1, 3) g", {}) as rows,
+    ):
+        list(rows)
+
+
+def test_a_stream_left_before_its_end_is_cancelled_not_left_holding_the_connection(players):
+    """An error while the rows are read (a replay that fails half-way) leaves the block with
+    the statement cancelled: the transaction has failed (the error rolls it back) and the
+    connection is free for the rollback, instead of held for ever by a stream nobody
+    reads (a worker stuck with its clubs locked)."""
+    driver = connection.connection
+    with transaction.atomic():
+        with pytest.raises(RuntimeError, match="half-way") as caught:
+            with streamed_rows("SELECT g FROM generate_series(1, 100000) g", {}) as rows:
+                next(rows)
+                raise RuntimeError("half-way")
+        held = not driver.lock.acquire(timeout=2)
+        if held:  # let the stream go, so that this test fails rather than waits for ever
+            for frame, _line in traceback.walk_tb(caught.tb):
+                for value in list(frame.f_locals.values()):
+                    if inspect.isgenerator(value):
+                        value.close()
+        else:
+            driver.lock.release()
+        assert not held
+        assert driver.info.transaction_status == psycopg.pq.TransactionStatus.INERROR
+        transaction.set_rollback(True)
+    assert Player.objects.filter(pk=players["aki"].pk).exists()  # rolled back to before the block

@@ -36,18 +36,24 @@ _SEASONS = """
 """
 
 _RATINGS = """
-    SELECT c.id, md5(%s || COALESCE(string_agg(
-               concat_ws(':', m.id, m.version, n.date, s.id, s.public, s.require_confirmation,
-                         s.games::text),
-               ',' ORDER BY m.id) FILTER (WHERE m.id IS NOT NULL), ''))
+    SELECT c.id, md5(%s || COALESCE(f.matches, ''))
       FROM tournaments_club c
-      LEFT JOIN tournaments_season s ON s.club_id = c.id
-      LEFT JOIN tournaments_clubnight n ON n.season_id = s.id
-      LEFT JOIN tournaments_table t ON t.club_night_id = n.id
-      LEFT JOIN tournaments_match m ON m.table_id = t.id
+     CROSS JOIN LATERAL (
+           SELECT string_agg(
+                      concat_ws(':', m.id, m.version, n.date, s.id, s.public,
+                                s.require_confirmation, s.games::text),
+                      ',' ORDER BY m.id) AS matches
+             FROM tournaments_season s
+             JOIN tournaments_clubnight n ON n.season_id = s.id
+             JOIN tournaments_table t ON t.club_night_id = n.id
+             JOIN tournaments_match m ON m.table_id = t.id
+            WHERE s.club_id = c.id) f
      WHERE c.id = ANY(%s)
-     GROUP BY c.id
 """
+"""A club's matches taken club by club (``LATERAL``): through the indexes from its seasons
+down, where one join of every club's matches read the whole table of matches (ten clubs
+of 1,000,000 deals: 45-59 ms so, 30 ms this way).  A club with no match has the
+fingerprint of an empty text."""
 
 
 def taken() -> bool:

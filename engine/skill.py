@@ -177,22 +177,24 @@ def _move(
 Rate = Callable[[Rated, list[list[int]], list[float], list[list[float]] | None, float], None]
 """An update of a state by one event, as :func:`rate_into`."""
 
-Night = tuple[int, str, object, float, float, float, int]
-"""A player's rating at the end of a night: (player, game, night, mu, sigma, mu - 3 sigma,
-deals rated)."""
+Night = tuple[int, str, object, str, float, float, float, int]
+"""A player's rating at the end of a night, under one label (the ratings' scope): (player,
+game, night, label, mu, sigma, mu - 3 sigma, deals rated)."""
 
 
 def replay(
     matches: Iterable[tuple[str, object, Any]],
     states: dict[str, Rated],
     parse: Callable[[Any], list[Any]],
+    labels: list[str],
     rate: Rate | None = None,
 ) -> tuple[int, list[Night]]:
     """Rate the events of ``matches`` (game, night, the match's stored events in their order
     as ``parse`` reads them: each with ``teams``, ``ranks``, ``weights``, ``stake``) in
     their order into each game's state; returns how many, and everyone's rating at the
-    end of each night they played (in the order of the nights, by player within one).
-    ``rate``: another update than :func:`rate_into` (the library's)."""
+    end of each night they played, once under each of ``labels`` (in the order of the
+    nights, by label, by player).  ``rate``: another update than :func:`rate_into` (the
+    library's)."""
     rows: list[Night] = []
     played: set[int] = set()
     rated = 0
@@ -201,7 +203,7 @@ def replay(
     state: Rated = {}
     for next_game, next_night, stored in matches:
         if next_game != game or next_night != night:
-            _close(rows, played, state, game, night)
+            _close(rows, played, state, game, night, labels)
             game, night = next_game, next_night
             state = states[game]
         for event in parse(stored):
@@ -213,7 +215,7 @@ def replay(
             for team in teams:
                 played.update(team)
             rated += 1
-    _close(rows, played, state, game, night)
+    _close(rows, played, state, game, night, labels)
     return rated, rows
 
 
@@ -222,11 +224,15 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
-def _close(rows: list[Night], played: set[int], state: Rated, game: str, night: object) -> None:
-    """The night's rows: everyone who played in it, by player."""
-    for pid in sorted(played):
-        mu, sigma, n = state[pid]
-        rows.append((pid, game, night, mu, sigma, ordinal(mu, sigma), n))
+def _close(
+    rows: list[Night], played: set[int], state: Rated, game: str, night: object, labels: list[str]
+) -> None:
+    """The night's rows: everyone who played in it, by label, by player."""
+    players = sorted(played)
+    for label in labels:
+        for pid in players:
+            mu, sigma, n = state[pid]
+            rows.append((pid, game, night, label, mu, sigma, ordinal(mu, sigma), n))
     played.clear()
 
 

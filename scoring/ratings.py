@@ -211,7 +211,7 @@ def _replay_scopes(
         states = _starting(history, club_ids, games, since, scopes[0])
         try:
             with rating_events.of_matches(club_ids, games, since, public_only) as events:
-                rated, rows = skill.replay(events, states, orjson.loads, library())
+                rated, rows = skill.replay(events, states, orjson.loads, scopes, library())
             break
         except rating_events.Unfilled:
             # Filled, then replayed again from the start.  Each time some deals get their
@@ -223,7 +223,7 @@ def _replay_scopes(
         history if since is None else history.filter(night__gte=since),
         ["player", "game", "night", "scope"],
         ["mu", "sigma", "rating", "deals"],
-        [row[:3] + (scope,) + row[3:] for scope in scopes for row in rows],
+        rows,
     )
     write_differences(
         Rating.objects.filter(

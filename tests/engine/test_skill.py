@@ -144,26 +144,27 @@ def test_a_replay_rates_each_game_apart_and_keeps_each_night_of_those_who_played
         ("napoleon", "night 1", [events[0][2], events[1][2]]),
         *((game, night, [e]) for game, night, e in events[2:]),
     ]
-    rated, rows = skill.replay(iter(matches), states, list)
+    rated, rows = skill.replay(iter(matches), states, list, ["club", "public"])
     expected: dict[str, skill.Rated] = {"napoleon": {}, "packing": {}}
     for game, _night, e in events:
         skill.rate_into(expected[game], e["teams"], e["ranks"], e["weights"], e["stake"])
     assert rated == 4 and states == expected
-    assert [(pid, game, night) for pid, game, night, *_rest in rows] == [
-        (1, "napoleon", "night 1"),
-        (2, "napoleon", "night 1"),
-        (3, "napoleon", "night 1"),
-        (2, "napoleon", "night 2"),
-        (4, "napoleon", "night 2"),
-        (1, "packing", "night 1"),
-        (2, "packing", "night 1"),
-        (3, "packing", "night 1"),
-        (4, "packing", "night 1"),
+    nights = [
+        ("napoleon", "night 1", [1, 2, 3]),
+        ("napoleon", "night 2", [2, 4]),
+        ("packing", "night 1", [1, 2, 3, 4]),
     ]
-    one, two, mu, sigma, ordinal, deals = rows[0][0], rows[3], *rows[0][3:]
+    assert [row[:4] for row in rows] == [  # each night's players under each label
+        (pid, game, night, label)
+        for game, night, players in nights
+        for label in ("club", "public")
+        for pid in players
+    ]
+    assert [row[4:] for row in rows[:3]] == [row[4:] for row in rows[3:6]]  # the same numbers
+    one, two, mu, sigma, ordinal, deals = rows[0][0], rows[6], *rows[0][4:]
     assert (mu, sigma, deals) == (states["napoleon"][one][0], states["napoleon"][one][1], 2)
     assert ordinal == pytest.approx(mu - 3 * sigma)
-    assert two[3:5] == states["napoleon"][2][:2] and two[6] == 2  # its rating after night 2
+    assert two[4:6] == states["napoleon"][2][:2] and two[7] == 2  # its rating after night 2
 
     calls = []
 
@@ -172,5 +173,5 @@ def test_a_replay_rates_each_game_apart_and_keeps_each_night_of_those_who_played
         skill.rate_into(state, teams, ranks, weights, stake)
 
     again: dict[str, skill.Rated] = {"napoleon": {}, "packing": {}}
-    assert skill.replay(iter(matches), again, list, library) == (rated, rows)
+    assert skill.replay(iter(matches), again, list, ["club", "public"], library) == (rated, rows)
     assert len(calls) == 4

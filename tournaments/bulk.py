@@ -110,15 +110,22 @@ def plain_rows(rows: QuerySet[Any]) -> list[tuple[Any, ...]]:
     server there: at most 65,535 a statement (the callers filter on a few ids)."""
     if connection.vendor != "postgresql":
         return list(rows)
-    import psycopg  # PostgreSQL's driver: only where it is the database
-
     sql, params = rows.query.sql_with_params()
-    connection.ensure_connection()
-    # Django's cursors bind on the client, which psycopg answers in text alone: a cursor
-    # of the same connection (so in the same transaction) that binds on the server.
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+    with _driver_cursor() as cursor:
         cursor.execute(sql, params, binary=True)
         return cursor.fetchall()
+
+
+@contextmanager
+def _driver_cursor() -> Iterator[Any]:
+    """psycopg's own cursor on Django's connection (so in the same transaction), binding
+    on the server (Django's cursors bind on the client, which psycopg answers in text
+    alone), failing with Django's errors (the tasks retry on those)."""
+    import psycopg  # PostgreSQL's driver: only where it is the database
+
+    connection.ensure_connection()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        yield cursor
 
 
 @contextmanager
@@ -132,10 +139,7 @@ def streamed_rows(sql: str, params: dict[str, Any]) -> Iterator[Iterator[tuple[A
     leaves the transaction as it was; left before (an error on the way), the statement is
     cancelled as the block is left, which fails the transaction (rolled back by the
     error), rather than leaving the connection held by a stream nobody reads."""
-    import psycopg  # PostgreSQL's driver: only where it is the database
-
-    connection.ensure_connection()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+    with _driver_cursor() as cursor:
         stream = cursor.stream(sql, params, binary=True, size=STREAMED)
         rows = cast(Generator[tuple[Any, ...], None, None], stream)  # typed as an iterator
         try:

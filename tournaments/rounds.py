@@ -38,6 +38,10 @@ from tournaments.records import Rejection, error
 from tournaments.round_draw import Seating, balanced, final, pairs, swiss
 
 METHODS = tuple(Round.Method.values)
+MOST_PLAYERS = 1000
+"""More than a club night seats: a longer list is refused before anything is read."""
+LARGEST_ID = 2**63 - 1
+"""No row id is larger (PostgreSQL's bigint): a larger one names no player."""
 UNFINISHED = gettext_noop(
     "round %(number)s has %(open)s unfinished matches: finish them or end the round first"
 )
@@ -115,7 +119,7 @@ def _problem(code: str, path: str, message: str, **params: Any) -> Rejection:
 def _check(
     night: ClubNight, game: str, method: str, players: Sequence[int], deals: int | None
 ) -> None:
-    if game not in night.season.games:
+    if game not in night.season.games or game not in engine.GAMES:
         raise _problem("invalid_choice", "game", NOT_IN_SEASON, game=game)
     if method not in METHODS:
         raise _problem(
@@ -123,10 +127,14 @@ def _check(
         )
     if not players:
         raise _problem("missing_field", "players", gettext_noop("say who plays this round"))
+    if len(players) > MOST_PLAYERS:
+        raise _problem(
+            "out_of_range", "players", gettext_noop("a round takes at most %(n)s players"),
+            n=MOST_PLAYERS,
+        )  # fmt: skip
+    ids = [p for p in players if isinstance(p, int) and 0 < p <= LARGEST_ID]
     known = set(
-        Player.objects.filter(club_id=night.season.club_id, pk__in=players).values_list(
-            "pk", flat=True
-        )
+        Player.objects.filter(club_id=night.season.club_id, pk__in=ids).values_list("pk", flat=True)
     )
     if unknown := [p for p in players if p not in known]:
         raise _problem(
@@ -184,10 +192,16 @@ def propose(
 
 def seat(night: ClubNight, proposal: Proposal, user: Any = None) -> Round:
     """Write ``proposal`` as the night's next round: its tables, matches and sit-outs,
-    all or nothing (see the module docstring)."""
+    all or nothing (see the module docstring).  The proposal is checked as a drawn one is
+    (the page sends it back changed by hand, so it may say anything): the season's game,
+    a method, the club's own players each once, a length the game takes, at least one
+    table (each table's size is checked as its match is made)."""
     everyone = [p for t in proposal.seating.tables for p in t] + list(proposal.seating.sat_out)
     if len(set(everyone)) != len(everyone):
         raise _problem("duplicate_player", "tables", gettext_noop("a player is seated twice"))
+    _check(night, proposal.game, proposal.method, everyone, proposal.deals)
+    if not proposal.seating.tables:
+        raise _problem("no_table", "tables", gettext_noop("seat at least one table"))
     with transaction.atomic():
         ClubNight.objects.select_for_update().filter(pk=night.pk).exists()
         last = current(night)
@@ -205,7 +219,7 @@ def seat(night: ClubNight, proposal: Proposal, user: Any = None) -> Round:
             deals=proposal.deals,
             created_by=user,
         )
-        players = Player.objects.in_bulk(everyone)
+        players = Player.objects.filter(club_id=night.season.club_id).in_bulk(everyone)
         for i, table in enumerate(proposal.seating.tables, 1):
             seated = Table.objects.create(club_night=night, round=made, name=f"Table {i}")
             try:

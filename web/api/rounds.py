@@ -23,17 +23,26 @@ from web.api.serializers import RejectionSerializer
 
 
 class RoundInputSerializer(serializers.Serializer):
-    game = serializers.CharField(help_text="The round's game (one of the season's).")
+    game = serializers.CharField(max_length=20, help_text="The round's game (one of the season's).")
     players = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=serializers.IntegerField(min_value=1, max_value=rounds.LARGEST_ID),
         required=False,
+        max_length=rounds.MOST_PLAYERS,
         help_text="Player ids (default: everyone of the round before, seated or sitting out).",
     )
     method = serializers.ChoiceField(choices=rounds.METHODS, default="balanced")
     deals = serializers.IntegerField(
-        required=False, help_text="Deals per match: open-ended games only (Napoleon, Rettler)."
+        required=False,
+        min_value=1,
+        max_value=100,
+        help_text="Deals per match: open-ended games only (Napoleon, Rettler).",
     )
-    size = serializers.IntegerField(required=False, help_text="The final table's size (final).")
+    size = serializers.IntegerField(
+        required=False,
+        min_value=2,
+        max_value=rounds.MOST_PLAYERS,
+        help_text="The final table's size (final).",
+    )
     others = serializers.ChoiceField(
         choices=["balanced", "sit_out"],
         default="balanced",

@@ -153,12 +153,12 @@ def _proposal(
 def _changed(request: HttpRequest, night: ClubNight, form: dict[str, Any]) -> rounds.Proposal:
     """The proposal as confirmed: each player at the table chosen for them (or out), in
     the order shown."""
-    count = whole_number(request.POST.get("tables")) or 0
+    posted = [pid for pid in map(whole_number, request.POST.getlist("player")) if pid]
+    # No more tables than players: a huge number builds nothing.
+    count = min(whole_number(request.POST.get("tables")) or 0, len(posted))
     tables: list[list[int]] = [[] for _ in range(count)]
     out: list[int] = []
-    for pid in map(whole_number, request.POST.getlist("player")):
-        if not pid:
-            continue
+    for pid in posted:
         where = request.POST.get(f"table_{pid}", "")
         number = whole_number(where)
         if where == "out" or not number or not 0 < number <= count:

@@ -98,7 +98,6 @@ MIDDLEWARE = [
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
-    "tournaments.pins.PinBackend",  # a seated player's PIN (confirmation at the table)
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -232,6 +231,9 @@ LOGOUT_REDIRECT_URL = "home"
 # Accounts without the site operator (issue 29): with ALLOW_SIGN_UP anyone may make an
 # account and a club of their own (the demo: on); members join by invitation links.
 ALLOW_SIGN_UP = env_bool("ALLOW_SIGN_UP", False)
+# Sign-up is open to strangers: clubs started from one address a day, and by one account.
+SIGN_UPS_PER_ADDRESS = int(env_str("SIGN_UPS_PER_ADDRESS", "3"))
+CLUBS_PER_ACCOUNT = int(env_str("CLUBS_PER_ACCOUNT", "3"))
 # A forgotten password: Django's reset by e-mail once EMAIL_HOST is set; otherwise a
 # league administrator makes a one-time reset link (tournaments.invitations.may_reset).
 EMAIL_HOST = env_str("EMAIL_HOST", "")
@@ -240,7 +242,10 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "clubscore@localhost")
-PASSWORD_RESET_TIMEOUT = 2 * 24 * 3600  # a reset link works two days, and once
+# A reset link (e-mailed, or made by a league administrator: tournaments.reset_links)
+# works once, for this long: made when the member asks, used at once.
+RESET_LINK_SECONDS = int(env_str("RESET_LINK_SECONDS", str(2 * 3600)))
+PASSWORD_RESET_TIMEOUT = RESET_LINK_SECONDS
 
 # A deal record is small; anything near this is not a deal record.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024

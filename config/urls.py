@@ -89,8 +89,13 @@ urlpatterns = [
     ),
     path(
         "accounts/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(),
+        accounts.NewPassword.as_view(),
         name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/club/<uidb64>/<token>/",
+        accounts.MemberNewPassword.as_view(),
+        name="member_password_reset",
     ),
     path(
         "accounts/reset/done/",

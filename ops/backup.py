@@ -44,7 +44,7 @@ from ops.document import (
     saved,
     text,
 )
-from tournaments import actions, progress
+from tournaments import actions, confirmation, progress
 from tournaments.models import (
     Club,
     ClubNight,
@@ -365,7 +365,7 @@ def _import_deal(match: Match, d: Any, where: str, accounts: Accounts) -> None:
         if deal.confirmed_at is None:
             raise ImportError_(f"{where}.confirmed_at: a confirmation needs its time")
     deal.revised_by = accounts.get(d.get("revised_by"), f"{where}.revised_by")
-    if deal.confirmed_by is not None and not deal.may_be_confirmed_by(deal.confirmed_by.pk):
+    if deal.confirmed_by is not None and deal.confirmed_by.pk in confirmation.deciders(deal):
         raise ImportError_(f"{where}.confirmed_by: confirmed by who entered or changed it")
     if deal.confirmed_by is not None and deal.confirmed_at is None:
         raise ImportError_(f"{where}.confirmed_at: a confirmation needs its time")

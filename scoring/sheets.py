@@ -30,10 +30,8 @@ class SheetRow:
     deal_id: int = 0
     pending: bool = False
     """Waiting for confirmation: shown, not yet in the totals."""
-    authors: tuple[int | None, ...] = ()
-    """Who entered the deal and who made its current version: neither may confirm it."""
     at_table: bool = False
-    """Entered with the table's link (no account)."""
+    """Entered with the table's link."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +80,6 @@ def match_sheet(match: Match) -> MatchSheet:
                 note=game.note(row.details, names),
                 deal_id=deal.pk,
                 pending=waiting,
-                authors=(deal.entered_by_id, deal.revised_by_id),
                 at_table=deal.entered_at_table,
             )
         )

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_noop
 
 import engine
 from engine.results import DealResult
-from tournaments import progress, store
+from tournaments import confirmation, progress, store
 from tournaments.events import match_changed
 from tournaments.models import Deal, Match, Player, Seat, Table
 from tournaments.records import (
@@ -186,6 +186,7 @@ def enter_deal(
     number: int | None = None,
     key: str | None = None,
     at_table: bool = False,
+    holder: str = "",
 ) -> Deal:
     """Check ``record`` with the engine and store it as the match's next deal.
 
@@ -202,7 +203,8 @@ def enter_deal(
     when it has (two scorers at one match), the entry is checked again with the match
     row locked.  The returned deal carries its scores.  The standings are refreshed
     (``events.match_changed``) once the deal is committed.  ``at_table``: entered with
-    the table's link, by no account (``tournaments.table_links``).
+    the table's link (``tournaments.table_links``), by ``user`` if someone is signed in
+    on the phone, and ``holder`` the phone's link-holder id.
     """
     if key is not None and not 0 < len(key) <= KEY_LENGTH:
         raise Rejection(
@@ -217,7 +219,7 @@ def enter_deal(
         )
     sent = request_hash(record)
     try:
-        deal = _enter(match, record, user, number, key, sent, at_table)
+        deal = _enter(match, record, user, number, key, sent, at_table, holder)
     except Rejection:
         # Refused against the match as read: final only if the match has not moved on.
         if Match.objects.filter(pk=match.pk, version=match.version).exists():
@@ -226,7 +228,7 @@ def enter_deal(
     if deal is None:  # the match changed since it was read: again, one entry at a time
         with transaction.atomic():
             locked = Match.objects.select_for_update(of=("self",)).get(pk=match.pk)
-            deal = _enter(locked, record, user, number, key, sent, at_table)
+            deal = _enter(locked, record, user, number, key, sent, at_table, holder)
         assert deal is not None, "a locked match cannot change"
         for field in ("version", "state", "status", "finished_at"):
             setattr(match, field, getattr(locked, field))
@@ -243,6 +245,7 @@ def _enter(
     key: str | None,
     sent: str,
     at_table: bool = False,
+    holder: str = "",
 ) -> Deal | None:
     """One attempt of :func:`enter_deal` against ``match`` as read; ``None``: it changed."""
     try:
@@ -274,6 +277,7 @@ def _enter(
         user_id=user.pk if user is not None else None,
         at=timezone.now(),
         at_table=at_table,
+        holder=holder if at_table else "",
         key=key or "",
         request_hash=sent,
         event=progress.rating_event(match.game, full, step.result.details, kept.seats, scores),
@@ -322,23 +326,8 @@ def _wrong_number(match: Match, number: int, next_number: int) -> Rejection:
     )  # fmt: skip
 
 
-def confirm_deal(deal: Deal, user: User) -> Deal:
-    """A second person at the table confirms a deal; it then counts in the standings.
-
-    The confirmer is never the person who entered it, nor the one who made its current
-    version (a correction or a restore: ``tournaments.corrections``).
-    """
-    with transaction.atomic():
-        locked = Deal.objects.select_for_update().get(pk=deal.pk)
-        if not locked.may_be_confirmed_by(user.pk):
-            raise Rejection(
-                (error("same_person", "", gettext_noop('the deal must be confirmed by someone other than who entered or changed it')),)
-            )  # fmt: skip
-        if locked.confirmed_at is not None:
-            raise Rejection((error("already_confirmed", "", gettext_noop('deal %(number)s is confirmed already'), number=locked.number),),
-                            conflict=True, existing=locked)  # fmt: skip
-        locked.confirmed_by = user
-        locked.confirmed_at = timezone.now()
-        locked.save(update_fields=["confirmed_by", "confirmed_at"])
-        progress.changed(locked.match_id, deals_changed=False)
-    return locked
+def confirm_deal(deal: Deal, user: User, *, holder: str = "") -> Deal:
+    """A second person at the table confirms a deal with their account; it then counts in
+    the standings.  ``holder``: the request's link-holder id.  Who may confirm what:
+    ``tournaments.confirmation``."""
+    return confirmation.confirm(deal, confirmation.Confirmer(user=user, holder=holder))

@@ -6,12 +6,16 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.contrib.auth import get_user_model
         from django.db.models import ForeignKey
+        from django.db.models.signals import post_save
 
         from tournaments.bulk import AnyOf
+        from tournaments.invitations import keep_account_name
         from tournaments.models import Player
         from tournaments.renames import rewrite_records
 
         ForeignKey.register_lookup(AnyOf)
 
         Player.on_rename = rewrite_records
+        post_save.connect(keep_account_name, sender=get_user_model(), dispatch_uid="account_name")

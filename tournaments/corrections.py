@@ -13,7 +13,7 @@ In a season that requires confirmation, a correction or a restore makes a new ve
 that nobody has confirmed: the deal's confirmation moves into the history (the
 ``DealVersion`` keeps who had confirmed the record it replaced), the deal leaves the
 standings, and it counts again once a second person confirms the new version (never
-its enterer nor whoever made the new version: ``Deal.may_be_confirmed_by``).  A
+its enterer nor whoever made the new version: ``tournaments.confirmation``).  A
 deletion keeps the confirmation with the deal: a deleted deal counts for nobody, and
 restoring it asks for a confirmation again.
 """
@@ -105,7 +105,13 @@ def _rescore(match: Match, active: list[Deal]) -> engine.MatchResult:
 
 
 def _change(
-    deal: Deal, user: User | None, reason: str, action: str, apply, at_table: bool = False
+    deal: Deal,
+    user: User | None,
+    reason: str,
+    action: str,
+    apply,
+    at_table: bool = False,
+    holder: str = "",
 ) -> tuple[Deal, list[Effect]]:
     reason = _reason(reason, gettext_noop("say why the deal changes"))
     with transaction.atomic():
@@ -132,6 +138,7 @@ def _change(
         apply(match, locked)
         if action != DealVersion.Action.DELETED:  # a new version: nobody has confirmed it
             locked.revised_by = user
+            locked.revised_by_holder = holder if at_table else ""
             if match.table.club_night.season.require_confirmation:
                 locked.confirmed_by = None
                 locked.confirmed_by_player = None
@@ -152,10 +159,17 @@ def _change(
 
 
 def correct_deal(
-    deal: Deal, record: Any, user: User | None, reason: str, *, at_table: bool = False
+    deal: Deal,
+    record: Any,
+    user: User | None,
+    reason: str,
+    *,
+    at_table: bool = False,
+    holder: str = "",
 ) -> tuple[Deal, list[Effect]]:
     """Replace a deal's record; the old one is kept.  ``at_table``: changed with the
-    table's link (``user`` is then ``None``)."""
+    table's link, by ``user`` if someone is signed in on the phone (else ``None``), and
+    ``holder`` the phone's link-holder id."""
     if deal.deleted_at is not None:
         raise Rejection(
             (error("deleted", "", gettext_noop("restore the deal before correcting it")),),
@@ -168,7 +182,7 @@ def correct_deal(
         )
         locked.record = checked_alone(complete_record(match, record, [d.record for d in before]))
 
-    return _change(deal, user, reason, DealVersion.Action.CORRECTED, apply, at_table)
+    return _change(deal, user, reason, DealVersion.Action.CORRECTED, apply, at_table, holder)
 
 
 def delete_deal(

@@ -2,6 +2,13 @@
 by one-time invitation links, and password reset links made by a league administrator.
 
 - :func:`start_club` makes an account's club, the account its league administrator.
+  Sign-up is open to strangers, so it is limited: ``SIGN_UPS_PER_ADDRESS`` clubs a day
+  from one address, ``CLUBS_PER_ACCOUNT`` clubs started by one account (settings; counted
+  in ``SignUp`` rows under a lock per address, so sign-ups sent at once are counted one
+  after the other).  A club's name, and a new account's, may not look like one that
+  exists (``tournaments.names.look_alike``: ``Kanda`` with a Cyrillic ``а``, a zero-width
+  space, full-width letters); a refused name is answered without saying whose it is, and
+  two sign-ups of one name at the same moment make one, the other refused in words.
 - :func:`invite` makes a link with a role (and optionally the player it belongs to); it
   expires after :data:`VALID_DAYS` days, can be revoked, and is used once:
   :func:`accept` takes the invitation's row lock, so two people following one link at the
@@ -19,14 +26,16 @@ import datetime as dt
 import secrets
 from typing import Any
 
-from django.db import transaction
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_noop
 
 from tournaments import access
 from tournaments import members as club_members
-from tournaments.models import Club, Invitation, Membership, Player
+from tournaments.models import AccountName, Club, Invitation, Membership, Player, SignUp
+from tournaments.names import look_alike
 from tournaments.nights import romaji
 from tournaments.records import Rejection, error
 
@@ -48,19 +57,60 @@ def club_slug(name: str) -> str:
     return slug
 
 
-def start_club(user: Any, name: str) -> Club:
-    """A new club named ``name`` with ``user`` its league administrator."""
+NAME_TAKEN = gettext_noop("this name is taken, or looks like a name that is: choose another")
+TOO_MANY_SIGN_UPS = gettext_noop(
+    "too many clubs were started from this address today: try again tomorrow"
+)
+TOO_MANY_CLUBS = gettext_noop("an account starts at most %(n)s clubs")
+DAY = dt.timedelta(days=1)
+
+
+def start_club(user: Any, name: str, address: str = "") -> Club:
+    """A new club named ``name`` with ``user`` its league administrator, started from
+    ``address`` (the client's; counted against the limits above)."""
     name = name.strip()
-    if not name:
+    if not look_alike(name):
         raise Rejection((error("missing_field", "club", gettext_noop("name the club")),))
     with transaction.atomic():
-        if Club.objects.filter(name__iexact=name).exists():
-            raise Rejection(
-                (error("exists", "club", gettext_noop("a club of this name exists already")),)
-            )
-        club = Club.objects.create(name=name, slug=club_slug(name))
+        _lock(f"sign-up {address}")
+        since = timezone.now() - DAY
+        if (
+            SignUp.objects.filter(address=address, at__gt=since).count()
+            >= settings.SIGN_UPS_PER_ADDRESS
+        ):
+            raise Rejection((error("rate_limited", "club", TOO_MANY_SIGN_UPS),))
+        if SignUp.objects.filter(user=user).count() >= settings.CLUBS_PER_ACCOUNT:
+            raise Rejection((error("limit", "club", TOO_MANY_CLUBS, n=settings.CLUBS_PER_ACCOUNT),))
+        if Club.objects.filter(name_key=look_alike(name)).exists():
+            raise Rejection((error("name_taken", "club", NAME_TAKEN),))
+        try:
+            with transaction.atomic():
+                club = Club.objects.create(name=name, slug=club_slug(name))
+        except IntegrityError:  # the same name at the same moment
+            raise Rejection((error("name_taken", "club", NAME_TAKEN),)) from None
         Membership.objects.create(club=club, user=user, role=Membership.Role.ADMIN)
+        SignUp.objects.create(address=address, user=user, club=club)
     return club
+
+
+def name_looks_taken(username: str) -> bool:
+    """A new account's user name looks like an existing account's."""
+    return AccountName.objects.filter(key=look_alike(username)).exists()
+
+
+def keep_account_name(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """Connected to the user model's ``post_save``: the account's name as it looks."""
+    AccountName.objects.update_or_create(
+        user_id=instance.pk, defaults={"key": look_alike(instance.get_username())}
+    )
+
+
+def _lock(name: str) -> None:
+    """A lock on ``name`` for the rest of the transaction (PostgreSQL; SQLite writes one
+    transaction at a time anyway)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [name])
 
 
 def invite(club: Club, made_by: Any, role: str, player: Player | None = None) -> Invitation:

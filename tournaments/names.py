@@ -1,18 +1,52 @@
 """Names as people compare them: ``Spring 2024``, ``spring  2024`` and ``ＳＰＲＩＮＧ 2024``
 are one name (full-width folded, case-folded, spaces collapsed).  The score-sheet import
-matches names this way, and a season's name is unique in its club this way too."""
+matches names this way, and a season's name is unique in its club this way too.
+
+Names as a stranger would fake them: :func:`look_alike` also drops invisible characters
+(zero-width spaces and joiners, direction marks) and reads every character as the one
+it is confusable with (Unicode's confusables, from confusable-homoglyphs): ``Kanda``
+with a Cyrillic ``а``, ``CIub`` with a capital I, ``カ`` and ``力`` are one name.  Club
+names and account names are unique this way (``tournaments.invitations``)."""
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
+from confusable_homoglyphs import confusables
 from django.utils.translation import gettext
 
 
 def normal(name: str) -> str:
     """A name as compared: full-width folded, case-folded, spaces collapsed."""
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def look_alike(name: str) -> str:
+    """The name as it looks: NFKC, without invisible characters and spaces, each
+    character read as its prototype (the character Unicode says it is confusable with),
+    case-folded."""
+    text = unicodedata.normalize("NFKC", name)
+    visible = "".join(c for c in text if c.isprintable() and not c.isspace())
+    return "".join(_prototype(c) for c in "".join(map(_prototype, visible)).casefold())
+
+
+@functools.cache
+def _prototype(char: str) -> str:
+    """``char``'s prototype: the one character it is listed as confusable with (``а`` is
+    ``a``, ``I`` and ``1`` are ``l``, ``カ`` is ``力``); a character listed with many is
+    the prototype of those; of a pair listed only with each other, the lesser."""
+    alike = _alike(char)
+    if len(alike) != 1:
+        return char
+    other = alike[0]
+    return min(char, other) if _alike(other) == [char] else other
+
+
+def _alike(char: str) -> list[str]:
+    listed = confusables.confusables_data.get(char, [])
+    return [g["c"] for g in listed if len(g["c"]) == 1 and g["c"] != char]
 
 
 _NUMBERED_TABLE = re.compile(r"Table (\d+)")

@@ -30,9 +30,11 @@ WITH m AS (
  RETURNING id
 ), d AS (
     INSERT INTO tournaments_deal (match_id, number, record, entered_by_id, entered_at,
-                                  entered_at_table, idempotency_key, request_hash, event)
+                                  entered_at_table, entered_by_holder, idempotency_key,
+                                  request_hash, event)
     SELECT id, %(number)s, %(record)s, %(entered_by_id)s, %(entered_at)s,
-           %(entered_at_table)s, %(idempotency_key)s, %(request_hash)s, %(event)s FROM m
+           %(entered_at_table)s, %(entered_by_holder)s, %(idempotency_key)s,
+           %(request_hash)s, %(event)s FROM m
  RETURNING id
 ), s AS (
     INSERT INTO tournaments_dealscore (deal_id, player_id, score, won)
@@ -58,6 +60,8 @@ class NewDeal:
     user_id: int | None
     at: datetime
     at_table: bool
+    holder: str
+    """The phone's link-holder id when entered through the table's link."""
     key: str
     request_hash: str
     event: dict[str, Any] | None
@@ -74,6 +78,7 @@ def insert(new: NewDeal) -> Deal | None:
         "entered_by_id": new.user_id,
         "entered_at": new.at,
         "entered_at_table": new.at_table,
+        "entered_by_holder": new.holder,
         "idempotency_key": new.key,
         "request_hash": new.request_hash,
         "event": new.event,

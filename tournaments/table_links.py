@@ -7,7 +7,9 @@ which empties the secret: every phone that followed the old link loses the table
 next request.  A link works on the night's date and the day after (a late night, a
 correction over breakfast) in the club's time zone, and never again: decided so that a
 photo of last month's paper is worth nothing.  What a link-holder stores is marked
-"entered at table N" (``Deal.entered_at_table``, ``DealVersion.at_table``).
+"entered at table N" (``Deal.entered_at_table``, ``DealVersion.at_table``), with the
+account of whoever is signed in on the phone and the phone's holder id (:func:`holder`):
+neither confirms what they entered (``tournaments.confirmation``).
 
 The phone that follows a link keeps the table's secret in its session
 (:func:`remember`); every request checks it again (:func:`holds`), so a revoked or
@@ -25,6 +27,7 @@ from django.utils import timezone
 from tournaments.models import Table
 
 SESSION_KEY = "table_links"
+HOLDER_KEY = "table_link_holder"
 
 
 def make(table: Table) -> str:
@@ -67,6 +70,15 @@ def remember(session: Any, table: Table) -> None:
     links = dict(session.get(SESSION_KEY, {}))
     links[str(table.pk)] = table.link_token
     session[SESSION_KEY] = links
+    if not session.get(HOLDER_KEY):
+        session[HOLDER_KEY] = secrets.token_hex(16)
+
+
+def holder(session: Any) -> str:
+    """This phone's id as a link-holder (made when it first follows a link; kept when
+    someone signs in on it): the deals it enters or changes through a link carry it, and
+    it never confirms them (``tournaments.confirmation``).  ``""``: it followed none."""
+    return str(session.get(HOLDER_KEY, ""))
 
 
 def holds(session: Any, table: Table) -> bool:

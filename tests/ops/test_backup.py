@@ -40,7 +40,7 @@ def test_the_demo_club_round_trips_with_identical_standings(
         users = {u.username: u for u in get_user_model().objects.all()}
         napoleon = Deal.objects.filter(match__game="napoleon").order_by("number")
         corrections.delete_deal(napoleon.last(), users["admin"], "entered at the wrong table")
-        actions.confirm_deal(napoleon.first(), users["member"])
+        actions.confirm_deal(napoleon.first(), users["admin"])
         # Entered by a table's link and confirmed with a seated player's PIN.
         second = napoleon.all()[1]
         seated = second.match.seats.order_by("position").last().player

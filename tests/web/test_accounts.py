@@ -51,7 +51,7 @@ def test_a_refused_sign_up_says_where_and_stores_nothing(client, settings, club)
     page = client.post("/accounts/sign-up/", {**weak, "club-club": "New club"})
     assert page.status_code == 200 and "This password is too short" in page.content.decode()
     taken = client.post("/accounts/sign-up/", {**NEW, "club-club": "test club"})
-    assert "a club of this name exists already" in taken.content.decode()
+    assert "this name is taken, or looks like a name that is" in taken.content.decode()
     assert not User.objects.filter(username="kana").exists()  # the account is not half-made
     assert Club.objects.count() == 1
 
@@ -179,3 +179,92 @@ def test_the_add_a_member_menu_starts_at_the_least_role(admin_client, club):
     assert re.search(r'<option value="member" selected>', add[: add.index("</select>")])
     invite = page[page.index('id="id_invite_role"') :]
     assert invite.index('value="member"') < invite.index('value="admin"')
+
+
+def _reset_link(maker_client: Client, club: Club, account) -> str:
+    membership = Membership.objects.get(club=club, user=account)
+    page = maker_client.post(
+        f"/clubs/{club.slug}/members/{membership.pk}/reset-link/", follow=True
+    ).content.decode()
+    return re.search(r"http://testserver(/accounts/reset/club/[^ <\"]+/)", page).group(1)
+
+
+def _opens(link: str) -> bool:
+    return 'name="new_password1"' in Client().get(link, follow=True).content.decode()
+
+
+def test_a_reset_link_is_checked_again_when_it_is_used(club, django_user_model):
+    """The right to make the link is the maker's now, over the account's rights now."""
+    maker = member_of(club, django_user_model, "lena", Membership.Role.ADMIN)
+    member_of(club, django_user_model, "kai", Membership.Role.ADMIN)  # the club keeps one
+    sam = member_of(club, django_user_model, "sam", Membership.Role.MEMBER)
+    admin = Client()
+    admin.force_login(maker)
+    link = _reset_link(admin, club, sam)
+    assert _opens(link)
+    # Sam becomes another club's administrator: the link is not this club's to use now.
+    other = Club.objects.create(name="Other", slug="other")
+    joined = Membership.objects.create(club=other, user=sam, role=Membership.Role.ADMIN)
+    assert not _opens(link)
+    joined.delete()
+    # A change the maker may still reset after (member to scorer) ends the link as well:
+    # its hash covers the account's roles.
+    link = _reset_link(admin, club, sam)
+    Membership.objects.filter(club=club, user=sam).update(role=Membership.Role.SCORER)
+    assert not _opens(link)
+    # The maker loses the club: a fresh link of theirs stops working too.
+    link = _reset_link(admin, club, sam)
+    assert _opens(link)
+    Membership.objects.filter(club=club, user=maker).update(role=Membership.Role.MEMBER)
+    assert not _opens(link)
+
+
+def test_a_reset_link_refused_between_opening_and_setting_sets_nothing(club, django_user_model):
+    maker = member_of(club, django_user_model, "lena", Membership.Role.ADMIN)
+    sam = member_of(club, django_user_model, "sam", Membership.Role.MEMBER)
+    admin = Client()
+    admin.force_login(maker)
+    person = Client()
+    form = person.get(_reset_link(admin, club, sam), follow=True)
+    Membership.objects.filter(club=club, user=sam).update(role=Membership.Role.SCORER)
+    new = {"new_password1": "another long phrase 9", "new_password2": "another long phrase 9"}
+    person.post(form.redirect_chain[-1][0], new)
+    sam.refresh_from_db()
+    assert sam.check_password("sam-pass-1")
+
+
+def test_a_reset_link_is_short_lived(club, django_user_model, monkeypatch, settings):
+    from tournaments import reset_links
+
+    maker = member_of(club, django_user_model, "lena", Membership.Role.ADMIN)
+    sam = member_of(club, django_user_model, "sam", Membership.Role.MEMBER)
+    admin = Client()
+    admin.force_login(maker)
+    link = _reset_link(admin, club, sam)
+    later = dt.datetime.now() + dt.timedelta(seconds=settings.RESET_LINK_SECONDS + 60)
+    monkeypatch.setattr(reset_links._MadeBy, "_now", lambda self: later)
+    assert not _opens(link)
+    monkeypatch.undo()
+    assert _opens(link)
+
+
+def test_a_reset_ends_the_accounts_sessions_and_api_tokens(club, django_user_model):
+    from rest_framework.authtoken.models import Token
+
+    maker = member_of(club, django_user_model, "lena", Membership.Role.ADMIN)
+    sam = member_of(club, django_user_model, "sam", Membership.Role.MEMBER)
+    token = Token.objects.create(user=sam)
+    thief = Client()
+    thief.force_login(sam)
+    admin = Client()
+    admin.force_login(maker)
+    person = Client()
+    form = person.get(_reset_link(admin, club, sam), follow=True)
+    new = {"new_password1": "another long phrase 9", "new_password2": "another long phrase 9"}
+    assert person.post(form.redirect_chain[-1][0], new).status_code == 302
+    assert not Token.objects.filter(key=token.key).exists()
+    assert Client().get("/api/clubs/", HTTP_AUTHORIZATION=f"Token {token.key}").status_code in (
+        401,
+        403,
+    )
+    assert "_auth_user_id" not in thief.get("/").wsgi_request.session

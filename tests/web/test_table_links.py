@@ -206,7 +206,7 @@ def test_players_set_their_own_pin_and_administrators_anyones(players, club, mem
     own.force_login(member)
     assert "Set your PIN" in own.get(f"/players/{players['ben'].pk}/").content.decode()
     own.post(f"/players/{players['ben'].pk}/pin/", {"pin": "2468"})
-    assert pins.PinBackend().authenticate(None, f"pin:{players['ben'].pk}", "2468") is not None
+    assert pins.check(players["ben"], "2468") is pins.Check.RIGHT
     # Not someone else's.
     assert own.post(f"/players/{players['aki'].pk}/pin/", {"pin": "1111"}).status_code == 404
     admin = Client()
@@ -219,4 +219,4 @@ def test_players_set_their_own_pin_and_administrators_anyones(players, club, mem
         "new_pin": "97531",
     }
     assert admin.post(f"/clubs/{club.slug}/players/{players['aki'].pk}/", edit).status_code == 302
-    assert pins.PinBackend().authenticate(None, f"pin:{players['aki'].pk}", "97531") is not None
+    assert pins.check(players["aki"], "97531") is pins.Check.RIGHT

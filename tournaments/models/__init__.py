@@ -5,7 +5,7 @@ the single source of which club owns what.  Rules live in ``engine/``: these
 models only store what the engine checked (see ``tournaments.actions``).
 """
 
-from tournaments.models.invitations import Invitation
+from tournaments.models.invitations import AccountName, Invitation, SignUp
 from tournaments.models.league import (
     GAME_NAMES,
     Club,
@@ -30,6 +30,7 @@ from tournaments.models.uploads import SheetUpload
 
 __all__ = [
     "GAME_NAMES",
+    "AccountName",
     "Club",
     "ClubNight",
     "Deal",
@@ -44,6 +45,7 @@ __all__ = [
     "Season",
     "Seat",
     "SheetUpload",
+    "SignUp",
     "Table",
     "counting_deals",
     "game_choices",

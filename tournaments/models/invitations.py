@@ -1,4 +1,5 @@
-"""Invitation links to join a club (``tournaments.invitations``)."""
+"""Joining the site without its operator (``tournaments.invitations``): invitation links,
+the sign-up log, and account names as they look."""
 
 from __future__ import annotations
 
@@ -41,3 +42,34 @@ class Invitation(models.Model):
     @property
     def usable(self) -> bool:
         return self.used_at is None and self.revoked_at is None and self.expires_at > timezone.now()
+
+
+class SignUp(models.Model):
+    """A club started by sign-up: from which address, by which account (the limits on
+    sign-ups per address and clubs per account count these)."""
+
+    address = models.CharField(max_length=45, db_index=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    club = models.ForeignKey(Club, null=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["address", "at"], name="signup_by_address")]
+
+    def __str__(self) -> str:
+        return f"{self.address} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class AccountName(models.Model):
+    """An account's user name as it looks (``tournaments.names.look_alike``), kept with
+    every save of the account: a new account may not look like an existing one."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    key = models.CharField(max_length=150, db_index=True)
+
+    def __str__(self) -> str:
+        return self.key

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 import engine
-from tournaments.names import normal
+from tournaments.names import look_alike, normal
 
 GAME_NAMES = sorted(engine.GAMES)
 """The games' names, for the API schema's one choice set of games."""
@@ -25,6 +25,12 @@ def game_choices() -> list[tuple[str, str]]:
 
 class Club(models.Model):
     name = models.CharField(max_length=200, unique=True)
+    name_key = models.CharField(
+        max_length=200,
+        unique=True,
+        editable=False,
+        help_text=_("The name as it looks (tournaments.names.look_alike): unique."),
+    )
     slug = models.SlugField(max_length=60, unique=True)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -33,6 +39,13 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = look_alike(self.name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "name" in fields:
+            kwargs["update_fields"] = {*fields, "name_key"}
+        super().save(*args, **kwargs)
 
 
 class Membership(models.Model):
@@ -83,6 +96,16 @@ class Player(models.Model):
         blank=True,
         default="",
         help_text=_("The player's short PIN for confirming deals at the table (kept hashed)."),
+    )
+    pin_failures = models.PositiveSmallIntegerField(
+        default=0,
+        db_default=0,
+        help_text=_("Wrong PINs typed since the last right one (tournaments.pins)."),
+    )
+    pin_locked_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_("Too many wrong PINs: the PIN is not checked before this time."),
     )
     created_at = models.DateTimeField(default=timezone.now)
 

@@ -145,6 +145,16 @@ class Deal(models.Model):
         db_default=False,
         help_text=_("Entered with the table's link (no account): shown as 'entered at table N'."),
     )
+    entered_by_holder = models.CharField(
+        max_length=32,
+        blank=True,
+        default="",
+        db_default="",
+        help_text=_(
+            "The phone that entered the deal through the table's link (its session's "
+            "holder id, tournaments.table_links): it never confirms the deal."
+        ),
+    )
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -170,6 +180,16 @@ class Deal(models.Model):
         help_text=_(
             "Who made the current version by a correction or a restore (empty: the entry): "
             "neither they nor the enterer may confirm it."
+        ),
+    )
+    revised_by_holder = models.CharField(
+        max_length=32,
+        blank=True,
+        default="",
+        db_default="",
+        help_text=_(
+            "The phone that made the current version through the table's link: neither it "
+            "nor the one that entered the deal confirms it."
         ),
     )
     deleted_at = models.DateTimeField(
@@ -226,10 +246,6 @@ class Deal(models.Model):
 
     def __str__(self) -> str:
         return f"deal {self.number} of {self.match}"
-
-    def may_be_confirmed_by(self, user_id: int | None) -> bool:
-        """A second person: neither who entered the deal nor who made its current version."""
-        return user_id is not None and user_id not in (self.entered_by_id, self.revised_by_id)
 
     @property
     def pending(self) -> bool:

@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from scoring.models import MatchStanding, SeasonStanding
 from scoring.queries import matches_with_standings
 from scoring.ratings import by_rating, scope_for, with_ratings
-from tournaments import access, actions, corrections
+from tournaments import access, actions, confirmation, corrections, table_links
 from tournaments.models import Deal, DealScore, Match, Player, Season, Table
 from web.api.base import (
     ADMINS_ONLY,
@@ -313,10 +313,11 @@ class DealViewSet(
     def confirm(self, request: Request, pk: str | None = None) -> Response:
         """A second person at the table confirms the deal (never the one who entered it)."""
         deal = self.get_object()
-        deny(access.can_confirm(request.user, deal.match), NOT_AT_THE_TABLE)
+        holder = table_links.holder(request.session) if hasattr(request, "session") else ""
         try:
-            deal = actions.confirm_deal(deal, access.signed_in(request.user))
+            deal = actions.confirm_deal(deal, access.signed_in(request.user), holder=holder)
         except actions.Rejection as rejection:
+            deny(rejection.errors[0]["code"] not in confirmation.FORBIDDEN, NOT_AT_THE_TABLE)
             return rejection_response(rejection)
         return Response(DealSerializer(deals_queryset().get(pk=deal.pk)).data)
 

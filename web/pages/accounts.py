@@ -15,8 +15,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
-from django.contrib.auth.tokens import default_token_generator
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -25,14 +24,19 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
+from rest_framework.authtoken.models import Token
 
-from tournaments import access, invitations
+from tournaments import access, invitations, reset_links
 from tournaments.messages import localize
 from tournaments.models import Invitation, Membership
-from tournaments.records import Rejection
+from tournaments.records import Rejection, error
 from web.pages.setup import administered_club
+from web.pages.signin import client_address
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+NAME_TAKEN = gettext_lazy("This user name cannot be used: choose another.")
 
 
 class AccountForm(UserCreationForm):
@@ -47,6 +51,23 @@ class AccountForm(UserCreationForm):
         model = User
         fields = ("username", "email")
         labels = {"username": gettext_lazy("User name")}
+        error_messages = {"username": {"unique": NAME_TAKEN}}
+
+    def clean_username(self) -> str:
+        """A name taken, or one that looks like a taken one, is refused alike: the form
+        says no more about who holds it."""
+        username = self.cleaned_data.get("username") or ""
+        if invitations.name_looks_taken(username):
+            raise forms.ValidationError(NAME_TAKEN, code="unique")
+        return username
+
+    def save_once(self) -> User:
+        """The account, or the name refused when another sign-up took it a moment ago."""
+        try:
+            with transaction.atomic():
+                return self.save()
+        except IntegrityError:
+            raise Rejection((error("name_taken", "username", invitations.NAME_TAKEN),)) from None
 
 
 class ClubForm(forms.Form):
@@ -69,10 +90,15 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     ):
         try:
             with transaction.atomic():
-                user = access.signed_in(request.user) if account is None else account.save()
-                club = invitations.start_club(user, club_form.cleaned_data["club"])
+                user = access.signed_in(request.user) if account is None else account.save_once()
+                club = invitations.start_club(
+                    user, club_form.cleaned_data["club"], client_address(request)
+                )
         except Rejection as refused:
-            club_form.add_error("club", "; ".join(localize(e) for e in refused.errors))
+            for problem in refused.errors:
+                form = account if problem["path"] == "username" and account else club_form
+                field = "username" if form is account else "club"
+                form.add_error(field, localize(problem))
         else:
             if account is not None:
                 login(request, user, backend=BACKEND)
@@ -112,7 +138,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST" and (account is None or account.is_valid()):
         try:
             with transaction.atomic():
-                user = access.signed_in(request.user) if account is None else account.save()
+                user = access.signed_in(request.user) if account is None else account.save_once()
                 membership = invitations.accept(token, user)
         except Rejection as refused:
             messages.error(request, "; ".join(localize(e) for e in refused.errors))
@@ -130,6 +156,23 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         "registration/join.html",
         {"invitation": invitation, "account": account, "token": token},
     )
+
+
+class NewPassword(auth_views.PasswordResetConfirmView):
+    """A reset link's page (Django's view).  Setting the password ends the account's
+    sessions (Django: they carry a hash of the password) and its API tokens."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        Token.objects.filter(user=form.user).delete()
+        return response
+
+
+class MemberNewPassword(NewPassword):
+    """A reset link a league administrator made (``tournaments.reset_links``): checked
+    again, maker's right included, when it is opened and when the password is set."""
+
+    token_generator = reset_links.links
 
 
 class PasswordForgotten(auth_views.PasswordResetView):
@@ -181,8 +224,9 @@ def revoke_invitation(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def reset_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    """A one-time password reset link for a member (Django's reset token: it works until
-    the password changes, at most ``PASSWORD_RESET_TIMEOUT``)."""
+    """A one-time password reset link for a member (``tournaments.reset_links``: checked
+    again when used, ended by any change of the account's rights or password, at most
+    ``RESET_LINK_SECONDS``)."""
     club = administered_club(request, slug)
     account = get_object_or_404(Membership, club=club, pk=pk).user
     if not invitations.may_reset(request.user, account):
@@ -196,17 +240,21 @@ def reset_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     else:
         link = request.build_absolute_uri(
             reverse(
-                "password_reset_confirm",
+                "member_password_reset",
                 kwargs={
                     "uidb64": urlsafe_base64_encode(force_bytes(account.pk)),
-                    "token": default_token_generator.make_token(account),
+                    "token": reset_links.links.make_token(account, request.user),
                 },
             )
         )
         messages.success(
             request,
-            _("Reset link for %(user)s (works once, for two days): %(link)s")
-            % {"user": account.get_username(), "link": link},
+            _("Reset link for %(user)s (works once, for %(hours)s hours): %(link)s")
+            % {
+                "user": account.get_username(),
+                "link": link,
+                "hours": max(1, settings.RESET_LINK_SECONDS // 3600),
+            },
         )
     return redirect(reverse("club_setup", kwargs={"slug": club.slug}) + "#members")
 

@@ -69,12 +69,14 @@ def correct_deal(request: HttpRequest, pk: int) -> HttpResponse:
             record = form.record()
             if form.is_valid():
                 try:
+                    user, holder = tables.acting(request, by_link)
                     _changed, effect = corrections.correct_deal(
                         deal,
                         record,
-                        None if by_link else access.signed_in(request.user),
+                        user,
                         form.cleaned_data["reason"],
                         at_table=by_link,
+                        holder=holder,
                     )
                 except Rejection as rejection:
                     form.attach_engine_errors(rejection.errors)

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from scoring.sheets import match_sheet
-from tournaments import access, actions, table_links
+from tournaments import access, actions, confirmation, table_links
 from tournaments.access import visible
 from tournaments.messages import localize
 from tournaments.models import Deal, Match
@@ -110,13 +110,15 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
                     same_as = _same_as_previous(match, record)
                 if same_as is None:
                     try:
+                        user, holder = tables.acting(request, by_link)
                         deal = actions.enter_deal(
                             match,
                             record,
-                            user=None if by_link else access.signed_in(request.user),
+                            user=user,
                             number=form.cleaned_data.get("number"),
                             key=key,
                             at_table=by_link,
+                            holder=holder,
                         )
                     except actions.Rejection as rejection:
                         taken = rejection.existing is not None and any(
@@ -196,15 +198,15 @@ def _refused_json(form: DealEntryForm, stale: Deal | None, same_as: Deal | None)
 @login_required
 @require_http_methods(["POST"])
 def confirm_deal(request: HttpRequest, pk: int) -> HttpResponse:
-    """The match page's confirm button for a pending deal."""
+    """The match page's confirm button for a pending deal (``tournaments.confirmation``)."""
     deal = get_object_or_404(visible(Deal.objects.select_related("match"), request.user), pk=pk)
-    if not access.can_confirm(request.user, deal.match):
-        raise PermissionDenied(
-            _("Only a scorer, an administrator or a seated player confirms deals.")
-        )
     try:
-        actions.confirm_deal(deal, access.signed_in(request.user))
+        actions.confirm_deal(
+            deal, access.signed_in(request.user), holder=table_links.holder(request.session)
+        )
     except actions.Rejection as rejection:
+        if rejection.errors[0]["code"] in confirmation.FORBIDDEN:
+            raise PermissionDenied(localize(rejection.errors[0])) from None
         messages.error(request, "; ".join(localize(e) for e in rejection.errors))
     else:
         messages.success(request, _("Deal %(n)s confirmed.") % {"n": deal.number})

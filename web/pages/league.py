@@ -15,7 +15,7 @@ from scoring.players import season_numbers
 from scoring.queries import matches_with_standings, readable_match
 from scoring.ratings import by_rating, rating_chart, ratings_of, scope_for, with_ratings
 from scoring.sheets import match_sheet, season_chart
-from tournaments import access, history
+from tournaments import access, confirmation, history, table_links
 from tournaments.access import visible
 from tournaments.games import label
 from tournaments.models import ClubNight, DealVersion, Match, Player, Season
@@ -110,12 +110,21 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "events": match.events.select_related("changed_by").order_by("-changed_at", "-pk"),
             "club": access.club_id(match),
             "may_score": access.scores_table(request.user, match.table),
-            "may_confirm": access.can_confirm(request.user, match),
+            "confirmable": _confirmable(request, match),
             "may_administer": access.can_administer(request.user, match),
             "deals": [d for d in stored if d.deleted_at is None],
             "deleted": [d for d in stored if d.deleted_at is not None],
         },
     )
+
+
+def _confirmable(request: HttpRequest, match: Match) -> set[int]:
+    """The pending deals the reader may confirm (``tournaments.confirmation``)."""
+    if not request.user.is_authenticated or not match.table.club_night.season.require_confirmation:
+        return set()
+    who = confirmation.Confirmer(user=request.user, holder=table_links.holder(request.session))
+    pending = match.deals.filter(confirmed_at__isnull=True, deleted_at__isnull=True)
+    return confirmation.confirmable(match, pending, who)
 
 
 def _readable_history(match: Match) -> list[dict[str, Any]]:

@@ -7,7 +7,10 @@ wrong passwords)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -21,7 +24,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.sheets import match_sheet
-from tournaments import access, pins, table_links
+from tournaments import access, confirmation, pins, table_links
 from tournaments.messages import localize
 from tournaments.models import Deal, Match, Player, Seat, Table
 from tournaments.records import Rejection
@@ -42,6 +45,16 @@ def link_holder(request: HttpRequest, table: Table) -> bool:
 
 def may_score(request: HttpRequest, table: Table) -> bool:
     return access.scores_table(request.user, table) or table_links.holds(request.session, table)
+
+
+def acting(request: HttpRequest, by_link: bool) -> tuple[Any, str]:
+    """Who stores a change: the signed-in account (through the link too: a person who
+    follows a link is no less the enterer) and, through the link, the phone's
+    link-holder id.  An anonymous link-holder is ``None`` and the phone."""
+    user = request.user if request.user.is_authenticated else None
+    if user is None and not by_link:
+        access.signed_in(request.user)  # refused: 403
+    return user, table_links.holder(request.session) if by_link else ""
 
 
 def link_url(request: HttpRequest, table: Table) -> str:
@@ -132,7 +145,8 @@ def table_link_change(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def confirm_with_pin(request: HttpRequest, pk: int) -> HttpResponse:
     """A seated player confirms a pending deal on the scorer's phone: their name, their
-    PIN.  Open to whoever may enter the table's deals (the phone at the table)."""
+    PIN.  Open to whoever may enter the table's deals (the phone at the table); the names
+    offered are those ``tournaments.confirmation`` lets confirm."""
     deal = get_object_or_404(
         Deal.objects.select_related("match__table__club_night__season__club"), pk=pk
     )
@@ -144,21 +158,27 @@ def confirm_with_pin(request: HttpRequest, pk: int) -> HttpResponse:
     seated = [
         p
         for p in Player.objects.filter(seats__match=deal.match).order_by("seats__position")
-        if p.user_id is None or deal.may_be_confirmed_by(p.user_id)
+        if confirmation.may_confirm(deal, confirmation.Confirmer(player=p))
     ]
     error = ""
     if request.method == "POST":
         player = next((p for p in seated if str(p.pk) == request.POST.get("player")), None)
-        pin = request.POST.get("pin", "")
+        checked = pins.check(player, request.POST.get("pin", "")) if player else None
         if player is None:
             error = _("Pick your name.")
-        elif not pins.check(request, player, pin):
-            if getattr(request, "axes_locked_out", False):
-                return HttpResponse(status=429)  # answered by django-axes' lockout page
+        elif checked is pins.Check.LOCKED:
+            minutes = max(1, settings.SIGN_IN_LOCKOUT_SECONDS // 60)
+            explanation = _(
+                "Too many wrong PINs for %(name)s: try again in %(n)s minutes, or confirm "
+                "with another player's PIN."
+            ) % {"name": player.display_name, "n": minutes}
+            context = {"title": _("Too many wrong PINs"), "explanation": explanation}
+            return render(request, "error.html", context, status=429)
+        elif checked is not pins.Check.RIGHT:
             error = _("That PIN is not %(name)s's.") % {"name": player.display_name}
         else:
             try:
-                pins.confirm(deal, player)
+                confirmation.confirm(deal, confirmation.Confirmer(player=player))
             except Rejection as refused:
                 error = "; ".join(localize(e) for e in refused.errors)
             else:

@@ -113,20 +113,40 @@ def _lock(name: str) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [name])
 
 
-def invite(club: Club, made_by: Any, role: str, player: Player | None = None) -> Invitation:
+NO_SUCH_PLAYER = gettext_noop("no such player in this club")
+HAS_ACCOUNT = gettext_noop("%(player)s has an account already: they sign in with it")
+ONE_PLAYER = gettext_noop(
+    "your account is the player %(player)s of this club already: an account is one player"
+)
+NOT_YOURS = gettext_noop(
+    "this invitation is for another account: sign in as the person it was made for"
+)
+
+
+def invite(
+    club: Club,
+    made_by: Any,
+    role: str,
+    player: Player | None = None,
+    account: Any = None,
+) -> Invitation:
+    """A link with ``role`` (and ``player``, whose account the person becomes); with
+    ``account``, only that account may accept it (adding an existing account to the club
+    asks for its consent)."""
     if role not in Membership.Role.values:
         raise Rejection(
             (error("invalid_choice", "role", gettext_noop("%(role)s is not a role"), role=role),)
         )
     if player is not None and player.club_id != club.pk:
-        raise Rejection(
-            (error("not_found", "player", gettext_noop("no such player in this club")),)
-        )
+        raise Rejection((error("not_found", "player", NO_SUCH_PLAYER),))
+    if player is not None and player.user_id is not None:
+        raise Rejection((error("has_account", "player", HAS_ACCOUNT, player=player.display_name),))
     return Invitation.objects.create(
         club=club,
         token=secrets.token_urlsafe(24),
         role=role,
         player=player,
+        account=account,
         made_by=made_by,
         expires_at=timezone.now() + dt.timedelta(days=VALID_DAYS),
     )
@@ -153,6 +173,10 @@ def accept(token: str, user: Any) -> Membership:
             return Membership.objects.get(club=invitation.club, user=user)  # followed again
         if not invitation.usable:
             raise Rejection((error("gone", "", GONE),))
+        if invitation.account_id is not None and invitation.account_id != user.pk:
+            raise Rejection((error("not_yours", "", NOT_YOURS),))
+        if invitation.player_id is not None:
+            _one_player(invitation, user)
         held = Membership.objects.filter(club=invitation.club, user=user).first()
         role = invitation.role
         if held is not None and RANK[Membership.Role(held.role)] >= RANK[Membership.Role(role)]:
@@ -160,12 +184,24 @@ def accept(token: str, user: Any) -> Membership:
         else:
             membership = club_members.set_role(invitation.club, user, role)
         if invitation.player_id is not None:
-            # The player's account, unless another account has it already.
-            Player.objects.filter(pk=invitation.player_id, user__isnull=True).update(user=user)
+            Player.objects.filter(pk=invitation.player_id).update(user=user)
         invitation.used_by = user
         invitation.used_at = timezone.now()
         invitation.save(update_fields=["used_by", "used_at"])
     return membership
+
+
+def _one_player(invitation: Invitation, user: Any) -> None:
+    """An invitation for a player binds one person: refused when the player has an
+    account, or the account is another player of the club (under the player's lock)."""
+    player = Player.objects.select_for_update().get(pk=invitation.player_id)
+    if player.user_id is not None and player.user_id != user.pk:
+        raise Rejection((error("has_account", "", HAS_ACCOUNT, player=player.display_name),))
+    other = (
+        Player.objects.filter(club_id=invitation.club_id, user=user).exclude(pk=player.pk).first()
+    )
+    if other is not None:
+        raise Rejection((error("one_player", "", ONE_PLAYER, player=other.display_name),))
 
 
 def revoke(invitation: Invitation) -> None:

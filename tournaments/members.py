@@ -16,7 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
-from tournaments.models import Club, Membership
+from tournaments.models import Club, Membership, Player
 from tournaments.records import Rejection, error
 
 LAST_ADMIN = gettext_noop("the club keeps at least one league administrator")
@@ -66,3 +66,21 @@ def _keep_an_administrator(club: Club, leaving: Membership) -> None:
     others = club.memberships.filter(role=Membership.Role.ADMIN).exclude(pk=leaving.pk)
     if not others.exists():
         raise Rejection((error("last_admin", "role", LAST_ADMIN),))
+
+
+NOT_A_MEMBER = gettext_noop("%(name)s is not a member of the club: invite them first")
+ONE_PLAYER = gettext_noop("%(name)s is the player %(player)s already: an account is one player")
+
+
+def account_problem(club_id: int, account: Any, player_id: int | None) -> dict[str, Any] | None:
+    """Why ``account`` cannot be the account of player ``player_id`` (``None``: a new
+    player) of the club: it must be a member of the club, and no other player's there."""
+    if account is None:
+        return None
+    name = account.get_username()
+    if not Membership.objects.filter(club_id=club_id, user=account).exists():
+        return error("not_a_member", "user", NOT_A_MEMBER, name=name)
+    taken = Player.objects.filter(club_id=club_id, user=account).exclude(pk=player_id).first()
+    if taken is not None:
+        return error("one_player", "user", ONE_PLAYER, name=name, player=taken.display_name)
+    return None

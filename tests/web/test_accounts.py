@@ -268,3 +268,70 @@ def test_a_reset_ends_the_accounts_sessions_and_api_tokens(club, django_user_mod
         403,
     )
     assert "_auth_user_id" not in thief.get("/").wsgi_request.session
+
+
+def test_an_invitation_for_a_player_binds_one_person(admin_client, club, players):
+    first = _invite(admin_client, club, "member", players["ben"].pk)
+    second = _invite(admin_client, club, "member", players["chika"].pk)
+    collector = Client()
+    collector.post(f"/join/{first}/", NEW)
+    kana = User.objects.get(username="kana")
+    refused = collector.post(f"/join/{second}/", follow=True).content.decode()
+    assert "your account is the player Ben of this club already" in refused
+    assert list(Player.objects.filter(user=kana)) == [players["ben"]]
+    assert Invitation.objects.get(token=second).usable  # still Chika's to use
+    # A player with an account gets no invitation: the administrator is told so.
+    told = admin_client.post(
+        f"/clubs/{club.slug}/invitations/",
+        {"role": "member", "player": players["ben"].pk},
+        follow=True,
+    ).content.decode()
+    assert "Ben has an account already" in told
+    assert not Invitation.objects.filter(player=players["ben"], used_at__isnull=True).exists()
+
+
+def test_an_account_is_linked_to_one_player_of_a_club_on_the_players_page(
+    admin_client, club, players, django_user_model
+):
+    sam = member_of(club, django_user_model, "sam", Membership.Role.MEMBER)
+    players["ben"].user = sam
+    players["ben"].save()
+    edit = {
+        "display_name": "Chika",
+        "name_ja": "",
+        "handle": "chika",
+        "account": "sam",
+        "new_pin": "",
+    }
+    page = admin_client.post(f"/clubs/{club.slug}/players/{players['chika'].pk}/", edit)
+    assert "sam is the player Ben already" in page.content.decode()
+    django_user_model.objects.create_user("outsider")
+    page = admin_client.post(
+        f"/clubs/{club.slug}/players/{players['chika'].pk}/", {**edit, "account": "outsider"}
+    )
+    assert "outsider is not a member of the club" in page.content.decode()
+    assert Player.objects.get(pk=players["chika"].pk).user is None
+
+
+def test_an_invitation_with_a_player_id_of_five_thousand_digits_is_refused_in_words(
+    admin_client, club
+):
+    answer = admin_client.post(
+        f"/clubs/{club.slug}/invitations/", {"role": "member", "player": "9" * 5000}, follow=True
+    )
+    assert answer.status_code == 200 and "no such player in this club" in answer.content.decode()
+    assert not Invitation.objects.exists()
+
+
+def test_the_api_links_an_account_to_one_player_of_a_club_too(club, players, django_user_model):
+    from tests.conftest import client_of
+
+    admin = member_of(club, django_user_model, "lena", Membership.Role.ADMIN)
+    sam = member_of(club, django_user_model, "sam", Membership.Role.MEMBER)
+    players["ben"].user = sam
+    players["ben"].save()
+    answer = client_of(admin).patch(
+        f"/api/players/{players['chika'].pk}/", {"user": sam.pk}, format="json"
+    )
+    assert answer.status_code == 400 and answer.json()["errors"]
+    assert Player.objects.get(pk=players["chika"].pk).user is None

@@ -69,18 +69,18 @@ def _refused(director, night, form) -> str:
     return answer.content.decode()
 
 
-def test_another_clubs_player_never_sits_out_and_is_never_published(
-    night, nine, hidden, director
-):
+def test_another_clubs_player_never_sits_out_and_is_never_published(night, nine, hidden, director):
     form = _confirm(nine, player=[*nine, hidden.pk], **{f"table_{hidden.pk}": "out"})
     assert "no player" in _refused(director, night, form)
-    for url in (f"/nights/{night.pk}/", f"/nights/{night.pk}/live/", f"/api/club-nights/{night.pk}/standings/"):
+    for url in (
+        f"/nights/{night.pk}/",
+        f"/nights/{night.pk}/live/",
+        f"/api/club-nights/{night.pk}/standings/",
+    ):
         assert "Secret Sato" not in Client().get(url).content.decode()  # fmt: skip
 
 
-def test_a_game_outside_the_season_seats_nothing_and_the_night_still_answers(
-    night, nine, director
-):
+def test_a_game_outside_the_season_seats_nothing_and_the_night_still_answers(night, nine, director):
     _refused(director, night, _confirm(nine, game="poker", player=[]))
     _refused(director, night, _confirm(nine, game="comp13"))
     _refused(director, night, _confirm(nine, game="x" * 5000))

@@ -7,6 +7,7 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 
 from tournaments.models import ClubNight, Match, Membership, Player, Season, Table
 from tournaments.nights import PlannedTable, seat_night
@@ -55,9 +56,24 @@ def test_a_player_is_added_by_name_and_the_handle_is_made_unique(client, club, a
 
 
 def test_members_get_roles_and_the_last_administrator_stays(client, club, admin, django_user_model):
-    django_user_model.objects.create_user("sam")
-    client.post(f"/clubs/{club.slug}/members/", {"member-username": "sam", "member-role": "scorer"})
+    sam = django_user_model.objects.create_user("sam")
+    made = client.post(
+        f"/clubs/{club.slug}/members/",
+        {"member-username": "sam", "member-role": "scorer"},
+        follow=True,
+    ).content.decode()
+    assert not Membership.objects.filter(user=sam).exists()  # not without his consent
+    link = re.search(r"/join/[\w-]+/", made).group(0)
+    stranger = Client()
+    stranger.force_login(django_user_model.objects.create_user("someone"))
+    stranger.post(link)  # for sam's account alone
+    assert not Membership.objects.filter(club=club, user__username="someone").exists()
+    accepting = Client()
+    accepting.force_login(sam)
+    accepting.post(link)
     assert Membership.objects.get(user__username="sam").role == "scorer"
+    client.post(f"/clubs/{club.slug}/members/", {"member-username": "sam", "member-role": "member"})
+    assert Membership.objects.get(user__username="sam").role == "member"  # a member's role
     mine = Membership.objects.get(user=admin)
     client.post(f"/clubs/{club.slug}/members/", {"membership": mine.pk, "role": "member"})
     assert Membership.objects.get(user=admin).role == "admin"  # refused: the club keeps one

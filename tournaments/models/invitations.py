@@ -22,6 +22,14 @@ class Invitation(models.Model):
     player = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.CASCADE, related_name="invitations"
     )
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="The only account that may accept it (an existing account added by name).",
+    )
     made_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -112,7 +112,13 @@ class Player(models.Model):
     class Meta:
         ordering = ["club", "display_name"]
         constraints = [
-            models.UniqueConstraint(fields=["club", "handle"], name="player_handle_unique_in_club")
+            models.UniqueConstraint(fields=["club", "handle"], name="player_handle_unique_in_club"),
+            # An account is at most one player of a club.
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=models.Q(user__isnull=False),
+                name="player_account_unique_in_club",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -11,6 +11,8 @@ from rest_framework import serializers
 import engine
 from scoring.models import MatchStanding, SeasonStanding
 from tournaments import access
+from tournaments import members as club_members
+from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Deal, DealVersion, Match, Player, Season, Table
 
 
@@ -47,6 +49,17 @@ class PlayerSerializer(AccountFieldsForAdministrators, serializers.ModelSerializ
     class Meta:
         model = Player
         fields = ["id", "club", "handle", "display_name", "name_ja", "user"]
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        club = attrs.get("club", getattr(self.instance, "club", None))
+        account = attrs.get("user", getattr(self.instance, "user", None))
+        if club is not None and "user" in attrs:
+            problem = club_members.account_problem(
+                club.pk, account, getattr(self.instance, "pk", None)
+            )
+            if problem is not None:
+                raise serializers.ValidationError({"user": localize(problem)})
+        return attrs
 
 
 class SeasonSerializer(serializers.ModelSerializer):

@@ -15,6 +15,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
@@ -30,6 +31,7 @@ from tournaments import access, invitations, reset_links
 from tournaments.messages import localize
 from tournaments.models import Invitation, Membership
 from tournaments.records import Rejection, error
+from tournaments.textfile import whole_number
 from web.pages.setup import administered_club
 from web.pages.signin import client_address
 
@@ -134,6 +136,8 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         )
     account = None
     if not request.user.is_authenticated:
+        if invitation.account_id is not None:  # for an existing account: sign in as it
+            return redirect_to_login(request.get_full_path())
         account = AccountForm(request.POST or None, prefix="account")
     if request.method == "POST" and (account is None or account.is_valid()):
         try:
@@ -189,9 +193,11 @@ class PasswordForgotten(auth_views.PasswordResetView):
 def invite(request: HttpRequest, slug: str) -> HttpResponse:
     club = administered_club(request, slug)
     player = None
-    if request.POST.get("player"):
-        player = club.players.filter(pk=_number(request.POST["player"])).first()
     try:
+        if request.POST.get("player"):
+            player = club.players.filter(pk=whole_number(request.POST["player"]) or 0).first()
+            if player is None:
+                raise Rejection((error("not_found", "player", invitations.NO_SUCH_PLAYER),))
         made = invitations.invite(
             club, request.user, request.POST.get("role", Membership.Role.MEMBER), player
         )
@@ -257,7 +263,3 @@ def reset_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             },
         )
     return redirect(reverse("club_setup", kwargs={"slug": club.slug}) + "#members")
-
-
-def _number(text: str) -> int:
-    return int(text) if text.isdigit() else 0

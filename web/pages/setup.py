@@ -8,12 +8,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import access, roster
+from tournaments import access, invitations, roster
 from tournaments import members as club_members
 from tournaments.merge import merge
 from tournaments.messages import localize
@@ -183,9 +184,25 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect("club_setup", slug=club.slug)
         form = MemberForm(request.POST, prefix="member")
         if form.is_valid():
-            account = form.cleaned_data["username"]
-            club_members.set_role(club, account, form.cleaned_data["role"])
-            messages.success(request, _("%(user)s is a member.") % {"user": account.get_username()})
+            account, role = form.cleaned_data["username"], form.cleaned_data["role"]
+            if Membership.objects.filter(club=club, user=account).exists():
+                club_members.set_role(club, account, role)
+                messages.success(
+                    request, _("%(user)s is a member.") % {"user": account.get_username()}
+                )
+            else:  # their consent: a link only they can accept
+                made = invitations.invite(club, request.user, role, account=account)
+                messages.success(
+                    request,
+                    _(
+                        "%(user)s joins once they accept: send them this link (it works for their account only, for %(days)s days): %(link)s"
+                    )
+                    % {
+                        "user": account.get_username(),
+                        "days": invitations.VALID_DAYS,
+                        "link": request.build_absolute_uri(reverse("join", args=[made.token])),
+                    },
+                )
         else:
             for errors in form.errors.values():
                 for e in errors:

@@ -9,8 +9,10 @@ from django.contrib.auth import get_user_model
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import members as club_members
 from tournaments import pins
 from tournaments.games import LEAGUE_GAMES
+from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Membership, Player, Season
 from tournaments.names import normal
 from tournaments.nights import unique_handle
@@ -86,7 +88,11 @@ class PlayerForm(forms.ModelForm):
         return typed
 
     def clean_account(self) -> Any:
-        return _account(self.cleaned_data.get("account", "").strip())
+        """A member of the club, and no other player's account in it."""
+        account = _account(self.cleaned_data.get("account", "").strip())
+        if problem := club_members.account_problem(self.club.pk, account, self.instance.pk):
+            raise forms.ValidationError(localize(problem))
+        return account
 
     def clean_new_pin(self) -> str:
         pin = self.cleaned_data.get("new_pin", "").strip()

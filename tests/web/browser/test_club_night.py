@@ -3,6 +3,8 @@ pages, and corrects deals from the match page (issue 14)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tournaments.models import Club, Deal, Match, Membership, Player, Season
@@ -57,7 +59,15 @@ def test_from_an_empty_club_to_a_deal_at_a_drawn_table(
     page.fill("#id_member-username", "sam")
     page.select_option("#id_member-role", "scorer")
     page.click("text=Add the member")
-    page.wait_for_selector(".messages >> text=sam is a member")
+    # Sam joins by accepting: the link is for his account alone.
+    said = page.inner_text(".messages >> text=sam joins once they accept")
+    link = re.search(r"https?://\S+/join/[\w-]+/", said).group(0)
+    sams = browser.new_page(viewport=viewport)
+    login(sams, base, "sam", "sam-pw-2026", next_url=link.split(base, 1)[1])
+    sams.click("text=Join the club")
+    sams.wait_for_selector(".messages >> text=Welcome to Hongo Card Club")
+    sams.close()
+    assert Membership.objects.get(club=club, user__username="sam").role == Membership.Role.SCORER
 
     page.click("text=New season")
     page.fill("#id_name", "Winter League")

@@ -194,7 +194,7 @@ def accept(token: str, user: Any) -> Membership:
 def _one_player(invitation: Invitation, user: Any) -> None:
     """An invitation for a player binds one person: refused when the player has an
     account, or the account is another player of the club (under the player's lock)."""
-    player = Player.objects.select_for_update().get(pk=invitation.player_id)
+    player = Player.objects.select_for_update().get(invitations=invitation)
     if player.user_id is not None and player.user_id != user.pk:
         raise Rejection((error("has_account", "", HAS_ACCOUNT, player=player.display_name),))
     other = (

@@ -80,7 +80,8 @@ def account_problem(club_id: int, account: Any, player_id: int | None) -> dict[s
     name = account.get_username()
     if not Membership.objects.filter(club_id=club_id, user=account).exists():
         return error("not_a_member", "user", NOT_A_MEMBER, name=name)
-    taken = Player.objects.filter(club_id=club_id, user=account).exclude(pk=player_id).first()
+    others = Player.objects.filter(club_id=club_id, user=account)
+    taken = (others.exclude(pk=player_id) if player_id is not None else others).first()
     if taken is not None:
         return error("one_player", "user", ONE_PLAYER, name=name, player=taken.display_name)
     return None

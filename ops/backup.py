@@ -1,10 +1,13 @@
 """A club's data as one JSON document, and back: the backup behind export_club/import_club.
 
-The document holds what cannot be derived: players, seasons, club nights,
-tables, matches with their seats, and every deal record with who entered it and
-when, who confirmed it, and every previous version of it with its confirmation
-(deleted deals included, still deleted after the import); the club's memberships
-and the players' accounts by user name.  Accounts themselves are not in the backup:
+The document holds what cannot be derived: players (with their PINs, hashed as kept),
+seasons, club nights with how their standings are counted, their rounds and who sat
+out of each, tables, matches with their seats, and every deal record with who entered
+it and when, who confirmed it, and every previous version of it with its confirmation
+(deleted deals included, still deleted after the import); the club's memberships and
+the players' accounts by user name.  Left out on purpose: table links and invitations
+(secrets of this site: the restored club makes new ones), uploaded score sheets (the
+deals they made are in), and the derived standings and ratings.  Accounts themselves are not in the backup:
 an import links only the accounts of this database the operator names
 (:class:`Accounts`).  Standings are derived data: an import rebuilds them from the
 deals.
@@ -28,6 +31,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import identify_hasher
 from django.core import signing
 from django.db import transaction
 from django.utils.crypto import constant_time_compare
@@ -55,9 +59,11 @@ from tournaments.models import (
     MatchEvent,
     Membership,
     Player,
+    Round,
     Season,
     Table,
 )
+from tournaments.names import look_alike
 
 FORMAT = "clubscore-club/1"
 
@@ -70,7 +76,7 @@ def export_club(club: Club) -> dict[str, Any]:
         nights = []
         for night in season.club_nights.order_by("date", "pk"):
             tables = []
-            for table in night.tables.order_by("pk"):
+            for table in night.tables.order_by("pk").select_related("round", "scorer"):
                 matches = []
                 for match in table.matches.order_by("pk").prefetch_related("seats__player"):
                     deals = [
@@ -89,8 +95,13 @@ def export_club(club: Club) -> dict[str, Any]:
                                    for e in match.events.order_by("changed_at", "pk").select_related("changed_by")],
                     })  # fmt: skip
                 tables.append({"name": table.name, "scorer": _username(table.scorer),
+                               "round": table.round.number if table.round else None,
                                "matches": matches})  # fmt: skip
-            nights.append({"date": night.date.isoformat(), "venue": night.venue, "tables": tables})
+            nights.append({
+                "date": night.date.isoformat(), "venue": night.venue,
+                "deals_per_match": night.deals_per_match, "standings": night.standings,
+                "rank_points": night.rank_points, "rounds": _rounds(night), "tables": tables,
+            })  # fmt: skip
         seasons.append({
             "name": season.name, "games": season.games,
             "starts_on": season.starts_on.isoformat() if season.starts_on else None,
@@ -107,6 +118,7 @@ def export_club(club: Club) -> dict[str, Any]:
                     "display_name": p.display_name,
                     "name_ja": p.name_ja,
                     "user": _username(p.user),
+                    "pin": p.pin,
                 }
                 for p in players
             ],
@@ -117,6 +129,23 @@ def export_club(club: Club) -> dict[str, Any]:
             "seasons": seasons,
         }
     )
+
+
+def _rounds(night: ClubNight) -> list[dict[str, Any]]:
+    return [
+        {
+            "number": r.number,
+            "game": r.game,
+            "method": r.method,
+            "deals": r.deals,
+            "sat_out": sorted(p.handle for p in r.sat_out.all()),
+            "created_by": _username(r.created_by),
+            "created_at": r.created_at.isoformat(),
+            "ended_early_at": _iso(r.ended_early_at),
+            "ended_early_reason": r.ended_early_reason,
+        }  # fmt: skip
+        for r in night.rounds.order_by("number").prefetch_related("sat_out")
+    ]
 
 
 def _deal(d: Deal) -> dict[str, Any]:
@@ -148,6 +177,13 @@ def _deal(d: Deal) -> dict[str, Any]:
             )
         ],
     }
+
+
+def identify_hasher_or_none(encoded: str) -> Any:
+    try:
+        return identify_hasher(encoded)
+    except ValueError:
+        return None
 
 
 def _iso(value: dt.datetime | None) -> str | None:
@@ -229,6 +265,8 @@ def import_club(
     about = obj(doc, "club", "")
     if Club.objects.filter(slug=about.get("slug")).exists():
         raise ImportError_(f"club {about.get('slug')!r} exists already")
+    if Club.objects.filter(name_key=look_alike(text(about, "name", "club"))).exists():
+        raise ImportError_("club.name: a club of this name, or one that looks like it, exists")
     club = saved(Club(name=text(about, "name", "club"), slug=text(about, "slug", "club")), "club")
     players: dict[str, Player] = {}
     for i, p in enumerate(listed(doc, "players", "")):
@@ -239,7 +277,10 @@ def import_club(
             display_name=text(p, "display_name", where),
             name_ja=text(p, "name_ja", where, ""),
             user=accounts.get(p.get("user"), f"{where}.user"),
+            pin=text(p, "pin", where, ""),
         )
+        if player.pin and not identify_hasher_or_none(player.pin):
+            raise ImportError_(f"{where}.pin: not a PIN as this site keeps them")
         players[player.handle] = saved(player, where)
     for i, m in enumerate(listed(doc, "members", "")):
         where = f"members[{i}]"
@@ -274,14 +315,22 @@ def _import_season(
                 season=season,
                 date=day(n, "date", at) or dt.date.min,
                 venue=text(n, "venue", at, ""),
+                deals_per_match=n.get("deals_per_match"),
+                standings=text(n, "standings", at, ClubNight.Standings.POINTS),
+                rank_points=n.get("rank_points") or [],
             ),
             at,
         )
+        rounds = _import_rounds(night, n, at, players, accounts)
         for k, t in enumerate(listed(n, "tables", at)):
             table_at = f"{at}.tables[{k}]"
+            number = t.get("round")
+            if number is not None and number not in rounds:
+                raise ImportError_(f"{table_at}.round: no round {number!r} in the night")
             table = saved(
                 Table(
                     club_night=night,
+                    round=rounds.get(number) if number is not None else None,
                     name=text(t, "name", table_at),
                     scorer=accounts.get(t.get("scorer"), f"{table_at}.scorer"),
                 ),
@@ -289,6 +338,37 @@ def _import_season(
             )
             for m, match in enumerate(listed(t, "matches", table_at)):
                 _import_match(table, match, f"{table_at}.matches[{m}]", players, accounts)
+
+
+def _import_rounds(
+    night: ClubNight, n: Any, where: str, players: dict[str, Player], accounts: Accounts
+) -> dict[int, Round]:
+    """The night's rounds by number, with who sat out (players of the file)."""
+    rounds: dict[int, Round] = {}
+    for i, r in enumerate(listed(n, "rounds", where, [])):
+        at = f"{where}.rounds[{i}]"
+        made = saved(
+            Round(
+                club_night=night,
+                number=r.get("number") if isinstance(r, dict) else None,
+                game=text(r, "game", at),
+                method=text(r, "method", at),
+                deals=r.get("deals"),
+                created_by=accounts.get(r.get("created_by"), f"{at}.created_by"),
+                created_at=moment(r, "created_at", at),
+                ended_early_at=moment(r, "ended_early_at", at, optional=True),
+                ended_early_reason=text(r, "ended_early_reason", at, ""),
+            ),
+            at,
+        )
+        out = []
+        for j, handle in enumerate(listed(r, "sat_out", at, [])):
+            if handle not in players:
+                raise ImportError_(f"{at}.sat_out[{j}]: no player {handle!r} in the file")
+            out.append(players[handle])
+        made.sat_out.set(out)
+        rounds[made.number] = made
+    return rounds
 
 
 def _import_match(

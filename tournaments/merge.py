@@ -2,12 +2,14 @@
 
 :func:`merge` moves everything of ``gone`` to ``kept`` in one transaction under the
 club's row lock, and deletes ``gone``: its seats, its deal scores, the confirmations it
-gave at the table, its invitations, its account (when ``kept`` has none).  The stored
+gave at the table, the rounds it sat out, its invitations, its account (when ``kept``
+has none).  The stored
 records name ``gone`` by its handle: they are rewritten to ``kept``'s as a rename
 rewrites them (``tournaments.renames``: every deal and every earlier version, each
 checked by the engine to score as before; a handle that is also a trump or a card in a
 record is refused, and nothing changes).  Two players seated in one match are two
-people: refused.  The standings and ratings of every season either played in are
+people: refused, and so are two players who were both in one round (seated or sitting
+out).  The standings and ratings of every season either played in are
 rebuilt once the merge commits (``events.seasons_changed``).
 """
 
@@ -19,7 +21,17 @@ from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from tournaments import events
-from tournaments.models import Club, Deal, DealScore, Invitation, Match, Player, Season, Seat
+from tournaments.models import (
+    Club,
+    Deal,
+    DealScore,
+    Invitation,
+    Match,
+    Player,
+    Round,
+    Season,
+    Seat,
+)
 from tournaments.records import Rejection, error
 from tournaments.renames import rewrite_records
 
@@ -47,6 +59,27 @@ def merge(kept: Player, gone: Player) -> Player:
                     ),
                 )
             )
+        sat_out = Round.objects.filter(sat_out=gone)
+        if (
+            sat_out.filter(tables__matches__seats__player=kept).exists()
+            or sat_out.filter(sat_out=kept).exists()
+            or Round.objects.filter(sat_out=kept, tables__matches__seats__player=gone).exists()
+        ):
+            raise Rejection(
+                (
+                    error(
+                        "played_together",
+                        "player",
+                        gettext_noop(
+                            "%(kept)s and %(gone)s were both in one round: they are two people"
+                        ),
+                        kept=kept.display_name,
+                        gone=gone.display_name,
+                    ),
+                )
+            )
+        for round_ in sat_out:  # the night's standings count who sat out
+            round_.sat_out.add(kept)
         matches = list(Match.objects.filter(seats__player=gone).values_list("pk", flat=True))
         seasons = list(
             Season.objects.filter(club_nights__tables__matches__pk__in=matches)

@@ -252,7 +252,9 @@ def test_a_signed_file_restores_without_the_flag(tmp_path):
     call_command("load_demo")
     path = tmp_path / "kanda.json"
     call_command("export_club", "kanda", str(path))
-    Club.objects.filter(slug="kanda").update(slug="kanda-old", name="Kanda (old)")
+    old = Club.objects.get(slug="kanda")
+    old.slug, old.name = "kanda-old", "Kanda (old)"
+    old.save()
     call_command("import_club", str(path))
     assert Club.objects.filter(slug="kanda").exists()
 

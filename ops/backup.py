@@ -347,10 +347,13 @@ def _import_rounds(
     rounds: dict[int, Round] = {}
     for i, r in enumerate(listed(n, "rounds", where, [])):
         at = f"{where}.rounds[{i}]"
+        number = r.get("number") if isinstance(r, dict) else None
+        if not isinstance(number, int) or isinstance(number, bool) or not 0 < number < 2**15:
+            raise ImportError_(f"{at}.number: a round's number, not {number!r:.40}")
         made = saved(
             Round(
                 club_night=night,
-                number=r.get("number") if isinstance(r, dict) else None,
+                number=number,
                 game=text(r, "game", at),
                 method=text(r, "method", at),
                 deals=r.get("deals"),

@@ -31,20 +31,26 @@ HOLDER_KEY = "table_link_holder"
 
 
 def make(table: Table) -> str:
-    """A new secret for the table (the old link stops working)."""
+    """A new secret for the table (the old link stops working; a revoked table has a link
+    again)."""
     table.link_token = secrets.token_urlsafe(24)
-    Table.objects.filter(pk=table.pk).update(link_token=table.link_token)
+    table.link_revoked_at = None
+    Table.objects.filter(pk=table.pk).update(link_token=table.link_token, link_revoked_at=None)
     return table.link_token
 
 
 def ensure(table: Table) -> str:
-    """The table's secret, made when it has none."""
+    """The table's secret, made when it has none; ``""`` for a revoked table (revoked
+    stays revoked until an administrator makes a new link: :func:`make`)."""
+    if table.link_revoked_at is not None:
+        return ""
     return table.link_token or make(table)
 
 
 def revoke(table: Table) -> None:
     table.link_token = ""
-    Table.objects.filter(pk=table.pk).update(link_token="")
+    table.link_revoked_at = timezone.now()
+    Table.objects.filter(pk=table.pk).update(link_token="", link_revoked_at=table.link_revoked_at)
 
 
 def in_time(table: Table) -> bool:
@@ -79,6 +85,12 @@ def holder(session: Any) -> str:
     someone signs in on it): the deals it enters or changes through a link carry it, and
     it never confirms them (``tournaments.confirmation``).  ``""``: it followed none."""
     return str(session.get(HOLDER_KEY, ""))
+
+
+def withdrawn(session: Any, table: Table) -> bool:
+    """This session followed a link of the table that no longer works (revoked, replaced
+    or past its night): the phone is told so, not asked to sign in."""
+    return bool(session.get(SESSION_KEY, {}).get(str(table.pk))) and not holds(session, table)
 
 
 def holds(session: Any, table: Table) -> bool:

@@ -169,6 +169,10 @@
         var signedOut = response.status === 401 || response.status === 403 ||
           (response.redirected && response.url.indexOf("/accounts/login/") >= 0);
         if (signedOut) return { status: "signin", errors: [data.signinLabel] };
+        if (response.status === 410) {  // the table's link was withdrawn: forget this page
+          if (window.caches) caches.open("clubscore-pages").then(function (c) { c.delete(location.pathname); });
+          return response.json();
+        }
         if (type.indexOf("application/json") < 0) return { status: "server", errors: [data.serverLabel] };
         return response.json();
       });
@@ -200,7 +204,7 @@
     }
     var sending = navigator.onLine === false ? queue() : post(entry, false).then(function (answer) {
       if (answer.status === "stored") { location.assign(answer.next || location.pathname); return; }
-      if (answer.status === "signin" || answer.status === "server") {  // said, never "no network"
+      if (answer.status === "signin" || answer.status === "server" || answer.status === "withdrawn") {  // said, never "no network"
         problem.textContent = answer.errors.join(" ");
         problem.hidden = false;
         problem.focus();

@@ -1,6 +1,7 @@
 // Clubscore's service worker: the table-side entry page and its assets stay usable with
 // no network.  Entry pages: the network first, the copy kept last time when there is
-// none.  Static assets: the copy kept, refreshed in the background.  Deals typed
+// none; a page the server no longer gives (a withdrawn table link: 410; sent to sign
+// in) is forgotten.  Static assets: the copy kept, refreshed in the background.  Deals typed
 // offline are not handled here: the page queues them in IndexedDB (entry.js).
 "use strict";
 var PAGES = "clubscore-pages";
@@ -18,9 +19,13 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin) return;
   if (isEntryPage(url) && request.mode === "navigate") {
     event.respondWith(fetch(request).then(function (response) {
-      if (response.ok) {
+      if (response.ok && !response.redirected) {
         var copy = response.clone();
         caches.open(PAGES).then(function (cache) { cache.put(url.pathname, copy); });
+      } else if (response.status === 410 || response.redirected) {
+        // The table's link was withdrawn, or the phone was sent to sign in: the private
+        // page is not kept for use without a network any more.
+        caches.open(PAGES).then(function (cache) { cache.delete(url.pathname); });
       }
       return response;
     }).catch(function () {

@@ -88,7 +88,7 @@ def test_a_link_is_for_its_table_its_night_and_until_revoked(match, tonight, mak
     # Revoked: the phone loses the table at its next request, and the link says so.
     token = tonight.link_token
     table_links.revoke(tonight)
-    assert phone.post(f"/matches/{match.pk}/enter/", _entry(1, "y")).status_code == 302
+    assert phone.post(f"/matches/{match.pk}/enter/", _entry(1, "y")).status_code == 410
     assert Client().get(f"/t/{token}/").status_code == 410
     # A link of last week's night works no more.
     old = ClubNight.objects.create(season=season, date=timezone.localdate() - dt.timedelta(days=7))

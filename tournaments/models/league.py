@@ -316,6 +316,14 @@ class Table(models.Model):
             "and corrects this table's deals that night. Empty: no link (or revoked)."
         ),
     )
+    link_revoked_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "The table's link was revoked: no link is made for it until an administrator "
+            "makes a new one."
+        ),
+    )
 
     class Meta:
         ordering = ["club_night", "name"]

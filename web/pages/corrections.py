@@ -54,6 +54,8 @@ def correct_deal(request: HttpRequest, pk: int) -> HttpResponse:
     """Correct a deal: the table's scorer, an administrator, or whoever holds the table's
     link (``web.pages.tables``; the change is then marked "at table N")."""
     held = Deal.objects.select_related("match__table__club_night__season").filter(pk=pk).first()
+    if held is not None and (gone := tables.withdrawn(request, held.match.table)) is not None:
+        return gone
     if held is not None and tables.link_holder(request, held.match.table):
         deal, by_link = held, True
     elif not request.user.is_authenticated:
@@ -63,6 +65,8 @@ def correct_deal(request: HttpRequest, pk: int) -> HttpResponse:
     match = deal.match
     if not by_link and not access.scores_table(request.user, match.table):
         raise PermissionDenied(NOT_YOUR_TABLE)
+    if request.method == "POST" and by_link and (busy := tables.too_fast(request, match.table)):
+        return busy
     if request.method == "POST":
         form = CorrectionForm(request.POST, request.FILES, match=match, before=deal.number)
         if form.is_valid():

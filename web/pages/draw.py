@@ -183,7 +183,7 @@ def night_tables(request: HttpRequest, pk: int) -> HttpResponse:
     rows = [
         {
             "table": t,
-            **({"link": (url := link_url(request, t)), "qr": qr_svg(url)} if links else {}),
+            **({"link": url, "qr": qr_svg(url)} if links and (url := link_url(request, t)) else {}),
         }
         for t in tables
     ]

@@ -87,6 +87,9 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
     shows the stored deal beside the typed one, with the choice of keeping either.
     With ``Accept: application/json`` (the page's offline queue) the answer is JSON.
     """
+    held = Match.objects.select_related("table__club_night").filter(pk=pk).first()
+    if held is not None and (gone := tables.withdrawn(request, held.table)) is not None:
+        return gone
     found, by_link = _entry_match(request, pk)
     if found is None:
         return redirect_to_login(request.get_full_path())
@@ -97,6 +100,8 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
     stale_is_mine = False
     """The deal stored meanwhile is the very record typed (then "That is my deal" is true)."""
     same_as: Deal | None = None
+    if request.method == "POST" and by_link and (busy := tables.too_fast(request, match.table)):
+        return busy
     if request.method == "POST":
         form = DealEntryForm(request.POST, request.FILES, match=match)
         if form.is_valid():

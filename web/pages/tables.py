@@ -16,12 +16,13 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
+from rest_framework.throttling import SimpleRateThrottle
 
 from scoring.sheets import match_sheet
 from tournaments import access, confirmation, pins, table_links
@@ -58,7 +59,60 @@ def acting(request: HttpRequest, by_link: bool) -> tuple[Any, str]:
 
 
 def link_url(request: HttpRequest, table: Table) -> str:
-    return request.build_absolute_uri(reverse("table_link", args=[table_links.ensure(table)]))
+    """The table's link (made when it has none); ``""`` for a revoked table."""
+    token = table_links.ensure(table)
+    return request.build_absolute_uri(reverse("table_link", args=[token])) if token else ""
+
+
+GONE_TITLE = gettext_lazy("This table link no longer works")
+WITHDRAWN = gettext_lazy(
+    "A league administrator withdrew this table's link, or its night is over. Nothing more "
+    "can be entered with it: ask for the table's new link."
+)
+
+
+class LinkEntries(SimpleRateThrottle):
+    """Entries and corrections through one table's link, counted together whatever phone
+    sends them, at the API's deal entry rate (``DEAL_ENTRY_RATE``), in the cache the
+    API's rate limits use."""
+
+    scope = "deal_entry"
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        super().__init__()
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return f"throttle_table_link_{self.table.pk}"
+
+
+def too_fast(request: HttpRequest, table: Table) -> HttpResponse | None:
+    """429 in words when the table's link sends more than its rate (``None``: go on)."""
+    limit = LinkEntries(table)
+    if limit.allow_request(request, None):  # type: ignore[arg-type]  # reads no request
+        return None
+    message = _("Too many entries through this table's link: wait a minute and save again.")
+    if "application/json" in request.headers.get("Accept", ""):
+        response: HttpResponse = JsonResponse({"status": "server", "errors": [message]}, status=429)
+    else:
+        context = {"title": _("Too many entries"), "explanation": message}
+        response = render(request, "error.html", context, status=429)
+    response["Retry-After"] = str(int(limit.wait() or 60))
+    return response
+
+
+def withdrawn(request: HttpRequest, table: Table) -> HttpResponse | None:
+    """The answer to a phone whose link of ``table`` no longer works (410, in words; JSON
+    for the page's queue), or ``None``.  The service worker drops its copy of the page on
+    a 410 (``static/clubscore/sw.js``)."""
+    if access.scores_table(request.user, table) or not table_links.withdrawn(
+        request.session, table
+    ):
+        return None
+    if "application/json" in request.headers.get("Accept", ""):
+        return JsonResponse({"status": "withdrawn", "errors": [str(WITHDRAWN)]}, status=410)
+    context = {"title": GONE_TITLE, "explanation": WITHDRAWN}
+    return render(request, "error.html", context, status=410)
 
 
 def qr_svg(url: str) -> str:
@@ -75,7 +129,7 @@ def follow_link(request: HttpRequest, token: str) -> HttpResponse:
             request,
             "error.html",
             {
-                "title": _("This table link no longer works"),
+                "title": GONE_TITLE,
                 "explanation": _(
                     "A table link works on the night and the day after, until a league "
                     "administrator makes a new one. Ask for the table's current link."
@@ -96,6 +150,8 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The table's matches, each with its sheet, the next deal's button and a PIN
     confirmation for its pending deals."""
     table = _table(pk)
+    if (gone := withdrawn(request, table)) is not None:
+        return gone
     if not may_score(request, table):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
@@ -151,6 +207,8 @@ def confirm_with_pin(request: HttpRequest, pk: int) -> HttpResponse:
         Deal.objects.select_related("match__table__club_night__season__club"), pk=pk
     )
     table = deal.match.table
+    if (gone := withdrawn(request, table)) is not None:
+        return gone
     if not may_score(request, table):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())

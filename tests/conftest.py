@@ -20,7 +20,9 @@ from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
 from tournaments import actions
-from tournaments.models import Club, ClubNight, Membership, Player, Season, Table
+from tournaments.games import league_game
+from tournaments.games.base import demo_deals
+from tournaments.models import Club, ClubNight, Match, Membership, Player, Round, Season, Table
 
 T = TypeVar("T")
 
@@ -202,6 +204,37 @@ NAPOLEON_FORM = {
     "pc_dai": "1",
 }
 """The entry page's form filled in with :func:`napoleon_deal` (among NAPOLEON_SEATS)."""
+
+
+@pytest.fixture
+def room(db):
+    """A night of fourteen players of a club, in a season of Napoleon, Rettler and Comp-13
+    (the nights in rounds)."""
+    club = Club.objects.create(name="Open", slug="open")
+    season = Season.objects.create(club=club, name="Cup", games=["napoleon", "rettler", "comp13"])
+    night = ClubNight.objects.create(season=season, date=dt.date(2026, 11, 28))
+    players = [
+        Player.objects.create(club=club, handle=f"p{i:02d}", display_name=f"Player {i:02d}")
+        for i in range(1, 15)
+    ]
+    return night, players
+
+
+def play(round_: Round, seed: int = 1) -> None:
+    """Every match of the round played to its end by the engine's random legal play."""
+    for i, match in enumerate(Match.objects.filter(table__round=round_).order_by("table__name")):
+        handles = [p.handle for p in match.seated_players()]
+        for record in demo_deals(
+            league_game(match.game),
+            seed + i,
+            handles,
+            match.rules,
+            match.target,
+            first_in_full=False,
+        ):
+            actions.enter_deal(match, record)
+        match.refresh_from_db()
+        assert match.status == Match.Status.FINISHED, match
 
 
 def at_the_same_moment(*work: Callable[[], T]) -> list[T | BaseException]:

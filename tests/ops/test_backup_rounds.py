@@ -10,7 +10,7 @@ from django.core.management import call_command
 
 from scoring import night as night_standings
 from scoring.models import MatchStanding, Rating, SeasonStanding
-from tests.tournaments.test_rounds import play, room  # noqa: F401 - the fixture
+from tests.conftest import play
 from tournaments import pins, rounds
 from tournaments.merge import merge
 from tournaments.models import Club, ClubNight, Deal, Match, Player, Round, Season
@@ -70,7 +70,7 @@ def figures(slug: str):
 def test_a_club_in_rounds_restores_with_every_derived_figure(
     room,
     tmp_path,
-    django_capture_on_commit_callbacks,  # noqa: F811
+    django_capture_on_commit_callbacks,
 ):
     night, players = room
     _night_of_nine(night, players, django_capture_on_commit_callbacks)
@@ -96,7 +96,7 @@ def test_a_club_in_rounds_restores_with_every_derived_figure(
 
 def test_a_merge_keeps_the_rounds_the_merged_player_sat_out(
     room,
-    django_capture_on_commit_callbacks,  # noqa: F811
+    django_capture_on_commit_callbacks,
 ):
     night, players = room
     _night_of_nine(night, players, django_capture_on_commit_callbacks)
@@ -116,7 +116,7 @@ def test_a_merge_keeps_the_rounds_the_merged_player_sat_out(
 
 def test_two_players_both_in_one_round_are_two_people(
     room,
-    django_capture_on_commit_callbacks,  # noqa: F811
+    django_capture_on_commit_callbacks,
 ):
     night, players = room
     _night_of_nine(night, players, django_capture_on_commit_callbacks)

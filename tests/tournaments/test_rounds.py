@@ -2,48 +2,19 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from itertools import combinations
 
 import pytest
 
 from scoring import night as night_standings
+from tests.conftest import play
 from tournaments import actions, rounds
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
-from tournaments.models import Club, ClubNight, Match, MatchEvent, Player, Round, Season
+from tournaments.models import ClubNight, Match, MatchEvent, Player, Round
 from tournaments.records import Rejection
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def room(db):
-    club = Club.objects.create(name="Open", slug="open")
-    season = Season.objects.create(club=club, name="Cup", games=["napoleon", "rettler", "comp13"])
-    night = ClubNight.objects.create(season=season, date=dt.date(2026, 11, 28))
-    players = [
-        Player.objects.create(club=club, handle=f"p{i:02d}", display_name=f"Player {i:02d}")
-        for i in range(1, 15)
-    ]
-    return night, players
-
-
-def play(round_: Round, seed: int = 1) -> None:
-    """Every match of the round played to its end by the engine's random legal play."""
-    for i, match in enumerate(Match.objects.filter(table__round=round_).order_by("table__name")):
-        handles = [p.handle for p in match.seated_players()]
-        for record in demo_deals(
-            league_game(match.game),
-            seed + i,
-            handles,
-            match.rules,
-            match.target,
-            first_in_full=False,
-        ):
-            actions.enter_deal(match, record)
-        match.refresh_from_db()
-        assert match.status == Match.Status.FINISHED, match
 
 
 def tables(round_: Round) -> list[list[int]]:

@@ -72,9 +72,7 @@ def test_a_phone_with_a_withdrawn_link_is_told_so_and_stores_nothing(tonight, ma
         assert page.status_code == 410 and "withdrew this table" in page.content.decode()
     sent = phone.post(f"/matches/{match.pk}/enter/", _entry())
     assert sent.status_code == 410
-    queued = phone.post(
-        f"/matches/{match.pk}/enter/", _entry(), HTTP_ACCEPT="application/json"
-    )
+    queued = phone.post(f"/matches/{match.pk}/enter/", _entry(), HTTP_ACCEPT="application/json")
     assert queued.status_code == 410 and queued.json()["status"] == "withdrawn"
     assert not Deal.objects.exists()
 

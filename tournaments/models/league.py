@@ -40,19 +40,19 @@ class Club(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def clean(self) -> None:
-        alike = Club.objects.filter(name_key=look_alike(self.name)).exclude(pk=self.pk)
-        if alike.exists():
-            raise ValidationError(
-                {"name": _("A club of this name, or of a name that looks like it, exists.")}
-            )
-
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.name_key = look_alike(self.name)
         fields = kwargs.get("update_fields")
         if fields is not None and "name" in fields:
             kwargs["update_fields"] = {*fields, "name_key"}
         super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        alike = Club.objects.filter(name_key=look_alike(self.name)).exclude(pk=self.pk)
+        if alike.exists():
+            raise ValidationError(
+                {"name": _("A club of this name, or of a name that looks like it, exists.")}
+            )
 
 
 class Membership(models.Model):

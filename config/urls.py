@@ -3,7 +3,9 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.generic.base import RedirectView
+from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
@@ -13,6 +15,9 @@ from web.api import matches as match_api
 from web.api import sheets as sheet_api
 from web.pages import accounts, corrections, draw, entry, league, rounds, setup, sheets, tables
 from web.pages.signin import SignOutView
+
+FORM = ["GET", "POST", "HEAD"]
+"""The methods of Django's own form views (they would take PUT as POST)."""
 
 router = DefaultRouter()
 router.register("clubs", league_api.ClubViewSet)
@@ -26,7 +31,11 @@ router.register("deals", match_api.DealViewSet, basename="deal")
 urlpatterns = [
     path("healthz", league.healthz, name="healthz"),
     path("sw.js", entry.service_worker, name="service_worker"),
-    path("favicon.ico", RedirectView.as_view(url="/static/clubscore/favicon.svg", permanent=True)),
+    path(
+        "favicon.ico",
+        require_safe(RedirectView.as_view(url="/static/clubscore/favicon.svg", permanent=True)),
+        name="favicon",
+    ),
     path("", league.home, name="home"),
     path("seasons/<int:pk>/", league.season_detail, name="season"),
     re_path(
@@ -78,28 +87,34 @@ urlpatterns = [
     path("matches/<int:pk>/reopen/", corrections.reopen_match, name="reopen_match"),
     path("matches/<int:pk>/end/", corrections.end_match, name="end_match"),
     path("deals/<int:pk>/confirm/", entry.confirm_deal, name="confirm_deal"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "accounts/login/", require_http_methods(FORM)(auth_views.LoginView.as_view()), name="login"
+    ),
     path("accounts/logout/", SignOutView.as_view(), name="logout"),
     path("accounts/sign-up/", accounts.sign_up, name="sign_up"),
-    path("accounts/password/", accounts.PasswordForgotten.as_view(), name="password_reset"),
+    path(
+        "accounts/password/",
+        require_http_methods(FORM)(accounts.PasswordForgotten.as_view()),
+        name="password_reset",
+    ),
     path(
         "accounts/password/sent/",
-        auth_views.PasswordResetDoneView.as_view(),
+        require_safe(auth_views.PasswordResetDoneView.as_view()),
         name="password_reset_done",
     ),
     path(
         "accounts/reset/<uidb64>/<token>/",
-        accounts.NewPassword.as_view(),
+        require_http_methods(FORM)(accounts.NewPassword.as_view()),
         name="password_reset_confirm",
     ),
     path(
         "accounts/reset/club/<uidb64>/<token>/",
-        accounts.MemberNewPassword.as_view(),
+        require_http_methods(FORM)(accounts.MemberNewPassword.as_view()),
         name="member_password_reset",
     ),
     path(
         "accounts/reset/done/",
-        auth_views.PasswordResetCompleteView.as_view(),
+        require_safe(auth_views.PasswordResetCompleteView.as_view()),
         name="password_reset_complete",
     ),
     path("join/<str:token>/", accounts.join, name="join"),
@@ -116,7 +131,7 @@ urlpatterns = [
     path("tables/<int:pk>/link/", tables.table_link_change, name="table_link_change"),
     path("deals/<int:pk>/pin/", tables.confirm_with_pin, name="confirm_with_pin"),
     path("players/<int:pk>/pin/", tables.player_pin, name="player_pin"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", require_POST(set_language), name="set_language"),
     path("admin/", admin.site.urls),
     path("api/standings/", match_api.StandingsView.as_view(), name="standings"),
     path(

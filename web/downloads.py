@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 import engine
 from scoring import exports, paper
@@ -29,6 +30,7 @@ def download(document: Document, fmt: str, name: str) -> HttpResponse:
     return response
 
 
+@require_safe
 def match_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     match = readable_match(request.user, pk)
     sheet = match_sheet(match)
@@ -37,6 +39,7 @@ def match_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     return download(document, fmt, f"match-{match.pk}-{match.game}")
 
 
+@require_safe
 def season_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     season = get_object_or_404(visible(Season.objects.select_related("club"), request.user), pk=pk)
     header, rows = exports.standings_table(season, scope_for(request.user, season.club_id))
@@ -45,6 +48,7 @@ def season_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     return download(document, fmt, f"season-{season.pk}-standings")
 
 
+@require_safe
 def blank_sheet(request: HttpRequest, game: str) -> HttpResponse:
     """A printable score sheet to fill in by hand, for tables that keep paper."""
     if game not in engine.GAMES or game not in LEAGUE_GAMES:
@@ -53,6 +57,7 @@ def blank_sheet(request: HttpRequest, game: str) -> HttpResponse:
     return download(document, "pdf", f"blank-{game}")
 
 
+@require_safe
 def night_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     """A club night's standings across its tables (``scoring.night``)."""
     night = get_object_or_404(

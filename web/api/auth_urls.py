@@ -3,11 +3,16 @@ the site's own sign-in page, under the same password limit and the same policy."
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
+from django.views.decorators.http import require_http_methods
 
 from web.pages.signin import SignOutView
 
 app_name = "rest_framework"
 urlpatterns = [
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "login/",
+        require_http_methods(["GET", "POST", "HEAD"])(auth_views.LoginView.as_view()),
+        name="login",
+    ),
     path("logout/", SignOutView.as_view(), name="logout"),
 ]

@@ -257,12 +257,13 @@ class DealViewSet(
     )
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Correct the deal: a new record and the reason; the old record is kept."""
+        deal = self._scored_deal()  # who may change it first: the body says nothing to others
         payload = CorrectionSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
         return self._changed(
             corrections.correct_deal,
-            self._scored_deal(),
+            deal,
             data["record"],
             access.signed_in(request.user),
             data["reason"],

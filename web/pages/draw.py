@@ -13,7 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 import engine
 from scoring import paper
@@ -165,6 +165,7 @@ def _review(request: HttpRequest, night: ClubNight, confirm: bool) -> HttpRespon
     return _proposal(request, night, tables, problems, games)
 
 
+@require_safe
 def night_tables(request: HttpRequest, pk: int) -> HttpResponse:
     """The night's tables for printing: game, players in seat order, scorer, paper sheets."""
     night = get_object_or_404(
@@ -192,6 +193,7 @@ def night_tables(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@require_safe
 def paper_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """The game's paper sheet with this match's players, club, date and table filled in
     (and for the club's administrators the table link's QR code)."""
@@ -200,6 +202,7 @@ def paper_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     return download(paper.match_paper(match, link), "pdf", f"paper-{match.pk}-{match.game}")
 
 
+@require_safe
 def night_paper(request: HttpRequest, pk: int) -> HttpResponse:
     """The night's paper in one PDF: the table list, then every table's named sheet (with
     the table links' QR codes for the club's administrators)."""

@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from scoring.sheets import match_sheet
 from tournaments import access, actions, confirmation, table_links
@@ -221,6 +221,7 @@ def confirm_deal(request: HttpRequest, pk: int) -> HttpResponse:
 SERVICE_WORKER = Path(__file__).resolve().parents[2] / "static" / "clubscore" / "sw.js"
 
 
+@require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker that keeps the entry page for use without a network; served at
     the site's root so that it may look after every page."""

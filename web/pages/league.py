@@ -7,6 +7,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_safe
 
 from scoring import night as night_standings
 from scoring.charts import line_chart
@@ -22,11 +23,13 @@ from tournaments.models import ClubNight, DealVersion, Match, Player, Season
 from web.pages import roles
 
 
+@require_safe
 def healthz(request: HttpRequest) -> HttpResponse:
     """For a load balancer: the process answers (no database, no session)."""
     return HttpResponse("ok", content_type="text/plain")
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The seasons, the club nights and the latest matches with standings."""
     user = request.user
@@ -37,6 +40,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "pages/home.html", context)
 
 
+@require_safe
 def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A leaderboard and a cumulative-points plot per game."""
     season = get_object_or_404(visible(Season.objects.select_related("club"), request.user), pk=pk)
@@ -69,6 +73,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@require_safe
 def club_night_detail(request: HttpRequest, pk: int) -> HttpResponse:
     night = get_object_or_404(
         visible(ClubNight.objects.select_related("season__club"), request.user), pk=pk
@@ -94,6 +99,7 @@ def club_night_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@require_safe
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The match's score sheet: deals as rows, players as columns, running totals."""
     match = readable_match(request.user, pk)
@@ -156,6 +162,7 @@ LATEST_MATCHES = 20
 """Matches listed on a player's page (the last created first: an index of the seats)."""
 
 
+@require_safe
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A player's latest matches and points over time, per season and game: a fixed number
     of queries reading a fixed number of rows per season, however many deals were played."""

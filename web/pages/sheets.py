@@ -27,7 +27,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from tournaments import access
 from tournaments.games import LEAGUE_GAMES, league_game
@@ -42,6 +42,7 @@ SHOWN = 200
 """Mistakes and matches a preview lists (the rest are counted)."""
 
 
+@require_safe
 def sheet_template(request: HttpRequest, game: str, language: str, fmt: str) -> HttpResponse:
     """The blank template of a game, with headings in ``language``."""
     if game not in LEAGUE_GAMES or language not in ("en", "ja") or fmt not in template.FORMATS:

@@ -21,7 +21,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from rest_framework.throttling import SimpleRateThrottle
 
 from scoring.sheets import match_sheet
@@ -120,6 +120,7 @@ def qr_svg(url: str) -> str:
     return segno.make(url, error="m").svg_data_uri(scale=4, border=2)
 
 
+@require_safe
 def follow_link(request: HttpRequest, token: str) -> HttpResponse:
     """A phone opens the table's link: it keeps the table in its session and goes to the
     table's page."""
@@ -141,21 +142,29 @@ def follow_link(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("table", pk=table.pk)
 
 
-def _table(pk: int) -> Table:
-    return get_object_or_404(Table.objects.select_related("club_night__season__club"), pk=pk)
+def _table(request: HttpRequest, pk: int) -> Table | None:
+    """The table the request may use (by its link or as its scorer); ``None`` for a reader
+    who must sign in first, whether or not the table exists; 404 for a signed-in reader
+    who may not use it, whether or not it exists (another club's answers as no table)."""
+    table = Table.objects.select_related("club_night__season__club").filter(pk=pk).first()
+    if table is not None and may_score(request, table):
+        return table
+    if table is not None and table_links.withdrawn(request.session, table):
+        return table  # told that its link was withdrawn (``withdrawn``)
+    if not request.user.is_authenticated:
+        return None
+    raise Http404
 
 
 @require_http_methods(["GET"])
 def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The table's matches, each with its sheet, the next deal's button and a PIN
     confirmation for its pending deals."""
-    table = _table(pk)
+    table = _table(request, pk)
+    if table is None:
+        return redirect_to_login(request.get_full_path())
     if (gone := withdrawn(request, table)) is not None:
         return gone
-    if not may_score(request, table):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        raise Http404
     matches = (
         Match.objects.filter(table=table)
         .prefetch_related(
@@ -181,7 +190,10 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
 def table_link_change(request: HttpRequest, pk: int) -> HttpResponse:
     """A league administrator makes a new link for the table (the old one stops), or
     revokes it."""
-    table = _table(pk)
+    table = get_object_or_404(
+        access.visible(Table.objects.select_related("club_night__season__club"), request.user),
+        pk=pk,
+    )
     if not access.can_administer(request.user, table):
         raise PermissionDenied(_("Only a league administrator of this club changes table links."))
     if request.POST.get("action") == "revoke":
@@ -203,16 +215,14 @@ def confirm_with_pin(request: HttpRequest, pk: int) -> HttpResponse:
     """A seated player confirms a pending deal on the scorer's phone: their name, their
     PIN.  Open to whoever may enter the table's deals (the phone at the table); the names
     offered are those ``tournaments.confirmation`` lets confirm."""
-    deal = get_object_or_404(
-        Deal.objects.select_related("match__table__club_night__season__club"), pk=pk
-    )
-    table = deal.match.table
+    found = Deal.objects.select_related("match__table__club_night__season__club").filter(pk=pk)
+    deal = found.first()
+    table = _table(request, deal.match.table_id if deal is not None else 0)
+    if table is None:
+        return redirect_to_login(request.get_full_path())
     if (gone := withdrawn(request, table)) is not None:
         return gone
-    if not may_score(request, table):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        raise Http404
+    assert deal is not None  # a table was found through it
     seated = [
         p
         for p in Player.objects.filter(seats__match=deal.match).order_by("seats__position")

@@ -1,0 +1,182 @@
+"""The world the access table is checked in: two clubs, each role's client, and the URL
+of every route of ``web.routes`` filled with the ids of club A's private objects.
+
+- **Club A** ("Kanda"): a public season with a played match, and a private season
+  ("Secret Winter League") whose night is tonight, in one round, with a table whose
+  scorer and link holder are known, a match seating "Hidden Hiro" (a player seen nowhere
+  public), a confirmed deal and a pending one, a PIN, an invitation, an uploaded sheet.
+- **Club B** ("Rival"): its own administrator and a private season with "Rival Rika".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
+
+from tournaments import actions, invitations, pins, rounds, table_links
+from tournaments.models import (
+    Club,
+    ClubNight,
+    Deal,
+    Invitation,
+    Match,
+    Membership,
+    Player,
+    Season,
+    SheetUpload,
+    Table,
+)
+from web.routes import Role
+
+SECRETS_OF_A = ("Secret Winter League", "Hidden Hiro", "priv-scorer-7f3")
+SECRETS_OF_B = ("Rival Secret Season", "Rival Rika", "rival-admin-9c")
+
+NAPOLEON = {
+    "declaration": {"player": "hiro", "count": 15, "trump": "hearts"},
+    "adjutant_cards": ["SA"],
+    "adjutants": ["hana"],
+    "point_cards": {"hiro": 9, "gen": 3, "hana": 7, "ito": 1},
+}
+
+
+@dataclass
+class World:
+    club: Club
+    rival: Club
+    public_season: Season
+    season: Season
+    night: ClubNight
+    table: Table
+    match: Match
+    deal: Deal
+    pending: Deal
+    hiro: Player
+    member_player: Player
+    invitation: Invitation
+    upload: SheetUpload
+    users: dict[Role, User | None] = field(default_factory=dict)
+
+    def client(self, role: Role) -> Client:
+        """A fresh client acting as ``role`` (the link holder followed the table's link)."""
+        client = Client()
+        user = self.users.get(role)
+        if user is not None:
+            client.force_login(user)
+        if role is Role.LINK:
+            client.get(f"/t/{self.table.link_token}/")
+        return client
+
+    def kwargs(self, names: list[str], obj: str) -> dict[str, Any]:
+        """The URL arguments of a route whose ``pk`` names an ``obj`` of club A."""
+        ids = {
+            "season": self.season.pk,
+            "night": self.night.pk,
+            "table": self.table.pk,
+            "match": self.match.pk,
+            "deal": self.pending.pk,
+            "player": self.hiro.pk,
+            "own_player": self.member_player.pk,
+            "membership": Membership.objects.get(club=self.club, role="member").pk,
+            "invitation": self.invitation.pk,
+            "upload": self.upload.pk,
+            "join": 0,
+            "club": self.club.pk,
+            "": 0,
+        }
+        values = {
+            "pk": ids[obj],
+            "slug": self.club.slug,
+            "fmt": "csv",
+            "game": "napoleon",
+            "language": "en",
+            "token": {"join": self.invitation.token}.get(obj, self.table.link_token),
+            "uidb64": "MQ",
+            "format": "json",
+        }
+        return {name: values[name] for name in names}
+
+
+def build() -> World:
+    club = Club.objects.create(name="Kanda Card Club", slug="kanda")
+    rival = Club.objects.create(name="Rival Club", slug="rival")
+
+    def account(name: str, club_: Club | None = None, role: str = "", **extra: Any) -> User:
+        user = User.objects.create_user(name, password=f"{name}-pass-2026", **extra)
+        if club_ is not None:
+            Membership.objects.create(club=club_, user=user, role=role)
+        return user
+
+    users: dict[Role, User | None] = {
+        Role.ANONYMOUS: None,
+        Role.LINK: None,
+        Role.STRANGER: account("stranger"),
+        Role.MEMBER: account("member", club, "member"),
+        Role.SCORER: account("priv-scorer-7f3", club, "scorer"),
+        Role.ADMIN: account("kanda-admin", club, "admin"),
+        Role.OTHER_ADMIN: account("rival-admin-9c", rival, "admin"),
+        Role.OPERATOR: account("operator", is_staff=True, is_superuser=True),
+    }
+    handles = ["aki", "ben", "gen", "hana", "ito"]
+    people = {
+        h: Player.objects.create(club=club, handle=h, display_name=h.title()) for h in handles
+    }
+    hiro = Player.objects.create(club=club, handle="hiro", display_name="Hidden Hiro")
+    people["gen"].user = users[Role.MEMBER]
+    people["gen"].save()
+    pins.set_pin(people["gen"], "2468")
+
+    public_season = Season.objects.create(
+        club=club, name="Open League", games=["napoleon"], public=True
+    )
+    open_night = ClubNight.objects.create(season=public_season, date=dt.date(2026, 11, 7))
+    open_table = Table.objects.create(club_night=open_night, name="Table 1")
+    open_match = actions.create_match(
+        open_table, "napoleon", [people[h] for h in ("aki", "ben", "gen", "hana")]
+    )
+    actions.enter_deal(
+        open_match,
+        {**NAPOLEON, "declaration": {"player": "aki", "count": 15, "trump": "hearts"},
+         "point_cards": {"aki": 9, "ben": 3, "gen": 7, "hana": 1}},
+    )  # fmt: skip
+
+    season = Season.objects.create(
+        club=club, name="Secret Winter League", games=["napoleon"], require_confirmation=True
+    )
+    night = ClubNight.objects.create(season=season, date=timezone.localdate(), venue="Back room")
+    round_ = rounds.seat(
+        night,
+        rounds.Proposal(1, "napoleon", "balanced", None,
+                        rounds.Seating([[hiro.pk, people["gen"].pk, people["hana"].pk, people["ito"].pk]],
+                                       [people["aki"].pk])),
+        users[Role.ADMIN],
+    )  # fmt: skip
+    table = round_.tables.get()
+    table.scorer = users[Role.SCORER]
+    table.save()
+    table_links.ensure(table)
+    match = table.matches.get()
+    deal = actions.enter_deal(match, NAPOLEON, user=users[Role.SCORER])
+    actions.confirm_deal(deal, users[Role.ADMIN])
+    pending = actions.enter_deal(match, NAPOLEON, user=users[Role.SCORER])
+
+    rival_season = Season.objects.create(club=rival, name="Rival Secret Season", games=["napoleon"])
+    rika = Player.objects.create(club=rival, handle="rika", display_name="Rival Rika")
+    rival_night = ClubNight.objects.create(season=rival_season, date=dt.date(2026, 11, 8))
+    rival_table = Table.objects.create(club_night=rival_night, name="Table 1")
+    others = [
+        Player.objects.create(club=rival, handle=f"r{i}", display_name=f"R{i}") for i in range(3)
+    ]
+    actions.create_match(rival_table, "napoleon", [rika, *others])
+
+    invitation = invitations.invite(club, users[Role.ADMIN], "member")
+    upload = SheetUpload.objects.create(club=club, name="old-sheet.csv", data=b"")
+    return World(
+        club=club, rival=rival, public_season=public_season, season=season, night=night,
+        table=table, match=match, deal=deal, pending=pending, hiro=hiro,
+        member_player=people["gen"], invitation=invitation, upload=upload, users=users,
+    )  # fmt: skip

@@ -9,24 +9,12 @@ import re
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 
-from tests.conftest import NAPOLEON_SEATS, member_of, napoleon_deal
+from tests.conftest import member_of, napoleon_deal
 from tournaments import table_links
-from tournaments.models import ClubNight, Deal, Membership, Table
+from tournaments.models import Deal, Membership, Table
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def tonight(season):
-    night = ClubNight.objects.create(season=season, date=timezone.localdate(), venue="Hall")
-    return Table.objects.create(club_night=night, name="Table 1")
-
-
-@pytest.fixture
-def match(tonight, make_match):
-    return make_match("napoleon", NAPOLEON_SEATS, at=tonight)
 
 
 @pytest.fixture

@@ -8,26 +8,19 @@ import json
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 
-from tests.conftest import NAPOLEON_SEATS, member_of, napoleon_deal
+from tests.conftest import member_of, napoleon_deal
 from tournaments import actions, corrections, pins, table_links
-from tournaments.models import ClubNight, Deal, Membership, Table
+from tournaments.models import Deal, Membership, Table
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def tonight(season):
+@pytest.fixture(autouse=True)
+def _confirming(season):
+    """A season whose deals need a second person's confirmation."""
     season.require_confirmation = True
     season.save()
-    night = ClubNight.objects.create(season=season, date=timezone.localdate(), venue="Hall")
-    return Table.objects.create(club_night=night, name="Table 1")
-
-
-@pytest.fixture
-def match(tonight, make_match):
-    return make_match("napoleon", NAPOLEON_SEATS, at=tonight)
 
 
 @pytest.fixture

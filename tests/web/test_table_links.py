@@ -20,17 +20,6 @@ from tournaments.models import ClubNight, Deal, DealVersion, Membership, Table
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def tonight(season):
-    night = ClubNight.objects.create(season=season, date=timezone.localdate(), venue="Hall")
-    return Table.objects.create(club_night=night, name="Table 1")
-
-
-@pytest.fixture
-def match(tonight, make_match):
-    return make_match("napoleon", NAPOLEON_SEATS, at=tonight)
-
-
 def _holder(table: Table) -> Client:
     phone = Client()
     response = phone.get(f"/t/{table_links.ensure(table)}/")

@@ -240,7 +240,11 @@ def confirm_with_pin(request: HttpRequest, pk: int) -> HttpResponse:
                 "Too many wrong PINs for %(name)s: try again in %(n)s minutes, or confirm "
                 "with another player's PIN."
             ) % {"name": player.display_name, "n": minutes}
-            context = {"title": _("Too many wrong PINs"), "explanation": explanation}
+            context = {
+                "title": _("Too many wrong PINs"),
+                "explanation": explanation,
+                "back": reverse("table", args=[table.pk]),
+            }
             return render(request, "error.html", context, status=429)
         elif checked is not pins.Check.RIGHT:
             error = _("That PIN is not %(name)s's.") % {"name": player.display_name}

@@ -78,6 +78,19 @@
   form.querySelectorAll("input.cards, textarea.cards").forEach(function (el) {
     el.addEventListener("focus", function () { target = el; });
   });
+  // A pad that pops up (a card field among others) shows while its section has the focus.
+  form.querySelectorAll(".entry-section").forEach(function (section) {
+    var pad = section.querySelector(".cardpad.popup");
+    if (!pad) return;
+    section.addEventListener("focusin", function (event) {
+      if (!event.target.matches("input.cards, textarea.cards") || !pad.hidden) return;
+      pad.hidden = false;
+      pad.scrollIntoView({ block: "nearest" });  // above the Save bar (scroll-margin)
+    });
+    section.addEventListener("focusout", function () {
+      setTimeout(function () { if (!section.contains(document.activeElement)) pad.hidden = true; }, 0);
+    });
+  });
   var suit = "";
   function append(code, separator) {
     if (!target) return;

@@ -63,8 +63,13 @@ class Section:
     """Card buttons that type their code into the focused card field (they stay on screen,
     with an undo button)."""
     suit_pad: bool = False
-    """A pad of the four suits and thirteen ranks, and a button that starts a new pack on
-    the next line (Packing: a pack is cards of one suit)."""
+    """A pad of the four suits and thirteen ranks: a suit, then ranks of it."""
+    pack_lines: bool = False
+    """With the suit pad, a button that starts a new pack on the next line (Packing: a
+    pack is cards of one suit)."""
+    pop_up: bool = False
+    """The pad shows below the section's card fields while one of them has the focus, as
+    a phone's keyboard would (a card field among others: it takes no room otherwise)."""
     running_sum: bool = False
     """The running sum of the ``points`` fields, against the form's ``point_total``."""
 
@@ -229,6 +234,45 @@ def card_field(label: Text, required: bool = True) -> forms.CharField:
             attrs={"class": "cards", "autocomplete": "off", "inputmode": "none"}
         ),
     )
+
+
+def suit_pad_sections(
+    names: Sequence[str], cards: Sequence[str], hint: Text = "", pad: Sequence[str] = ()
+) -> list[Section]:
+    """The fields ``names`` in order, the card fields ``cards`` among them in a section of
+    their own under the suit pad (with ``pad``'s extra codes: jokers), so that the pad
+    stands next to the fields it types into."""
+    names = list(names)
+    first = names.index(cards[0]) if cards else len(names)
+    before = [n for n in names[:first] if n not in cards]
+    after = [n for n in names[first:] if n not in cards]
+    out = [Section(before, hint=hint)] if before else []
+    out.append(
+        Section(list(cards), suit_pad=True, pad=pad, hint="" if before else hint, pop_up=True)
+    )
+    return out + ([Section(after)] if after else [])
+
+
+def text_field(label: Text, required: bool = True) -> forms.CharField:
+    """Letters and digits no pad fits (Comrade's ``S4 C1``): the phone's own keyboard, in
+    capitals."""
+    return forms.CharField(
+        label=label,
+        required=required,
+        max_length=200,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
+        ),
+    )
+
+
+SUITS = "SHDC"
+RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+
+
+def off_the_suit_pad(deck: Mapping[str, int]) -> list[str]:
+    """The cards of ``deck`` the suit pad cannot type (jokers and the like)."""
+    return [c for c in deck if not (c[:1] in SUITS and c[1:] in RANKS)]
 
 
 def number_field(label: Text, css: str = "points", **kwargs: Any) -> forms.IntegerField:

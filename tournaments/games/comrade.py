@@ -19,10 +19,10 @@ from tournaments.games.base import (
     EntryForm,
     LeagueGame,
     PlannedMatch,
-    card_field,
     codes,
     dealer_field,
     demo_deals,
+    text_field,
 )
 from tournaments.textfile import whole_number
 
@@ -68,10 +68,11 @@ class ComradeLeague(LeagueGame):
     def add_fields(self, form: EntryForm) -> None:
         form.fields["dealer"] = dealer_field(form)
         for p in form.players:
-            form.fields[f"bids_{p.handle}"] = card_field(
+            # Suit letters and counts: no pad fits, the phone's keyboard does.
+            form.fields[f"bids_{p.handle}"] = text_field(
                 _("%(name)s: bids") % {"name": p.display_name}, required=False
             )
-            form.fields[f"won_{p.handle}"] = card_field(
+            form.fields[f"won_{p.handle}"] = text_field(
                 _("%(name)s: tricks won") % {"name": p.display_name}, required=False
             )
 

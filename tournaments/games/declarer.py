@@ -31,7 +31,9 @@ from tournaments.games.base import (
     chips,
     codes,
     number_field,
+    off_the_suit_pad,
     player_choices,
+    suit_pad_sections,
 )
 
 TRUMP_LABELS = {
@@ -122,8 +124,10 @@ class DeclarerLeagueGame(LeagueGame):
     def sections(self, form: EntryForm) -> list[Section]:
         points = [f"pc_{h}" for h in form.handles]
         head = [n for n in form.game_field_names if n not in points and n != "discarded"]
+        assert isinstance(self.rules, DeclarerGame)
+        specials = off_the_suit_pad(self.rules.deck())
         return [
-            Section(head),
+            *suit_pad_sections(head, ["adjutant_cards"], pad=specials),
             Section(["discarded"]),
             Section(
                 points,

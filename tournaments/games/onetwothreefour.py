@@ -14,12 +14,14 @@ from tournaments.games.base import (
     EntryForm,
     LeagueGame,
     PlannedMatch,
+    Section,
     card_field,
     chips,
     codes,
     dealer_field,
     demo_deals,
     number_field,
+    suit_pad_sections,
     winner_note,
 )
 
@@ -46,6 +48,11 @@ class OneTwoThreeFourLeague(LeagueGame):
             form.fields[f"left_{p.handle}"] = card_field(
                 _("%(name)s: cards left") % {"name": p.display_name}, required=False
             )
+
+    def sections(self, form: EntryForm) -> list[Section]:
+        lefts = [f"left_{h}" for h in form.handles]
+        drops = [n for n in form.game_field_names if n not in lefts]
+        return suit_pad_sections([*drops, *lefts], lefts, hint=self.hint)
 
     def record(self, form: EntryForm, data: Mapping[str, Any]) -> dict[str, Any]:
         order = sorted((data[f"drop_{h}"], h) for h in form.handles if data.get(f"drop_{h}"))

@@ -45,7 +45,7 @@ class PackingLeague(LeagueGame):
             teams = [" & ".join(names[h] for h in side) for side in sides]
             hint = _("Partners: %(one)s against %(two)s. ") % {"one": teams[0], "two": teams[1]}
             hint = f"{hint}{self.hint}"
-        return [Section(form.game_field_names, hint=hint, suit_pad=True)]
+        return [Section(form.game_field_names, hint=hint, suit_pad=True, pack_lines=True)]
 
     def record(self, form: EntryForm, data: Mapping[str, Any]) -> dict[str, Any]:
         return {

@@ -18,10 +18,12 @@ from tournaments.games.base import (
     EntryForm,
     LeagueGame,
     PlannedMatch,
+    Section,
     card_field,
     dealer_field,
     demo_deals,
     player_choices,
+    suit_pad_sections,
 )
 
 
@@ -47,6 +49,10 @@ class TwentyTwoLeague(LeagueGame):
                 label=_("Bought back (gambling cucumber)"), required=False,
                 widget=forms.CheckboxSelectMultiple, choices=player_choices(form),
             )  # fmt: skip
+
+    def sections(self, form: EntryForm) -> list[Section]:
+        lasts = [f"last_{h}" for h in form.handles]
+        return suit_pad_sections(form.game_field_names, lasts, hint=self.hint)
 
     def record(self, form: EntryForm, data: Mapping[str, Any]) -> dict[str, Any]:
         record: dict[str, Any] = {

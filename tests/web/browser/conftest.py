@@ -43,3 +43,26 @@ def sign_in(page, base, next_url):
     page.fill("#id_username", "scorer")
     page.fill("#id_password", "demo-scorer-2026")
     page.click("button[type=submit]")
+
+
+def pad_taps(field: str, *cards: str) -> list[str]:
+    """The taps that type ``cards`` into card field ``field`` with its section's pad, as a
+    scorer's thumb does (a card field shows no keyboard): the field, then for each card
+    its suit and its rank, or its own button (a joker)."""
+    pad = f".entry-section:has(#id_{field}) .cardpad"
+    taps = [f"#id_{field}"]
+    for card in cards:
+        if card[:1] in "SHDC" and len(card) > 1:
+            taps += [
+                f"{pad} button[data-suit='{card[0]}']",
+                f"{pad} button[data-rank='{card[1:]}']",
+            ]
+        else:
+            taps.append(f"{pad} button[data-code='{card}']")
+    return taps
+
+
+def pad_cards(page, field: str, *cards: str) -> None:
+    """Type ``cards`` into ``field`` by taps on its pad (see :func:`pad_taps`)."""
+    for selector in pad_taps(field, *cards):
+        page.click(selector)

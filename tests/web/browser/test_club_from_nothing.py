@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.web.browser.conftest import pad_cards
 from tests.web.browser.test_club_night import NAMES
 from tests.web.browser.test_entry import Taps
 from tournaments.models import Deal, Match, MatchEvent, Membership, Player
@@ -59,7 +60,7 @@ def _rettler_deal(page, handles: list[str], count: str) -> None:
     page.click(f"#field-declarer label:has(input[value='{handles[0]}'])")
     page.click("#field-trump label:has(input[value=spades])")
     page.fill("#id_count", count)
-    page.fill("#id_adjutant_cards", "SA")
+    pad_cards(page, "adjutant_cards", "SA")
     page.click(f"#field-adjutants label:has(input[value='{handles[1]}'])")
     page.fill(f"#id_pc_{handles[0]}", "20")
     page.fill(f"#id_pc_{handles[1]}", "10")

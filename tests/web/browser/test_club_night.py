@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from tests.web.browser.conftest import pad_cards
 from tournaments.models import Club, Deal, Match, Membership, Player, Season
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -113,7 +114,7 @@ def test_from_an_empty_club_to_a_deal_at_a_drawn_table(
     page.click(f"#field-declarer label:has(input[value='{handles[0]}'])")
     page.click("#field-trump label:has(input[value=spades])")
     page.fill("#id_count", "16" if table1.game == "napoleon" else "30")
-    page.fill("#id_adjutant_cards", "SA")
+    pad_cards(page, "adjutant_cards", "SA")
     page.click(f"#field-adjutants label:has(input[value='{handles[1]}'])")
     total = 20 if table1.game == "napoleon" else 40
     page.fill(f"#id_pc_{handles[0]}", str(total // 2))

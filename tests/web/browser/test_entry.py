@@ -8,7 +8,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.browser.conftest import sign_in
+from tests.web.browser.conftest import pad_cards, pad_taps, sign_in
 from tournaments import actions
 from tournaments.models import Deal, Match
 
@@ -48,7 +48,8 @@ def enter_rettler(page) -> Taps:
     taps.tap(chip("trump", "diamonds"))
     taps.tap("#id_count")
     taps.type("28")  # two digits: on to the adjutant card by itself
-    taps.type("SA")
+    for selector in pad_taps("adjutant_cards", "SA")[1:]:  # the field has the focus
+        taps.tap(selector)
     taps.tap(chip("adjutants", "chika"))
     taps.tap(chip("adjutants", "dai"))
     taps.tap("#id_pc_aki")
@@ -285,7 +286,7 @@ def enter_second_rettler(page) -> None:
     page.click(chip("declarer", "ben"))
     page.click(chip("trump", "spades"))
     page.fill("#id_count", "26")
-    page.fill("#id_adjutant_cards", "HA")
+    pad_cards(page, "adjutant_cards", "HA")
     page.click(chip("adjutants", "chika"))
     for handle, cards in (
         ("aki", "4"),
@@ -381,7 +382,9 @@ def test_signing_out_forgets_the_kept_pages_but_not_the_queued_deals(phone, live
     )
     phone.context.set_offline(True)
     enter_rettler(phone)
-    phone.fill("#id_adjutant_cards", "ZZ")  # a deal the server refuses on arrival: it stays
+    phone.click(
+        chip("adjutants", "emi")
+    )  # 3 holders of a card the deck holds twice: refused on arrival, it stays
     phone.click("#save")
     phone.wait_for_function(
         "() => document.getElementById('queue-status').textContent.includes('1')"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.models import SeasonStanding
-from tests.web.browser.conftest import sign_in
+from tests.web.browser.conftest import pad_cards, sign_in
 from tournaments.models import Deal
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,7 +26,7 @@ def test_a_scorer_corrects_a_refused_rettler_deal_and_the_leaderboard_changes(
     page.click("#field-declarer label:has(input[value=aki])")
     page.fill("#id_count", "28")
     page.click("#field-trump label:has(input[value=diamonds])")
-    page.fill("#id_adjutant_cards", "SA")
+    pad_cards(page, "adjutant_cards", "SA")
     page.click("#field-adjutants label:has(input[value=chika])")
     page.click("#field-adjutants label:has(input[value=dai])")
     for handle, points in {"aki": 16, "ben": 6, "chika": 10, "dai": 3, "emi": 1, "fumi": 2}.items():

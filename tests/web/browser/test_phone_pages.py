@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.web.browser.conftest import pad_cards
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -71,7 +72,7 @@ def test_a_refused_deal_in_japanese_names_its_problem_in_japanese(browser, live_
     page.click("#field-declarer label:has(input[value=aki])")
     page.click("#field-trump label:has(input[value=diamonds])")
     page.fill("#id_count", "28")
-    page.fill("#id_adjutant_cards", "SA")
+    pad_cards(page, "adjutant_cards", "SA")
     page.click("#field-adjutants label:has(input[value=aki])")
     page.fill("#id_pc_aki", "30")
     page.click("#save")

@@ -11,7 +11,7 @@ MYPY := DEBUG=1 DATABASE_URL=sqlite:///:memory: $(BIN)/mypy
 # The demo as a club sees it: its own error pages (DEBUG off; a public, demo-only key),
 # the club's time zone, plain HTTP on this machine; `make demo DEMO_PORT=8001`.
 DEMO_PORT ?= 8000
-DEMO_ENV := DEBUG=0 HTTPS=0 SECRET_KEY=demo-only-this-key-is-public TIME_ZONE=Asia/Tokyo ALLOW_SIGN_UP=1 \
+DEMO_ENV := DEBUG=0 HTTPS=0 SECRET_KEY=demo-only-this-key-is-public TIME_ZONE=Asia/Tokyo ALLOW_SIGN_UP=1 LOG_LEVEL=WARNING \
 	ALLOWED_HOSTS=127.0.0.1,localhost DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 CELERY_BROKER_URL=
 
 .PHONY: install engine engine-clean demo services browser-deps test fuzz lint bench

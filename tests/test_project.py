@@ -1,6 +1,7 @@
 """Project-level checks: migrations match the models, settings fail loudly."""
 
 import os
+import re
 import subprocess
 import sys
 from io import StringIO
@@ -144,3 +145,20 @@ def test_every_page_carries_a_content_security_policy_of_its_own_scripts_and_sty
     assert directives["script-src"] == "'self'" and directives["style-src"] == "'self'"
     assert directives["default-src"] == "'self'" and directives["frame-ancestors"] == "'none'"
     assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+
+
+def test_make_demo_says_the_accounts_and_nothing_of_its_tasks(tmp_path):
+    """`make demo`'s environment (read from the Makefile): loading the demo prints the
+    three accounts, not a line per background task."""
+    makefile = (Path(__file__).resolve().parents[1] / "Makefile").read_text()
+    line = re.search(r"^DEMO_ENV := (.*?[^\\])$", makefile, re.M | re.S).group(1)
+    demo = dict(pair.split("=", 1) for pair in line.replace("\\\n", " ").split())
+    database = f"sqlite:///{tmp_path / 'demo.sqlite3'}"
+    env = {**os.environ, **demo, "DATABASE_URL": database}
+    run_manage(env, "migrate", "-v0")
+    done = subprocess.run(
+        [sys.executable, "manage.py", "load_demo"], cwd=Path(__file__).resolve().parents[1],
+        env=env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    said = (done.stdout + done.stderr).strip().splitlines()
+    assert any("admin" in line for line in said) and len(said) <= 6, said[:10]

@@ -1,6 +1,6 @@
 // What every page does with a script (the pages' Content-Security-Policy allows no inline
-// script): the language menu takes effect when chosen, Print links print, and the
-// attendance page counts who is ticked present.
+// script): the language menu takes effect when chosen, Print links print, a button with
+// data-confirm asks before acting, and the attendance page counts who is ticked present.
 (function () {
   "use strict";
   document.querySelectorAll("select[data-submit-on-change]").forEach(function (select) {
@@ -21,6 +21,12 @@
       if (signOut.dataset.forgotten) return;
       event.preventDefault();
       forgetPages().then(function () { signOut.dataset.forgotten = "1"; signOut.submit(); });
+    });
+  });
+  // A button that changes what others rely on (a table's link) asks once before acting.
+  document.querySelectorAll("button[data-confirm]").forEach(function (button) {
+    button.addEventListener("click", function (event) {
+      if (!window.confirm(button.dataset.confirm)) event.preventDefault();
     });
   });
   // "Tick everyone": every box of its field ticked (then untick who is missing).

@@ -210,3 +210,10 @@ def test_japanese_through_and_through(client, scorer, make_match):
     assert 'data-code="JK"' in page and ">SA</button>" not in page
     client.cookies["django_language"] = "en"
     assert "Table 1" in client.get(f"/matches/{match.pk}/").content.decode()
+
+
+def test_the_home_page_offers_to_start_a_club_where_sign_up_is_open(client, settings, db):
+    settings.ALLOW_SIGN_UP = True
+    assert 'href="/accounts/sign-up/"' in client.get("/").content.decode()
+    settings.ALLOW_SIGN_UP = False
+    assert 'href="/accounts/sign-up/"' not in client.get("/").content.decode()

@@ -62,3 +62,33 @@ def test_a_withdrawn_link_is_said_and_the_page_forgotten(browser, live_server, t
         served = ""
     assert "deal-entry" not in served
     context.close()
+
+
+def test_new_link_and_revoke_ask_once_before_acting(browser, live_server, table, django_user_model):
+    from tournaments.models import Membership
+
+    lena = django_user_model.objects.create_user("lena", password="lena-pw-2026")
+    Membership.objects.create(club=table.club_night.season.club, user=lena, role="admin")
+    token = table_links.ensure(table)
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.goto(f"{live_server.url}/accounts/login/?next=/nights/{table.club_night_id}/tables/")
+    page.fill("#id_username", "lena")
+    page.fill("#id_password", "lena-pw-2026")
+    page.click("button[type=submit]")
+    asked: list[str] = []
+
+    def answer(dialog, accept: bool) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", lambda d: answer(d, False))
+    page.click("button[value=revoke]")
+    page.wait_for_timeout(300)
+    table.refresh_from_db()
+    assert table.link_token == token and "Revoke the link of Table 1?" in asked[0]
+    page.once("dialog", lambda d: answer(d, True))
+    with page.expect_navigation():
+        page.click("button[value=revoke]")
+    table.refresh_from_db()
+    assert table.link_token == "" and table.link_revoked_at is not None
+    page.close()

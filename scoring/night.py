@@ -142,16 +142,29 @@ def standings_json(night: ClubNight) -> dict[str, Any]:
 def etag(night: ClubNight, admin: bool) -> str:
     """What the display shows changes only when one of these does: the night's matches
     (every deal, correction, confirmation moves a version; standings written move the
-    checked version), its rounds, the reader's language and role."""
+    checked version; the deals that wait), its rounds, the reader's language and role."""
     matches = Match.objects.filter(table__club_night=night).aggregate(
         n=Count("id"),
         v=Sum("version"),
         c=Sum("checked_version"),
         f=Count("id", filter=Q(status=Match.Status.FINISHED)),
+        w=Count(
+            "deals", filter=Q(deals__confirmed_at__isnull=True, deals__deleted_at__isnull=True)
+        ),
     )
     rounds = night.rounds.aggregate(n=Count("id"), e=Max("ended_early_at"))
     seed = f"{night.pk}:{matches}:{rounds}:{get_language()}:{int(admin)}"
     return '"' + hashlib.sha256(seed.encode()).hexdigest()[:32] + '"'
+
+
+def waiting(night: ClubNight) -> int:
+    """How many of the night's deals wait for a second person's confirmation (they are not
+    in the standings yet): said on the room display and the night's page."""
+    if not night.season.require_confirmation:
+        return 0
+    return Deal.objects.filter(
+        match__table__club_night=night, confirmed_at__isnull=True, deleted_at__isnull=True
+    ).count()
 
 
 def live(night: ClubNight, admin: bool) -> dict[str, Any]:
@@ -191,6 +204,7 @@ def live(night: ClubNight, admin: bool) -> dict[str, Any]:
     )
     method, lines = standings(night)
     return {
+        "waiting": waiting(night),
         "night": {
             "id": night.pk,
             "date": night.date.isoformat(),

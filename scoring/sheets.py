@@ -51,6 +51,11 @@ class MatchSheet:
     """What the match's rules made of it beyond points (eliminations, chips, the title)."""
     sides: list[list[str]] = field(default_factory=list)
 
+    @property
+    def waiting(self) -> list[SheetRow]:
+        """The rows that wait for a second person's confirmation (not in the totals)."""
+        return [row for row in self.rows if row.pending]
+
 
 def match_sheet(match: Match) -> MatchSheet:
     game = league_game(match.game)

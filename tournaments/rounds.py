@@ -7,6 +7,10 @@ onto tables with its matches; the next round once every match of this one has fi
 - Under the night's row lock, a round is seated only while every match of the current
   one has finished (else a conflict, 409), and only as the number the caller saw: the
   same proposal confirmed twice (a double tap, two administrators) makes one round.
+- In a season that asks for confirmation, a round is finished only once its deals are
+  confirmed (:func:`waiting`): the next round's Swiss order and final table come from
+  confirmed standings, never from the zeros of deals that wait.  The rounds page lists
+  what waits and confirms it from there.
 - A round's length: ``deals`` for an open-ended game (Napoleon, Rettler: each match is
   given that many deals as its target and ends by itself); the game's own end for the
   others (Comp-13's 12 deals, Packing's target).  :func:`end_early` ends a round's
@@ -32,7 +36,7 @@ import engine
 from tournaments import actions, corrections
 from tournaments.draw import NoDraw, Pair
 from tournaments.games import league_game
-from tournaments.models import ClubNight, Match, Player, Round, Seat, Table
+from tournaments.models import ClubNight, Deal, Match, Player, Round, Seat, Table
 from tournaments.nights import pair_history
 from tournaments.records import Rejection, error
 from tournaments.round_draw import Seating, balanced, final, pairs, swiss
@@ -49,6 +53,9 @@ NO_TABLES = gettext_noop(
     "%(n)s players cannot make the tables of this round: %(game)s takes %(sizes)s players a table"
 )
 DRAWN = gettext_noop("round %(number)s was drawn meanwhile")
+WAITING = gettext_noop(
+    "round %(number)s has %(waiting)s deals waiting for confirmation: confirm them first"
+)
 NOT_IN_SEASON = gettext_noop("%(game)s is not a game of this season")
 NO_LENGTH = gettext_noop("this game ends by its own rules: a round of it takes no number of deals")
 
@@ -78,6 +85,30 @@ def unfinished(round_: Round) -> list[Match]:
     return list(
         Match.objects.filter(table__round=round_, status=Match.Status.OPEN).select_related("table")
     )
+
+
+def waiting(round_: Round) -> list[Deal]:
+    """The round's deals that wait for a second person's confirmation (a season that asks
+    for it): until they are confirmed the round is not finished, and the next round is not
+    drawn (its Swiss order and final table come from confirmed standings only)."""
+    if not round_.club_night.season.require_confirmation:
+        return []
+    return list(
+        Deal.objects.filter(
+            match__table__round=round_, confirmed_at__isnull=True, deleted_at__isnull=True
+        )
+        .select_related("match__table")
+        .order_by("match__table__name", "number")
+    )
+
+
+def _finished(last: Round) -> None:
+    """Refuse the next round while ``last`` has open matches or deals that wait."""
+    if late := unfinished(last):
+        raise _unfinished(last.number, len(late))
+    if pending := waiting(last):
+        problem = error("round_unconfirmed", "", WAITING, number=last.number, waiting=len(pending))
+        raise Rejection((problem,), conflict=True)
 
 
 def present_by_default(night: ClubNight) -> list[int]:
@@ -205,8 +236,8 @@ def seat(night: ClubNight, proposal: Proposal, user: Any = None) -> Round:
     with transaction.atomic():
         ClubNight.objects.select_for_update().filter(pk=night.pk).exists()
         last = current(night)
-        if last is not None and (late := unfinished(last)):
-            raise _unfinished(last.number, len(late))
+        if last is not None:
+            _finished(last)
         expected = (last.number if last else 0) + 1
         if proposal.number != expected:
             drawn = error("round_exists", "", DRAWN, number=proposal.number)
@@ -244,8 +275,8 @@ def next_round(night: ClubNight, *, user: Any = None, **draw: Any) -> Round:
     with transaction.atomic():
         ClubNight.objects.select_for_update().filter(pk=night.pk).exists()
         last = current(night)
-        if last is not None and (late := unfinished(last)):
-            raise _unfinished(last.number, len(late))
+        if last is not None:
+            _finished(last)
         return seat(night, propose(night, **draw), user)
 
 

@@ -36,6 +36,10 @@
       li.appendChild(el("span", t.players.join(", "), "who"));
       return li;
     }));
+    var waiting = document.getElementById("live-waiting");
+    waiting.hidden = !data.waiting;
+    waiting.textContent = !data.waiting ? "" : data.waiting === 1 ? labels.waitingOne
+      : labels.waitingMany.replace("%s", data.waiting);
     document.getElementById("live-out").textContent =
       r && r.sat_out.length ? labels.out + ": " + r.sat_out.join(", ") : "";
     fill("live-standings", data.standings.rows.map(function (row) {

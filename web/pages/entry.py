@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -215,6 +216,9 @@ def confirm_deal(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "; ".join(localize(e) for e in rejection.errors))
     else:
         messages.success(request, _("Deal %(n)s confirmed.") % {"n": deal.number})
+    back = request.POST.get("next", "")  # the rounds page confirms from its list
+    if url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        return redirect(back)
     return redirect("match", pk=deal.match_id)
 
 

@@ -94,6 +94,7 @@ def club_night_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "lines": lines,
             "method": ClubNight.Standings(method).label,
             "in_rounds": night.rounds.exists(),
+            "waiting": night_standings.waiting(night),
             "may_administer": access.can_administer(request.user, night),
         },
     )

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from scoring import night as night_data
-from tournaments import access, rounds
+from tournaments import access, confirmation, rounds, table_links
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import ClubNight, Match, Player, Round
@@ -88,10 +88,21 @@ def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
             "methods": Round.Method.choices,
             "players": Player.objects.filter(club=night.season.club).order_by("display_name"),
             "unfinished": len(rounds.unfinished(current)) if current else 0,
+            "waiting": _waiting(request, current),
             "open_ended": [g for g in night.season.games if rounds.open_ended(g)],
         },
         status=400 if problems else 200,
     )
+
+
+def _waiting(request: HttpRequest, current: Round | None) -> list[tuple[Any, bool]]:
+    """The current round's deals that wait for confirmation, each with whether the reader
+    may confirm it with their account (``tournaments.confirmation``)."""
+    if current is None:
+        return []
+    pending = rounds.waiting(current)
+    who = confirmation.Confirmer(user=request.user, holder=table_links.holder(request.session))
+    return [(d, confirmation.may_confirm(d, who)) for d in pending]
 
 
 def _form(request: HttpRequest, night: ClubNight) -> dict[str, Any]:

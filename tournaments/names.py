@@ -23,6 +23,12 @@ def normal(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
+def unspaced(name: str) -> str:
+    """A person's name as compared to ask "the same person?": :func:`normal` without its
+    spaces (``伊藤亜紀`` and ``伊藤 亜紀``, ``Aki Ito`` and ``AkiIto``)."""
+    return "".join(normal(name).split())
+
+
 def look_alike(name: str) -> str:
     """The name as it looks: NFKC, without invisible characters and spaces, each
     character read as its prototype (the character Unicode says it is confusable with),

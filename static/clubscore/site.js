@@ -23,10 +23,17 @@
       forgetPages().then(function () { signOut.dataset.forgotten = "1"; signOut.submit(); });
     });
   });
-  // A button that changes what others rely on (a table's link) asks once before acting.
+  // A button that changes what others rely on (a table's link) or cannot be undone (a
+  // merge) asks once before acting; "%s" names the choice of the field data-confirm-with.
   document.querySelectorAll("button[data-confirm]").forEach(function (button) {
     button.addEventListener("click", function (event) {
-      if (!window.confirm(button.dataset.confirm)) event.preventDefault();
+      var message = button.dataset.confirm;
+      var chosen = button.dataset.confirmWith && document.querySelector(button.dataset.confirmWith);
+      if (chosen && chosen.selectedIndex >= 0) {
+        if (!chosen.value) return;  // nothing chosen: the server says so
+        message = message.split("%s").join(chosen.options[chosen.selectedIndex].text);
+      }
+      if (!window.confirm(message)) event.preventDefault();
     });
   });
   // "Tick everyone": every box of its field ticked (then untick who is missing).

@@ -14,7 +14,7 @@ from tournaments import pins
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Membership, Player, Season
-from tournaments.names import normal
+from tournaments.names import unspaced
 from tournaments.nights import unique_handle
 
 
@@ -105,9 +105,10 @@ class PlayerForm(forms.ModelForm):
         data = super().clean() or {}
         if self.instance.pk or data.get("another"):
             return data
-        typed = {normal(data.get("display_name") or ""), normal(data.get("name_ja") or "")} - {""}
+        typed = {unspaced(data.get("display_name") or ""), unspaced(data.get("name_ja") or "")}
+        typed -= {""}
         for player in Player.objects.filter(club=self.club):
-            if typed & ({normal(player.display_name), normal(player.name_ja)} - {""}):
+            if typed & ({unspaced(player.display_name), unspaced(player.name_ja)} - {""}):
                 self.add_error(
                     "display_name",
                     _(
@@ -244,17 +245,17 @@ class AttendanceForm(forms.Form):
         data = super().clean() or {}
         names = [n.strip() for n in data.get("guests", "").splitlines() if n.strip()]
         known = {
-            normal(name): p.display_name
+            unspaced(name): p.display_name
             for p in Player.objects.filter(club=self.night.season.club_id)
             for name in (p.display_name, p.name_ja)
             if name
         }
         for name in names:
-            if normal(name) in known:
+            if unspaced(name) in known:
                 self.add_error(
                     "guests",
                     _("%(name)s is a player of the club: tick them among those who came.")
-                    % {"name": known[normal(name)]},
+                    % {"name": known[unspaced(name)]},
                 )
         longest = Player._meta.get_field("display_name").max_length or 100
         too_long = [n for n in names if len(n) > longest]

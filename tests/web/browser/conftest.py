@@ -66,3 +66,18 @@ def pad_cards(page, field: str, *cards: str) -> None:
     """Type ``cards`` into ``field`` by taps on its pad (see :func:`pad_taps`)."""
     for selector in pad_taps(field, *cards):
         page.click(selector)
+
+
+class Questions:
+    """What a page asks before acting (``window.confirm``), each answered as told."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.asked: list[str] = []
+
+    def answer_next(self, accept: bool) -> None:
+        def answer(dialog) -> None:
+            self.asked.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+
+        self.page.once("dialog", answer)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.web.browser.conftest import Questions
 from tournaments.models import Club, Membership, Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,18 +22,13 @@ def test_a_merge_asks_naming_both_players(browser, live_server, django_user_mode
     page.fill("#id_password", "lena-pw-2026")
     page.click("button[type=submit]")
     page.select_option("#id_into", str(kept.pk))
-    asked: list[str] = []
-
-    def answer(dialog, accept: bool) -> None:
-        asked.append(dialog.message)
-        dialog.accept() if accept else dialog.dismiss()
-
-    page.once("dialog", lambda d: answer(d, False))
+    questions = Questions(page)
+    questions.answer_next(accept=False)
     page.click("#merge button[type=submit]")
     page.wait_for_timeout(300)
     assert Player.objects.filter(pk=gone.pk).exists()
-    assert "Merge A. Ito into Aki Ito (aki-ito)?" in asked[0]
-    page.once("dialog", lambda d: answer(d, True))
+    assert "Merge A. Ito into Aki Ito (aki-ito)?" in questions.asked[0]
+    questions.answer_next(accept=True)
     with page.expect_navigation():
         page.click("#merge button[type=submit]")
     assert not Player.objects.filter(pk=gone.pk).exists()

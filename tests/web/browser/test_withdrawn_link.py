@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from tests.conftest import NAPOLEON_SEATS
+from tests.web.browser.conftest import Questions
 from tournaments import actions, table_links
 from tournaments.models import Club, ClubNight, Player, Season, Table
 
@@ -75,18 +76,13 @@ def test_new_link_and_revoke_ask_once_before_acting(browser, live_server, table,
     page.fill("#id_username", "lena")
     page.fill("#id_password", "lena-pw-2026")
     page.click("button[type=submit]")
-    asked: list[str] = []
-
-    def answer(dialog, accept: bool) -> None:
-        asked.append(dialog.message)
-        dialog.accept() if accept else dialog.dismiss()
-
-    page.once("dialog", lambda d: answer(d, False))
+    questions = Questions(page)
+    questions.answer_next(accept=False)
     page.click("button[value=revoke]")
     page.wait_for_timeout(300)
     table.refresh_from_db()
-    assert table.link_token == token and "Revoke the link of Table 1?" in asked[0]
-    page.once("dialog", lambda d: answer(d, True))
+    assert table.link_token == token and "Revoke the link of Table 1?" in questions.asked[0]
+    questions.answer_next(accept=True)
     with page.expect_navigation():
         page.click("button[value=revoke]")
     table.refresh_from_db()

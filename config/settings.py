@@ -46,7 +46,7 @@ if not SECRET_KEY:
     # Demo only: a fresh key per process (sessions end when the server restarts).
     SECRET_KEY = secrets.token_urlsafe(50)
 
-# export_club signs its files with this key and import_club checks it (ops/backup.py):
+# export_club signs its files with this key and import_club checks it (ops/backup.py, ops/restore.py):
 # the SECRET_KEY by default; the demo, whose SECRET_KEY changes with every process, signs
 # with a public key of its own (its files prove nothing).
 BACKUP_SIGNING_KEY = env_str(

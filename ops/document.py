@@ -1,4 +1,4 @@
-"""Reading a club's backup document (``ops.backup``), each value with its place in the
+"""Reading a club's backup document (``ops.restore``), each value with its place in the
 file: a refusal names the object and the field (``seasons[0].club_nights[2].date: not a
 date``), never a traceback, and every object is checked as the pages check it."""
 

@@ -157,8 +157,12 @@ def test_make_demo_says_the_accounts_and_nothing_of_its_tasks(tmp_path):
     env = {**os.environ, **demo, "DATABASE_URL": database}
     run_manage(env, "migrate", "-v0")
     done = subprocess.run(
-        [sys.executable, "manage.py", "load_demo"], cwd=Path(__file__).resolve().parents[1],
-        env=env, capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        [sys.executable, "manage.py", "load_demo"],
+        cwd=Path(__file__).resolve().parents[1],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     said = (done.stdout + done.stderr).strip().splitlines()
     assert any("admin" in line for line in said) and len(said) <= 6, said[:10]

@@ -160,9 +160,11 @@ def _check(
         raise _problem("missing_field", "players", gettext_noop("say who plays this round"))
     if len(players) > MOST_PLAYERS:
         raise _problem(
-            "out_of_range", "players", gettext_noop("a round takes at most %(n)s players"),
+            "out_of_range",
+            "players",
+            gettext_noop("a round takes at most %(n)s players"),
             n=MOST_PLAYERS,
-        )  # fmt: skip
+        )
     ids = [p for p in players if isinstance(p, int) and 0 < p <= LARGEST_ID]
     known = set(
         Player.objects.filter(club_id=night.season.club_id, pk__in=ids).values_list("pk", flat=True)

@@ -33,9 +33,16 @@ def _night_of_nine(night, players, captured):
         play(first, seed=1)
         order = [line.player for line in night_standings.standings(night)[1]]
         final = rounds.next_round(
-            night, game="napoleon", method="final", players=nine, deals=2, size=4,
-            others="sit_out", order=order, seed=2,
-        )  # fmt: skip
+            night,
+            game="napoleon",
+            method="final",
+            players=nine,
+            deals=2,
+            size=4,
+            others="sit_out",
+            order=order,
+            seed=2,
+        )
         assert final.sat_out.count() == 5
         play(final, seed=2)
     return nine
@@ -44,10 +51,12 @@ def _night_of_nine(night, players, captured):
 def figures(slug: str):
     """Every derived figure of the club, by names (ids change in a restore)."""
     nights = [
-        [(r["display_name"], r["rank"], r["total"], r["points"], r["sat_out"])
-         for r in night_standings.standings_json(n)["rows"]]
+        [
+            (r["display_name"], r["rank"], r["total"], r["points"], r["sat_out"])
+            for r in night_standings.standings_json(n)["rows"]
+        ]
         for n in ClubNight.objects.filter(season__club__slug=slug).order_by("date", "pk")
-    ]  # fmt: skip
+    ]
     season = sorted(
         SeasonStanding.objects.filter(season__club__slug=slug).values_list(
             "game", "player__handle", "total", "deals", "matches", "rank"

@@ -140,9 +140,12 @@ def build() -> World:
     )
     actions.enter_deal(
         open_match,
-        {**NAPOLEON, "declaration": {"player": "aki", "count": 15, "trump": "hearts"},
-         "point_cards": {"aki": 9, "ben": 3, "gen": 7, "hana": 1}},
-    )  # fmt: skip
+        {
+            **NAPOLEON,
+            "declaration": {"player": "aki", "count": 15, "trump": "hearts"},
+            "point_cards": {"aki": 9, "ben": 3, "gen": 7, "hana": 1},
+        },
+    )
 
     season = Season.objects.create(
         club=club, name="Secret Winter League", games=["napoleon"], require_confirmation=True
@@ -150,11 +153,18 @@ def build() -> World:
     night = ClubNight.objects.create(season=season, date=timezone.localdate(), venue="Back room")
     round_ = rounds.seat(
         night,
-        rounds.Proposal(1, "napoleon", "balanced", None,
-                        rounds.Seating([[hiro.pk, people["gen"].pk, people["hana"].pk, people["ito"].pk]],
-                                       [people["aki"].pk])),
+        rounds.Proposal(
+            1,
+            "napoleon",
+            "balanced",
+            None,
+            rounds.Seating(
+                [[hiro.pk, people["gen"].pk, people["hana"].pk, people["ito"].pk]],
+                [people["aki"].pk],
+            ),
+        ),
         users[Role.ADMIN],
-    )  # fmt: skip
+    )
     table = round_.tables.get()
     table.scorer = users[Role.SCORER]
     table.save()
@@ -176,7 +186,18 @@ def build() -> World:
     invitation = invitations.invite(club, users[Role.ADMIN], "member")
     upload = SheetUpload.objects.create(club=club, name="old-sheet.csv", data=b"")
     return World(
-        club=club, rival=rival, public_season=public_season, season=season, night=night,
-        table=table, match=match, deal=deal, pending=pending, hiro=hiro,
-        member_player=people["gen"], invitation=invitation, upload=upload, users=users,
-    )  # fmt: skip
+        club=club,
+        rival=rival,
+        public_season=public_season,
+        season=season,
+        night=night,
+        table=table,
+        match=match,
+        deal=deal,
+        pending=pending,
+        hiro=hiro,
+        member_player=people["gen"],
+        invitation=invitation,
+        upload=upload,
+        users=users,
+    )

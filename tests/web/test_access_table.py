@@ -183,13 +183,56 @@ def _admin_names() -> set[str]:
 def hostile_bodies(world: World) -> dict[str, dict[str, Any]]:
     """The values a hostile writer sends, in every field a write of this site takes."""
     fields = [
-        "pk", "id", "club", "season", "night", "club_night", "table", "match", "deal",
-        "player", "players", "kept", "gone", "membership", "user", "account", "scorer",
-        "game", "games", "method", "deals", "size", "others", "tables", "number", "key",
-        "reason", "record", "full_record", "name", "handle", "display_name", "name_ja",
-        "username", "role", "pin", "new_pin", "date", "venue", "target", "rules", "action",
-        "names", "present", "guests", "starts_on", "ends_on", "public", "confirm_same",
-    ]  # fmt: skip
+        "pk",
+        "id",
+        "club",
+        "season",
+        "night",
+        "club_night",
+        "table",
+        "match",
+        "deal",
+        "player",
+        "players",
+        "kept",
+        "gone",
+        "membership",
+        "user",
+        "account",
+        "scorer",
+        "game",
+        "games",
+        "method",
+        "deals",
+        "size",
+        "others",
+        "tables",
+        "number",
+        "key",
+        "reason",
+        "record",
+        "full_record",
+        "name",
+        "handle",
+        "display_name",
+        "name_ja",
+        "username",
+        "role",
+        "pin",
+        "new_pin",
+        "date",
+        "venue",
+        "target",
+        "rules",
+        "action",
+        "names",
+        "present",
+        "guests",
+        "starts_on",
+        "ends_on",
+        "public",
+        "confirm_same",
+    ]
     rival_player = world.rival.players.first()
     other_ids = {"club": world.rival.pk, "player": rival_player.pk, "players": [rival_player.pk]}
     return {
@@ -228,7 +271,11 @@ def test_every_write_refuses_hostile_values_in_words_and_outsiders_store_nothing
         for method in (m for m in ROUTES[name].methods if m in WRITES):
             for what, body in hostile_bodies(world).items():
                 form = not url.startswith("/api/")
-                sent = {k: json.dumps(v) if isinstance(v, dict | list) else v for k, v in body.items()} if form else body  # fmt: skip
+                sent = (
+                    {k: json.dumps(v) if isinstance(v, dict | list) else v for k, v in body.items()}
+                    if form
+                    else body
+                )
                 for role in (Role.ADMIN, Role.OTHER_ADMIN, Role.STRANGER):
                     response = send(world, role, method, url, sent, form=form)
                     if response.status_code >= 500:
@@ -263,7 +310,9 @@ def test_an_outsiders_write_stores_nothing(settings):
                 client = world.client(role)
                 TRIED[role.value] += 1
                 if url.startswith("/api/"):
-                    getattr(client, method.lower())(url, json.dumps({"reason": "mine"}), content_type="application/json")  # fmt: skip
+                    getattr(client, method.lower())(
+                        url, json.dumps({"reason": "mine"}), content_type="application/json"
+                    )
                 else:
                     client.post(url, {"reason": "mine", "action": "revoke", "role": "admin"})
     after = counts()

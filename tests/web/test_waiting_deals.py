@@ -34,7 +34,9 @@ def test_a_round_whose_deals_wait_is_not_finished_and_the_room_is_told(
     night, players = confirming_night
     eight = [p.pk for p in players[:8]]
     with django_capture_on_commit_callbacks(execute=True):
-        first = rounds.next_round(night, game="napoleon", method="balanced", players=eight, deals=2, seed=1)  # fmt: skip
+        first = rounds.next_round(
+            night, game="napoleon", method="balanced", players=eight, deals=2, seed=1
+        )
         play(first)
     waiting = Deal.objects.filter(match__table__round=first, confirmed_at__isnull=True).count()
     assert waiting == 4 and len(rounds.waiting(first)) == 4
@@ -74,7 +76,14 @@ def test_a_round_whose_deals_wait_is_not_finished_and_the_room_is_told(
 
 def test_a_confirm_sends_back_only_to_this_site(confirming_night, django_user_model):
     night, players = confirming_night
-    first = rounds.next_round(night, game="napoleon", method="balanced", players=[p.pk for p in players[:4]], deals=2, seed=1)  # fmt: skip
+    first = rounds.next_round(
+        night,
+        game="napoleon",
+        method="balanced",
+        players=[p.pk for p in players[:4]],
+        deals=2,
+        seed=1,
+    )
     play(first)
     deal = rounds.waiting(first)[0]
     director = Client()
@@ -87,7 +96,14 @@ def test_a_confirm_sends_back_only_to_this_site(confirming_night, django_user_mo
 
 def test_a_season_without_confirmation_waits_for_nothing(room):
     night, players = room
-    first = rounds.next_round(night, game="napoleon", method="balanced", players=[p.pk for p in players[:4]], deals=2, seed=1)  # fmt: skip
+    first = rounds.next_round(
+        night,
+        game="napoleon",
+        method="balanced",
+        players=[p.pk for p in players[:4]],
+        deals=2,
+        seed=1,
+    )
     play(first)
     assert rounds.waiting(first) == []
     assert rounds.next_round(night, game="napoleon", method="swiss", deals=2, seed=2).number == 2
@@ -95,7 +111,14 @@ def test_a_season_without_confirmation_waits_for_nothing(room):
 
 def test_the_room_display_says_what_waits_in_japanese_too(confirming_night, django_user_model):
     night, players = confirming_night
-    first = rounds.next_round(night, game="napoleon", method="balanced", players=[p.pk for p in players[:4]], deals=2, seed=1)  # fmt: skip
+    first = rounds.next_round(
+        night,
+        game="napoleon",
+        method="balanced",
+        players=[p.pk for p in players[:4]],
+        deals=2,
+        seed=1,
+    )
     play(first)
     reader = Client(HTTP_ACCEPT_LANGUAGE="ja")
     reader.force_login(member_of(night.season.club, django_user_model, "m", Membership.Role.MEMBER))

@@ -4,7 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ops.backup import Accounts, import_club
+from ops.restore import Accounts, import_club
 from scoring.rebuild import rebuild_club
 
 

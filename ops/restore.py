@@ -1,0 +1,321 @@
+"""Restoring a club from its backup (``ops.backup``): the work behind ``import_club``.
+
+A restore trusts nothing it can check: every object is checked as the pages check it
+(``full_clean``: lengths, handles, roles, games, dates), every deal is re-entered
+through ``actions.enter_deal`` (the engine checks it as the next deal of its match),
+a match's end is the engine's (a file cannot finish an unfinished match), and a
+confirmation by the one who entered or changed a deal is refused.  Every refusal
+names the object by its place in the file (``seasons[0].club_nights[2].date``) and
+nothing is written.  An unsigned or changed file is restored only when the operator
+says so.  Standings are derived data: the import rebuilds them from the deals.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import identify_hasher
+from django.db import transaction
+
+import engine
+from ops.backup import FORMAT, signed
+from ops.document import (
+    ImportError_,
+    checked,
+    day,
+    flag,
+    listed,
+    moment,
+    obj,
+    saved,
+    text,
+)
+from tournaments import actions, confirmation, progress
+from tournaments.models import (
+    Club,
+    ClubNight,
+    DealScore,
+    DealVersion,
+    Match,
+    MatchEvent,
+    Membership,
+    Player,
+    Round,
+    Season,
+    Table,
+)
+from tournaments.names import look_alike
+
+
+def _kept_pin(encoded: str) -> bool:
+    """``encoded`` is a PIN as this site keeps them (a hash it can check)."""
+    try:
+        identify_hasher(encoded)
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Accounts:
+    """The accounts of this database a restore may link to (memberships, players' accounts,
+    scorers, who entered, confirmed or changed a deal), by user name: only those the
+    operator names (``names``), or every one (``names=None``, restoring onto the site the
+    file was made on).  An account not named is left out: a same-named account of another
+    person gets no role and no deal."""
+
+    names: frozenset[str] | None = frozenset()
+
+    def get(self, name: Any, where: str) -> Any:
+        if name is None:
+            return None
+        if not isinstance(name, str):
+            raise ImportError_(f"{where}: a user name is a string, not {name!r}")
+        if self.names is not None and name not in self.names:
+            return None
+        return get_user_model().objects.filter(username=name).first()
+
+
+@transaction.atomic
+def import_club(
+    doc: Any, *, accounts: Accounts | None = None, accept_unsigned: bool = False
+) -> Club:
+    """Restore a club into this database, all or nothing: every object checked as the
+    pages would check it (``full_clean``), every deal by the engine as the next deal of
+    its match, what the engine derives (a match's end) derived again, a confirmation by
+    the one who entered or changed a deal refused; a refusal names the object and field."""
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise ImportError_(f"not a {FORMAT} document")
+    if not signed(doc) and not accept_unsigned:
+        what = (
+            "unsigned"
+            if "signature" not in doc
+            else "changed since it was signed, or signed elsewhere"
+        )
+        raise ImportError_(f"the file is {what}: restore it with --accept-unsigned if you trust it")
+    accounts = accounts or Accounts()
+    about = obj(doc, "club", "")
+    if Club.objects.filter(slug=about.get("slug")).exists():
+        raise ImportError_(f"club {about.get('slug')!r} exists already")
+    if Club.objects.filter(name_key=look_alike(text(about, "name", "club"))).exists():
+        raise ImportError_("club.name: a club of this name, or one that looks like it, exists")
+    club = saved(Club(name=text(about, "name", "club"), slug=text(about, "slug", "club")), "club")
+    players: dict[str, Player] = {}
+    for i, p in enumerate(listed(doc, "players", "")):
+        where = f"players[{i}]"
+        player = Player(
+            club=club,
+            handle=text(p, "handle", where),
+            display_name=text(p, "display_name", where),
+            name_ja=text(p, "name_ja", where, ""),
+            user=accounts.get(p.get("user"), f"{where}.user"),
+            pin=text(p, "pin", where, ""),
+        )
+        if player.pin and not _kept_pin(player.pin):
+            raise ImportError_(f"{where}.pin: not a PIN as this site keeps them")
+        players[player.handle] = saved(player, where)
+    for i, m in enumerate(listed(doc, "members", "")):
+        where = f"members[{i}]"
+        user = accounts.get(text(m, "user", where), f"{where}.user")
+        if user is not None:
+            saved(Membership(club=club, user=user, role=text(m, "role", where)), where)
+    for i, s in enumerate(listed(doc, "seasons", "")):
+        _import_season(club, s, f"seasons[{i}]", players, accounts)
+    return club
+
+
+def _import_season(
+    club: Club, s: Any, where: str, players: dict[str, Player], accounts: Accounts
+) -> None:
+    games = s.get("games") if isinstance(s, dict) else None
+    season = saved(
+        Season(
+            club=club,
+            name=text(s, "name", where),
+            games=games,
+            starts_on=day(s, "starts_on", where, optional=True),
+            ends_on=day(s, "ends_on", where, optional=True),
+            require_confirmation=flag(s, "require_confirmation", where),
+            public=flag(s, "public", where),
+        ),
+        where,
+    )
+    for j, n in enumerate(listed(s, "club_nights", where)):
+        at = f"{where}.club_nights[{j}]"
+        night = saved(
+            ClubNight(
+                season=season,
+                date=day(n, "date", at) or dt.date.min,
+                venue=text(n, "venue", at, ""),
+                deals_per_match=n.get("deals_per_match"),
+                standings=text(n, "standings", at, ClubNight.Standings.POINTS),
+                rank_points=n.get("rank_points") or [],
+            ),
+            at,
+        )
+        rounds = _import_rounds(night, n, at, players, accounts)
+        for k, t in enumerate(listed(n, "tables", at)):
+            table_at = f"{at}.tables[{k}]"
+            number = t.get("round")
+            if number is not None and number not in rounds:
+                raise ImportError_(f"{table_at}.round: no round {number!r} in the night")
+            table = saved(
+                Table(
+                    club_night=night,
+                    round=rounds.get(number) if number is not None else None,
+                    name=text(t, "name", table_at),
+                    scorer=accounts.get(t.get("scorer"), f"{table_at}.scorer"),
+                ),
+                table_at,
+            )
+            for m, match in enumerate(listed(t, "matches", table_at)):
+                _import_match(table, match, f"{table_at}.matches[{m}]", players, accounts)
+
+
+def _import_rounds(
+    night: ClubNight, n: Any, where: str, players: dict[str, Player], accounts: Accounts
+) -> dict[int, Round]:
+    """The night's rounds by number, with who sat out (players of the file)."""
+    rounds: dict[int, Round] = {}
+    for i, r in enumerate(listed(n, "rounds", where, [])):
+        at = f"{where}.rounds[{i}]"
+        number = r.get("number") if isinstance(r, dict) else None
+        if not isinstance(number, int) or isinstance(number, bool) or not 0 < number < 2**15:
+            raise ImportError_(f"{at}.number: a round's number, not {number!r:.40}")
+        made = saved(
+            Round(
+                club_night=night,
+                number=number,
+                game=text(r, "game", at),
+                method=text(r, "method", at),
+                deals=r.get("deals"),
+                created_by=accounts.get(r.get("created_by"), f"{at}.created_by"),
+                created_at=moment(r, "created_at", at),
+                ended_early_at=moment(r, "ended_early_at", at, optional=True),
+                ended_early_reason=text(r, "ended_early_reason", at, ""),
+            ),
+            at,
+        )
+        out = []
+        for j, handle in enumerate(listed(r, "sat_out", at, [])):
+            if handle not in players:
+                raise ImportError_(f"{at}.sat_out[{j}]: no player {handle!r} in the file")
+            out.append(players[handle])
+        made.sat_out.set(out)
+        rounds[made.number] = made
+    return rounds
+
+
+def _import_match(
+    table: Table, m: Any, where: str, players: dict[str, Player], accounts: Accounts
+) -> None:
+    game = text(m, "game", where)
+    if game not in engine.GAMES:
+        raise ImportError_(f"{where}.game: unknown game {game!r}")
+    seats = []
+    for i, handle in enumerate(listed(m, "seats", where)):
+        if handle not in players:
+            raise ImportError_(f"{where}.seats[{i}]: no player {handle!r} in the file")
+        seats.append(players[handle])
+    target = m.get("target")
+    rules = m.get("rules") or {}
+    checked(Match(table=table, game=game, rules=rules, target=target), where, exclude=["table"])
+    try:
+        match = actions.create_match(table, game, seats, rules=rules, target=target)
+    except actions.Rejection as rejection:
+        raise ImportError_(f"{where}: {rejection}") from None
+    Match.objects.filter(pk=match.pk).update(created_at=moment(m, "created_at", where))
+    for i, d in enumerate(listed(m, "deals", where)):
+        _import_deal(match, d, f"{where}.deals[{i}]", accounts)
+    match.refresh_from_db()
+    status = text(m, "status", where)
+    if status not in Match.Status.values:
+        raise ImportError_(f"{where}.status: {status!r} is not open or finished")
+    for i, e in enumerate(listed(m, "events", where, [])):
+        at = f"{where}.events[{i}]"
+        event = MatchEvent(
+            match=match,
+            action=text(e, "action", at),
+            reason=text(e, "reason", at),
+            changed_by=accounts.get(e.get("changed_by"), f"{at}.changed_by"),
+            changed_at=moment(e, "changed_at", at),
+        )
+        checked(event, at, exclude=["changed_by"]).save()
+    if flag(m, "ended_by_hand", where) and status == Match.Status.FINISHED:
+        if match.status != Match.Status.FINISHED:  # ended by hand: as the file says, and why
+            if not match.events.filter(action=MatchEvent.Action.ENDED).exists():
+                raise ImportError_(f"{where}.ended_by_hand: ended by hand, but no event says why")
+            Match.objects.filter(pk=match.pk).update(
+                status=Match.Status.FINISHED, ended_by_hand=True
+            )
+            match.refresh_from_db()
+    if status == Match.Status.FINISHED and match.status != Match.Status.FINISHED:
+        raise ImportError_(
+            f"{where}.status: finished in the file, but its deals do not end the match"
+        )
+    if status == Match.Status.OPEN and match.status == Match.Status.FINISHED:  # reopened
+        Match.objects.filter(pk=match.pk).update(status=Match.Status.OPEN, finished_at=None)
+
+
+def _import_deal(match: Match, d: Any, where: str, accounts: Accounts) -> None:
+    number = d.get("number") if isinstance(d, dict) else None
+    entered_by = accounts.get(
+        d.get("entered_by") if isinstance(d, dict) else None, f"{where}.entered_by"
+    )
+    try:
+        deal = actions.enter_deal(match, obj(d, "record", where), user=entered_by, number=number)
+    except actions.Rejection as rejection:
+        raise ImportError_(f"{where}: deal {number} of a {match.game} match: {rejection}") from None
+    deal.entered_at = moment(d, "entered_at", where)
+    deal.deleted_at = moment(d, "deleted_at", where, optional=True)
+    deal.confirmed_by = accounts.get(d.get("confirmed_by"), f"{where}.confirmed_by")
+    deal.confirmed_at = moment(d, "confirmed_at", where, optional=True)
+    deal.entered_at_table = d.get("entered_at_table") is True
+    confirmer = d.get("confirmed_by_player")
+    if confirmer is not None:  # a PIN confirmation at the table: a seated player's
+        seat = match.seats.select_related("player").filter(player__handle=confirmer).first()
+        if seat is None:
+            raise ImportError_(f"{where}.confirmed_by_player: {confirmer!r} is not seated")
+        deal.confirmed_by_player = seat.player
+        if deal.confirmed_at is None:
+            raise ImportError_(f"{where}.confirmed_at: a confirmation needs its time")
+    deal.revised_by = accounts.get(d.get("revised_by"), f"{where}.revised_by")
+    if deal.confirmed_by is not None and deal.confirmed_by.pk in confirmation.deciders(deal):
+        raise ImportError_(f"{where}.confirmed_by: confirmed by who entered or changed it")
+    if deal.confirmed_by is not None and deal.confirmed_at is None:
+        raise ImportError_(f"{where}.confirmed_at: a confirmation needs its time")
+    deal.save(
+        update_fields=[
+            "entered_at",
+            "entered_at_table",
+            "deleted_at",
+            "confirmed_by",
+            "confirmed_by_player",
+            "confirmed_at",
+            "revised_by",
+        ]
+    )
+    if deal.deleted_at is not None:  # as corrections.delete_deal left it: no scores
+        DealScore.objects.filter(deal=deal).delete()
+    versions = []
+    for i, v in enumerate(listed(d, "versions", where, [])):
+        at = f"{where}.versions[{i}]"
+        version = DealVersion(
+            deal=deal,
+            action=text(v, "action", at),
+            record_before=obj(v, "record_before", at),
+            reason=text(v, "reason", at),
+            changed_by=accounts.get(v.get("changed_by"), f"{at}.changed_by"),
+            changed_at=moment(v, "changed_at", at),
+            at_table=v.get("at_table") is True,
+            confirmed_by=accounts.get(v.get("confirmed_by"), f"{at}.confirmed_by"),
+            confirmed_at=moment(v, "confirmed_at", at, optional=True),
+            effect=v.get("effect", []),
+        )
+        versions.append(checked(version, at, exclude=["deal", "changed_by"]))
+    DealVersion.objects.bulk_create(versions)
+    if deal.deleted_at is not None or versions:
+        progress.changed(match.pk)  # the kept progress is of the deals as entered

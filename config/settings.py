@@ -1,4 +1,4 @@
-"""Settings, all from the environment (README "Environment" lists every variable).
+"""Settings, all from the environment (docs/operations.md lists every variable).
 
 Defaults are for the one-command demo: an embedded SQLite file and Celery tasks
 run eagerly in the web process.  Production sets DATABASE_URL (PostgreSQL) and

@@ -1,6 +1,6 @@
 """The security probe (issue 24): what an anonymous reader, a stranger, a hostile member,
 another club's league administrator and a guesser try against one club, each request
-counted.  It prints one line for the README (``make test PYTEST_ARGS="-k probe -s"``):
+counted.  It prints one line for docs/security.md (``make test PYTEST_ARGS="-k probe -s"``):
 
     probe: N requests tried, 0 answered 5xx, 0 leaks, 0 data lost
 

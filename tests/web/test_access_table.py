@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 OUTSIDERS_OF_A = (Role.ANONYMOUS, Role.STRANGER, Role.OTHER_ADMIN)
 TRIED: Counter[str] = Counter()
-"""Requests tried, by role (the README's security section reports them)."""
+"""Requests tried, by role (docs/security.md and docs/testing.md report them)."""
 
 
 def resolver_routes() -> dict[str, list[str]]:
@@ -154,7 +154,7 @@ def test_every_route_answers_each_role_as_declared(settings):
 
 def test_an_outsider_cannot_tell_a_private_object_from_a_missing_one(settings):
     """Every route that names an object answers an outsider of its club the same for it
-    and for an id that names nothing (the README: 404 alike)."""
+    and for an id that names nothing (docs/security.md: 404 alike)."""
     world = build()
     wrong: list[str] = []
     for name, args in sorted(resolver_routes().items()):
@@ -320,7 +320,7 @@ def test_an_outsiders_write_stores_nothing(settings):
 
 
 def test_zz_report_the_requests_tried(capsys):
-    """The README's security section quotes this line (``-k access_table -s``)."""
+    """docs/security.md quotes this line (``-k access_table -s``)."""
     with capsys.disabled():
         total = sum(TRIED.values())
         by_role = ", ".join(f"{role} {n}" for role, n in sorted(TRIED.items()))

@@ -1,7 +1,7 @@
 """Hostile workbooks cost nothing (issue 28, 2): a zip bomb, a workbook of a million
 texts, a cell at row two billion are refused at the upload, before anything parses them,
 with their reason in the reader's language; nothing is kept.  Imported files are let go;
-files never imported are deleted after the retention the README states."""
+files never imported are deleted after the retention docs/import.md states."""
 
 from __future__ import annotations
 

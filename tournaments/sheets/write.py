@@ -132,7 +132,7 @@ def _write(club: Club, preview: Preview, user: User | None) -> Imported:
 
 
 KEEP_UPLOADS_DAYS = 7
-"""How long an uploaded score sheet that was never imported is kept (README)."""
+"""How long an uploaded score sheet that was never imported is kept (docs/import.md)."""
 
 
 def forget_old_uploads(club: Club) -> int:

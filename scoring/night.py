@@ -35,7 +35,16 @@ from django.utils.translation import get_language
 import engine
 from scoring.models import MatchStanding
 from tournaments.games import label
-from tournaments.models import ClubNight, Deal, Match, Player, Round, Seat, counting_deals
+from tournaments.models import (
+    ClubNight,
+    Deal,
+    Match,
+    Player,
+    Round,
+    Seat,
+    counting_deals,
+    waiting_deals,
+)
 from tournaments.names import table_label
 
 DEFAULT_RANK_POINTS = (4, 2, 1, 0)
@@ -148,6 +157,7 @@ def etag(night: ClubNight, admin: bool) -> str:
         v=Sum("version"),
         c=Sum("checked_version"),
         f=Count("id", filter=Q(status=Match.Status.FINISHED)),
+        # Unconfirmed deals (in any season): a confirmation changes what the display says.
         w=Count(
             "deals", filter=Q(deals__confirmed_at__isnull=True, deals__deleted_at__isnull=True)
         ),
@@ -160,11 +170,7 @@ def etag(night: ClubNight, admin: bool) -> str:
 def waiting(night: ClubNight) -> int:
     """How many of the night's deals wait for a second person's confirmation (they are not
     in the standings yet): said on the room display and the night's page."""
-    if not night.season.require_confirmation:
-        return 0
-    return Deal.objects.filter(
-        match__table__club_night=night, confirmed_at__isnull=True, deleted_at__isnull=True
-    ).count()
+    return Deal.objects.filter(waiting_deals(), match__table__club_night=night).count()
 
 
 def live(night: ClubNight, admin: bool) -> dict[str, Any]:

@@ -36,7 +36,16 @@ import engine
 from tournaments import actions, corrections
 from tournaments.draw import NoDraw, Pair
 from tournaments.games import league_game
-from tournaments.models import ClubNight, Deal, Match, Player, Round, Seat, Table
+from tournaments.models import (
+    ClubNight,
+    Deal,
+    Match,
+    Player,
+    Round,
+    Seat,
+    Table,
+    waiting_deals,
+)
 from tournaments.nights import pair_history
 from tournaments.records import Rejection, error
 from tournaments.round_draw import Seating, balanced, final, pairs, swiss
@@ -91,12 +100,8 @@ def waiting(round_: Round) -> list[Deal]:
     """The round's deals that wait for a second person's confirmation (a season that asks
     for it): until they are confirmed the round is not finished, and the next round is not
     drawn (its Swiss order and final table come from confirmed standings only)."""
-    if not round_.club_night.season.require_confirmation:
-        return []
     return list(
-        Deal.objects.filter(
-            match__table__round=round_, confirmed_at__isnull=True, deleted_at__isnull=True
-        )
+        Deal.objects.filter(waiting_deals(), match__table__round=round_)
         .select_related("match__table")
         .order_by("match__table__name", "number")
     )

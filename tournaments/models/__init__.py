@@ -25,6 +25,7 @@ from tournaments.models.play import (
     MatchEvent,
     Seat,
     counting_deals,
+    waiting_deals,
 )
 from tournaments.models.uploads import SheetUpload
 
@@ -48,5 +49,6 @@ __all__ = [
     "SignUp",
     "Table",
     "counting_deals",
+    "waiting_deals",
     "game_choices",
 ]

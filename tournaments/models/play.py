@@ -262,6 +262,18 @@ def counting_deals(through: str = "") -> models.Q:
     )
 
 
+def waiting_deals(through: str = "") -> models.Q:
+    """The deals that wait for a second person's confirmation: not deleted, not confirmed,
+    in a season that asks for it (they are not in the standings yet)."""
+    return models.Q(
+        **{
+            f"{through}deleted_at__isnull": True,
+            f"{through}confirmed_at__isnull": True,
+            f"{through}match__table__club_night__season__require_confirmation": True,
+        }
+    )
+
+
 class DealVersion(models.Model):
     """Every version a deal has had: who changed it, when, why, and the record before."""
 

@@ -34,7 +34,7 @@ def _entry_match(request: HttpRequest, pk: int) -> tuple[Match | None, bool]:
     """The match whose next deal the request may enter, and whether it acts through the
     table's link (``web.pages.tables``) rather than an account: ``None`` for a reader
     who must sign in first; 404 for a match the reader cannot see, 403 for one they may
-    only read."""
+    only read; ``tables.LinkWithdrawn`` for a phone whose link of the table is gone."""
     match = (
         Match.objects.select_related("table__club_night__season")
         .prefetch_related("seats__player")
@@ -45,6 +45,8 @@ def _entry_match(request: HttpRequest, pk: int) -> tuple[Match | None, bool]:
         return match, False
     if match is not None and table_links.holds(request.session, match.table):
         return match, True
+    if match is not None and (gone := tables.withdrawn(request, match.table)) is not None:
+        raise tables.LinkWithdrawn(gone)
     if not request.user.is_authenticated:
         return None, False  # whatever the number: nothing said of the match
     if match is None or not visible(Match.objects.filter(pk=pk), request.user).exists():
@@ -88,10 +90,10 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
     shows the stored deal beside the typed one, with the choice of keeping either.
     With ``Accept: application/json`` (the page's offline queue) the answer is JSON.
     """
-    held = Match.objects.select_related("table__club_night").filter(pk=pk).first()
-    if held is not None and (gone := tables.withdrawn(request, held.table)) is not None:
-        return gone
-    found, by_link = _entry_match(request, pk)
+    try:
+        found, by_link = _entry_match(request, pk)
+    except tables.LinkWithdrawn as gone:
+        return gone.answer
     if found is None:
         return redirect_to_login(request.get_full_path())
     match = found

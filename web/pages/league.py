@@ -19,7 +19,7 @@ from scoring.sheets import match_sheet, season_chart
 from tournaments import access, confirmation, history, table_links
 from tournaments.access import visible
 from tournaments.games import label
-from tournaments.models import ClubNight, DealVersion, Match, Player, Season
+from tournaments.models import ClubNight, DealVersion, Match, Player, Season, waiting_deals
 from web.pages import roles
 
 
@@ -127,10 +127,10 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _confirmable(request: HttpRequest, match: Match) -> set[int]:
     """The pending deals the reader may confirm (``tournaments.confirmation``)."""
-    if not request.user.is_authenticated or not match.table.club_night.season.require_confirmation:
+    if not request.user.is_authenticated:
         return set()
     who = confirmation.Confirmer(user=request.user, holder=table_links.holder(request.session))
-    pending = match.deals.filter(confirmed_at__isnull=True, deleted_at__isnull=True)
+    pending = match.deals.filter(waiting_deals())
     return confirmation.confirmable(match, pending, who)
 
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from scoring.models import SeasonStanding
 from tournaments import access
-from tournaments.models import Club, Deal, Match, Membership, Player, Seat, Table
+from tournaments.models import Club, Deal, Match, Membership, Player, Seat, Table, waiting_deals
 
 
 def for_user(user: Any) -> dict[str, Any]:
@@ -53,10 +53,7 @@ def for_user(user: Any) -> dict[str, Any]:
             .order_by("table__club_night__date", "table__name")
         )
         context["pending"] = Deal.objects.filter(
-            Q(match__table__club_night__season__club__in=clubs),
-            match__table__club_night__season__require_confirmation=True,
-            confirmed_at__isnull=True,
-            deleted_at__isnull=True,
+            waiting_deals(), match__table__club_night__season__club__in=clubs
         ).select_related("match__table")[:20]
         context["unfinished"] = Match.objects.filter(in_clubs, status=Match.Status.OPEN).count()
     return context

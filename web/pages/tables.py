@@ -101,6 +101,15 @@ def too_fast(request: HttpRequest, table: Table) -> HttpResponse | None:
     return response
 
 
+class LinkWithdrawn(Exception):
+    """Raised where a view finds that the phone's link of the table is gone; ``answer``
+    is what the phone is told (:func:`withdrawn`)."""
+
+    def __init__(self, answer: HttpResponse) -> None:
+        super().__init__("table link withdrawn")
+        self.answer = answer
+
+
 def withdrawn(request: HttpRequest, table: Table) -> HttpResponse | None:
     """The answer to a phone whose link of ``table`` no longer works (410, in words; JSON
     for the page's queue), or ``None``.  The service worker drops its copy of the page on

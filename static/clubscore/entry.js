@@ -140,6 +140,32 @@
     });
   }
   function all() { return tx("readonly", function (s) { return s.getAll(); }); }
+  // -- the last deal stored from this phone: a page kept from before a save (the network
+  // dropped on the way to the next form) must not offer that deal's number again --------
+  var SAVED = "clubscore-saved:" + location.pathname;
+  function remember(answer) {
+    try {
+      localStorage.setItem(SAVED, JSON.stringify({ number: answer.number, message: answer.message, at: Date.now() }));
+    } catch (e) { /* private mode: the server still refuses a number taken */ }
+  }
+  function showNumber(number) {
+    form.elements.number.value = String(number);
+    var heading = document.getElementById("deal-number");
+    if (heading) heading.textContent = String(number);
+  }
+  function numberAfterTheLastSaved() {
+    var saved = null;
+    try { saved = JSON.parse(localStorage.getItem(SAVED) || "null"); } catch (e) { saved = null; }
+    if (!saved || !saved.number) return;
+    var shown = parseInt(form.elements.number.value || "0", 10);
+    if (saved.number < shown) { localStorage.removeItem(SAVED); return; }  // the server knows more
+    showNumber(saved.number + 1);
+    var note = document.getElementById("kept-saved");
+    if (note) {
+      note.querySelector(".saved-line").textContent = saved.message;
+      note.hidden = false;
+    }
+  }
   function numberAfterTheQueue() {
     // Deals typed offline are numbered after the ones waiting, also after a reload (the
     // page kept offline shows the number it had when it was kept).
@@ -150,11 +176,7 @@
         e.fields.forEach(function (pair) { if (pair[0] === "number") last = Math.max(last, parseInt(pair[1] || "0", 10)); });
       });
       var shown = parseInt(form.elements.number.value || "0", 10);
-      if (last >= shown) {
-        form.elements.number.value = String(last + 1);
-        var heading = document.getElementById("deal-number");
-        if (heading) heading.textContent = String(last + 1);
-      }
+      if (last >= shown) showNumber(last + 1);
     });
   }
   function snapshot(submitter) {
@@ -193,10 +215,8 @@
   function nextForm() {
     var number = parseInt(form.elements.number.value || "0", 10) + 1;
     form.reset();
-    form.elements.number.value = String(number);
+    showNumber(number);
     form.elements.key.value = newKey();
-    var heading = document.getElementById("deal-number");
-    if (heading) heading.textContent = String(number);
     touched = false;
     refresh();
     window.scrollTo(0, 0);
@@ -216,7 +236,11 @@
       });
     }
     var sending = navigator.onLine === false ? queue() : post(entry, false).then(function (answer) {
-      if (answer.status === "stored") { location.assign(answer.next || location.pathname); return; }
+      if (answer.status === "stored") {
+        remember(answer);
+        location.assign(answer.next || location.pathname);
+        return;
+      }
       if (answer.status === "signin" || answer.status === "server" || answer.status === "withdrawn") {  // said, never "no network"
         problem.textContent = answer.errors.join(" ");
         problem.hidden = false;
@@ -286,6 +310,7 @@
           return post(entry, true).then(function (answer) {
             if (answer.status === "server") return false;  // the server failed: try again later
             if (answer.status === "stored") {
+              remember(answer);
               return tx("readwrite", function (s) { return s.delete(entry.id); }).then(function () {
                 note = data.sentLabel.replace("%s", answer.message);
                 return true;
@@ -299,6 +324,7 @@
       }, Promise.resolve(true));
     }).then(function () { syncing = false; return showQueue(note); }, function () { syncing = false; });
   }
+  if (data.bound !== "1") numberAfterTheLastSaved();
   if (window.indexedDB) {
     if (data.bound !== "1") numberAfterTheQueue();
     showQueue();
@@ -312,6 +338,12 @@
     navigator.serviceWorker.register("/sw.js").then(function () {
       if (window.caches && data.bound !== "1") {
         caches.open("clubscore-pages").then(function (cache) { cache.add(location.pathname); });
+        // ... with its style and scripts (the browser's own cache may have let them go).
+        var assets = [];
+        document.querySelectorAll("link[rel=stylesheet][href^='/static/'], script[src^='/static/']").forEach(function (el) {
+          assets.push(el.getAttribute("href") || el.getAttribute("src"));
+        });
+        caches.open("clubscore-assets").then(function (cache) { cache.addAll(assets); }).catch(function () {});
       }
     }).catch(function () {});
   }

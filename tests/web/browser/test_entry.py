@@ -217,7 +217,7 @@ def test_a_stale_page_offers_the_stored_deal_or_saving_as_the_next(
     if choice == "mine":  # the stored deal is the very one typed: the page says so
         phone.wait_for_selector("#same-as")
         assert "Same as deal 4" in phone.inner_text("#same-as")
-        phone.click("#same-as a.secondary")
+        phone.click("#same-discard")
         phone.wait_for_selector("#deal-entry")
         assert phone.inner_text("#deal-number") == "5"
         assert Deal.objects.filter(match=rettler).count() == 4
@@ -279,6 +279,55 @@ def test_a_deal_entered_offline_is_stored_once_when_the_network_returns(
     time.sleep(1)
     assert Deal.objects.filter(match=rettler).count() == 4
     assert Deal.objects.get(match=rettler, number=4).record["point_cards"]["fumi"] == 4
+
+
+def test_a_save_answered_just_before_the_network_drops_is_never_offered_again(
+    phone, live_server, rettler
+):
+    """Save reaches the server, then the network drops on the way to the next form: the
+    copy kept from before the save says what was stored and offers the next number, and
+    the same deal typed again is most likely thrown away."""
+    open_entry(phone, live_server, rettler)
+    phone.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10000)
+    phone.wait_for_function(
+        "() => caches.match(location.pathname).then(Boolean)", polling=200, timeout=10000
+    )
+    phone.wait_for_function(  # with its style and script
+        "() => caches.open('clubscore-assets').then(c => c.keys()).then(k => k.length >= 2)",
+        polling=200,
+        timeout=10000,
+    )
+    enter_rettler(phone)
+
+    def answer_then_drop(route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        answer = route.fetch()  # the server stores the deal and answers
+        phone.context.set_offline(True)  # ... and the network is gone
+        route.fulfill(response=answer)
+
+    phone.route("**/enter/", answer_then_drop)
+    phone.click("#save")
+    phone.wait_for_selector("#kept-saved:not([hidden])")
+    assert Deal.objects.filter(match=rettler).count() == 4
+    assert "Deal 4 saved" in phone.inner_text("#kept-saved")
+    assert phone.inner_text("#deal-number") == "5"
+    assert phone.input_value("#id_number") == "5"
+
+    phone.unroute("**/enter/")
+    phone.context.set_offline(False)
+    enter_rettler(phone)  # the scorer, unsure, types deal 4 again
+    phone.click("#save")
+    phone.wait_for_selector("#same-as")
+    assert "Same as deal 4" in phone.inner_text("#same-as")
+    primary = phone.query_selector("#same-as .actions .button:not(.secondary)")
+    assert primary is not None and primary.get_attribute("id") == "same-discard"
+    phone.click("#same-discard")
+    phone.wait_for_selector("#deal-entry")
+    assert phone.inner_text("#deal-number") == "5"
+    assert phone.query_selector("#kept-saved").is_hidden()  # the server's page knows it
+    assert Deal.objects.filter(match=rettler).count() == 4
 
 
 def enter_second_rettler(page) -> None:

@@ -123,16 +123,25 @@ NOT_YOURS = gettext_noop(
 )
 
 
+MEANT_FOR_LENGTH = 80
+TOO_LONG = gettext_noop("“For whom” takes at most %(n)s characters")
+
+
 def invite(
     club: Club,
     made_by: Any,
     role: str,
     player: Player | None = None,
     account: Any = None,
+    meant_for: str = "",
 ) -> Invitation:
     """A link with ``role`` (and ``player``, whose account the person becomes); with
     ``account``, only that account may accept it (adding an existing account to the club
-    asks for its consent)."""
+    asks for its consent).  ``meant_for`` is whom the administrator made it for, in their
+    words, so that the list of links says it."""
+    meant_for = " ".join(meant_for.split())
+    if len(meant_for) > MEANT_FOR_LENGTH:
+        raise Rejection((error("max_length", "meant_for", TOO_LONG, n=MEANT_FOR_LENGTH),))
     if role not in Membership.Role.values:
         raise Rejection(
             (error("invalid_choice", "role", gettext_noop("%(role)s is not a role"), role=role),)
@@ -147,6 +156,7 @@ def invite(
         role=role,
         player=player,
         account=account,
+        meant_for=meant_for,
         made_by=made_by,
         expires_at=timezone.now() + dt.timedelta(days=VALID_DAYS),
     )

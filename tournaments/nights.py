@@ -17,7 +17,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_noop
 
 import engine
-from tournaments import actions
+from tournaments import access, actions
 from tournaments.draw import GameSizes, Pair, ProposedTable, draw
 from tournaments.models import Club, ClubNight, Match, Player, Seat, Table
 from tournaments.records import Rejection, error
@@ -107,6 +107,27 @@ class PlannedTable:
     scorer: User | None = None
 
 
+NOT_A_SCORER = gettext_noop("%(user)s is not a scorer of this club")
+NO_SUCH_SCORER = gettext_noop("no such scorer in this club")
+
+
+def scorer_problem(scorer: Any, club_id: int, path: str = "scorer") -> dict[str, str] | None:
+    """Why ``scorer`` may not keep a table's score in the club (``None``: they may, or
+    nobody is named): a table's scorer is a scorer or league administrator of its club."""
+    if scorer is None or access.role(scorer, club_id) in (access.Role.SCORER, access.Role.ADMIN):
+        return None
+    return error("not_a_scorer", path, NOT_A_SCORER, user=scorer.get_username())
+
+
+def set_scorer(table: Table, scorer: Any) -> None:
+    """Make ``scorer`` the table's scorer (``None``: nobody), e.g. a scorer who joined
+    the club after the night was drawn."""
+    if (problem := scorer_problem(scorer, table.club_night.season.club_id)) is not None:
+        raise Rejection((problem,))
+    Table.objects.filter(pk=table.pk).update(scorer=scorer)
+    table.scorer = scorer
+
+
 class AlreadySeated(Rejection):
     """Every player of the draw sits at a table of the night already: the same draw was
     confirmed before (a double tap, Back and send again, two administrators at once)."""
@@ -130,6 +151,9 @@ def seat_night(night: ClubNight, tables: Sequence[PlannedTable]) -> list[Match]:
                 problems.append(error("duplicate_player", f"tables[{i}]",
                                       gettext_noop('%(display_name)s sits at table %(number)s already'), display_name=player.display_name, number=seen[player.pk] + 1))  # fmt: skip
             seen[player.pk] = i
+        scorer = scorer_problem(planned.scorer, night.season.club_id, f"tables[{i}].scorer")
+        if scorer is not None:
+            problems.append(scorer)
     if problems:
         raise Rejection(tuple(problems))
     made: list[Match] = []

@@ -93,6 +93,12 @@ def withdrawn(session: Any, table: Table) -> bool:
     return bool(session.get(SESSION_KEY, {}).get(str(table.pk))) and not holds(session, table)
 
 
+def replaced(table: Table) -> bool:
+    """The table has a working link other than the one a withdrawn phone holds: the phone
+    is told to scan the new code (rather than that entry is over)."""
+    return bool(table.link_token) and in_time(table)
+
+
 def holds(session: Any, table: Table) -> bool:
     """This session followed the table's current link (``table`` as just read, with its
     club night), and the link still works."""

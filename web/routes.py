@@ -187,6 +187,7 @@ ROUTES.update(
         "restore_deal": Route("deal", post(ADMINS, **ADMIN_PAGE)),
         "reopen_match": Route("match", post(ADMINS, **ADMIN_PAGE)),
         "table_link_change": Route("table", post(ADMINS, **ADMIN_PAGE)),
+        "table_scorer": Route("table", post(ADMINS, **ADMIN_PAGE)),
         # -- the REST API ----------------------------------------------------------------------
         "api-root": Route("", read(EVERYONE)),
         "schema": Route("", read(EVERYONE)),

@@ -32,7 +32,7 @@
   var total = parseInt(data.pointTotal || "0", 10);
   var sum = document.getElementById("points-sum");
   var derived = form.querySelector("input[data-derived]");
-  var touched = false;
+  var touched = data.bound === "1";  // a refused form shows what was sent, as it was sent
   if (derived) derived.addEventListener("input", function () { touched = true; });
   function number(el) { return parseInt(el.value || "0", 10) || 0; }
   function refresh() {
@@ -240,6 +240,11 @@
         remember(answer);
         location.assign(answer.next || location.pathname);
         return;
+      }
+      if (answer.status === "withdrawn") {  // kept for the page the new link opens
+        entry.status = "refused";
+        entry.errors = answer.errors;
+        tx("readwrite", function (s) { return s.add(entry); }).then(function () { showQueue(); }).catch(function () {});
       }
       if (answer.status === "signin" || answer.status === "server" || answer.status === "withdrawn") {  // said, never "no network"
         problem.textContent = answer.errors.join(" ");

@@ -1,6 +1,6 @@
 // What every page does with a script (the pages' Content-Security-Policy allows no inline
 // script): the language menu takes effect when chosen, Print links print, a button with
-// data-confirm asks before acting, and the attendance page counts who is ticked present.
+// data-confirm asks before acting, links copy and share, and the attendance page counts who is ticked present.
 (function () {
   "use strict";
   document.querySelectorAll("select[data-submit-on-change]").forEach(function (select) {
@@ -35,6 +35,28 @@
       }
       if (!window.confirm(message)) event.preventDefault();
     });
+  });
+  // A link to hand on (an invitation, a table's): Copy puts it on the clipboard, Share
+  // opens the phone's share sheet (shown only where the browser has one).
+  document.querySelectorAll(".copy-link").forEach(function (box) {
+    var field = box.querySelector("input.copy");
+    var copy = box.querySelector("[data-copy]");
+    var share = box.querySelector("[data-share]");
+    function copied() { copy.textContent = copy.dataset.copied; }
+    function selectAndCopy() {
+      field.select();
+      try { if (document.execCommand("copy")) copied(); } catch (e) { /* selected: the thumb copies */ }
+    }
+    copy.addEventListener("click", function () {
+      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(field.value).then(copied, selectAndCopy);
+      else selectAndCopy();
+    });
+    if (share && navigator.share) {
+      share.hidden = false;
+      share.addEventListener("click", function () {
+        navigator.share({ title: share.dataset.shareTitle, url: field.value }).catch(function () {});
+      });
+    }
   });
   // "Tick everyone": every box of its field ticked (then untick who is missing).
   document.querySelectorAll("[data-tick-all]").forEach(function (button) {

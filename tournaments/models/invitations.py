@@ -30,6 +30,11 @@ class Invitation(models.Model):
         related_name="+",
         help_text="The only account that may accept it (an existing account added by name).",
     )
+    meant_for = models.CharField(
+        max_length=80,
+        blank=True,
+        help_text="Whom the link was made for, in the administrator's words (the list says it).",
+    )
     made_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -46,6 +51,15 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} {self.role} invitation of {self.made_at:%Y-%m-%d}"
+
+    @property
+    def whom(self) -> str:
+        """Whom the link is for, as the list of links says it ("": anyone with it)."""
+        if self.meant_for:
+            return self.meant_for
+        if self.player is not None:
+            return str(self.player.display_name)
+        return self.account.get_username() if self.account is not None else ""
 
     @property
     def usable(self) -> bool:

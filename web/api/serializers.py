@@ -10,7 +10,7 @@ from rest_framework import serializers
 
 import engine
 from scoring.models import MatchStanding, SeasonStanding
-from tournaments import access
+from tournaments import access, nights
 from tournaments import members as club_members
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Deal, DealVersion, Match, Player, Season, Table
@@ -130,13 +130,11 @@ class TableSerializer(AccountFieldsForAdministrators, serializers.ModelSerialize
         """The scorer must be a scorer (or administrator) of the table's club."""
         scorer = attrs.get("scorer", getattr(self.instance, "scorer", None))
         night = attrs.get("club_night", getattr(self.instance, "club_night", None))
-        if scorer is not None and night is not None:
-            if access.role(scorer, night.season.club_id) not in (
-                access.Role.SCORER,
-                access.Role.ADMIN,
-            ):
+        if night is not None:
+            problem = nights.scorer_problem(scorer, night.season.club_id)
+            if problem is not None:
                 raise serializers.ValidationError(
-                    {"scorer": f"{scorer} is not a scorer of this club"}, code="not_a_scorer"
+                    {"scorer": localize(problem)}, code="not_a_scorer"
                 )
         return attrs
 

@@ -154,6 +154,8 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
             _("Welcome to %(club)s: you are %(role)s.")
             % {"club": invitation.club.name, "role": membership.get_role_display()},
         )
+        if membership.role == Membership.Role.SCORER:  # straight to the tables to score
+            return redirect(reverse("home") + "#scorer-home")
         return redirect("home")
     return render(
         request,
@@ -199,7 +201,11 @@ def invite(request: HttpRequest, slug: str) -> HttpResponse:
             if player is None:
                 raise Rejection((error("not_found", "player", invitations.NO_SUCH_PLAYER),))
         made = invitations.invite(
-            club, request.user, request.POST.get("role", Membership.Role.MEMBER), player
+            club,
+            request.user,
+            request.POST.get("role", Membership.Role.MEMBER),
+            player,
+            meant_for=request.POST.get("meant_for", ""),
         )
     except Rejection as refused:
         for problem in refused.errors:

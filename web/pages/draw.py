@@ -188,8 +188,11 @@ def night_tables(request: HttpRequest, pk: int) -> HttpResponse:
         }
         for t in tables
     ]
+    scorers = _scorers(night) if links else []
     return render(
-        request, "pages/setup/tables.html", {"night": night, "rows": rows, "links": links}
+        request,
+        "pages/setup/tables.html",
+        {"night": night, "rows": rows, "links": links, "scorers": scorers},
     )
 
 

@@ -41,6 +41,9 @@ def for_user(user: Any) -> dict[str, Any]:
         .select_related("season", "player")
         .order_by("-season__starts_on", "game"),
         "administered": list(clubs),
+        "scores_for": list(
+            Club.objects.filter(memberships__user=user, memberships__role=Membership.Role.SCORER)
+        ),
     }
     if context["administered"]:
         in_clubs = Q(table__club_night__season__club__in=clubs)

@@ -61,7 +61,7 @@ def club_setup(request: HttpRequest, slug: str) -> HttpResponse:
             "players": club.players.select_related("user").order_by("display_name"),
             "memberships": club.memberships.select_related("user").order_by("user__username"),
             "member_form": MemberForm(prefix="member"),
-            "invitations": club.invitations.select_related("player", "used_by")[:30],
+            "invitations": club.invitations.select_related("player", "used_by", "account")[:30],
             "invite_roles": list(reversed(Membership.Role.choices)),
             "roles": Membership.Role.choices,
             "seasons": club.seasons.prefetch_related("club_nights").order_by("-starts_on", "name"),

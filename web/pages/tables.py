@@ -12,6 +12,7 @@ from typing import Any
 import segno
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -25,10 +26,11 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from rest_framework.throttling import SimpleRateThrottle
 
 from scoring.sheets import match_sheet
-from tournaments import access, confirmation, pins, table_links
+from tournaments import access, confirmation, nights, pins, table_links
 from tournaments.messages import localize
 from tournaments.models import Deal, Match, Player, Seat, Table
-from tournaments.records import Rejection
+from tournaments.records import Rejection, error
+from tournaments.textfile import whole_number
 
 NOT_THIS_TABLE = gettext_lazy(
     "Only this table's scorer, a league administrator or whoever holds the table's link "
@@ -68,6 +70,13 @@ GONE_TITLE = gettext_lazy("This table link no longer works")
 WITHDRAWN = gettext_lazy(
     "A league administrator withdrew this table's link, or its night is over. Nothing more "
     "can be entered with it: ask for the table's new link."
+)
+
+REPLACED_TITLE = gettext_lazy("This table has a new link")
+REPLACED = gettext_lazy(
+    "This table's link was replaced: scan the new code at the table (or ask the organiser "
+    "for it). Nothing is lost: a deal typed here is kept on this phone, and the entry page "
+    "opened from the new link offers it."
 )
 
 
@@ -118,9 +127,12 @@ def withdrawn(request: HttpRequest, table: Table) -> HttpResponse | None:
         request.session, table
     ):
         return None
+    title, explanation = (
+        (REPLACED_TITLE, REPLACED) if table_links.replaced(table) else (GONE_TITLE, WITHDRAWN)
+    )
     if "application/json" in request.headers.get("Accept", ""):
-        return JsonResponse({"status": "withdrawn", "errors": [str(WITHDRAWN)]}, status=410)
-    context = {"title": GONE_TITLE, "explanation": WITHDRAWN}
+        return JsonResponse({"status": "withdrawn", "errors": [str(explanation)]}, status=410)
+    context = {"title": title, "explanation": explanation}
     return render(request, "error.html", context, status=410)
 
 
@@ -217,6 +229,39 @@ def table_link_change(request: HttpRequest, pk: int) -> HttpResponse:
             _("%(table)s has a new link; the old one no longer works.") % {"table": table.name},
         )
     return redirect("night_tables", pk=table.club_night_id)
+
+
+@login_required
+@require_POST
+def table_scorer(request: HttpRequest, pk: int) -> HttpResponse:
+    """A league administrator makes a scorer of the club (one who joined after the draw,
+    say) the table's scorer, or leaves the table without one (``nights.set_scorer``)."""
+    table = get_object_or_404(
+        access.visible(Table.objects.select_related("club_night__season__club"), request.user),
+        pk=pk,
+    )
+    if not access.can_administer(request.user, table):
+        raise PermissionDenied(
+            _("Only a league administrator of this club names a table's scorer.")
+        )
+    given = request.POST.get("scorer", "").strip()  # "": nobody
+    chosen = whole_number(given) if given else None
+    scorer = get_user_model().objects.filter(pk=chosen).first() if chosen else None
+    try:
+        if given and scorer is None:
+            raise Rejection((error("not_a_scorer", "scorer", nights.NO_SUCH_SCORER),))
+        nights.set_scorer(table, scorer)
+    except Rejection as refused:
+        messages.error(request, "; ".join(localize(e) for e in refused.errors))
+    else:
+        messages.success(
+            request,
+            _("%(table)s: scorer %(scorer)s.")
+            % {"table": table.name, "scorer": scorer.get_username() if scorer else "—"},
+        )
+    return redirect(
+        reverse("night_tables", kwargs={"pk": table.club_night_id}) + f"#table-{table.pk}"
+    )
 
 
 @require_http_methods(["GET", "POST"])

@@ -68,6 +68,44 @@ def pad_cards(page, field: str, *cards: str) -> None:
         page.click(selector)
 
 
+def tap_deal(page, fields: dict[str, str | list[str]]) -> int:
+    """Fill the deal entry form as a thumb does, and count the taps: a chip per value of a
+    choice, the pad's keys for a card field (``inputmode="none"``: no keyboard shows), the
+    field and its digits for a number field; a field that shows a keyboard of letters gets
+    its text typed.  Fails for letters bound for a field that shows no keyboard."""
+    taps = 0
+    for name, value in fields.items():
+        values = value if isinstance(value, list) else [value]
+        control = f"#deal-entry [name='{name}']"
+        kind = page.eval_on_selector(
+            control,
+            "el => ['radio', 'checkbox'].includes(el.type) ? 'chip'"
+            " : el.getAttribute('inputmode') || el.type",
+        )
+        if kind == "chip":
+            for v in values:
+                page.tap(f"#field-{name} label:has(input[value='{v}'])")
+                taps += 1
+        elif kind == "none":
+            selectors = pad_taps(name, *" ".join(values).split())
+            for selector in selectors:
+                page.tap(selector)
+            taps += len(selectors)
+        else:
+            text = " ".join(values)
+            if kind in ("numeric", "number", "decimal"):
+                assert text.isdigit(), f"{name}: a number pad has no {text!r}"
+            shown = page.input_value(control)
+            if shown == text:  # filled by the page already (the last point count)
+                continue
+            page.tap(control)
+            for _ in shown:  # what the page put there, taken back
+                page.keyboard.press("Backspace")
+            page.keyboard.type(text)
+            taps += 1 + len(shown) + len(text)
+    return taps
+
+
 class Questions:
     """What a page asks before acting (``window.confirm``), each answered as told."""
 

@@ -9,10 +9,10 @@ import os
 import pytest
 from django.utils import timezone
 
-from tests.conftest import NAPOLEON_SEATS
-from tests.web.browser.conftest import Questions
+from tests.conftest import NAPOLEON_FORM, NAPOLEON_SEATS
+from tests.web.browser.conftest import Questions, tap_deal
 from tournaments import actions, table_links
-from tournaments.models import Club, ClubNight, Player, Season, Table
+from tournaments.models import Club, ClubNight, Deal, Player, Season, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SHOTS = os.environ.get("CLUBSCORE_SHOTS", "")
@@ -71,11 +71,16 @@ def test_new_link_and_revoke_ask_once_before_acting(browser, live_server, table,
     lena = django_user_model.objects.create_user("lena", password="lena-pw-2026")
     Membership.objects.create(club=table.club_night.season.club, user=lena, role="admin")
     token = table_links.ensure(table)
-    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
     page.goto(f"{live_server.url}/accounts/login/?next=/nights/{table.club_night_id}/tables/")
     page.fill("#id_username", "lena")
     page.fill("#id_password", "lena-pw-2026")
     page.click("button[type=submit]")
+    page.click(".copy-link [data-copy]")  # Copy: the link is on the clipboard
+    assert page.evaluate("navigator.clipboard.readText()").endswith(f"/t/{token}/")
+    assert page.inner_text(".copy-link [data-copy]") == "Copied"
     questions = Questions(page)
     questions.answer_next(accept=False)
     page.click("button[value=revoke]")
@@ -87,4 +92,35 @@ def test_new_link_and_revoke_ask_once_before_acting(browser, live_server, table,
         page.click("button[value=revoke]")
     table.refresh_from_db()
     assert table.link_token == "" and table.link_revoked_at is not None
-    page.close()
+    context.close()
+
+
+def test_a_replaced_link_says_scan_the_new_code_and_keeps_the_typed_deal(
+    browser, live_server, table
+):
+    context = browser.new_context(viewport={"width": 375, "height": 740}, has_touch=True)
+    phone = context.new_page()
+    phone.goto(f"{live_server.url}/t/{table_links.ensure(table)}/")
+    match = table.matches.get()
+    phone.tap(f"a[href='/matches/{match.pk}/enter/']")
+    phone.wait_for_selector("#deal-entry")
+    tap_deal(phone, NAPOLEON_FORM)
+    new_token = table_links.make(table)  # meanwhile the organiser makes a new link
+    phone.tap("#save")
+    phone.wait_for_selector("#send-problem:not([hidden])")
+    said = phone.inner_text("#send-problem")
+    assert "scan the new code" in said and "sign in" not in said
+    assert phone.input_value("#id_pc_aki") == "9"  # what was typed is still there
+    assert not Deal.objects.filter(match=match).exists()
+
+    phone.goto(f"{live_server.url}/t/{new_token}/")  # the new code, scanned
+    phone.tap(f"a[href='/matches/{match.pk}/enter/']")
+    phone.wait_for_selector("#queue-refused button")
+    assert "scan the new code" in phone.inner_text("#queue")
+    phone.tap("#queue-refused button")  # Load into the form
+    assert phone.input_value("#id_pc_aki") == "9"
+    phone.tap("#save")
+    phone.wait_for_selector(".messages")
+    assert Deal.objects.filter(match=match).count() == 1
+    assert phone.query_selector("#queue-refused li") is None
+    context.close()

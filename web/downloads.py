@@ -44,7 +44,8 @@ def season_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     season = get_object_or_404(visible(Season.objects.select_related("club"), request.user), pk=pk)
     header, rows = exports.standings_table(season, scope_for(request.user, season.club_id))
     title = [f"{season.club.name} – {season.name}", _("Standings"), exports.exported_line()]
-    document = Document(_("Standings"), title, header, rows)
+    # Printed, the club and season (the last two columns, on every row) are the title.
+    document = Document(_("Standings"), title, header, rows, print_columns=len(header) - 2)
     return download(document, fmt, f"season-{season.pk}-standings")
 
 

@@ -9,10 +9,13 @@ import shutil
 import subprocess
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from openpyxl import load_workbook
 
-from tournaments.models import Match, Player, Season
+from scoring import pdf as printed
+from scoring.exports import Document
+from tournaments.models import ClubNight, Match, Player, Season
 
 pytestmark = pytest.mark.django_db
 EVIL = '=HYPERLINK("http://example.invalid/x","x")'
@@ -42,6 +45,9 @@ def pdfs(client, season):
     yield "paper sheet", client.get(f"/matches/{match.pk}/paper.pdf").content
     client.cookies["django_language"] = "ja"
     yield "match sheet in Japanese", client.get(f"/matches/{match.pk}/sheet.pdf").content
+    client.force_login(User.objects.get(username="admin"))  # with the tables' QR codes
+    yield "night's paper", client.get(f"/nights/{match.table.club_night_id}/paper.pdf").content
+    client.logout()
 
 
 def test_every_pdf_embeds_every_font_and_renders(client, demo, tmp_path):
@@ -159,3 +165,65 @@ def test_the_standings_pdf_stays_inside_a4(client, demo, tmp_path, language):
     pdf = client.get(f"/seasons/{demo.pk}/standings.pdf").content
     assert pdf.startswith(b"%PDF")
     assert words_outside_the_page(pdf, tmp_path) == []
+
+
+def pages_text(pdf: bytes) -> list[str]:
+    text = subprocess.run(
+        ["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True, check=True
+    ).stdout.decode()
+    return text.split("\f")[:-1]
+
+
+def test_the_nights_paper_is_a_page_a_table_with_its_deal_numbers(client, demo):
+    """Issue 43, 5: the table list, then one page per table in its own orientation (a
+    wide sheet landscape), every deal number printed: 3 tables, 4 pages."""
+    night = ClubNight.objects.filter(tables__isnull=False).distinct().earliest("date")
+    client.force_login(User.objects.get(username="admin"))
+    matches = Match.objects.filter(table__club_night=night).count()
+    pages = pages_text(client.get(f"/nights/{night.pk}/paper.pdf").content)
+    assert len(pages) == 1 + matches, len(pages)
+    for page in pages[1:]:
+        numbers = [line.split()[0] for line in page.splitlines() if line.split()[:1] != []]
+        rows = [n for n in numbers if n.isdigit()]
+        assert rows == [str(n) for n in range(1, len(rows) + 1)] and len(rows) >= 5, page[:200]
+
+
+def test_a_long_document_says_whose_it_is_on_every_continuation_page():
+    rows = [[str(n), f"Player {n}", n] for n in range(1, 121)]
+    book = printed.book(
+        [
+            Document("s", ["Kanda Card Club – Autumn", "Standings"], ["Rank", "Player", "Points"], rows),
+            Document("t", ["Kanda Card Club – Autumn", "2026-10-31 · Table 1 · Napoleon",
+                           "Seats: 1. Aki, 2. Ben"], ["Deal", "Aki", "Ben"], [], blank_rows=60),
+        ]
+    )  # fmt: skip
+    pages = pages_text(book)
+    assert len(pages) >= 4
+    starts = [p.strip().splitlines()[0] for p in pages]
+    standings = [s for s in starts if s.startswith("Kanda Card Club – Autumn · Standings")]
+    sheet = [s for s in starts if "Table 1 · Napoleon · Seats: 1. Aki, 2. Ben" in s]
+    assert len(standings) + len(sheet) == len(pages) - 2  # every page but the two first
+    assert standings and sheet
+    assert all("Rank" in p and "Player" in p for p in pages[: len(standings) + 1])
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_standings_pdf_has_a_line_a_player_and_whole_headings(client, demo, tmp_path, language):
+    client.cookies["django_language"] = language
+    table = list(csv.reader(io.StringIO(
+        client.get(f"/seasons/{demo.pk}/standings.csv").content.decode("utf-8-sig"))))  # fmt: skip
+    pdf = client.get(f"/seasons/{demo.pk}/standings.pdf").content
+    pages = pages_text(pdf)
+    assert pages[0].lstrip().startswith("Kanda Card Club – Autumn League 2026")
+    text = "\n".join(pages)
+    lines = text.splitlines()
+    heading = next(line for line in lines if table[0][1] in line and table[0][2] in line)
+    for title in table[0][:9]:  # the club and season are the title, not columns
+        assert all(word in heading.split() for word in title.split()), title
+    assert table[0][9] not in heading.split()
+    for row in table[1:]:  # one line a player: game, rank, name and points together
+        assert any(
+            row[0] in line and row[2] in line and line.split()[-1] == (row[8] or line.split()[-1])
+            for line in lines
+        ), row
+    assert all(r[-5] == "yes" for r in fonts(pdf, tmp_path))

@@ -79,7 +79,8 @@ def test_pdfs_render_as_a4_pages(client, demo, tmp_path, url):
     for page in pages:
         header = page.read_bytes()[16:24]
         width, height = int.from_bytes(header[:4], "big"), int.from_bytes(header[4:], "big")
-        assert abs(width - 595) <= 1 and abs(height - 842) <= 1  # A4 (595.3 x 841.9 pt) at 72 dpi
+        short, long = sorted((width, height))  # a wide sheet is landscape
+        assert abs(short - 595) <= 1 and abs(long - 842) <= 1  # A4 (595.3 x 841.9 pt) at 72 dpi
 
 
 def test_exports_in_japanese_use_japanese_headers(client, demo):

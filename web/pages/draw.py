@@ -16,8 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 import engine
-from scoring import paper
-from scoring.exports import pdf_book
+from scoring import paper, pdf
 from scoring.queries import readable_match
 from tournaments import access
 from tournaments.draw import NoDraw
@@ -216,7 +215,7 @@ def night_paper(request: HttpRequest, pk: int) -> HttpResponse:
     if access.can_administer(request.user, night):
         links = {t.pk: link_url(request, t) for t in night.tables.all()}
     response = HttpResponse(
-        pdf_book(paper.night_paper(night, links)), content_type="application/pdf"
+        pdf.book(paper.night_paper(night, links)), content_type="application/pdf"
     )
     response["Content-Disposition"] = (
         f'attachment; filename="night-{night.date:%Y-%m-%d}-{night.pk}.pdf"'

@@ -1,0 +1,259 @@
+"""Printable A4 PDFs (reportlab) of export documents: one document, or a book of them
+(the night's paper: its table list, then every table's sheet).
+
+What a club expects of paper:
+
+- every document starts on a new page, in its own orientation (a wide sheet is A4
+  landscape, the table list portrait);
+- a continuation page repeats the document's first title lines at its top (club,
+  season, night, table, game and seats) and the table's heading row;
+- a sheet to fill in by hand prints its deal numbers, and fits one page: its rows
+  shrink to ``LEAST_ROW`` before it continues on a second page;
+- a table's headings are never broken inside a word: a column is at least as wide as
+  the longest word of its heading (a Japanese heading is one word);
+- the only font is the IPA P Gothic shipped in ``scoring/fonts`` (with its licence),
+  embedded: Latin and Japanese render the same in any viewer, and no other font (not
+  even reportlab's default Helvetica) is named in the file.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape
+
+from reportlab.graphics.barcode.qr import QrCodeWidget
+from reportlab.graphics.shapes import Drawing
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+if TYPE_CHECKING:
+    from scoring.exports import Document
+
+FONT = "IPAPGothic"
+FONT_FILE = Path(__file__).resolve().parent / "fonts" / "ipagp.ttf"
+pdfmetrics.registerFont(TTFont(FONT, str(FONT_FILE)))
+
+MARGIN = 15 * mm
+ROW = 9 * mm
+"""A blank row's height: room for a handwritten number."""
+LEAST_ROW = 6 * mm
+"""The least a blank row shrinks to before the sheet continues on another page."""
+BODY = ParagraphStyle("body", fontName=FONT, fontSize=10, leading=14)
+HEADING = ParagraphStyle("heading", parent=BODY, fontSize=14, leading=18)
+CELL = ParagraphStyle("cell", parent=BODY, fontSize=8, leading=10, wordWrap="CJK")
+NUMBER_CELL = ParagraphStyle("number", parent=CELL, alignment=TA_RIGHT)
+HEADING_CELL = ParagraphStyle("heading-cell", parent=CELL, wordWrap=None)  # between words
+NUMBER = re.compile(r"-?\d+(\.\d+)?")
+PAGES = {"portrait": A4, "landscape": landscape(A4)}
+
+
+def book(documents: Sequence[Document]) -> bytes:
+    """The documents in one printable A4 file, each from a new page in its orientation."""
+    out = io.BytesIO()
+    title = documents[0].title[0] if documents and documents[0].title else "Clubscore"
+    doc = BaseDocTemplate(
+        out,
+        pagesize=A4,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN,
+        title=title,
+        initialFontName=FONT,  # no font the PDF does not embed
+    )
+    first = _orientation(documents[0]) if documents else "portrait"
+    names = [first, *(n for n in PAGES if n != first)]  # the first template starts the file
+    doc.addPageTemplates(
+        [
+            PageTemplate(
+                id=name,
+                pagesize=PAGES[name],
+                frames=[
+                    Frame(
+                        MARGIN,
+                        MARGIN,
+                        *_frame(name),
+                        id=name,
+                        leftPadding=0,
+                        rightPadding=0,
+                        topPadding=0,
+                        bottomPadding=0,
+                    )
+                ],  # fmt: skip
+                onPage=_running_line,
+            )
+            for name in names
+        ]
+    )
+    story: list[Any] = []
+    for i, document in enumerate(documents):
+        if i:
+            story += [NextPageTemplate(_orientation(document)), PageBreak()]
+        story += _story(document, _frame(_orientation(document)))
+    doc.build(story)
+    return out.getvalue()
+
+
+def _orientation(document: Document) -> str:
+    return "landscape" if document.landscape else "portrait"
+
+
+def _frame(orientation: str) -> tuple[float, float]:
+    width, height = PAGES[orientation]
+    return width - 2 * MARGIN, height - 2 * MARGIN
+
+
+class _Running(Flowable):
+    """Sets the line printed atop the pages that follow (``""``: none): a document's
+    continuation pages say whose they are."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__()
+        self.line = line
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        return 0, 0
+
+    def draw(self) -> None:
+        self.canv._clubscore_running = self.line
+
+
+def _running_line(canvas: Any, doc: Any) -> None:
+    line = getattr(canvas, "_clubscore_running", "")
+    if line:
+        canvas.saveState()
+        canvas.setFont(FONT, 8)
+        canvas.drawString(MARGIN, doc.pagesize[1] - MARGIN + 3 * mm, line)
+        canvas.restoreState()
+
+
+def _story(document: Document, frame: tuple[float, float]) -> list[Any]:
+    width, height = frame
+    title = _title(document, width)
+    header = [str(h) for h in document.header]
+    columns = document.print_columns or len(header)
+    header = header[:columns]
+    text = [["" if c is None else str(c) for c in row][:columns] for row in document.rows]
+    rows_height: list[float] | None = None
+    if document.blank_rows:  # to fill in by hand: numbered, as many as fit one page
+        text += [[str(len(text) + n + 1)] + [""] * (len(header) - 1)
+                 for n in range(document.blank_rows)]  # fmt: skip
+        cells, widths = _fitted([header, *text], width, fill=True)
+        head = Table(cells[:1], widths).wrap(width, height)[1]
+        room = height - _height(title, width) - head - 2 * mm  # some slack: never a blank page
+        rows_height = [head] + [max(min(ROW, room / max(len(text), 1)), LEAST_ROW)] * len(text)
+    else:
+        cells, widths = _fitted([header, *text], width)
+    table = Table(cells, widths, rows_height, repeatRows=1)
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, 9),
+                ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
+                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dde7f0")),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("ALIGN", (1, 1), (-2, -1), "RIGHT"),
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f6f6f6")]),
+            ]
+        )
+    )
+    running = " · ".join(document.title[:3])
+    return [_Running(""), *title, _Running(running), table, _Running("")]
+
+
+def _title(document: Document, width: float) -> list[Any]:
+    """The title block (with the QR code beside it, where the document has one), then
+    some air."""
+    lines = document.title
+    # A Paragraph reads markup: every line is text, escaped (a venue "<img src=…/>" would
+    # embed a file of the server; a name "<img src=x …>" would stop the document).
+    block: list[Any] = [Paragraph(escape(lines[0]), HEADING)] if lines else []
+    block += [Paragraph(escape(line), BODY) for line in lines[1:]]
+    if document.qr:
+        side = 28 * mm
+        block = [
+            Table(
+                [[block, _qr(document.qr, side)]],
+                colWidths=[width - side - 4 * mm, side + 4 * mm],
+                style=[
+                    ("FONT", (0, 0), (-1, -1), FONT),  # a cell's default would be Helvetica
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ],
+            )
+        ]
+    return [*block, Spacer(1, 6 * mm)]
+
+
+def _height(flowables: Sequence[Any], width: float) -> float:
+    return sum(f.wrap(width, 10_000)[1] for f in flowables)
+
+
+def _qr(url: str, side: float) -> Drawing:
+    """The URL as a QR code of ``side`` points (reportlab's own QR widget)."""
+    widget = QrCodeWidget(url, barLevel="M")
+    x0, y0, x1, y1 = widget.getBounds()
+    drawing = Drawing(side, side, transform=[side / (x1 - x0), 0, 0, side / (y1 - y0), 0, 0])
+    drawing.add(widget)
+    drawing.initialFontName = FONT  # the drawing's state names a font: Helvetica by default
+    return drawing
+
+
+def _width(text: str, size: float = 8) -> float:
+    return pdfmetrics.stringWidth(text, FONT, size)
+
+
+def _fitted(
+    text: list[list[str]], width: float, *, fill: bool = False
+) -> tuple[list[list[Any]], list[float] | None]:
+    """The table's cells and column widths inside ``width``.  As they are when every
+    heading and value fits on one line (unless ``fill``: a sheet to write on spans the
+    page); else each column is at least as wide as its
+    heading's longest word and its longest number, and the columns of text (names,
+    games) share what is left, wrapping between words (Japanese between characters)."""
+    pad = 14  # a cell's padding, and some air
+    head = [_width(h, 9) + pad for h in text[0]]
+    data = [max((_width(row[i], 9) for row in text[1:]), default=0) + pad for i in range(len(head))]
+    if not fill and sum(max(h, d) for h, d in zip(head, data, strict=True)) <= width:
+        return text, None
+    words = [max((_width(w) for w in h.split()), default=0) + pad for h in text[0]]
+    numbers = [
+        all(NUMBER.fullmatch(row[i]) or not row[i] for row in text[1:]) for i in range(len(head))
+    ]
+    least = [max(w, d if n else 0.0) for w, d, n in zip(words, data, numbers, strict=True)]
+    spare = max(width - sum(least), 0.0)
+    wanted = [0.0 if n else max(max(h, d) - m, 1.0)
+              for h, d, m, n in zip(head, data, least, numbers, strict=True)]  # fmt: skip
+    if not any(wanted):  # only numbers: the headings share the spare room
+        wanted = [max(h - m, 1.0) for h, m in zip(head, least, strict=True)]
+    total = sum(wanted)
+    columns = [m + spare * w / total for m, w in zip(least, wanted, strict=True)]
+    heading_cells = [Paragraph(escape(h), HEADING_CELL) for h in text[0]]
+    return [
+        heading_cells,
+        *[
+            [Paragraph(escape(v), NUMBER_CELL if NUMBER.fullmatch(v) else CELL) for v in row]
+            for row in text[1:]
+        ],
+    ], columns

@@ -64,6 +64,7 @@ def export_club(club: Club) -> dict[str, Any]:
                     "deals_per_match": night.deals_per_match,
                     "standings": night.standings,
                     "rank_points": night.rank_points,
+                    "present": sorted(p.handle for p in night.present.all()),
                     "rounds": _rounds(night),
                     "tables": tables,
                 }
@@ -83,6 +84,7 @@ def export_club(club: Club) -> dict[str, Any]:
                     "handle": p.handle,
                     "display_name": p.display_name,
                     "name_ja": p.name_ja,
+                    "reading": p.reading,
                     "user": _username(p.user),
                     "pin": p.pin,
                 }

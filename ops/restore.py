@@ -111,6 +111,7 @@ def import_club(
             handle=text(p, "handle", where),
             display_name=text(p, "display_name", where),
             name_ja=text(p, "name_ja", where, ""),
+            reading=text(p, "reading", where, ""),
             user=accounts.get(p.get("user"), f"{where}.user"),
             pin=text(p, "pin", where, ""),
         )
@@ -156,6 +157,7 @@ def _import_season(
             ),
             at,
         )
+        night.present.set(_named(n, "present", at, players))
         rounds = _import_rounds(night, n, at, players, accounts)
         for k, t in enumerate(listed(n, "tables", at)):
             table_at = f"{at}.tables[{k}]"
@@ -173,6 +175,16 @@ def _import_season(
             )
             for m, match in enumerate(listed(t, "matches", table_at)):
                 _import_match(table, match, f"{table_at}.matches[{m}]", players, accounts)
+
+
+def _named(doc: dict[str, Any], key: str, at: str, players: dict[str, Player]) -> list[Player]:
+    """The players whose handles ``doc[key]`` lists (optional), each one of the file's."""
+    out = []
+    for j, handle in enumerate(listed(doc, key, at, [])):
+        if handle not in players:
+            raise ImportError_(f"{at}.{key}[{j}]: no player {handle!r} in the file")
+        out.append(players[handle])
+    return out
 
 
 def _import_rounds(
@@ -199,12 +211,7 @@ def _import_rounds(
             ),
             at,
         )
-        out = []
-        for j, handle in enumerate(listed(r, "sat_out", at, [])):
-            if handle not in players:
-                raise ImportError_(f"{at}.sat_out[{j}]: no player {handle!r} in the file")
-            out.append(players[handle])
-        made.sat_out.set(out)
+        made.sat_out.set(_named(r, "sat_out", at, players))
         rounds[made.number] = made
     return rounds
 

@@ -96,8 +96,10 @@ def merge(kept: Player, gone: Player) -> Player:
             kept.user = account
         if not kept.name_ja and gone.name_ja:
             kept.name_ja = gone.name_ja
+        if not kept.reading and gone.reading:
+            kept.reading = gone.reading
         gone.delete()  # its standings and ratings with it: rebuilt below
-        kept.save(update_fields=["user", "name_ja"])
+        kept.save(update_fields=["user", "name_ja", "reading"])
         # The rated events name players by id: derived again when rated.
         Deal.objects.filter(match__in=matches).update(event=None)
         events.seasons_changed(seasons)  # the records' matches were marked changed above

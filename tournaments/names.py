@@ -13,6 +13,8 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Iterable
+from typing import Any
 
 from confusable_homoglyphs import confusables
 from django.utils.translation import gettext
@@ -53,6 +55,27 @@ def _prototype(char: str) -> str:
 def _alike(char: str) -> list[str]:
     listed = confusables.confusables_data.get(char, [])
     return [g["c"] for g in listed if len(g["c"]) == 1 and g["c"] != char]
+
+
+KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc\u309d\u309e\u30fd\u30fe ]+")
+"""A reading: hiragana or katakana (and the long vowel mark), spaces between words."""
+
+
+def reading_key(name: str, reading: str = "") -> tuple[int, str]:
+    """Where a person's name sorts in a list: by its reading in kana (``reading``, or the
+    name when it is written in kana) in 五十音 order, katakana read as hiragana; then
+    the names with no reading (kanji, Latin letters) by their letters.  A Japanese name
+    in kanji takes its place among the kana once its reading is typed."""
+    said = unicodedata.normalize("NFKC", reading or name).strip()
+    if said and KANA.fullmatch(said):
+        hiragana = "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in said)
+        return 0, "".join(hiragana.split())
+    return 1, normal(name)
+
+
+def reading_order(players: Iterable[Any]) -> list[Any]:
+    """Players (anything with ``display_name`` and ``reading``) in reading order."""
+    return sorted(players, key=lambda p: reading_key(p.display_name, p.reading))
 
 
 _NUMBERED_TABLE = re.compile(r"Table (\d+)")

@@ -128,6 +128,13 @@ def set_scorer(table: Table, scorer: Any) -> None:
     table.scorer = scorer
 
 
+def take_attendance(night: ClubNight, present: Sequence[int]) -> None:
+    """Keep who came to the night (the club's players among ``present``; guests become
+    players only when seated): the rounds page starts round 1 from them."""
+    players = Player.objects.filter(club_id=night.season.club_id, pk__in=present)
+    night.present.set(players)
+
+
 class AlreadySeated(Rejection):
     """Every player of the draw sits at a table of the night already: the same draw was
     confirmed before (a double tap, Back and send again, two administrators at once)."""

@@ -1,7 +1,8 @@
 """A club's players from a list: a CSV of names, as a secretary keeps it.
 
 The first row names the columns, in English or Japanese: ``name`` (名前, required),
-``name_ja`` (日本語名) and ``handle`` (ハンドル), in any order.  The file is read as
+``name_ja`` (日本語名), ``reading`` (よみ, in kana: lists sort by it) and ``handle``
+(ハンドル), in any order.  The file is read as
 :mod:`tournaments.textfile` reads CSV: UTF-8 (with or without the byte-order mark
 Excel writes), Shift_JIS, which Japanese Excel writes, or Excel's UTF-16 text.  A name the club has already (the same handle, or the same name
 whatever its case) is skipped, so the same list can be given twice.  Every mistake
@@ -11,6 +12,7 @@ its column; then nothing is written.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +21,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_noop
 
 from tournaments.models import Club, Player
+from tournaments.names import KANA
 from tournaments.nights import unique_handle
 from tournaments.records import Rejection, error
 from tournaments.textfile import csv_rows
@@ -33,9 +36,13 @@ COLUMNS = {
     "日本語名": "name_ja",
     "handle": "handle",
     "ハンドル": "handle",
+    "reading": "reading",
+    "よみ": "reading",
+    "読み": "reading",
+    "ふりがな": "reading",
 }
 """Accepted headings (lower-cased, stripped) → the column they are."""
-LENGTHS = {"name": 100, "name_ja": 100, "handle": 40}
+LENGTHS = {"name": 100, "name_ja": 100, "handle": 40, "reading": 100}
 
 
 @dataclass
@@ -82,6 +89,11 @@ def read(club: Club, data: bytes) -> Roster:
                 error("missing_field", f"{place}.name", gettext_noop("a name is required"))
             )
             continue
+        if values.get("reading") and not KANA.fullmatch(
+            unicodedata.normalize("NFKC", values["reading"])
+        ):
+            errors.append(error("wrong_reading", f"{place}.reading", gettext_noop("a reading is written in kana")))  # fmt: skip
+            continue
         if handle and slugify(handle) != handle:
             errors.append(error("wrong_handle", f"{place}.handle", gettext_noop("a handle is lower-case letters, digits and hyphens")))  # fmt: skip
             continue
@@ -96,7 +108,13 @@ def read(club: Club, data: bytes) -> Roster:
         handle = handle or unique_handle(club, name, handles)
         handles.add(handle)
         roster.new.append(
-            Player(club=club, display_name=name, name_ja=values.get("name_ja", ""), handle=handle)
+            Player(
+                club=club,
+                display_name=name,
+                name_ja=values.get("name_ja", ""),
+                reading=values.get("reading", ""),
+                handle=handle,
+            )  # fmt: skip
         )
     if errors:
         raise Rejection(tuple(errors))

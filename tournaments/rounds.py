@@ -117,10 +117,11 @@ def _finished(last: Round) -> None:
 
 
 def present_by_default(night: ClubNight) -> list[int]:
-    """Everyone of the round before, seated or sitting out (none before round 1)."""
+    """Everyone of the round before, seated or sitting out; before round 1, the night's
+    attendance (``nights.take_attendance``)."""
     last = current(night)
     if last is None:
-        return []
+        return sorted(night.present.values_list("pk", flat=True))
     seated = Seat.objects.filter(match__table__round=last).values_list("player_id", flat=True)
     return sorted({*seated, *last.sat_out.values_list("pk", flat=True)})
 

@@ -58,6 +58,17 @@
       });
     }
   });
+  // Fields that matter for one choice only (the final table's size and the others) show
+  // while that choice is made; without a script they all show.
+  document.querySelectorAll("[data-shown-for]").forEach(function (block) {
+    var choices = document.querySelectorAll(block.dataset.shownFor);
+    function show() {
+      var chosen = Array.prototype.some.call(choices, function (c) { return c.checked && c.value === block.dataset.shownValue; });
+      block.hidden = !chosen;
+    }
+    choices.forEach(function (c) { c.addEventListener("change", show); });
+    show();
+  });
   // "Tick everyone": every box of its field ticked (then untick who is missing).
   document.querySelectorAll("[data-tick-all]").forEach(function (button) {
     button.addEventListener("click", function () {

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from scoring import night as night_standings
 from scoring.models import MatchStanding, Rating, SeasonStanding
 from tests.conftest import play
-from tournaments import pins, rounds
+from tournaments import nights, pins, rounds
 from tournaments.merge import merge
 from tournaments.models import Club, ClubNight, Deal, Match, Player, Round, Season
 from tournaments.records import Rejection
@@ -84,6 +84,8 @@ def test_a_club_in_rounds_restores_with_every_derived_figure(
     night, players = room
     _night_of_nine(night, players, django_capture_on_commit_callbacks)
     pins.set_pin(players[0], "2468")
+    nights.take_attendance(night, [p.pk for p in players[:9]])
+    Player.objects.filter(pk=players[1].pk).update(reading="いとう")
     with django_capture_on_commit_callbacks(execute=True):
         call_command("rebuild_standings")
     before = figures("open")
@@ -101,6 +103,9 @@ def test_a_club_in_rounds_restores_with_every_derived_figure(
     assert list(Round.objects.values_list("number", "game", "method", "deals")) == rounds_before
     restored = Player.objects.get(handle=players[0].handle)
     assert pins.check(restored, "2468") is pins.Check.RIGHT
+    came = ClubNight.objects.get(season__club__slug="open").present.values_list("handle", flat=True)
+    assert sorted(came) == sorted(p.handle for p in players[:9])
+    assert Player.objects.get(handle=players[1].handle).reading == "いとう"
 
 
 def test_a_merge_keeps_the_rounds_the_merged_player_sat_out(

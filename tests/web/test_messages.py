@@ -164,3 +164,15 @@ def test_the_entry_page_shows_the_engines_errors_in_japanese(client, scorer, mak
     page = client.post(f"/matches/{match.pk}/enter/", data).content.decode()
     assert "&#x27;Aki&#x27; は立った人" in page or "Aki は立った人" in page
     assert "is the declarer" not in page
+
+
+GLOSSARY = {"卓": "テーブル", "例会": "クラブナイト"}
+"""One Japanese word for one thing on every page: the word kept, and the one it replaced."""
+
+
+def test_one_japanese_word_for_one_thing():
+    po = (ROOT / "locale" / "ja" / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    said = "\n".join(re.findall(r'^msgstr(?:\[\d+\])? "(.*)"$', po, re.MULTILINE))
+    for kept, replaced in GLOSSARY.items():
+        assert kept in said
+        assert replaced not in said, [line for line in said.splitlines() if replaced in line]

@@ -225,3 +225,23 @@ def test_the_api_refuses_the_same_values(night, nine, hidden, club, django_user_
         answer = api.post(url, body, format="json")
         assert answer.status_code == 400 and answer.json()["errors"], body
     assert not Round.objects.exists()
+
+
+def test_round_1_starts_from_the_nights_attendance(night, nine, director):
+    attendance = director.get(f"/nights/{night.pk}/draw/").content.decode()
+    assert f'href="/nights/{night.pk}/rounds/"' in attendance  # the way to the rounds
+    came = nine[:7]
+    answer = director.post(
+        f"/nights/{night.pk}/draw/", {"action": "rounds", "present": [*came, "x" * 30, 10**40]}
+    )
+    assert answer.status_code == 302 and answer["Location"] == f"/nights/{night.pk}/rounds/"
+    assert sorted(night.present.values_list("pk", flat=True)) == sorted(came)
+    page = director.get(f"/nights/{night.pk}/rounds/").content.decode()
+    ticked = {pk for pk in nine if f'value="{pk}" id="id_players_{pk}" checked' in page}
+    assert ticked == set(came)
+    assert 'id="final-fields"' in page  # shown for the final table only (site.js)
+    # Another club's player cannot be made present.
+    other = Club.objects.create(name="Other", slug="other")
+    stranger = Player.objects.create(club=other, handle="x", display_name="X")
+    director.post(f"/nights/{night.pk}/draw/", {"action": "rounds", "present": [stranger.pk]})
+    assert not night.present.exists()

@@ -3,6 +3,7 @@ their rounds and tables."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -13,10 +14,18 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 import engine
-from tournaments.names import look_alike, normal
+from tournaments.names import KANA, look_alike, normal
 
 GAME_NAMES = sorted(engine.GAMES)
 """The games' names, for the API schema's one choice set of games."""
+
+
+def validate_reading(value: str) -> None:
+    """A reading is written in kana (hiragana or katakana)."""
+    if value and not KANA.fullmatch(unicodedata.normalize("NFKC", value).strip()):
+        raise ValidationError(
+            _("Write the reading in kana (ひらがな or カタカナ)."), code="reading"
+        )
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -98,6 +107,13 @@ class Player(models.Model):
     )
     display_name = models.CharField(max_length=100)
     name_ja = models.CharField(_("name in Japanese"), max_length=100, blank=True)
+    reading = models.CharField(
+        _("reading (kana)"),
+        max_length=100,
+        blank=True,
+        validators=[validate_reading],
+        help_text=_("How the name is read, in kana: lists put players in 五十音 order by it."),
+    )
     pin = models.CharField(
         max_length=128,
         blank=True,
@@ -247,6 +263,12 @@ class ClubNight(models.Model):
         help_text=_(
             "Points for first, second, third… at a table (table ranks); empty: 4, 2, 1, 0."
         ),
+    )
+    present = models.ManyToManyField(
+        Player,
+        blank=True,
+        related_name="+",
+        help_text=_("Who came, as the attendance page ticked them: round 1 starts from them."),
     )
 
     class Meta:

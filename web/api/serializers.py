@@ -48,7 +48,7 @@ class PlayerSerializer(AccountFieldsForAdministrators, serializers.ModelSerializ
 
     class Meta:
         model = Player
-        fields = ["id", "club", "handle", "display_name", "name_ja", "user"]
+        fields = ["id", "club", "handle", "display_name", "name_ja", "reading", "user"]
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         club = attrs.get("club", getattr(self.instance, "club", None))

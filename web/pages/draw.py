@@ -23,7 +23,14 @@ from tournaments.draw import NoDraw
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import ClubNight, Membership, Player
-from tournaments.nights import AlreadySeated, Guest, PlannedTable, propose, seat_night
+from tournaments.nights import (
+    AlreadySeated,
+    Guest,
+    PlannedTable,
+    propose,
+    seat_night,
+    take_attendance,
+)
 from tournaments.records import Rejection
 from tournaments.textfile import whole_number
 from web.downloads import download
@@ -77,8 +84,13 @@ def night_draw(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and action in ("review", "confirm"):
         return _review(request, night, confirm=action == "confirm")
     form = AttendanceForm(request.POST or None, night=night)
+    if request.method == "POST" and action == "rounds":  # played in rounds: from who came
+        ticked = [whole_number(p) for p in request.POST.getlist("present")]
+        take_attendance(night, [p for p in ticked if p is not None])
+        return redirect("night_rounds", pk=night.pk)
     if request.method == "POST" and form.is_valid():
         present = [int(p) for p in form.cleaned_data["present"]]
+        take_attendance(night, present)
         # Guests become players of the club only when the tables are confirmed.
         guests = [Guest(-i, name) for i, name in enumerate(form.cleaned_data["guest_names"], 1)]
         present += [g.pk for g in guests]

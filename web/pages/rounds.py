@@ -20,6 +20,7 @@ from tournaments import access, confirmation, rounds, table_links
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import ClubNight, Match, Player, Round
+from tournaments.names import reading_order
 from tournaments.records import Rejection
 from tournaments.round_draw import Seating
 from tournaments.textfile import whole_number
@@ -86,7 +87,7 @@ def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
             "problems": problems,
             "games": [(g, LEAGUE_GAMES[g].label) for g in night.season.games if g in LEAGUE_GAMES],
             "methods": Round.Method.choices,
-            "players": Player.objects.filter(club=night.season.club).order_by("display_name"),
+            "players": reading_order(Player.objects.filter(club=night.season.club)),
             "unfinished": len(rounds.unfinished(current)) if current else 0,
             "waiting": _waiting(request, current),
             "open_ended": [g for g in night.season.games if rounds.open_ended(g)],

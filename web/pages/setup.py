@@ -19,6 +19,7 @@ from tournaments import members as club_members
 from tournaments.merge import merge
 from tournaments.messages import localize
 from tournaments.models import Club, Membership, Player, Season
+from tournaments.names import reading_order
 from tournaments.records import Rejection
 from tournaments.textfile import whole_number
 from web.pages.setup_forms import ClubNightForm, MemberForm, PlayerForm, SeasonForm
@@ -58,7 +59,7 @@ def club_setup(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "club": club,
             "form": form,
-            "players": club.players.select_related("user").order_by("display_name"),
+            "players": reading_order(club.players.select_related("user")),
             "memberships": club.memberships.select_related("user").order_by("user__username"),
             "member_form": MemberForm(prefix="member"),
             "invitations": club.invitations.select_related("player", "used_by", "account")[:30],
@@ -122,7 +123,7 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("%(name)s saved.") % {"name": player.display_name})
             return redirect("club_setup", slug=club.slug)
-    others = club.players.exclude(pk=player.pk).order_by("display_name")
+    others = reading_order(club.players.exclude(pk=player.pk))
     return render(
         request,
         "pages/setup/form.html",

@@ -14,7 +14,7 @@ from tournaments import pins
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Membership, Player, Season
-from tournaments.names import unspaced
+from tournaments.names import reading_order, unspaced
 from tournaments.nights import unique_handle
 
 
@@ -57,7 +57,7 @@ class PlayerForm(forms.ModelForm):
 
     class Meta:
         model = Player
-        fields = ["display_name", "name_ja", "handle"]
+        fields = ["display_name", "name_ja", "reading", "handle"]
         labels = {"display_name": _("Name"), "name_ja": _("Name in Japanese")}
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
@@ -231,10 +231,11 @@ class AttendanceForm(forms.Form):
     def __init__(self, *args: Any, night: ClubNight, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.night = night
-        players = Player.objects.filter(club_id=night.season.club_id).order_by("display_name")
+        players = reading_order(Player.objects.filter(club_id=night.season.club_id))
         present, games = self.fields["present"], self.fields["games"]
         assert isinstance(present, forms.ChoiceField) and isinstance(games, forms.ChoiceField)
         present.choices = [(str(p.pk), p.display_name) for p in players]
+        present.initial = [str(pk) for pk in night.present.values_list("pk", flat=True)]
         games.choices = [
             (g, LEAGUE_GAMES[g].label) for g in night.season.games if g in LEAGUE_GAMES
         ]

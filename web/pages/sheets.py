@@ -33,6 +33,7 @@ from tournaments import access
 from tournaments.games import LEAGUE_GAMES, league_game
 from tournaments.messages import localize
 from tournaments.models import Player, SheetUpload
+from tournaments.names import reading_order
 from tournaments.records import Rejection
 from tournaments.sheets import cells, check, template, write
 from tournaments.sheets.preview import Preview
@@ -215,7 +216,7 @@ def _context(
     context: dict[str, Any] = {"club": club, "upload": kept, "preview": "counts" in view}
     if "counts" not in view:
         return context
-    players = list(Player.objects.filter(club=club).order_by("display_name"))
+    players = reading_order(Player.objects.filter(club=club))
     by_handle = {p.handle: p for p in players}
     unknown = [
         {"name": name, "rows": rows[:5], "more": len(rows) - 5, "answer": answers.get(name, ""),

@@ -32,6 +32,11 @@ def test_a_night_in_rounds_on_a_phone_and_the_room_display(
     phone.fill("#id_password", "dir-pass-2026")
     phone.click("button[type=submit]")
     phone.wait_for_selector("#next-round")
+    assert phone.is_hidden("#final-fields")  # the final table's fields: for the final only
+    phone.click("label[for=id_method_final]")
+    assert phone.is_visible("#id_size")
+    phone.click("label[for=id_method_balanced]")
+    assert phone.is_hidden("#final-fields")
     phone.click("#everyone")
     phone.fill("#id_deals", "2")
     phone.click("#propose")

@@ -1,0 +1,58 @@
+"""Players in reading order (issue 43, 6): Japanese names in 五十音 order by their
+reading, katakana read as hiragana, a name in kanji placed by the reading typed for it."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.test import Client
+
+from tests.conftest import member_of
+from tournaments import roster
+from tournaments.models import Membership, Player
+from tournaments.names import reading_key, reading_order
+
+pytestmark = pytest.mark.django_db
+
+
+def test_kana_sort_in_gojuon_order_and_kanji_by_their_reading(club):
+    for name, reading in [
+        ("渡辺 健", "わたなべ けん"),
+        ("さとう", ""),
+        ("伊藤 亜紀", "いとう あき"),
+        ("カトウ", ""),
+        ("Alice", ""),
+        ("青木", ""),  # no reading: after the names that have one
+        ("うえの", ""),
+    ]:
+        Player.objects.create(club=club, handle=f"p{len(reading)}{len(name)}{ord(name[0])}",
+                              display_name=name, reading=reading)  # fmt: skip
+    ordered = [p.display_name for p in reading_order(club.players.all())]
+    assert ordered == ["伊藤 亜紀", "うえの", "カトウ", "さとう", "渡辺 健", "Alice", "青木"]
+    assert reading_key("ｶﾄｳ") == reading_key("かとう")  # half-width katakana too
+
+
+def test_a_reading_is_kana(club):
+    player = Player(club=club, handle="ito", display_name="伊藤", reading="Ito")
+    with pytest.raises(ValidationError) as refused:
+        player.full_clean()
+    assert "reading" in refused.value.message_dict
+    with pytest.raises(roster.Rejection) as wrong:
+        roster.read(club, "name,よみ\n伊藤,ito\n".encode())
+    assert wrong.value.errors[0]["path"] == "row 2.reading"
+    listed = roster.read(club, "name,よみ\n伊藤,イトウ\n".encode())
+    assert listed.new[0].reading == "イトウ"
+
+
+def test_the_pages_list_players_in_reading_order(club, django_user_model):
+    for handle, name, reading in [
+        ("w", "渡辺", "わたなべ"),
+        ("a", "青木", "あおき"),
+        ("k", "加藤", ""),
+    ]:
+        Player.objects.create(club=club, handle=handle, display_name=name, reading=reading)
+    admin = Client()
+    admin.force_login(member_of(club, django_user_model, "lena", Membership.Role.ADMIN))
+    page = admin.get(f"/clubs/{club.slug}/setup/").content.decode()
+    listing = page[page.index('id="players"') :]
+    assert listing.index("青木") < listing.index("渡辺") < listing.index("加藤")

@@ -91,6 +91,12 @@
       setTimeout(function () { if (!section.contains(document.activeElement)) pad.hidden = true; }, 0);
     });
   });
+  // A sticky pad's height, for the fields that scroll under it to stop below it (site.css).
+  form.querySelectorAll(".entry-section > .cardpad:not(.popup)").forEach(function (pad) {
+    function measure() { pad.parentNode.style.setProperty("--pad-height", pad.offsetHeight + "px"); }
+    measure();
+    window.addEventListener("resize", measure);
+  });
   var suit = "";
   function append(code, separator) {
     if (!target) return;

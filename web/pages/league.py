@@ -106,15 +106,13 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = readable_match(request.user, pk)
     sheet = match_sheet(match)
     stored = list(match.deals.order_by("number").only("pk", "number", "deleted_at", "match_id"))
-    corrections = _readable_history(match)
     return render(
         request,
         "pages/match.html",
         {
             "match": match,
             "sheet": sheet,
-            "corrections": corrections,
-            "events": match.events.select_related("changed_by").order_by("-changed_at", "-pk"),
+            "history": _timeline(match),
             "club": access.club_id(match),
             "may_score": access.scores_table(request.user, match.table),
             "confirmable": _confirmable(request, match),
@@ -135,7 +133,7 @@ def _confirmable(request: HttpRequest, match: Match) -> set[int]:
 
 
 def _readable_history(match: Match) -> list[dict[str, Any]]:
-    """The match's corrections, newest first, as people read them: what each changed,
+    """The match's corrections as people read them: what each changed,
     field by field, and its effect on the leaderboard, players by their names."""
     names = {p.handle: p.display_name for p in match.seated_players()}
     versions = list(
@@ -156,7 +154,15 @@ def _readable_history(match: Match) -> list[dict[str, Any]]:
             {**line, "player": names.get(line["player"], line["player"])} for line in version.effect
         ]
         out.append({"version": version, "changes": changed, "more": more, "effect": effect})
-    return sorted(out, key=lambda v: (v["version"].changed_at, v["version"].pk), reverse=True)
+    return out
+
+
+def _timeline(match: Match) -> list[dict[str, Any]]:
+    """The match's history as one timeline, newest first: corrections (each with what it
+    changed) and the match's events (ended, reopened) together, in the order they were made."""
+    events = [{"event": e, "at": e.changed_at} for e in match.events.select_related("changed_by")]
+    corrections = [{**c, "at": c["version"].changed_at} for c in _readable_history(match)]
+    return sorted([*events, *corrections], key=lambda item: item["at"], reverse=True)
 
 
 LATEST_MATCHES = 20

@@ -31,6 +31,7 @@ router.register("deals", match_api.DealViewSet, basename="deal")
 urlpatterns = [
     path("healthz", league.healthz, name="healthz"),
     path("sw.js", entry.service_worker, name="service_worker"),
+    path("manifest.webmanifest", entry.web_manifest, name="web_manifest"),
     path(
         "favicon.ico",
         require_safe(RedirectView.as_view(url="/static/clubscore/favicon.svg", permanent=True)),

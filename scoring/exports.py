@@ -26,6 +26,7 @@ from openpyxl import Workbook
 from openpyxl.styles import Font
 
 from scoring import pdf
+from scoring.documents import Cell, Document
 from scoring.models import SeasonStanding
 from scoring.ratings import with_ratings
 from scoring.sheets import MatchSheet
@@ -33,7 +34,6 @@ from tournaments.games import label
 from tournaments.models import Season
 from tournaments.names import table_label
 
-Cell = str | int | float | None
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -158,25 +158,6 @@ def to_xlsx(
 
 
 # -- the registry --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Document:
-    """What an export holds: a title block, a header and rows; ``name`` names the XLSX sheet."""
-
-    name: str
-    title: Sequence[str]
-    header: Sequence[str]
-    rows: Sequence[Sequence[Cell]]
-    blank_rows: int = 0
-    """Empty rows to fill in by hand (the blank paper sheet)."""
-    qr: str = ""
-    """A link printed as a QR code beside the title (PDF only): the table's link."""
-    landscape: bool = False
-    """Wide: the PDF's pages are A4 landscape (``scoring.pdf``)."""
-    print_columns: int = 0
-    """The PDF prints only the first ``print_columns`` columns (0: all): the rest (the
-    club and season on every row, for a spreadsheet) are in the printed title."""
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from scoring.exports import Document
+from scoring.documents import Document
 from tournaments.games import LEAGUE_GAMES
 from tournaments.models import ClubNight, Match
 from tournaments.names import table_label

@@ -22,7 +22,7 @@ import io
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.graphics.barcode.qr import QrCodeWidget
@@ -47,8 +47,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-if TYPE_CHECKING:
-    from scoring.exports import Document
+from scoring.documents import Document
 
 FONT = "IPAPGothic"
 FONT_FILE = Path(__file__).resolve().parent / "fonts" / "ipagp.ttf"

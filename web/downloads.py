@@ -11,7 +11,8 @@ from django.views.decorators.http import require_safe
 import engine
 from scoring import exports, paper
 from scoring import night as night_standings
-from scoring.exports import EXPORTERS, Document
+from scoring.documents import Cell, Document
+from scoring.exports import EXPORTERS
 from scoring.queries import readable_match
 from scoring.ratings import scope_for
 from scoring.sheets import match_sheet
@@ -66,7 +67,7 @@ def night_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     )
     method, lines = night_standings.standings(night)
     header = [_("Rank"), _("Player"), _("Total"), _("Points"), _("Matches"), _("Sat out")]
-    rows: list[list[exports.Cell]] = [
+    rows: list[list[Cell]] = [
         [x.rank, x.display_name, x.total, x.points, x.matches, x.sat_out] for x in lines
     ]
     title = [

@@ -16,6 +16,9 @@
     return window.caches ? caches.delete("clubscore-pages").catch(function () {}) : Promise.resolve();
   }
   if (document.body.dataset.signedIn === "0") forgetPages();
+  // The service worker on every page: the site installs like an app (its manifest), and
+  // the entry pages kept by it open with no network (entry.js keeps them).
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () {});
   document.querySelectorAll("form[data-sign-out]").forEach(function (signOut) {
     signOut.addEventListener("submit", function (event) {
       if (signOut.dataset.forgotten) return;
@@ -68,6 +71,16 @@
     }
     choices.forEach(function (c) { c.addEventListener("change", show); });
     show();
+  });
+  // A table wider than the screen scrolls by keyboard too: its box takes the focus and is
+  // named after the heading before it (a sheet of many players on a phone).
+  document.querySelectorAll(".scroll").forEach(function (box) {
+    if (box.scrollWidth <= box.clientWidth + 1 || box.hasAttribute("tabindex")) return;
+    box.tabIndex = 0;
+    box.setAttribute("role", "region");
+    var heading = box.previousElementSibling;
+    while (heading && !/^H[1-6]$/.test(heading.tagName)) heading = heading.previousElementSibling;
+    box.setAttribute("aria-label", heading ? heading.textContent.trim() : document.title);
   });
   // "Tick everyone": every box of its field ticked (then untick who is missing).
   document.querySelectorAll("[data-tick-all]").forEach(function (button) {

@@ -14,7 +14,7 @@ from django.core.management import call_command
 from openpyxl import load_workbook
 
 from scoring import pdf as printed
-from scoring.exports import Document
+from scoring.documents import Document
 from tournaments.models import ClubNight, Match, Player, Season
 
 pytestmark = pytest.mark.django_db

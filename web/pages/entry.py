@@ -12,8 +12,10 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -234,3 +236,34 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(SERVICE_WORKER.read_bytes(), content_type="text/javascript")
     response["Cache-Control"] = "no-cache"
     return response
+
+
+@require_safe
+def web_manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest: the site installs on a phone's home screen and opens
+    standalone, like an app (the service worker keeps the entry pages for use offline)."""
+    icons = [
+        {"src": static(f"clubscore/icon-{n}.png"), "sizes": f"{n}x{n}", "type": "image/png",
+         "purpose": purpose}
+        for n, purpose in ((192, "any"), (512, "any"), (512, "maskable"))
+    ]  # fmt: skip
+    icons.append({"src": static("clubscore/favicon.svg"), "sizes": "any", "type": "image/svg+xml"})
+    manifest = {
+        "name": "Clubscore",
+        "short_name": "Clubscore",
+        "description": _("Scores of a card club's nights, entered at the table."),
+        "lang": get_language(),
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#ffffff",
+        "theme_color": THEME_COLOUR,
+        "icons": icons,
+    }
+    response = JsonResponse(manifest, content_type="application/manifest+json")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+THEME_COLOUR = "#0f3d5e"
+"""The site's header blue (site.css), the phone's bar colour for the installed app."""

@@ -335,3 +335,15 @@ def test_the_api_links_an_account_to_one_player_of_a_club_too(club, players, dja
     )
     assert answer.status_code == 400 and answer.json()["errors"]
     assert Player.objects.get(pk=players["chika"].pk).user is None
+
+
+def test_the_password_rules_are_shown_before_a_refusal(client, settings, club, admin_client):
+    settings.ALLOW_SIGN_UP = True
+    for page in (
+        client.get("/accounts/sign-up/"),
+        client.get(f"/join/{_invite(admin_client, club)}/"),
+    ):
+        text = page.content.decode()
+        assert "at least 8 characters" in text and "entirely numeric" in text
+    client.cookies["django_language"] = "ja"
+    assert "8 文字以上" in client.get("/accounts/sign-up/").content.decode()

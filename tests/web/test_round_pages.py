@@ -245,3 +245,10 @@ def test_round_1_starts_from_the_nights_attendance(night, nine, director):
     stranger = Player.objects.create(club=other, handle="x", display_name="X")
     director.post(f"/nights/{night.pk}/draw/", {"action": "rounds", "present": [stranger.pk]})
     assert not night.present.exists()
+
+
+def test_two_nights_on_one_date_are_told_apart(night, client):
+    evening = ClubNight.objects.create(season=night.season, date=night.date, venue="Room B")
+    season = client.get(f"/seasons/{night.season_id}/").content.decode()
+    assert "2026-11-28 Hall" in season and "2026-11-28 Room B" in season
+    assert f"/nights/{evening.pk}/" in season

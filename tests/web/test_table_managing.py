@@ -147,3 +147,12 @@ def test_a_draw_naming_a_member_as_scorer_seats_nobody(season, players, club, dj
         nights.seat_night(night, [nights.PlannedTable("napoleon", seated, scorer=reader)])
     assert refused.value.errors[0]["path"] == "tables[0].scorer"
     assert not night.tables.exists()
+
+
+def test_a_deal_refused_on_arrival_names_its_field(tonight, match):
+    phone = Client()
+    phone.get(f"/t/{table_links.ensure(tonight)}/")
+    form = {"declarer": "aki", "trump": "hearts", "count": "99", "number": "1", "key": "k1"}
+    sent = phone.post(f"/matches/{match.pk}/enter/", form, HTTP_ACCEPT="application/json")
+    assert sent.status_code == 422
+    assert any(e.startswith("Count declared") for e in sent.json()["errors"]), sent.json()

@@ -193,7 +193,10 @@ def _saved(
 
 def _refused_json(form: DealEntryForm, stale: Deal | None, same_as: Deal | None) -> JsonResponse:
     """Why a queued entry was not stored, for the page to show it for correction."""
-    problems = [str(e) for errors in form.errors.values() for e in errors]
+    problems = [  # each problem with its field, as the page's summary says it
+        f"{p['label']}: {p['message']}" if p["label"] else p["message"]
+        for p in form.error_summary()
+    ]
     if stale is not None:
         problems.append(
             _("Deal %(n)s was saved meanwhile: %(scores)s")

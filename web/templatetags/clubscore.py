@@ -41,6 +41,13 @@ def table_label(name: str) -> str:
     return _table_label(name)
 
 
+@register.filter
+def night_label(night: Any) -> str:
+    """A club night as every list names it: its date and its venue, so that two nights on
+    one date (two rooms, an afternoon and an evening) are told apart."""
+    return f"{night.date:%Y-%m-%d} {night.venue}".strip()
+
+
 SUIT_MARKS = {"S": "♠", "H": "♡", "D": "♢", "C": "♣"}
 
 

@@ -75,7 +75,9 @@ def tap_deal(page, fields: dict[str, str | list[str]]) -> int:
     its text typed.  Fails for letters bound for a field that shows no keyboard."""
     taps = 0
     for name, value in fields.items():
-        values = value if isinstance(value, list) else [value]
+        if value is None or value == "":
+            continue  # an empty field stays empty
+        values = [str(v) for v in value] if isinstance(value, list) else [str(value)]
         control = f"#deal-entry [name='{name}']"
         kind = page.eval_on_selector(
             control,
@@ -87,7 +89,14 @@ def tap_deal(page, fields: dict[str, str | list[str]]) -> int:
                 page.tap(f"#field-{name} label:has(input[value='{v}'])")
                 taps += 1
         elif kind == "none":
-            selectors = pad_taps(name, *" ".join(values).split())
+            pad = f".entry-section:has(#id_{name}) .cardpad"
+            selectors = [f"#id_{name}"]
+            for i, line in enumerate("\n".join(values).split("\n")):
+                if i:  # a line after the first starts with the pad's new line
+                    selectors.append(f"{pad} button[data-newline]")
+                for card in line.split():
+                    own = f"{pad} button[data-code='{card}']"  # a pad of whole cards
+                    selectors += [own] if page.query_selector(own) else pad_taps(name, card)[1:]
             for selector in selectors:
                 page.tap(selector)
             taps += len(selectors)

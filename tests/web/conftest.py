@@ -1,13 +1,15 @@
 """Set-up shared by the tests of the pages: tonight's table and its Napoleon match (a
-table link works on its night's date and the day after)."""
+table link works on its night's date and the day after), and a league administrator's
+page client."""
 
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
-from tests.conftest import NAPOLEON_SEATS
-from tournaments.models import ClubNight, Table
+from tests.conftest import NAPOLEON_SEATS, member_of
+from tournaments.models import ClubNight, Membership, Table
 
 
 @pytest.fixture
@@ -21,3 +23,11 @@ def tonight(season):
 def match(tonight, make_match):
     """A Napoleon match at ``tonight`` among NAPOLEON_SEATS."""
     return make_match("napoleon", NAPOLEON_SEATS, at=tonight)
+
+
+@pytest.fixture
+def admin(club, django_user_model):
+    """A page client signed in as ``lena``, a league administrator of ``club``."""
+    page = Client()
+    page.force_login(member_of(club, django_user_model, "lena", Membership.Role.ADMIN))
+    return page

@@ -10,18 +10,11 @@ import re
 import pytest
 from django.test import Client
 
-from tests.conftest import member_of, napoleon_deal
+from tests.conftest import napoleon_deal
 from tournaments import table_links
-from tournaments.models import Deal, Membership, Table
+from tournaments.models import Deal, Table
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def admin(club, django_user_model):
-    page = Client()
-    page.force_login(member_of(club, django_user_model, "lena", Membership.Role.ADMIN))
-    return page
 
 
 def _phone(table: Table) -> Client:

@@ -20,13 +20,6 @@ from tournaments.records import Rejection
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def admin(club, django_user_model):
-    page = Client()
-    page.force_login(member_of(club, django_user_model, "lena", Membership.Role.ADMIN))
-    return page
-
-
 def test_a_scorer_who_joined_after_the_draw_is_made_the_tables_scorer(
     table, admin, club, players, django_user_model
 ):

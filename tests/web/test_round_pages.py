@@ -252,3 +252,13 @@ def test_two_nights_on_one_date_are_told_apart(night, client):
     season = client.get(f"/seasons/{night.season_id}/").content.decode()
     assert "2026-11-28 Hall" in season and "2026-11-28 Room B" in season
     assert f"/nights/{evening.pk}/" in season
+
+
+def test_lists_of_matches_name_the_round(night, nine, director):
+    from tournaments import rounds
+
+    rounds.next_round(night, game="napoleon", method="balanced", players=nine, deals=2, seed=1)
+    home = director.get("/").content.decode()
+    assert "2026-11-28 Hall Round 1 · Table 1" in " ".join(home.split())
+    player = director.get(f"/players/{nine[0]}/").content.decode()
+    assert "Round 1 · Table" in player

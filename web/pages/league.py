@@ -35,7 +35,9 @@ def home(request: HttpRequest) -> HttpResponse:
     user = request.user
     seasons = visible(Season.objects.select_related("club"), user).order_by("club__name", "name")
     nights = visible(ClubNight.objects.select_related("season"), user).order_by("-date")[:10]
-    matches = visible(matches_with_standings(), user).order_by("-created_at", "-pk")[:12]
+    matches = visible(matches_with_standings().select_related("table__round"), user).order_by(
+        "-created_at", "-pk"
+    )[:12]
     context = {"seasons": seasons, "nights": nights, "matches": matches, **roles.for_user(user)}
     return render(request, "pages/home.html", context)
 
@@ -176,7 +178,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     user = request.user
     player = get_object_or_404(visible(Player.objects.select_related("club"), user), pk=pk)
     matches = (
-        visible(Match.objects.select_related("table__club_night"), user)
+        visible(Match.objects.select_related("table__club_night", "table__round"), user)
         .filter(seats__player=player)
         .order_by("-pk")[:LATEST_MATCHES]
     )

@@ -21,7 +21,7 @@ def for_user(user: Any) -> dict[str, Any]:
     tables = access.scored_tables(Table.objects.all(), user)
     open_matches = (
         Match.objects.filter(table__in=tables, status=Match.Status.OPEN)
-        .select_related("table__club_night__season__club")
+        .select_related("table__club_night__season__club", "table__round")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
         )
@@ -35,7 +35,7 @@ def for_user(user: Any) -> dict[str, Any]:
     context: dict[str, Any] = {
         "my_tables": [(m, m.played + 1) for m in open_matches.filter(table__scorer=user)[:10]],
         "my_matches": Match.objects.filter(seats__player__in=mine)
-        .select_related("table__club_night")
+        .select_related("table__club_night", "table__round")
         .order_by("-table__club_night__date", "-pk")[:10],
         "my_standings": SeasonStanding.objects.filter(player__in=mine)
         .select_related("season", "player")
@@ -51,7 +51,7 @@ def for_user(user: Any) -> dict[str, Any]:
             Match.objects.filter(
                 in_clubs, table__club_night__date__gte=today - dt.timedelta(days=1)
             )
-            .select_related("table__club_night", "table__scorer")
+            .select_related("table__club_night", "table__scorer", "table__round")
             .annotate(played=Count("deals"))
             .order_by("table__club_night__date", "table__name")
         )

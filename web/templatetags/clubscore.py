@@ -6,6 +6,7 @@ from typing import Any
 
 from django import template
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from scoring.exports import EXPORTERS, Exporter
 from tournaments import access
@@ -46,6 +47,16 @@ def night_label(night: Any) -> str:
     """A club night as every list names it: its date and its venue, so that two nights on
     one date (two rooms, an afternoon and an evening) are told apart."""
     return f"{night.date:%Y-%m-%d} {night.venue}".strip()
+
+
+@register.filter
+def table_place(table: Any) -> str:
+    """A table as a list of matches names it: its round (a night in rounds), then its name
+    in the reader's language (「第 2 ラウンド · 卓 1」).  Read with ``table__round``."""
+    name = _table_label(table.name)
+    if table.round_id is None:
+        return name
+    return _("Round %(n)s") % {"n": table.round.number} + f" · {name}"
 
 
 SUIT_MARKS = {"S": "♠", "H": "♡", "D": "♢", "C": "♣"}

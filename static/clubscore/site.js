@@ -82,6 +82,27 @@
     while (heading && !/^H[1-6]$/.test(heading.tagName)) heading = heading.previousElementSibling;
     box.setAttribute("aria-label", heading ? heading.textContent.trim() : document.title);
   });
+  // A leaderboard scrolled sideways on a phone stops where no heading is left half under
+  // its sticky columns (rank, player, points): the column cut by their edge is shown or
+  // hidden whole once the scrolling ends.
+  document.querySelectorAll(".scroll > table.leaderboard").forEach(function (table) {
+    var box = table.parentNode;
+    var lastSticky = table.querySelector("tr th:nth-child(3)");
+    if (!lastSticky) return;
+    box.addEventListener("scrollend", function () {
+      var edge = lastSticky.getBoundingClientRect().right;
+      var headings = table.querySelectorAll("tr:first-child th:nth-child(n+4)");
+      for (var i = 0; i < headings.length; i++) {
+        var cell = headings[i].getBoundingClientRect();
+        if (cell.left < edge - 1 && cell.right > edge + 1) {
+          var back = edge - cell.left, on = cell.right - edge;
+          var room = box.scrollWidth - box.clientWidth - box.scrollLeft;
+          box.scrollBy({ left: on <= back && on <= room ? on : -back, behavior: "smooth" });
+          return;
+        }
+      }
+    });
+  });
   // "Tick everyone": every box of its field ticked (then untick who is missing).
   document.querySelectorAll("[data-tick-all]").forEach(function (button) {
     button.addEventListener("click", function () {

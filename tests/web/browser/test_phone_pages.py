@@ -102,3 +102,21 @@ def test_at_rest_no_heading_hides_behind_the_sticky_columns_and_none_breaks(
             return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; })""",
     )
     assert lines and max(lines) == 1, lines  # one line each: no word broken in two
+
+
+@pytest.mark.parametrize("by", [30, 45, 200, 10_000])
+def test_scrolled_no_heading_is_left_half_under_the_sticky_columns(browser, live_server, demo, by):
+    """Issue 43, 8: scrolled sideways by a thumb, the leaderboard stops where the column at
+    the sticky columns' edge is shown or hidden whole."""
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{live_server.url}/seasons/{demo.table.club_night.season_id}/")
+    page.locator("#game-rettler .scroll").evaluate(f"el => el.scrollBy({{left: {by}}})")
+    page.wait_for_timeout(1200)  # the scroll ends, then settles
+    cut = page.eval_on_selector(
+        "#game-rettler table.leaderboard",
+        """table => { const edge = table.querySelector('th:nth-child(3)').getBoundingClientRect().right;
+            return [...table.querySelectorAll('tr:first-child th:nth-child(n+4)')]
+              .map(th => th.getBoundingClientRect())
+              .filter(r => r.left < edge - 1 && r.right > edge + 1).length; }""",
+    )
+    assert cut == 0

@@ -172,6 +172,7 @@ def _story(document: Document, frame: tuple[float, float]) -> list[Any]:
                 ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
                 ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dde7f0")),
                 ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("VALIGN", (0, 0), (-1, 0), "TOP"),  # headings start on one line
                 ("ALIGN", (1, 1), (-2, -1), "RIGHT"),
                 ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f6f6f6")]),
             ]
@@ -230,17 +231,22 @@ def _fitted(
     heading and value fits on one line (unless ``fill``: a sheet to write on spans the
     page); else each column is at least as wide as its
     heading's longest word and its longest number, and the columns of text (names,
-    games) share what is left, wrapping between words (Japanese between characters)."""
+    games) share what is left, wrapping between words (Japanese between characters); on a
+    sheet to write on (``fill``) they share it equally (:func:`_equal`)."""
     pad = 14  # a cell's padding, and some air
     head = [_width(h, 9) + pad for h in text[0]]
     data = [max((_width(row[i], 9) for row in text[1:]), default=0) + pad for i in range(len(head))]
     if not fill and sum(max(h, d) for h, d in zip(head, data, strict=True)) <= width:
         return text, None
     words = [max((_width(w) for w in h.split()), default=0) + pad for h in text[0]]
-    numbers = [
-        all(NUMBER.fullmatch(row[i]) or not row[i] for row in text[1:]) for i in range(len(head))
+    numbers = [  # a column of numbers keeps their width; the others share the rest
+        any(row[i] for row in text[1:])
+        and all(NUMBER.fullmatch(row[i]) or not row[i] for row in text[1:])
+        for i in range(len(head))
     ]
     least = [max(w, d if n else 0.0) for w, d, n in zip(words, data, numbers, strict=True)]
+    if fill:
+        return _cells(text), _equal(least, numbers, width)
     spare = max(width - sum(least), 0.0)
     wanted = [0.0 if n else max(max(h, d) - m, 1.0)
               for h, d, m, n in zip(head, data, least, numbers, strict=True)]  # fmt: skip
@@ -248,11 +254,34 @@ def _fitted(
         wanted = [max(h - m, 1.0) for h, m in zip(head, least, strict=True)]
     total = sum(wanted)
     columns = [m + spare * w / total for m, w in zip(least, wanted, strict=True)]
-    heading_cells = [Paragraph(escape(h), HEADING_CELL) for h in text[0]]
+    return _cells(text), columns
+
+
+def _cells(text: list[list[str]]) -> list[list[Any]]:
+    """Every cell a paragraph: headings wrap between words, numbers to the right."""
     return [
-        heading_cells,
+        [Paragraph(escape(h), HEADING_CELL) for h in text[0]],
         *[
             [Paragraph(escape(v), NUMBER_CELL if NUMBER.fullmatch(v) else CELL) for v in row]
             for row in text[1:]
         ],
-    ], columns
+    ]
+
+
+def _equal(least: list[float], numbers: list[bool], width: float) -> list[float]:
+    """A sheet to write on: the columns of numbers as narrow as they may be, the others
+    of one width (a wider one only where a heading's word needs it)."""
+    columns = list(least)
+    room = width - sum(m for m, n in zip(least, numbers, strict=True) if n)
+    open_ = [i for i, n in enumerate(numbers) if not n]
+    while open_:
+        share = room / len(open_)
+        wide = [i for i in open_ if least[i] > share]
+        if not wide:
+            for i in open_:
+                columns[i] = share
+            break
+        for i in wide:
+            room -= least[i]
+            open_.remove(i)
+    return columns

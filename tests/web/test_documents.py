@@ -227,3 +227,21 @@ def test_the_standings_pdf_has_a_line_a_player_and_whole_headings(client, demo, 
             for line in lines
         ), row
     assert all(r[-5] == "yes" for r in fonts(pdf, tmp_path))
+
+
+def test_a_sheet_to_write_on_gives_every_player_a_column_of_one_width(client, demo, tmp_path):
+    import re
+
+    match = Match.objects.filter(game="twentytwo").earliest("pk")
+    names = [p.display_name for p in match.seated_players()]
+    assert len({len(n) for n in names}) > 1  # names of other lengths: Aki, Chika…
+    path = tmp_path / "paper.pdf"
+    path.write_bytes(client.get(f"/matches/{match.pk}/paper.pdf").content)
+    html = subprocess.run(
+        ["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    words = re.findall(r'<word xMin="([\d.]+)"[^>]*>([^<]*)</word>', html)
+    heading = words[[w for _x, w in words].index("Deal") :]  # the table's heading row
+    starts = [next(float(x) for x, w in heading if w == name) for name in names]
+    widths = [b - a for a, b in zip(starts, starts[1:], strict=False)]
+    assert max(widths) - min(widths) < 1, widths

@@ -99,7 +99,7 @@ def book(documents: Sequence[Document]) -> bytes:
                         topPadding=0,
                         bottomPadding=0,
                     )
-                ],  # fmt: skip
+                ],
                 onPage=_running_line,
             )
             for name in names
@@ -156,8 +156,9 @@ def _story(document: Document, frame: tuple[float, float]) -> list[Any]:
     text = [["" if c is None else str(c) for c in row][:columns] for row in document.rows]
     rows_height: list[float] | None = None
     if document.blank_rows:  # to fill in by hand: numbered, as many as fit one page
-        text += [[str(len(text) + n + 1)] + [""] * (len(header) - 1)
-                 for n in range(document.blank_rows)]  # fmt: skip
+        text += [
+            [str(len(text) + n + 1)] + [""] * (len(header) - 1) for n in range(document.blank_rows)
+        ]
         cells, widths = _fitted([header, *text], width, fill=True)
         head = Table(cells[:1], widths).wrap(width, height)[1]
         room = height - _height(title, width) - head - 2 * mm  # some slack: never a blank page
@@ -248,8 +249,10 @@ def _fitted(
     if fill:
         return _cells(text), _equal(least, numbers, width)
     spare = max(width - sum(least), 0.0)
-    wanted = [0.0 if n else max(max(h, d) - m, 1.0)
-              for h, d, m, n in zip(head, data, least, numbers, strict=True)]  # fmt: skip
+    wanted = [
+        0.0 if n else max(max(h, d) - m, 1.0)
+        for h, d, m, n in zip(head, data, least, numbers, strict=True)
+    ]
     if not any(wanted):  # only numbers: the headings share the spare room
         wanted = [max(h - m, 1.0) for h, m in zip(head, least, strict=True)]
     total = sum(wanted)

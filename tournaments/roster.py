@@ -59,16 +59,30 @@ def read(club: Club, data: bytes) -> Roster:
     mistake by row and column (nothing is written either way)."""
     if len(data) > MAX_BYTES:
         raise Rejection(
-            (error("too_large", "file", gettext_noop("the file is larger than %(size)s bytes"), size=MAX_BYTES),)
-        )  # fmt: skip
+            (
+                error(
+                    "too_large",
+                    "file",
+                    gettext_noop("the file is larger than %(size)s bytes"),
+                    size=MAX_BYTES,
+                ),
+            )
+        )
     rows = csv_rows(data)
     if not rows:
         raise Rejection((error("missing_field", "file", gettext_noop("the file is empty")),))
     columns = _columns(rows[0])
     if len(rows) - 1 > MAX_ROWS:
         raise Rejection(
-            (error("too_large", "file", gettext_noop("the list has more than %(rows)s rows"), rows=MAX_ROWS),)
-        )  # fmt: skip
+            (
+                error(
+                    "too_large",
+                    "file",
+                    gettext_noop("the list has more than %(rows)s rows"),
+                    rows=MAX_ROWS,
+                ),
+            )
+        )
     existing = list(Player.objects.filter(club=club).values_list("handle", "display_name"))
     handles = {h for h, _n in existing}
     names = {n.casefold() for _h, n in existing}
@@ -82,7 +96,14 @@ def read(club: Club, data: bytes) -> Roster:
         place = f"row {number}"
         for col, value in values.items():
             if len(value) > LENGTHS[col]:
-                errors.append(error("too_long", f"{place}.{col}", gettext_noop("at most %(length)s characters"), length=LENGTHS[col]))  # fmt: skip
+                errors.append(
+                    error(
+                        "too_long",
+                        f"{place}.{col}",
+                        gettext_noop("at most %(length)s characters"),
+                        length=LENGTHS[col],
+                    )
+                )
         name, handle = values["name"], values.get("handle", "")
         if not name:
             errors.append(
@@ -92,14 +113,34 @@ def read(club: Club, data: bytes) -> Roster:
         if values.get("reading") and not KANA.fullmatch(
             unicodedata.normalize("NFKC", values["reading"])
         ):
-            errors.append(error("wrong_reading", f"{place}.reading", gettext_noop("a reading is written in kana")))  # fmt: skip
+            errors.append(
+                error(
+                    "wrong_reading",
+                    f"{place}.reading",
+                    gettext_noop("a reading is written in kana"),
+                )
+            )
             continue
         if handle and slugify(handle) != handle:
-            errors.append(error("wrong_handle", f"{place}.handle", gettext_noop("a handle is lower-case letters, digits and hyphens")))  # fmt: skip
+            errors.append(
+                error(
+                    "wrong_handle",
+                    f"{place}.handle",
+                    gettext_noop("a handle is lower-case letters, digits and hyphens"),
+                )
+            )
             continue
         key = name.casefold()
         if key in seen:
-            errors.append(error("duplicate", f"{place}.name", gettext_noop("%(name)s is on row %(row)s already"), name=name, row=seen[key]))  # fmt: skip
+            errors.append(
+                error(
+                    "duplicate",
+                    f"{place}.name",
+                    gettext_noop("%(name)s is on row %(row)s already"),
+                    name=name,
+                    row=seen[key],
+                )
+            )
             continue
         seen[key] = number
         if key in names or (handle and handle in handles):
@@ -114,7 +155,7 @@ def read(club: Club, data: bytes) -> Roster:
                 name_ja=values.get("name_ja", ""),
                 reading=values.get("reading", ""),
                 handle=handle,
-            )  # fmt: skip
+            )
         )
     if errors:
         raise Rejection(tuple(errors))
@@ -139,6 +180,14 @@ def _columns(header: list[str]) -> dict[str, int]:
             columns[col] = i
     if "name" not in columns:
         raise Rejection(
-            (error("missing_field", "row 1", gettext_noop("the first row names the columns: name (名前), and name_ja (日本語名) or handle (ハンドル) if you have them")),)
-        )  # fmt: skip
+            (
+                error(
+                    "missing_field",
+                    "row 1",
+                    gettext_noop(
+                        "the first row names the columns: name (名前), and name_ja (日本語名) or handle (ハンドル) if you have them"
+                    ),
+                ),
+            )
+        )
     return columns

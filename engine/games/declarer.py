@@ -10,19 +10,12 @@ widow sizes, the deck and the score table.
 
 Decisions where the rulebook is silent or ambiguous (each has a test):
 
-* 全付け (the army takes every point card) loses unless the declaration was the
-  maximum (2.3.5, and the chapter 3 footnote).  It moves a flat 240, shared
-  equally inside the army (1:1, and 1:1:1 with two adjutants) and equally by the
-  coalition.  With 8-player Rettler and a lone Rettler, 240 does not divide by
-  the 7 coalition members: the book's own 8-player rounding is used (the lone
-  columns of C.5/C.6 use 63 = 7 × 9 instead of 60), so the Rettler pays 252 and
-  each member gains 36.  ``multiplier`` is ``null`` for 全付け.
+* 全付け (the army takes every point card) and the zero-sum settlement:
+  :mod:`engine.games.settlement`.
 * In a summary record the number of named adjutant cards may not exceed the
   adjutants the declaration allows: each named card makes at least one adjutant
   unless the declarer holds it, which a summary record cannot show.  A full-play
   record is checked exactly, against the declarer's dealt hand (3.3.5).
-* A deal is "won" (for the standings' deals-won count) by every player whose
-  score went up.
 
 What a summary can never say (issue 18; docs/deal-records.md): a count outside
 table 2.3.2 / 3.2; more adjutants than the declaration allows, or than the named
@@ -44,6 +37,7 @@ from engine.cards import Card
 from engine.game import DealResult, Game, Scored
 from engine.games.replay import replay
 from engine.games.score_tables import Payout
+from engine.games.settlement import Army, settle
 from engine.problems import Checker, gettext_noop, join
 
 TRUMPS: tuple[str, ...] = (
@@ -71,9 +65,6 @@ class Bid:
 
 
 FULL_PLAY_KEYS = frozenset({"hands", "widow", "discards", "tricks"})
-
-ALL_TAKEN_POINTS = 240
-EIGHT_PLAYER_LONE_ALL_TAKEN = 252
 
 
 class DeclarerGame(Game):
@@ -200,6 +191,18 @@ class DeclarerGame(Game):
             return None
         declarer, count, _trump, allowed = declaration
         return self._settle(players, declarer, count, allowed, adjutants, points)
+
+    def _settle(
+        self,
+        players: list[str],
+        declarer: str,
+        count: int,
+        allowed: int,
+        adjutants: list[str],
+        points: dict[str, int],
+    ) -> Scored:
+        army = Army(declarer, tuple(adjutants))
+        return settle(players, army, count, allowed, points, self.point_cards_total, self.payout)
 
     def _score_full_play(
         self,
@@ -395,56 +398,3 @@ class DeclarerGame(Game):
             if number is not None:
                 points[name] = number
         return points if len(points) == len(players) else None
-
-    # -- settling --------------------------------------------------------------
-    def _settle(
-        self,
-        players: list[str],
-        declarer: str,
-        count: int,
-        allowed: int,
-        adjutants: list[str],
-        points: dict[str, int],
-    ) -> Scored:
-        army = [declarer, *adjutants]
-        coalition = [p for p in players if p not in army]
-        taken = sum(points[p] for p in army)
-        multiplier: int | None
-        if taken == self.point_cards_total and count < self.point_cards_total:
-            outcome = "all_taken"
-            multiplier = None
-            leader, each_adjutant, each_coalition = self._all_taken(len(players), len(army))
-        else:
-            won = taken >= count
-            outcome = "declarer_win" if won else "coalition_win"
-            pay = self.payout(len(players), count, allowed, won, taken, len(adjutants))
-            multiplier = pay.multiplier
-            leader, each_adjutant, each_coalition = pay.leader, pay.adjutant or 0, pay.coalition
-        scores = {p: each_coalition for p in players}
-        scores[declarer] = leader
-        for adjutant in adjutants:
-            scores[adjutant] = each_adjutant
-        if sum(scores.values()) != 0:  # pragma: no cover - the tables are zero-sum
-            raise AssertionError(f"score table row is not zero-sum: {scores}")
-        winners = tuple(p for p in players if scores[p] > 0)
-        return Scored(
-            scores=scores,
-            winners=winners,
-            details={
-                "point_cards": dict(points),
-                "adjutants": list(adjutants),
-                "coalition": coalition,
-                "army_point_cards": taken,
-                "outcome": outcome,
-                "multiplier": multiplier,
-            },
-        )
-
-    def _all_taken(self, players: int, army: int) -> tuple[int, int, int]:
-        """全付け: 240 split equally in the army and in the coalition (see module doc)."""
-        coalition = players - army
-        if ALL_TAKEN_POINTS % coalition:
-            # Only 8-player lone Rettler (7 members): the book's 63 rounding, 63 × 4 = 252 = 7 × 36.
-            each = EIGHT_PLAYER_LONE_ALL_TAKEN // coalition
-            return -EIGHT_PLAYER_LONE_ALL_TAKEN, 0, each
-        return -ALL_TAKEN_POINTS // army, -ALL_TAKEN_POINTS // army, ALL_TAKEN_POINTS // coalition

@@ -25,8 +25,12 @@ def test_kana_sort_in_gojuon_order_and_kanji_by_their_reading(club):
         ("青木", ""),  # no reading: after the names that have one
         ("うえの", ""),
     ]:
-        Player.objects.create(club=club, handle=f"p{len(reading)}{len(name)}{ord(name[0])}",
-                              display_name=name, reading=reading)  # fmt: skip
+        Player.objects.create(
+            club=club,
+            handle=f"p{len(reading)}{len(name)}{ord(name[0])}",
+            display_name=name,
+            reading=reading,
+        )
     ordered = [p.display_name for p in reading_order(club.players.all())]
     assert ordered == ["伊藤 亜紀", "うえの", "カトウ", "さとう", "渡辺 健", "Alice", "青木"]
     assert reading_key("ｶﾄｳ") == reading_key("かとう")  # half-width katakana too

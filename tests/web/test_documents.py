@@ -192,11 +192,22 @@ def test_a_long_document_says_whose_it_is_on_every_continuation_page():
     rows = [[str(n), f"Player {n}", n] for n in range(1, 121)]
     book = printed.book(
         [
-            Document("s", ["Kanda Card Club – Autumn", "Standings"], ["Rank", "Player", "Points"], rows),
-            Document("t", ["Kanda Card Club – Autumn", "2026-10-31 · Table 1 · Napoleon",
-                           "Seats: 1. Aki, 2. Ben"], ["Deal", "Aki", "Ben"], [], blank_rows=60),
+            Document(
+                "s", ["Kanda Card Club – Autumn", "Standings"], ["Rank", "Player", "Points"], rows
+            ),
+            Document(
+                "t",
+                [
+                    "Kanda Card Club – Autumn",
+                    "2026-10-31 · Table 1 · Napoleon",
+                    "Seats: 1. Aki, 2. Ben",
+                ],
+                ["Deal", "Aki", "Ben"],
+                [],
+                blank_rows=60,
+            ),
         ]
-    )  # fmt: skip
+    )
     pages = pages_text(book)
     assert len(pages) >= 4
     starts = [p.strip().splitlines()[0] for p in pages]
@@ -210,8 +221,11 @@ def test_a_long_document_says_whose_it_is_on_every_continuation_page():
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_the_standings_pdf_has_a_line_a_player_and_whole_headings(client, demo, tmp_path, language):
     client.cookies["django_language"] = language
-    table = list(csv.reader(io.StringIO(
-        client.get(f"/seasons/{demo.pk}/standings.csv").content.decode("utf-8-sig"))))  # fmt: skip
+    table = list(
+        csv.reader(
+            io.StringIO(client.get(f"/seasons/{demo.pk}/standings.csv").content.decode("utf-8-sig"))
+        )
+    )
     pdf = client.get(f"/seasons/{demo.pk}/standings.pdf").content
     pages = pages_text(pdf)
     assert pages[0].lstrip().startswith("Kanda Card Club – Autumn League 2026")

@@ -28,6 +28,21 @@ def confirming_night(room):
     return night, players
 
 
+def four_play(night, players) -> Round:
+    """Round 1 at one table of four, two deals played (and waiting where the season asks
+    for confirmation)."""
+    first = rounds.next_round(
+        night,
+        game="napoleon",
+        method="balanced",
+        players=[p.pk for p in players[:4]],
+        deals=2,
+        seed=1,
+    )
+    play(first)
+    return first
+
+
 def test_a_round_whose_deals_wait_is_not_finished_and_the_room_is_told(
     confirming_night, django_capture_on_commit_callbacks, django_user_model
 ):
@@ -76,15 +91,7 @@ def test_a_round_whose_deals_wait_is_not_finished_and_the_room_is_told(
 
 def test_a_confirm_sends_back_only_to_this_site(confirming_night, django_user_model):
     night, players = confirming_night
-    first = rounds.next_round(
-        night,
-        game="napoleon",
-        method="balanced",
-        players=[p.pk for p in players[:4]],
-        deals=2,
-        seed=1,
-    )
-    play(first)
+    first = four_play(night, players)
     deal = rounds.waiting(first)[0]
     director = Client()
     director.force_login(
@@ -96,30 +103,14 @@ def test_a_confirm_sends_back_only_to_this_site(confirming_night, django_user_mo
 
 def test_a_season_without_confirmation_waits_for_nothing(room):
     night, players = room
-    first = rounds.next_round(
-        night,
-        game="napoleon",
-        method="balanced",
-        players=[p.pk for p in players[:4]],
-        deals=2,
-        seed=1,
-    )
-    play(first)
+    first = four_play(night, players)
     assert rounds.waiting(first) == []
     assert rounds.next_round(night, game="napoleon", method="swiss", deals=2, seed=2).number == 2
 
 
 def test_the_room_display_says_what_waits_in_japanese_too(confirming_night, django_user_model):
     night, players = confirming_night
-    first = rounds.next_round(
-        night,
-        game="napoleon",
-        method="balanced",
-        players=[p.pk for p in players[:4]],
-        deals=2,
-        seed=1,
-    )
-    play(first)
+    four_play(night, players)
     reader = Client(HTTP_ACCEPT_LANGUAGE="ja")
     reader.force_login(member_of(night.season.club, django_user_model, "m", Membership.Role.MEMBER))
     page = reader.get(f"/nights/{night.pk}/live/").content.decode()

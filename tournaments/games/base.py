@@ -224,16 +224,15 @@ def chips(form: EntryForm, label: Text, **kwargs: Any) -> forms.ChoiceField:
     )
 
 
+def _typed(label: Text, required: bool, **attrs: str) -> forms.CharField:
+    """A short line of codes (cards, bids) typed by a pad or a keyboard, as ``attrs`` say."""
+    widget = forms.TextInput(attrs={"autocomplete": "off", **attrs})
+    return forms.CharField(label=label, required=required, max_length=200, widget=widget)
+
+
 def card_field(label: Text, required: bool = True) -> forms.CharField:
-    return forms.CharField(
-        label=label,
-        required=required,
-        max_length=200,
-        # The card pad types it: the phone's keyboard stays down (inputmode none).
-        widget=forms.TextInput(
-            attrs={"class": "cards", "autocomplete": "off", "inputmode": "none"}
-        ),
-    )
+    """Cards typed by the card pad: the phone's keyboard stays down (inputmode none)."""
+    return _typed(label, required, **{"class": "cards", "inputmode": "none"})
 
 
 def suit_pad_sections(
@@ -256,14 +255,7 @@ def suit_pad_sections(
 def text_field(label: Text, required: bool = True) -> forms.CharField:
     """Letters and digits no pad fits (Comrade's ``S4 C1``): the phone's own keyboard, in
     capitals."""
-    return forms.CharField(
-        label=label,
-        required=required,
-        max_length=200,
-        widget=forms.TextInput(
-            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
-        ),
-    )
+    return _typed(label, required, autocapitalize="characters", spellcheck="false")
 
 
 SUITS = "SHDC"

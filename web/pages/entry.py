@@ -246,10 +246,14 @@ def web_manifest(request: HttpRequest) -> JsonResponse:
     """The web app manifest: the site installs on a phone's home screen and opens
     standalone, like an app (the service worker keeps the entry pages for use offline)."""
     icons = [
-        {"src": static(f"clubscore/icon-{n}.png"), "sizes": f"{n}x{n}", "type": "image/png",
-         "purpose": purpose}
+        {
+            "src": static(f"clubscore/icon-{n}.png"),
+            "sizes": f"{n}x{n}",
+            "type": "image/png",
+            "purpose": purpose,
+        }
         for n, purpose in ((192, "any"), (512, "any"), (512, "maskable"))
-    ]  # fmt: skip
+    ]
     icons.append({"src": static("clubscore/favicon.svg"), "sizes": "any", "type": "image/svg+xml"})
     manifest = {
         "name": "Clubscore",

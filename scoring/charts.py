@@ -22,7 +22,10 @@ WIDTH, PLOT_HEIGHT = 360, 200
 LEFT, RIGHT, TOP, AXIS = 40, 10, 12, 26
 FONT, ROW = 13, 19
 DATE_GAP = 44
-"""Units between two date labels on the x axis (closer ones are left out)."""
+"""Units from one date label's start to the next's on the x axis (closer ones are left
+out), the last one drawn leftwards of its tick so that it stays on the page."""
+DATE_WIDTH = 36
+"""Units a date label ("11-10") takes at its size."""
 
 
 def line_chart(chart: SeasonChart, *, title: str = "") -> SafeString:
@@ -58,16 +61,17 @@ def line_chart(chart: SeasonChart, *, title: str = "") -> SafeString:
     ]
     for value in sorted({high, low, 0}):
         parts.append(label(LEFT - 5, y(value) + 4, str(value)))
-    shown: float = -DATE_GAP
+    right: float = -DATE_GAP  # where the last date label ends
     for start, day in chart.nights:
         at = x(start)
-        if at - shown >= DATE_GAP:
-            edge = "end" if at > WIDTH - RIGHT - DATE_GAP / 2 else "middle"  # stays on the page
+        edge = "end" if at > WIDTH - RIGHT - DATE_WIDTH / 2 else "middle"  # stays on the page
+        left = at - (DATE_WIDTH if edge == "end" else DATE_WIDTH / 2)
+        if left - right >= DATE_GAP - DATE_WIDTH:
             parts.append(label(at, TOP + PLOT_HEIGHT + 17, f"{day:%m-%d}", anchor=edge))
             parts.append(
                 f'<line x1="{at:.1f}" y1="{TOP + PLOT_HEIGHT}" x2="{at:.1f}" y2="{TOP + PLOT_HEIGHT + 4}" stroke="#999"/>'
             )
-            shown = at
+            right = left + DATE_WIDTH
     legend_top = TOP + PLOT_HEIGHT + AXIS
     for n, series in enumerate(chart.series):
         colour, dash = PALETTE[n % len(PALETTE)], DASHES[(n // len(PALETTE) + n) % len(DASHES)]

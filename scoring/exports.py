@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Sequence
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import IO, Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 
 from scoring import pdf
@@ -35,6 +38,8 @@ from tournaments.models import Season
 from tournaments.names import table_label
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+CHUNK_ROWS = 500
+"""Rows of a streamed CSV in one block."""
 
 
 def inert(cell: Cell) -> Cell:
@@ -119,42 +124,69 @@ def sheet_title(sheet: MatchSheet) -> list[str]:
 # -- formats -----------------------------------------------------------------------------------
 
 
-def to_csv(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> bytes:
+def csv_chunks(header: Sequence[str], rows: Iterable[Sequence[Cell]]) -> Iterator[bytes]:
+    """The CSV a few hundred rows at a time, for a streamed answer; the BOM first lets
+    spreadsheet programs read UTF-8."""
     out = io.StringIO()
     writer = csv.writer(out)
+    out.write("\ufeff")
     writer.writerow([inert(c) for c in header])
-    writer.writerows([inert(c) for c in row] for row in rows)
-    return ("\ufeff" + out.getvalue()).encode(
-        "utf-8"
-    )  # the BOM lets spreadsheet programs read UTF-8
+    for n, row in enumerate(rows, start=1):
+        writer.writerow([inert(c) for c in row])
+        if n % CHUNK_ROWS == 0:
+            yield out.getvalue().encode("utf-8")
+            out.seek(0)
+            out.truncate()
+    yield out.getvalue().encode("utf-8")
+
+
+def to_csv(header: Sequence[str], rows: Iterable[Sequence[Cell]]) -> bytes:
+    return b"".join(csv_chunks(header, rows))
+
+
+def xlsx_file(
+    title: str, header: Sequence[str], rows: Iterable[Sequence[Cell]], notes: Sequence[str] = ()
+) -> IO[bytes]:
+    """A workbook with numbers stored as numbers, every text as text (never a formula),
+    the header in bold and frozen, written row by row to a temporary file (openpyxl's
+    write-only mode: the memory stays flat however many rows); read from its start."""
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet(title[:31])
+    header_row = len(notes) + (2 if notes else 1)
+    sheet.freeze_panes = f"B{header_row + 1}"  # before the first row is written
+
+    def text(value: str, bold: bool = False) -> Any:
+        cell = WriteOnlyCell(sheet, value)
+        cell.data_type = "s"  # text, never a formula
+        if bold:
+            cell.font = Font(bold=True)
+        return cell
+
+    for line in notes:
+        sheet.append([text(line)])
+    if notes:
+        sheet.append([])
+    sheet.append([text(h, bold=True) for h in header])
+    for row in rows:
+        sheet.append([text(c) if isinstance(c, str) else c for c in row])
+    out = tempfile.TemporaryFile()
+    book.save(out)
+    out.seek(0)
+    return out
 
 
 def to_xlsx(
-    title: str, header: Sequence[str], rows: Sequence[Sequence[Cell]], notes: Sequence[str] = ()
+    title: str, header: Sequence[str], rows: Iterable[Sequence[Cell]], notes: Sequence[str] = ()
 ) -> bytes:
-    """A workbook with numbers stored as numbers, the header in bold."""
-    book = Workbook()
-    sheet = book.active
-    assert sheet is not None  # a new workbook has one worksheet
-    sheet.title = title[:31]
-    for line in notes:
-        sheet.append([line])
-    if notes:
-        sheet.append([])
-    sheet.append(list(header))
-    for cell in sheet[sheet.max_row]:
-        cell.font = Font(bold=True)
-    for row in rows:
-        sheet.append(list(row))
-    for cells in sheet.iter_rows():
-        for cell in cells:
-            if isinstance(cell.value, str):
-                cell.data_type = "s"  # text, never a formula
-    header_row = len(notes) + (2 if notes else 1)
-    sheet.freeze_panes = f"B{header_row + 1}"
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
+    with xlsx_file(title, header, rows, notes) as file:
+        return file.read()
+
+
+def file_chunks(file: IO[bytes], size: int = 64 * 1024) -> Iterator[bytes]:
+    """A file's bytes in blocks, for a streamed answer; the file is closed at the end."""
+    with file:
+        while block := file.read(size):
+            yield block
 
 
 # -- the registry --------------------------------------------------------------------------------
@@ -167,24 +199,29 @@ class Exporter:
     extension: str
     label: str
     content_type: str
-    write: Callable[[Document], bytes]
+    write: Callable[[Document], Iterable[bytes]]
+    """The file in blocks."""
+    streamed: bool = True
+    """Sent as its blocks come (a thousand players' CSV and XLSX are never whole in
+    memory as text); ``False``: one block, sent whole (a PDF is laid out whole)."""
 
 
 EXPORTERS: dict[str, Exporter] = {
     e.extension: e
     for e in (
-        Exporter("csv", "CSV", "text/csv; charset=utf-8", lambda d: to_csv(d.header, d.rows)),
+        Exporter("csv", "CSV", "text/csv; charset=utf-8", lambda d: csv_chunks(d.header, d.rows)),
         Exporter(
             "xlsx",
             "XLSX",
             "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-            lambda d: to_xlsx(d.name, d.header, d.rows, d.title),
+            lambda d: file_chunks(xlsx_file(d.name, d.header, d.rows, d.title)),
         ),
         Exporter(
             "pdf",
             "PDF",
             "application/pdf",
-            lambda d: pdf.book([d]),
+            lambda d: [pdf.book([d])],
+            streamed=False,
         ),
     )
 }

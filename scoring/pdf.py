@@ -165,22 +165,70 @@ def _story(document: Document, frame: tuple[float, float]) -> list[Any]:
         rows_height = [head] + [max(min(ROW, room / max(len(text), 1)), LEAST_ROW)] * len(text)
     else:
         cells, widths = _fitted([header, *text], width)
-    table = Table(cells, widths, rows_height, repeatRows=1)
-    table.setStyle(
-        TableStyle(
-            [
-                ("FONT", (0, 0), (-1, -1), FONT, 9),
-                ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
-                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dde7f0")),
-                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                ("VALIGN", (0, 0), (-1, 0), "TOP"),  # headings start on one line
-                ("ALIGN", (1, 1), (-2, -1), "RIGHT"),
-                ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f6f6f6")]),
+        rows_height = _heights(cells, widths)
+    style = TableStyle(
+        [
+            ("FONT", (0, 0), (-1, -1), FONT, 9),
+            ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
+            ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dde7f0")),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("VALIGN", (0, 0), (-1, 0), "TOP"),  # headings start on one line
+            ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f6f6f6")]),
+            *[("ALIGN", (i, 1), (i, -1), "RIGHT") for i in _numeric(text, len(header))],
+        ]
+    )
+    first = height - _height(title, width)
+    tables = [
+        Table([cells[0], *cells[a:b]], widths, [rows_height[0], *rows_height[a:b]], repeatRows=1)
+        for a, b in _pages(rows_height, first, height)
+    ]
+    for table in tables:
+        table.setStyle(style)
+    running = " · ".join(document.title[:3])
+    return [_Running(""), *title, _Running(running), *tables, _Running("")]
+
+
+def _numeric(text: list[list[str]], columns: int) -> list[int]:
+    """The columns of numbers (to the right), of those that hold something."""
+    return [
+        i
+        for i in range(columns)
+        if any(row[i] for row in text)
+        and all(NUMBER.fullmatch(row[i]) or not row[i] for row in text)
+    ]
+
+
+def _heights(cells: list[list[Any]], widths: list[float]) -> list[float]:
+    """Each row's height: a line of text, or its tallest wrapped paragraph (padding in)."""
+    line = 9 * 1.2 + 6
+    return [
+        max(
+            [line]
+            + [
+                c.wrap(w - 12, 10_000)[1] + 6
+                for c, w in zip(row, widths, strict=True)
+                if isinstance(c, Paragraph)
             ]
         )
-    )
-    running = " · ".join(document.title[:3])
-    return [_Running(""), *title, _Running(running), table, _Running("")]
+        for row in cells
+    ]
+
+
+def _pages(heights: list[float], first: float, room: float) -> list[tuple[int, int]]:
+    """The rows (after the heading row, ``heights[0]``) in runs of a page each: the first
+    page has ``first`` points, every other ``room``.  A long table laid out as one, as
+    reportlab does it, measures and copies every remaining row at each page (a thousand
+    players' standings: seconds); a table per page is laid out once.  Where a run
+    still does not fit, reportlab splits it as usual (the heading repeated)."""
+    runs: list[tuple[int, int]] = []
+    start, left = 1, first - heights[0]
+    for i in range(1, len(heights)):
+        if heights[i] > left and i > start:
+            runs.append((start, i))
+            start, left = i, room - heights[0]
+        left -= heights[i]
+    runs.append((start, len(heights)))
+    return runs
 
 
 def _title(document: Document, width: float) -> list[Any]:
@@ -227,7 +275,7 @@ def _width(text: str, size: float = 8) -> float:
 
 def _fitted(
     text: list[list[str]], width: float, *, fill: bool = False
-) -> tuple[list[list[Any]], list[float] | None]:
+) -> tuple[list[list[Any]], list[float]]:
     """The table's cells and column widths inside ``width``.  As they are when every
     heading and value fits on one line (unless ``fill``: a sheet to write on spans the
     page); else each column is at least as wide as its
@@ -238,7 +286,8 @@ def _fitted(
     head = [_width(h, 9) + pad for h in text[0]]
     data = [max((_width(row[i], 9) for row in text[1:]), default=0) + pad for i in range(len(head))]
     if not fill and sum(max(h, d) for h, d in zip(head, data, strict=True)) <= width:
-        return text, None
+        natural = [max(h, d) for h, d in zip(head, data, strict=True)]
+        return _cells(text, natural), natural
     words = [max((_width(w) for w in h.split()), default=0) + pad for h in text[0]]
     numbers = [  # a column of numbers keeps their width; the others share the rest
         any(row[i] for row in text[1:])
@@ -247,7 +296,8 @@ def _fitted(
     ]
     least = [max(w, d if n else 0.0) for w, d, n in zip(words, data, numbers, strict=True)]
     if fill:
-        return _cells(text), _equal(least, numbers, width)
+        columns = _equal(least, numbers, width)
+        return _cells(text, columns), columns
     spare = max(width - sum(least), 0.0)
     wanted = [
         0.0 if n else max(max(h, d) - m, 1.0)
@@ -257,15 +307,24 @@ def _fitted(
         wanted = [max(h - m, 1.0) for h, m in zip(head, least, strict=True)]
     total = sum(wanted)
     columns = [m + spare * w / total for m, w in zip(least, wanted, strict=True)]
-    return _cells(text), columns
+    return _cells(text, columns), columns
 
 
-def _cells(text: list[list[str]]) -> list[list[Any]]:
-    """Every cell a paragraph: headings wrap between words, numbers to the right."""
+def _cells(text: list[list[str]], columns: list[float]) -> list[list[Any]]:
+    """Headings are paragraphs, wrapping between words; so is a value too wide for its
+    column (Japanese wraps between characters).  A value that fits stays a string, drawn
+    as it is: a paragraph is laid out word by word, a thousand players' standings would
+    take seconds (numbers keep to the right by the table's style)."""
+    room = [c - 12 for c in columns]  # a cell's padding
     return [
         [Paragraph(escape(h), HEADING_CELL) for h in text[0]],
         *[
-            [Paragraph(escape(v), NUMBER_CELL if NUMBER.fullmatch(v) else CELL) for v in row]
+            [
+                v
+                if _width(v, 9) <= r
+                else Paragraph(escape(v), NUMBER_CELL if NUMBER.fullmatch(v) else CELL)
+                for v, r in zip(row, room, strict=True)
+            ]
             for row in text[1:]
         ],
     ]

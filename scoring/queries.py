@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 
 from scoring.models import MatchStanding
 from tournaments.access import visible
-from tournaments.models import Match
+from tournaments.models import Match, deal_count
 
 
 def matches_with_standings() -> QuerySet[Match]:
@@ -21,7 +21,7 @@ def matches_with_standings() -> QuerySet[Match]:
             "seats__player",
             Prefetch("standings", queryset=MatchStanding.objects.select_related("player")),
         )
-        .annotate(deal_count=Count("deals"))
+        .annotate(deal_count=deal_count())
     )
 
 

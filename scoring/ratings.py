@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -300,14 +301,16 @@ def ratings_of(player: Player, scope: str) -> QuerySet[Rating]:
     return Rating.objects.filter(player=player, scope=scope).order_by("game")
 
 
-def rating_chart(player: Player, game: str, scope: str) -> SeasonChart:
-    """The player's rating at the end of each club night they played ``game``, against the
-    deals they had played by then (one query, one point per night)."""
-    rows = RatingHistory.objects.filter(player=player, game=game, scope=scope).order_by("night")
-    points: list[tuple[int, float]] = [(0, 0.0)]  # a new player's rating
-    nights: list[tuple[int, dt.date]] = []
-    for rating, deals, night in rows.values_list("rating", "deals", "night"):
-        points.append((deals, round(rating, 1)))
-        nights.append((deals, night))
-    series = [Series(player, points)] if nights else []
-    return SeasonChart(series=series, deals=points[-1][0], nights=nights)
+def rating_charts(player: Player, scope: str) -> dict[str, SeasonChart]:
+    """Per game, the player's rating at the end of each club night they played it, against
+    the deals they had played by then (one query for every game, one point per night)."""
+    rows = RatingHistory.objects.filter(player=player, scope=scope).order_by("game", "night")
+    points: dict[str, list[tuple[int, float]]] = defaultdict(lambda: [(0, 0.0)])  # new: 0
+    nights: dict[str, list[tuple[int, dt.date]]] = defaultdict(list)
+    for game, rating, deals, night in rows.values_list("game", "rating", "deals", "night"):
+        points[game].append((deals, round(rating, 1)))
+        nights[game].append((deals, night))
+    return {
+        game: SeasonChart(series=[Series(player, line)], deals=line[-1][0], nights=nights[game])
+        for game, line in points.items()
+    }

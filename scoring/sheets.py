@@ -129,24 +129,23 @@ class SeasonChart:
     """Where each club night is on the x axis."""
 
 
-def season_chart(
-    season: Season, *, game: str | None = None, player: Player | None = None
-) -> SeasonChart:
-    """Cumulative points per player after each club night of the season (two queries, one
-    point per player and night whatever the number of deals: ``SeasonPoint``)."""
-    rows = SeasonPoint.objects.filter(season=season)
-    if game:
-        rows = rows.filter(game=game)
-    if player:
-        rows = rows.filter(player=player)
-    nights: dict[int, date] = {}
-    points: dict[int, list[tuple[int, int | float]]] = defaultdict(lambda: [(0, 0)])
-    for player_id, ordinal, night, total in rows.order_by("ordinal", "player_id").values_list(
-        "player_id", "ordinal", "night", "total"
+NO_CHART = SeasonChart(series=[], deals=0, nights=[])
+
+
+def player_charts(player: Player, seasons: list[Season]) -> dict[tuple[int, str], SeasonChart]:
+    """Per (season id, game), the player's cumulative points after each club night they
+    played: one query for all the seasons and games (``SeasonPoint``)."""
+    rows = SeasonPoint.objects.filter(player=player, season__in=seasons).order_by(
+        "season", "game", "ordinal"
+    )
+    points: dict[tuple[int, str], list[tuple[int, int | float]]] = defaultdict(lambda: [(0, 0)])
+    nights: dict[tuple[int, str], list[tuple[int, date]]] = defaultdict(list)
+    for season, game, ordinal, night, total in rows.values_list(
+        "season", "game", "ordinal", "night", "total"
     ):
-        nights[ordinal] = night
-        points[player_id].append((ordinal, total))
-    players = Player.objects.in_bulk(points.keys())
-    series = [Series(players[pid], pts) for pid, pts in points.items()]
-    series.sort(key=lambda s: (-s.points[-1][1], s.player.display_name))
-    return SeasonChart(series=series, deals=max(nights, default=0), nights=sorted(nights.items()))
+        points[(season, game)].append((ordinal, total))
+        nights[(season, game)].append((ordinal, night))
+    return {
+        key: SeasonChart(series=[Series(player, line)], deals=line[-1][0], nights=nights[key])
+        for key, line in points.items()
+    }

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db.models import Model, Q, QuerySet
+from django.db.models import Exists, Model, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from tournaments.models import (
@@ -101,9 +101,10 @@ def visible(queryset: QuerySet[M], user: Any) -> QuerySet[M]:
     if season_path is not None:
         allowed |= Q(**{"__".join(filter(None, [season_path, "public"])): True})
     if queryset.model is Player:  # named on a public leaderboard already
-        allowed |= Q(
-            pk__in=Seat.objects.filter(**{f"match__{_TABLE}__public": True}).values("player")
-        )
+        # Asked per player from the index of a player's seats (``seat_player_latest``), not
+        # by listing every seat of every public season first.
+        seated = Seat.objects.filter(player=OuterRef("pk"), **{f"match__{_TABLE}__public": True})
+        allowed |= Q(Exists(seated))
     return queryset.filter(allowed)
 
 
@@ -114,6 +115,15 @@ def administered(queryset: QuerySet[M], user: Any) -> QuerySet[M]:
     club_path, _season = PATHS[queryset.model]
     clubs = _memberships(user, (Role.ADMIN,)).values("club") if user.is_authenticated else []
     return queryset.filter(**{f"{club_path}__in": clubs})
+
+
+def administered_clubs(user: Any) -> set[int] | None:
+    """The ids of the clubs ``user`` administers (``None``: every club, a site operator)."""
+    if user is None or not user.is_authenticated:
+        return set()
+    if is_operator(user):
+        return None
+    return set(_memberships(user, (Role.ADMIN,)).values_list("club", flat=True))
 
 
 def club_id(obj: Model) -> int:

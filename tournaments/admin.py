@@ -15,9 +15,11 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
-from django.db.models import Count, QuerySet
+from django.core.paginator import Paginator
+from django.db.models import QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
+from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
 import engine
@@ -34,11 +36,43 @@ from tournaments.models import (
     Season,
     Seat,
     Table,
+    deal_count,
 )
 
 
+class CappedPaginator(Paginator):
+    """Counts no further than ``CAP`` rows: a federation's million deals are not counted
+    each time an operator opens the list (the list then says "10,000 or more")."""
+
+    CAP = 10_000
+
+    @cached_property
+    def count(self) -> int:
+        rows: Any = self.object_list  # a queryset: counted in the database
+        return rows[: self.CAP + 1].count()
+
+    @property
+    def capped(self) -> bool:
+        return self.count > self.CAP
+
+
+class SeasonFilter(admin.RelatedFieldListFilter):
+    """The seasons to filter by, each named with its club, in one query."""
+
+    def field_choices(self, field: Any, request: HttpRequest, model_admin: Any) -> list[Any]:
+        seasons = access.administered(Season.objects.select_related("club"), request.user)
+        return [(s.pk, str(s)) for s in seasons.order_by("club__name", "name")]
+
+
 class ClubScoped(admin.ModelAdmin):
-    """Lists, change pages and foreign-key choices limited to the clubs the user administers."""
+    """Lists, change pages and foreign-key choices limited to the clubs the user administers.
+
+    A list runs the same queries however large the federation: its count stops at
+    ``CappedPaginator.CAP`` and the related objects of its rows come in its one query
+    (``list_select_related``)."""
+
+    paginator = CappedPaginator
+    show_full_result_count = False
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         return access.administered(super().get_queryset(request), request.user)
@@ -107,7 +141,9 @@ class TableInline(admin.TabularInline):
 @admin.register(ClubNight)
 class ClubNightAdmin(ClubScoped):
     list_display = ["date", "season", "venue"]
-    list_filter = ["season__club", "season"]
+    list_filter = ["season__club", ("season", SeasonFilter)]
+    list_select_related = ["season__club"]
+    ordering = ["-date", "-pk"]  # the index night_latest
     date_hierarchy = "date"
     inlines = [TableInline]
 
@@ -115,7 +151,9 @@ class ClubNightAdmin(ClubScoped):
 @admin.register(Table)
 class TableAdmin(ClubScoped):
     list_display = ["name", "club_night", "scorer"]
-    list_filter = ["club_night__season"]
+    list_filter = [("club_night__season", SeasonFilter)]
+    list_select_related = ["club_night__season", "scorer"]
+    ordering = ["-pk"]  # the newest first, from the primary key (not sorted by night)
 
 
 class SeatFormSet(forms.BaseInlineFormSet):
@@ -202,12 +240,13 @@ class MatchAdminForm(forms.ModelForm):
 class MatchAdmin(ClubScoped):
     form = MatchAdminForm
     list_display = ["pk", "game", "table", "status", "deal_count", "created_at"]
-    list_filter = ["game", "status", "table__club_night__season"]
+    list_filter = ["game", "status", ("table__club_night__season", SeasonFilter)]
+    list_select_related = ["table__club_night__season"]
     search_fields = ["seats__player__display_name", "seats__player__handle", "table__name"]
     inlines = [SeatInline, DealInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
-        return super().get_queryset(request).annotate(deal_count=Count("deals"))
+        return super().get_queryset(request).annotate(deal_count=deal_count())
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         super().save_related(request, form, formsets, change)
@@ -276,7 +315,9 @@ class DealVersionInline(admin.TabularInline):
 @admin.register(Deal)
 class DealAdmin(ClubScoped):
     list_display = ["match", "number", "entered_by", "entered_at", "confirmed_at", "deleted_at"]
-    list_filter = ["match__game", "match__table__club_night__season"]
+    list_filter = ["match__game", ("match__table__club_night__season", SeasonFilter)]
+    list_select_related = ["match__table__club_night__season", "entered_by"]
+    ordering = ["-pk"]  # the newest first, from the primary key (not sorted by match)
     search_fields = ["match__pk"]
     inlines = [DealScoreInline, DealVersionInline]
     readonly_fields = ["pretty_record"]

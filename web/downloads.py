@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
@@ -24,15 +25,21 @@ FORMATS = "|".join(EXPORTERS)
 """The formats as a URL pattern alternative (``csv|xlsx|pdf``)."""
 
 
-def download(document: Document, fmt: str, name: str) -> HttpResponse:
+def download(document: Document, fmt: str, name: str) -> HttpResponseBase:
+    """The document as a file, streamed where its format is (``Exporter.streamed``)."""
     exporter = EXPORTERS[fmt]
-    response = HttpResponse(exporter.write(document), content_type=exporter.content_type)
+    blocks = exporter.write(document)
+    response: HttpResponseBase = (
+        StreamingHttpResponse(blocks, content_type=exporter.content_type)
+        if exporter.streamed
+        else HttpResponse(b"".join(blocks), content_type=exporter.content_type)
+    )
     response["Content-Disposition"] = f'attachment; filename="{name}.{exporter.extension}"'
     return response
 
 
 @require_safe
-def match_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+def match_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
     match = readable_match(request.user, pk)
     sheet = match_sheet(match)
     header, rows = exports.sheet_table(sheet)
@@ -41,7 +48,7 @@ def match_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
 
 
 @require_safe
-def season_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+def season_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
     season = get_object_or_404(visible(Season.objects.select_related("club"), request.user), pk=pk)
     header, rows = exports.standings_table(season, scope_for(request.user, season.club_id))
     title = [f"{season.club.name} – {season.name}", _("Standings"), exports.exported_line()]
@@ -51,7 +58,7 @@ def season_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
 
 
 @require_safe
-def blank_sheet(request: HttpRequest, game: str) -> HttpResponse:
+def blank_sheet(request: HttpRequest, game: str) -> HttpResponseBase:
     """A printable score sheet to fill in by hand, for tables that keep paper."""
     if game not in engine.GAMES or game not in LEAGUE_GAMES:
         raise Http404(f"unknown game {game!r}")
@@ -60,7 +67,7 @@ def blank_sheet(request: HttpRequest, game: str) -> HttpResponse:
 
 
 @require_safe
-def night_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+def night_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
     """A club night's standings across its tables (``scoring.night``)."""
     night = get_object_or_404(
         visible(ClubNight.objects.select_related("season__club"), request.user), pk=pk

@@ -63,7 +63,7 @@ def test_anonymous_readers_see_ratings_of_the_public_seasons_only(two_seasons, p
     board = Client().get(f"/seasons/{public.pk}/?sort=rating").content.decode()
     assert board.index(">Aki<") < board.index(">Ben<")
 
-    csv = Client().get(f"/seasons/{public.pk}/standings.csv").content.decode("utf-8-sig")
+    csv = Client().get(f"/seasons/{public.pk}/standings.csv").getvalue().decode("utf-8-sig")
     public_rating = Rating.objects.get(player=players["aki"], game="napoleon", scope="public")
     assert f"{public_rating.rating:.1f}" in csv
 

@@ -57,15 +57,15 @@ def test_the_toy_game_is_entered_shown_and_exported(client, toy_match, scorer):
     for exporter in EXPORTERS.values():
         assert f"sheet.{exporter.extension}" in sheet  # every format is offered
 
-    csv = client.get(f"/matches/{toy_match.pk}/sheet.csv").content.decode("utf-8-sig")
+    csv = client.get(f"/matches/{toy_match.pk}/sheet.csv").getvalue().decode("utf-8-sig")
     assert f"toy won by {seated[1].handle}" in csv
     assert csv.splitlines()[1].split(",")[1:4] == ["-1", "2", "-1"]
 
-    book = load_workbook(io.BytesIO(client.get(f"/matches/{toy_match.pk}/sheet.xlsx").content))
+    book = load_workbook(io.BytesIO(client.get(f"/matches/{toy_match.pk}/sheet.xlsx").getvalue()))
     cells = [c for row in book.active.iter_rows(values_only=True) for c in row]
     assert "Tie-break: toy tie-break: most points" in cells and 2 in cells
 
-    text = pdf_text(client.get(f"/matches/{toy_match.pk}/sheet.pdf").content)
+    text = pdf_text(client.get(f"/matches/{toy_match.pk}/sheet.pdf").getvalue())
     assert "toy won by" in text and seated[0].display_name in text
 
 

@@ -39,14 +39,14 @@ def fonts(pdf: bytes, tmp_path) -> list[list[str]]:
 
 def pdfs(client, season):
     match = Match.objects.filter(game="rettler").earliest("pk")
-    yield "match sheet", client.get(f"/matches/{match.pk}/sheet.pdf").content
-    yield "standings", client.get(f"/seasons/{season.pk}/standings.pdf").content
-    yield "blank sheet", client.get("/sheets/blank-comrade.pdf").content
-    yield "paper sheet", client.get(f"/matches/{match.pk}/paper.pdf").content
+    yield "match sheet", client.get(f"/matches/{match.pk}/sheet.pdf").getvalue()
+    yield "standings", client.get(f"/seasons/{season.pk}/standings.pdf").getvalue()
+    yield "blank sheet", client.get("/sheets/blank-comrade.pdf").getvalue()
+    yield "paper sheet", client.get(f"/matches/{match.pk}/paper.pdf").getvalue()
     client.cookies["django_language"] = "ja"
-    yield "match sheet in Japanese", client.get(f"/matches/{match.pk}/sheet.pdf").content
+    yield "match sheet in Japanese", client.get(f"/matches/{match.pk}/sheet.pdf").getvalue()
     client.force_login(User.objects.get(username="admin"))  # with the tables' QR codes
-    yield "night's paper", client.get(f"/nights/{match.table.club_night_id}/paper.pdf").content
+    yield "night's paper", client.get(f"/nights/{match.table.club_night_id}/paper.pdf").getvalue()
     client.logout()
 
 
@@ -65,13 +65,13 @@ def test_a_name_that_looks_like_a_formula_stays_text(client, demo):
     Player.objects.filter(handle="aki").update(display_name=EVIL)
     match = Match.objects.filter(game="rettler").earliest("pk")
     call_command("rebuild_standings")
-    text = client.get(f"/seasons/{demo.pk}/standings.csv").content.decode("utf-8-sig")
+    text = client.get(f"/seasons/{demo.pk}/standings.csv").getvalue().decode("utf-8-sig")
     cells = [c for row in csv.reader(io.StringIO(text)) for c in row]
     assert "'" + EVIL in cells and EVIL not in cells
-    sheet_csv = client.get(f"/matches/{match.pk}/sheet.csv").content.decode("utf-8-sig")
+    sheet_csv = client.get(f"/matches/{match.pk}/sheet.csv").getvalue().decode("utf-8-sig")
     assert next(csv.reader(io.StringIO(sheet_csv)))[1] == "'" + EVIL
     for url in (f"/seasons/{demo.pk}/standings.xlsx", f"/matches/{match.pk}/sheet.xlsx"):
-        book = load_workbook(io.BytesIO(client.get(url).content))
+        book = load_workbook(io.BytesIO(client.get(url).getvalue()))
         found = [c for row in book.active.iter_rows() for c in row if c.value == EVIL]
         assert found and all(c.data_type == "s" for c in found), url
         numbers = [c for row in book.active.iter_rows() for c in row if isinstance(c.value, int)]
@@ -81,7 +81,7 @@ def test_a_name_that_looks_like_a_formula_stays_text(client, demo):
 def test_the_standings_export_names_games_as_the_page_with_ratings_club_season_and_date(
     client, demo
 ):
-    text = client.get(f"/seasons/{demo.pk}/standings.csv").content.decode("utf-8-sig")
+    text = client.get(f"/seasons/{demo.pk}/standings.csv").getvalue().decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0] == ["Game", "Rank", "Player", "Points", "Deals", "Deals won", "Matches",
                        "Matches won", "Rating", "Club", "Season"]  # fmt: skip
@@ -90,7 +90,7 @@ def test_the_standings_export_names_games_as_the_page_with_ratings_club_season_a
     assert "comp13" not in text and "コンプ・イチサン Comp-13" in games
     assert all(r[9] == "Kanda Card Club" and r[10] == "Autumn League 2026" for r in rows[1:])
     assert any(r[8] for r in rows[1:] if r[0] == "レットラー Rettler")
-    book = load_workbook(io.BytesIO(client.get(f"/seasons/{demo.pk}/standings.xlsx").content))
+    book = load_workbook(io.BytesIO(client.get(f"/seasons/{demo.pk}/standings.xlsx").getvalue()))
     assert any(
         str(c.value).startswith("Exported on ") for row in book.active.iter_rows() for c in row
     )
@@ -162,7 +162,7 @@ def test_the_standings_pdf_stays_inside_a4(client, demo, tmp_path, language):
         name="Autumn League 2026 of the Kanda Card Club, Tuesdays and Fridays"
     )
     client.cookies["django_language"] = language
-    pdf = client.get(f"/seasons/{demo.pk}/standings.pdf").content
+    pdf = client.get(f"/seasons/{demo.pk}/standings.pdf").getvalue()
     assert pdf.startswith(b"%PDF")
     assert words_outside_the_page(pdf, tmp_path) == []
 
@@ -180,7 +180,7 @@ def test_the_nights_paper_is_a_page_a_table_with_its_deal_numbers(client, demo):
     night = ClubNight.objects.filter(tables__isnull=False).distinct().earliest("date")
     client.force_login(User.objects.get(username="admin"))
     matches = Match.objects.filter(table__club_night=night).count()
-    pages = pages_text(client.get(f"/nights/{night.pk}/paper.pdf").content)
+    pages = pages_text(client.get(f"/nights/{night.pk}/paper.pdf").getvalue())
     assert len(pages) == 1 + matches, len(pages)
     for page in pages[1:]:
         numbers = [line.split()[0] for line in page.splitlines() if line.split()[:1] != []]
@@ -223,10 +223,12 @@ def test_the_standings_pdf_has_a_line_a_player_and_whole_headings(client, demo, 
     client.cookies["django_language"] = language
     table = list(
         csv.reader(
-            io.StringIO(client.get(f"/seasons/{demo.pk}/standings.csv").content.decode("utf-8-sig"))
+            io.StringIO(
+                client.get(f"/seasons/{demo.pk}/standings.csv").getvalue().decode("utf-8-sig")
+            )
         )
     )
-    pdf = client.get(f"/seasons/{demo.pk}/standings.pdf").content
+    pdf = client.get(f"/seasons/{demo.pk}/standings.pdf").getvalue()
     pages = pages_text(pdf)
     assert pages[0].lstrip().startswith("Kanda Card Club – Autumn League 2026")
     text = "\n".join(pages)
@@ -250,7 +252,7 @@ def test_a_sheet_to_write_on_gives_every_player_a_column_of_one_width(client, de
     names = [p.display_name for p in match.seated_players()]
     assert len({len(n) for n in names}) > 1  # names of other lengths: Aki, Chika…
     path = tmp_path / "paper.pdf"
-    path.write_bytes(client.get(f"/matches/{match.pk}/paper.pdf").content)
+    path.write_bytes(client.get(f"/matches/{match.pk}/paper.pdf").getvalue())
     html = subprocess.run(
         ["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True, check=True
     ).stdout

@@ -45,7 +45,7 @@ def test_the_match_xlsx_opens_with_the_right_totals_stored_as_numbers(client, de
     match = Match.objects.filter(game="rettler").earliest("pk")
     response = client.get(f"/matches/{match.pk}/sheet.xlsx")
     assert response.status_code == 200
-    sheet = load_workbook(io.BytesIO(response.content)).active
+    sheet = load_workbook(io.BytesIO(response.getvalue())).active
     rows = list(sheet.iter_rows(values_only=True))
     header = next(r for r in rows if r and r[0] == "Deal")
     total = next(r for r in rows if r and r[0] == "Total")
@@ -56,7 +56,7 @@ def test_the_match_xlsx_opens_with_the_right_totals_stored_as_numbers(client, de
 
 def test_the_match_csv_has_one_row_per_deal_and_the_totals(client, demo):
     match = Match.objects.filter(game="comp13").earliest("pk")
-    text = client.get(f"/matches/{match.pk}/sheet.csv").content.decode("utf-8-sig")
+    text = client.get(f"/matches/{match.pk}/sheet.csv").getvalue().decode("utf-8-sig")
     lines = text.strip().splitlines()
     assert lines[0].startswith("Deal,") and len(lines) == 1 + match.deals.count() + 3
 
@@ -72,7 +72,7 @@ def test_pdfs_render_as_a4_pages(client, demo, tmp_path, url):
     response = client.get(url.format(match=match.pk, season=demo.pk))
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     pdf = tmp_path / "sheet.pdf"
-    pdf.write_bytes(response.content)
+    pdf.write_bytes(response.getvalue())
     subprocess.run(["pdftoppm", "-r", "72", "-png", str(pdf), str(tmp_path / "page")], check=True)
     pages = sorted(tmp_path.glob("page*.png"))
     assert 1 <= len(pages) <= 4  # the standings: every player of eight games, three nights
@@ -85,7 +85,7 @@ def test_pdfs_render_as_a4_pages(client, demo, tmp_path, url):
 
 def test_exports_in_japanese_use_japanese_headers(client, demo):
     client.cookies["django_language"] = "ja"
-    text = client.get(f"/seasons/{demo.pk}/standings.csv").content.decode("utf-8-sig")
+    text = client.get(f"/seasons/{demo.pk}/standings.csv").getvalue().decode("utf-8-sig")
     assert text.splitlines()[0].startswith("ゲーム,順位,プレイヤー,得点")
 
 

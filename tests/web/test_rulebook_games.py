@@ -152,11 +152,11 @@ def test_the_demo_league_has_a_match_of_each_rulebook_game(client, demo):
         match = Match.objects.filter(game=game).earliest("pk")
         assert match.status == Match.Status.FINISHED, game
         assert client.get(f"/matches/{match.pk}/").status_code == 200
-        text = client.get(f"/matches/{match.pk}/sheet.csv").content.decode("utf-8-sig")
+        text = client.get(f"/matches/{match.pk}/sheet.csv").getvalue().decode("utf-8-sig")
         rows = list(csv.reader(io.StringIO(text)))
         assert rows[0][0] == "Deal" and len(rows) >= 1 + match.deals.count()
         sheet = load_workbook(
-            io.BytesIO(client.get(f"/matches/{match.pk}/sheet.xlsx").content)
+            io.BytesIO(client.get(f"/matches/{match.pk}/sheet.xlsx").getvalue())
         ).active
         assert sheet.max_row > match.deals.count()
         assert client.get(f"/matches/{match.pk}/sheet.pdf")["Content-Type"] == "application/pdf"
@@ -173,7 +173,7 @@ def test_the_demo_league_has_a_match_of_each_rulebook_game(client, demo):
     assert "Out: " in client.get(f"/matches/{twentytwo.pk}/").content.decode()
     xlsx = client.get(
         f"/matches/{Match.objects.filter(game='1234').earliest('pk').pk}/sheet.xlsx"
-    ).content
+    ).getvalue()
     rows = load_workbook(io.BytesIO(xlsx)).active.iter_rows(values_only=True)
     assert any(str(c).startswith("Chips: ") for row in rows for c in row if c)
     bhabhis = {

@@ -25,6 +25,7 @@ from tournaments.models.play import (
     MatchEvent,
     Seat,
     counting_deals,
+    deal_count,
     waiting_deals,
 )
 from tournaments.models.uploads import SheetUpload
@@ -49,6 +50,7 @@ __all__ = [
     "SignUp",
     "Table",
     "counting_deals",
+    "deal_count",
     "waiting_deals",
     "game_choices",
 ]

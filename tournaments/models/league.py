@@ -273,6 +273,8 @@ class ClubNight(models.Model):
 
     class Meta:
         ordering = ["-date"]
+        # The latest nights first (home page, admin) read from the newest end, not sorted.
+        indexes = [models.Index(fields=["date", "id"], name="night_latest")]
 
     def __str__(self) -> str:
         return f"{self.season.name} {self.date:%Y-%m-%d}"

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -85,7 +86,11 @@ class Match(models.Model):
     class Meta:
         ordering = ["-created_at"]
         verbose_name_plural = "matches"
-        indexes = [models.Index(fields=["table", "status"])]
+        indexes = [
+            models.Index(fields=["table", "status"]),
+            # The latest matches first (home page, API) read from the newest end, not sorted.
+            models.Index(fields=["created_at", "id"], name="match_latest"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} #{self.pk} at {self.table}"
@@ -260,6 +265,20 @@ def counting_deals(through: str = "") -> models.Q:
         models.Q(**{f"{through}confirmed_at__isnull": False})
         | models.Q(**{f"{through}match__table__club_night__season__require_confirmation": False})
     )
+
+
+def deal_count(match: str = "pk") -> models.Func:
+    """The number of deals stored in the match at ``match`` (deleted ones too), counted per
+    row shown: a list of twelve matches counts twelve matches' deals, not every match's
+    before it keeps twelve, as ``Count("deals")`` with its ``GROUP BY`` does."""
+    deals = (
+        Deal.objects.filter(match=models.OuterRef(match))
+        .order_by()
+        .values("match")
+        .annotate(n=models.Count("pk"))
+        .values("n")
+    )
+    return Coalesce(models.Subquery(deals), 0)
 
 
 def waiting_deals(through: str = "") -> models.Q:

@@ -11,6 +11,7 @@ from tournaments.models import Club, ClubNight, Player, Season, Table
 from web.api.base import (
     ClubScopedViewSet,
 )
+from web.api.pagination import InOrderAdded
 from web.api.rounds import RoundsMixin
 from web.api.serializers import (
     ClubNightSerializer,
@@ -38,6 +39,7 @@ class PlayerViewSet(ClubScopedViewSet):
     queryset = Player.objects.all()
     serializer_class = PlayerSerializer
     filterset_fields = ["club", "handle"]
+    pagination_class = InOrderAdded
     parent = "club"
 
 

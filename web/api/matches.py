@@ -30,6 +30,7 @@ from web.api.base import (
     rejection_response,
 )
 from web.api.filters import ClubScopedFilterSet
+from web.api.pagination import NewestFirst
 from web.api.serializers import (
     CorrectionResultSerializer,
     CorrectionSerializer,
@@ -70,6 +71,7 @@ class MatchViewSet(
 
     serializer_class = MatchSerializer
     filterset_class = MatchFilter
+    pagination_class = NewestFirst
 
     def get_queryset(self) -> QuerySet[Match]:
         if self.action == "deals":  # the match's deals, not its seats and standings

@@ -32,12 +32,11 @@ class AccountFieldsForAdministrators:
     def to_representation(self, instance: Any) -> Any:
         data = super().to_representation(instance)  # type: ignore[misc]
         context = self.context  # type: ignore[attr-defined]
-        user = getattr(context.get("request"), "user", None)
-        clubs = context.setdefault("administered_clubs", {})  # one question per club
-        club = access.club_id(instance)
-        if club not in clubs:
-            clubs[club] = user is not None and access.can_administer(user, instance)
-        if not clubs[club]:
+        if "administered_clubs" not in context:  # one question for a whole list
+            user = getattr(context.get("request"), "user", None)
+            context["administered_clubs"] = access.administered_clubs(user)
+        clubs = context["administered_clubs"]
+        if clubs is not None and access.club_id(instance) not in clubs:
             for name in self.account_fields:
                 data.pop(name, None)
         return data

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
@@ -208,7 +209,7 @@ def night_tables(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_safe
-def paper_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+def paper_sheet(request: HttpRequest, pk: int) -> HttpResponseBase:
     """The game's paper sheet with this match's players, club, date and table filled in
     (and for the club's administrators the table link's QR code)."""
     match = readable_match(request.user, pk)

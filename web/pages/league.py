@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
+from urllib.parse import urlencode
 
+from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
+from scoring import leaderboard
 from scoring import night as night_standings
 from scoring.charts import line_chart
-from scoring.models import SeasonStanding
 from scoring.players import season_numbers
 from scoring.queries import matches_with_standings, readable_match
-from scoring.ratings import by_rating, rating_chart, ratings_of, scope_for, with_ratings
-from scoring.sheets import match_sheet, season_chart
+from scoring.ratings import rating_charts, ratings_of, scope_for
+from scoring.sheets import NO_CHART, match_sheet, player_charts
 from tournaments import access, confirmation, history, table_links
 from tournaments.access import visible
 from tournaments.games import label
@@ -29,50 +31,100 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
 
 
+HOME_SEASONS = 20
+"""Seasons listed on the home page, the latest first (a federation has hundreds)."""
+
+
+@gzip_page  # no secret but the masked CSRF token (docs/security.md, BREACH)
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The seasons, the club nights and the latest matches with standings."""
     user = request.user
-    seasons = visible(Season.objects.select_related("club"), user).order_by("club__name", "name")
+    seasons = list(
+        visible(Season.objects.select_related("club"), user).order_by(
+            F("starts_on").desc(nulls_last=True), "club__name", "name", "pk"
+        )[: HOME_SEASONS + 1]
+    )
     nights = visible(ClubNight.objects.select_related("season"), user).order_by("-date")[:10]
     matches = visible(matches_with_standings().select_related("table__round"), user).order_by(
         "-created_at", "-pk"
     )[:12]
-    context = {"seasons": seasons, "nights": nights, "matches": matches, **roles.for_user(user)}
+    context = {
+        "seasons": seasons[:HOME_SEASONS],
+        "more_seasons": len(seasons) > HOME_SEASONS,
+        "home_seasons": HOME_SEASONS,
+        "nights": nights,
+        "matches": matches,
+        **roles.for_user(user),
+    }
     return render(request, "pages/home.html", context)
 
 
+@gzip_page
 @require_safe
 def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A leaderboard and a cumulative-points plot per game."""
+    """The season's leaderboards, a page of each at a time (``?game=&page=``), by points or
+    by rating (``?sort=rating``), searched by name (``?q=``), with the reader's own line
+    and a plot per game of the leaders and the reader (``scoring.leaderboard``)."""
     season = get_object_or_404(visible(Season.objects.select_related("club"), request.user), pk=pk)
-    sort = "rating" if request.GET.get("sort") == "rating" else "points"
-    rows = SeasonStanding.objects.filter(season=season).select_related("player")
-    scope = scope_for(request.user, season.club_id)
-    rows = (
-        by_rating(rows, scope)
-        if sort == "rating"
-        else with_ratings(rows, scope).order_by("game", "rank")
+    by_rating = request.GET.get("sort") == "rating"
+    search = request.GET.get("q", "").strip()[:100]
+    game = request.GET.get("game", "")
+    page = _number(request.GET.get("page"))
+    reader = None
+    if request.user.is_authenticated:
+        reader = Player.objects.filter(user=request.user, club=season.club_id).first()
+    found = leaderboard.boards(
+        season,
+        scope_for(request.user, season.club_id),
+        by_rating=by_rating,
+        game=game,
+        page=page,
+        search=search,
+        reader=reader,
     )
-    boards: dict[str, list[SeasonStanding]] = defaultdict(list)
-    for row in rows:
-        boards[row.game].append(row)
+    keep = {"sort": "rating" if by_rating else "", "q": search}
+
+    def href(board: leaderboard.Board, page: int) -> str:
+        query = urlencode(
+            {k: v for k, v in {**keep, "game": board.game, "page": page}.items() if v}
+        )
+        return f"?{query}#game-{board.game}"
+
     games = [
         {
-            "game": game,
-            "rows": boards.get(game, []),
-            "chart": line_chart(
-                season_chart(season, game=game), title=f"{season.name} – {label(game)}"
-            ),
+            "board": board,
+            "game": board.game,
+            "previous": href(board, board.page - 1) if board.page > 1 else "",
+            "next": href(board, board.page + 1) if board.page < board.pages else "",
+            "mine": [
+                (row, href(board, leaderboard.page_of(leaderboard.place(row)))) for row in board.me
+            ],
+            "chart": line_chart(board.chart, title=f"{season.name} – {label(board.game)}")
+            if board.chart
+            else "",
         }
-        for game in season.games
+        for board in found
     ]
-    nights = season.club_nights.order_by("date")
+    nights = list(season.club_nights.order_by("date"))
     return render(
         request,
         "pages/season.html",
-        {"season": season, "games": games, "nights": nights, "sort": sort},
+        {
+            "season": season,
+            "games": games,
+            "nights": nights,
+            "sort": "rating" if by_rating else "points",
+            "search": search,
+            "reader": reader,
+            "leaders": leaderboard.LEADERS,
+        },
     )
+
+
+def _number(text: str | None) -> int:
+    """A page number from the query string (1 for anything else)."""
+    return int(text) if text and text.isdigit() and len(text) < 7 else 1
 
 
 @require_safe
@@ -171,10 +223,11 @@ LATEST_MATCHES = 20
 """Matches listed on a player's page (the last created first: an index of the seats)."""
 
 
+@gzip_page
 @require_safe
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A player's latest matches and points over time, per season and game: a fixed number
-    of queries reading a fixed number of rows per season, however many deals were played."""
+    """A player's latest matches and points over time, per season and game: the same
+    queries however many seasons, games and deals (each kind of row is one query)."""
     user = request.user
     player = get_object_or_404(visible(Player.objects.select_related("club"), user), pk=pk)
     matches = (
@@ -182,29 +235,30 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         .filter(seats__player=player)
         .order_by("-pk")[:LATEST_MATCHES]
     )
-    charts = []
     seasons = list(visible(Season.objects.filter(club=player.club), user).order_by("-starts_on"))
-    for season in seasons:
-        for game in season.games:
-            chart = season_chart(season, game=game, player=player)
-            if chart.series:
-                charts.append(
-                    {
-                        "season": season,
-                        "game": game,
-                        "svg": line_chart(chart, title=f"{player.display_name} – {label(game)}"),
-                    }
-                )
-    ratings = []
+    points = player_charts(player, seasons)
+    charts = [
+        {
+            "season": season,
+            "game": game,
+            "svg": line_chart(chart, title=f"{player.display_name} – {label(game)}"),
+        }
+        for season in seasons
+        for game in season.games
+        if (chart := points.get((season.pk, game)))
+    ]
     scope = scope_for(user, player.club_id)
-    for rating in ratings_of(player, scope):
-        chart = rating_chart(player, rating.game, scope)
-        ratings.append(
-            {
-                "rating": rating,
-                "svg": line_chart(chart, title=f"{player.display_name} – {label(rating.game)}"),
-            }
-        )
+    by_game = rating_charts(player, scope)
+    ratings = [
+        {
+            "rating": rating,
+            "svg": line_chart(
+                by_game.get(rating.game, NO_CHART),
+                title=f"{player.display_name} – {label(rating.game)}",
+            ),
+        }
+        for rating in ratings_of(player, scope)
+    ]
     return render(
         request,
         "pages/player.html",

@@ -6,12 +6,29 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Prefetch, Q
 from django.utils import timezone
 
 from scoring.models import SeasonStanding
 from tournaments import access
-from tournaments.models import Club, Deal, Match, Membership, Player, Seat, Table, waiting_deals
+from tournaments.models import (
+    Club,
+    ClubNight,
+    Deal,
+    Match,
+    Membership,
+    Player,
+    Season,
+    Seat,
+    Table,
+    deal_count,
+    waiting_deals,
+)
+
+TONIGHT = 100
+"""At most this many of tonight's matches on an administrator's home page."""
+NEXT_NIGHTS = 3
+"""The nights after tonight named on an administrator's home page."""
 
 
 def for_user(user: Any) -> dict[str, Any]:
@@ -25,7 +42,7 @@ def for_user(user: Any) -> dict[str, Any]:
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
         )
-        .annotate(played=Count("deals"))
+        .annotate(played=deal_count())
         .order_by("-table__club_night__date", "table__name")
     )
     mine = Player.objects.filter(user=user)
@@ -47,16 +64,23 @@ def for_user(user: Any) -> dict[str, Any]:
     }
     if context["administered"]:
         in_clubs = Q(table__club_night__season__club__in=clubs)
+        # Tonight is yesterday and today (a night that goes on past midnight), not every
+        # night planned; the next few nights are named, their tables are on their pages.
+        nights = ClubNight.objects.filter(season__club__in=clubs)
+        tonight = nights.filter(date__range=(today - dt.timedelta(days=1), today))
         context["tonight"] = (
-            Match.objects.filter(
-                in_clubs, table__club_night__date__gte=today - dt.timedelta(days=1)
-            )
+            Match.objects.filter(table__club_night__in=list(tonight.values_list("pk", flat=True)))
             .select_related("table__club_night", "table__scorer", "table__round")
-            .annotate(played=Count("deals"))
-            .order_by("table__club_night__date", "table__name")
+            .annotate(played=deal_count())
+            .order_by("table__club_night__date", "table__name")[:TONIGHT]
         )
+        context["next_nights"] = nights.filter(date__gt=today).order_by("date", "pk")[:NEXT_NIGHTS]
+        # From the seasons that ask for a second person (a few), not from every deal of
+        # the clubs: a deal of another season is never waiting.
+        asking = Season.objects.filter(club__in=clubs, require_confirmation=True)
         context["pending"] = Deal.objects.filter(
-            waiting_deals(), match__table__club_night__season__club__in=clubs
+            waiting_deals(),
+            match__table__club_night__season__in=list(asking.values_list("pk", flat=True)),
         ).select_related("match__table")[:20]
         context["unfinished"] = Match.objects.filter(in_clubs, status=Match.Status.OPEN).count()
     return context

@@ -1,0 +1,195 @@
+"""A season's leaderboards as the season page shows them: a page of each game's board at
+a time, a search by name, the reader's own line, and a plot of the leaders and the reader
+(issue 39).  A season of a thousand players reads on a phone, and its page costs the same
+few queries as a season of forty:
+
+1. the number of lines of each game's board (one ``GROUP BY``);
+2. the lines shown, every board's page in one query (each line's place in its board is a
+   window function's ``ROW_NUMBER``, filtered);
+3. the reader's own lines with their places (when the reader plays in the club);
+4. the shown lines' ratings (by points) — by rating they come with the lines;
+5. the leaders of each board and 6. their points after each club night, for the plots.
+
+``PAGE`` lines a page; the plot draws the ``LEADERS`` first by points and the reader.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, F, Max, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
+
+from scoring.models import Rating, SeasonPoint, SeasonStanding
+from scoring.ratings import with_ratings
+from scoring.sheets import SeasonChart, Series
+from tournaments.models import Player, Season
+
+PAGE = 25
+"""Lines of a board on one page."""
+LEADERS = 8
+"""Players drawn in a board's plot, besides the reader."""
+
+
+@dataclass
+class Board:
+    """One game's leaderboard as shown: a page of its lines."""
+
+    game: str
+    rows: list[SeasonStanding]
+    """The page's lines, each with ``position`` (its place in the board) and ``rating``."""
+    lines: int
+    """Lines of the board (those found, when searching)."""
+    page: int
+    me: list[SeasonStanding] = field(default_factory=list)
+    """The reader's own line when it is not on this page."""
+    chart: SeasonChart | None = None
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.lines // PAGE))
+
+    @property
+    def first(self) -> int:
+        return (self.page - 1) * PAGE + 1
+
+    @property
+    def last(self) -> int:
+        return min(self.page * PAGE, self.lines)
+
+
+def place(row: SeasonStanding) -> int:
+    """A shown line's place in its board (from 1), as :func:`boards` counted it."""
+    return int(row.position)  # type: ignore[attr-defined]
+
+
+def page_of(position: int) -> int:
+    """The page on which the line at ``position`` (from 1) is shown."""
+    return (position - 1) // PAGE + 1
+
+
+def boards(
+    season: Season,
+    scope: str,
+    *,
+    by_rating: bool = False,
+    game: str = "",
+    page: int = 1,
+    search: str = "",
+    reader: Player | None = None,
+) -> list[Board]:
+    """The season's boards, one per game of the season, in its order: ``page`` of the
+    board of ``game`` and the first page of every other; lines whose player's name holds
+    ``search`` alone when one is given."""
+    lines = SeasonStanding.objects.filter(season=season)
+    if search:
+        lines = lines.filter(
+            Q(player__display_name__icontains=search)
+            | Q(player__name_ja__icontains=search)
+            | Q(player__reading__icontains=search)
+            | Q(player__handle__icontains=search)
+        )
+    counts = dict(lines.order_by().values_list("game").annotate(n=Count("pk")))
+    placed = _placed(lines, scope, by_rating)
+    pages = {g: 1 for g in season.games}
+    if game in pages:
+        pages[game] = max(1, min(page, -(-counts.get(game, 0) // PAGE)))
+    wanted = Q(pk__in=[])
+    for g, p in pages.items():
+        wanted |= Q(game=g, position__gt=(p - 1) * PAGE, position__lte=p * PAGE)
+    rows = list(placed.filter(wanted).select_related("player").order_by("game", "position"))
+    if not by_rating:
+        _add_ratings(rows, scope)
+    shown: dict[str, list[SeasonStanding]] = defaultdict(list)
+    for row in rows:
+        shown[row.game].append(row)
+    mine: dict[str, list[SeasonStanding]] = defaultdict(list)
+    if reader is not None and not search:
+        every = _placed(SeasonStanding.objects.filter(season=season), scope, by_rating)
+        # Kept by a filter on a window, which comes after the places are counted (a plain
+        # filter on the player would count places among the reader's own lines alone).
+        of_player = Window(Max("player_id"), partition_by="player_id")
+        own = list(
+            every.annotate(of_player=of_player).filter(of_player=reader.pk).select_related("player")
+        )
+        if not by_rating:
+            _add_ratings(own, scope)
+        for row in own:
+            if all(r.pk != row.pk for r in shown[row.game]):
+                mine[row.game].append(row)
+    charts = _charts(season, reader)
+    return [
+        Board(
+            game=g,
+            rows=shown[g],
+            lines=counts.get(g, 0),
+            page=pages[g],
+            me=mine[g],
+            chart=charts.get(g),
+        )
+        for g in season.games
+    ]
+
+
+def _placed(lines: QuerySet[SeasonStanding], scope: str, by_rating: bool) -> Any:
+    """``lines`` each with its ``position`` in its game's board (by points: the rank; by
+    rating: the rating, none last, then the rank)."""
+    if by_rating:
+        lines = with_ratings(lines, scope)
+        order: list[Any] = [F("rating").desc(nulls_last=True), "rank", "player_id"]
+    else:
+        order = ["rank", "player_id"]
+    return lines.annotate(position=Window(RowNumber(), partition_by="game", order_by=order))
+
+
+def _add_ratings(rows: list[SeasonStanding], scope: str) -> None:
+    """Each shown line's current rating in its game (one query for the page)."""
+    ratings = (
+        Rating.objects.filter(
+            scope=scope, player__in={r.player_id for r in rows}, game__in={r.game for r in rows}
+        )
+        .order_by()
+        .values_list("player_id", "game", "rating")
+    )
+    by_key = {(player, game): rating for player, game, rating in ratings}
+    for row in rows:
+        row.rating = by_key.get((row.player_id, row.game))  # type: ignore[attr-defined]
+
+
+def _charts(season: Season, reader: Player | None) -> dict[str, SeasonChart]:
+    """Per game, cumulative points after each club night of the leaders and the reader."""
+    leaders = SeasonStanding.objects.filter(season=season, rank__lte=LEADERS).order_by(
+        "game", "rank", "player_id"
+    )
+    drawn: dict[str, list[int]] = defaultdict(list)
+    for game, player in leaders.values_list("game", "player_id"):
+        if len(drawn[game]) < LEADERS:
+            drawn[game].append(player)
+    if reader is not None:
+        for players in drawn.values():
+            if reader.pk not in players:
+                players.append(reader.pk)
+    everyone = {p for players in drawn.values() for p in players}
+    rows = SeasonPoint.objects.filter(season=season, player__in=everyone).order_by(
+        "game", "ordinal"
+    )
+    points: dict[tuple[str, int], list[tuple[int, int | float]]] = defaultdict(lambda: [(0, 0)])
+    nights: dict[str, dict[int, Any]] = defaultdict(dict)
+    for game, player, ordinal, night, total in rows.values_list(
+        "game", "player_id", "ordinal", "night", "total"
+    ):
+        if player in drawn.get(game, ()):
+            points[(game, player)].append((ordinal, total))
+            nights[game][ordinal] = night
+    people = Player.objects.in_bulk(everyone)
+    charts = {}
+    for game, players in drawn.items():
+        series = [Series(people[p], points[(game, p)]) for p in players if (game, p) in points]
+        if series:
+            series.sort(key=lambda s: (-s.points[-1][1], s.player.display_name))
+            charts[game] = SeasonChart(
+                series=series, deals=max(nights[game]), nights=sorted(nights[game].items())
+            )
+    return charts

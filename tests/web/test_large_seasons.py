@@ -1,0 +1,176 @@
+"""A season of many players reads on a phone (issue 39): the season page shows a page of
+each leaderboard at a time, finds a player by name, shows the reader their own line and
+plots the leaders and the reader; it is sent compressed; its standings print fast."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import re
+
+import pytest
+from django.test import Client
+from openpyxl import load_workbook
+
+from ops.federation import generate
+from scoring import leaderboard
+from scoring import pdf as printed
+from scoring.documents import Document
+from scoring.models import SeasonStanding
+from scoring.rebuild import rebuild_all
+from tests.web.test_documents import pages_text
+from tournaments.models import Membership, Player, Season
+
+pytestmark = pytest.mark.django_db
+PAGE = 20
+
+
+@pytest.fixture(autouse=True)
+def _short_pages(monkeypatch):
+    """Pages of 20 lines: three pages of a board from a season of 130 players."""
+    monkeypatch.setattr(leaderboard, "PAGE", PAGE)
+
+
+@pytest.fixture
+def wide():
+    """One public season of 130 players (every game; standings rebuilt)."""
+    generate(1, 130, 1500, 39, tables=12)
+    Season.objects.update(public=True)
+    rebuild_all()
+    return Season.objects.get(club__slug__startswith="fed-")
+
+
+def ranks(html: str, game: str) -> list[int]:
+    board = html[html.index(f'id="game-{game}"') :]
+    board = board[: board.index("</table>")]
+    return [int(n) for n in re.findall(r'<tr[^>]*><td class="num">(\d+)</td>', board)]
+
+
+def test_a_page_of_each_board_at_a_time(wide, client):
+    game = "napoleon"
+    lines = SeasonStanding.objects.filter(season=wide, game=game).order_by("rank", "player_id")
+    expected = list(lines.values_list("rank", flat=True))
+    assert len(expected) > 2 * PAGE  # three pages
+    first = client.get(f"/seasons/{wide.pk}/").content.decode()
+    assert ranks(first, game) == expected[:PAGE]
+    assert f"1–{PAGE} of {len(expected)}" in first
+    link = re.search(rf'href="(\?game={game}&amp;page=2#game-{game})" rel="next"', first)
+    assert link, "a next page"
+    second = client.get(f"/seasons/{wide.pk}/{link.group(1).replace('&amp;', '&')}").content
+    assert ranks(second.decode(), game) == expected[PAGE : 2 * PAGE]
+    rettler = SeasonStanding.objects.filter(season=wide, game="rettler").order_by(
+        "rank", "player_id"
+    )
+    # the other boards: their first page
+    assert ranks(second.decode(), "rettler") == list(rettler.values_list("rank", flat=True)[:PAGE])
+    last = client.get(f"/seasons/{wide.pk}/?game={game}&page=999").content.decode()
+    assert ranks(last, game) == expected[(len(expected) - 1) // PAGE * PAGE :]  # the last
+    assert client.get(f"/seasons/{wide.pk}/?game={game}&page=x").status_code == 200
+
+
+def test_by_rating_a_page_at_a_time_too(wide, client):
+    page = client.get(f"/seasons/{wide.pk}/?sort=rating&game=napoleon&page=2").content.decode()
+    board = page[page.index('id="game-napoleon"') :]
+    ratings = [float(r) for r in re.findall(r'<td class="num">(-?\d+\.\d)</td></tr>', board)]
+    assert len(ratings) >= PAGE and ratings[:PAGE] == sorted(ratings[:PAGE], reverse=True)
+    first = client.get(f"/seasons/{wide.pk}/?sort=rating").content.decode()
+    top = first[first.index('id="game-napoleon"') :]
+    best = [float(r) for r in re.findall(r'<td class="num">(-?\d+\.\d)</td></tr>', top)][:PAGE]
+    assert min(best) >= max(ratings[:PAGE])  # page 2 follows page 1
+
+
+def test_a_player_is_found_by_name(wide, client):
+    player = Player.objects.get(club=wide.club, handle="p00017")
+    page = client.get(f"/seasons/{wide.pk}/", {"q": player.display_name}).content.decode()
+    names = re.findall(r'<a href="/players/(\d+)/">', page)
+    assert names and set(names) == {str(player.pk)}
+    nobody = client.get(f"/seasons/{wide.pk}/", {"q": "<b>nobody"}).content.decode()
+    assert "Nobody's name holds “&lt;b&gt;nobody”." in nobody
+    assert "<b>nobody" not in nobody
+
+
+def test_a_member_sees_their_own_line_and_is_taken_to_it(wide, django_user_model):
+    game = "napoleon"
+    last = SeasonStanding.objects.filter(season=wide, game=game).order_by("-rank").first()
+    assert last is not None and last.rank > PAGE
+    user = django_user_model.objects.create_user("me", password="me-password-1")
+    Membership.objects.create(user=user, club=wide.club, role=Membership.Role.MEMBER)
+    Player.objects.filter(pk=last.player_id).update(user=user)
+    client = Client()
+    client.force_login(user)
+    page = client.get(f"/seasons/{wide.pk}/").content.decode()
+    board = page[page.index(f'id="game-{game}"') :]
+    mine = re.search(r'<p class="mine"><a href="([^"]+)">You: rank (\d+)', board)
+    assert mine and int(mine.group(2)) == last.rank
+    there = client.get(f"/seasons/{wide.pk}/{mine.group(1).replace('&amp;', '&')}").content
+    board = there.decode()[there.decode().index(f'id="game-{game}"') :]
+    assert f'class="me" id="me-{game}"' in board.split("</table>")[0]
+    # the plot draws the leaders and the reader, not everyone
+    chart = board[board.index("<svg") : board.index("</svg>")]
+    assert chart.count("<polyline") == leaderboard.LEADERS + 1
+    assert f"{Player.objects.get(pk=last.player_id).display_name}:" in chart
+
+
+def test_the_page_is_sent_compressed_and_secret_pages_never_are(wide, client, admin, match):
+    answer = client.get(f"/seasons/{wide.pk}/", HTTP_ACCEPT_ENCODING="gzip")
+    assert answer["Content-Encoding"] == "gzip" and "Accept-Encoding" in answer["Vary"]
+    html = gzip.decompress(answer.content).decode()
+    assert len(answer.content) < len(html) / 4 and "</html>" in html
+    # A page that holds the tables' link tokens and PINs is never compressed (BREACH).
+    tables = admin.get(f"/nights/{match.table.club_night_id}/tables/", HTTP_ACCEPT_ENCODING="gzip")
+    assert tables.status_code == 200 and "Content-Encoding" not in tables
+
+
+def test_a_thousand_lines_print_once_each_in_order_a_heading_on_every_page():
+    rows = [[n, f"Player {n}", 1000 - n] for n in range(1, 1001)]
+    book = printed.book(
+        [Document("s", ["Club – Season", "Standings"], ["Rank", "Player", "Points"], rows)]
+    )
+    pages = pages_text(book)
+    assert len(pages) > 15
+    assert all("Rank" in page and "Points" in page for page in pages)
+    printed_names = re.findall(r"Player (\d+)", "\n".join(pages))
+    assert [int(n) for n in printed_names] == list(range(1, 1001))
+
+
+def test_the_standings_csv_and_xlsx_are_streamed_whole(wide, client):
+    lines = SeasonStanding.objects.filter(season=wide).count()
+    answer = client.get(f"/seasons/{wide.pk}/standings.csv")
+    assert answer.streaming
+    blocks = list(answer.streaming_content)
+    assert len(blocks) > 1  # sent as it is written, not whole
+    rows = list(csv.reader(io.StringIO(b"".join(blocks).decode("utf-8-sig"))))
+    assert len(rows) == lines + 1
+    workbook = client.get(f"/seasons/{wide.pk}/standings.xlsx")
+    assert workbook.streaming
+    sheet = load_workbook(io.BytesIO(workbook.getvalue())).active
+    values = list(sheet.iter_rows(values_only=True))
+    header = next(i for i, row in enumerate(values) if row and row[1] == "Rank")
+    assert len(values) - header - 1 == lines
+    assert sheet.freeze_panes == f"B{header + 2}"
+
+
+@pytest.mark.parametrize("nights", [2, 7, 26, 52, 53])
+def test_the_plots_dates_never_overlap_and_stay_on_the_page(nights):
+    """However many nights, the dates under a plot are apart and inside it (the last one
+    is drawn leftwards of its tick)."""
+    import datetime as dt
+
+    from scoring.charts import DATE_WIDTH, WIDTH, line_chart
+    from scoring.sheets import SeasonChart, Series
+
+    player = Player(display_name="Aki", handle="aki")
+    days = [(n, dt.date(2026, 1, 6) + dt.timedelta(days=7 * (n - 1))) for n in range(1, nights + 1)]
+    chart = SeasonChart(
+        series=[Series(player, [(0, 0), *((n, n) for n, _ in days)])], deals=nights, nights=days
+    )
+    svg = line_chart(chart)
+    spans = []
+    for x, anchor in re.findall(
+        r'<text x="([\d.]+)" y="[\d.]+" text-anchor="(\w+)"[^>]*>\d\d-\d\d<', svg
+    ):
+        left = float(x) - (DATE_WIDTH if anchor == "end" else DATE_WIDTH / 2)
+        spans.append((left, left + DATE_WIDTH))
+    assert spans and spans[0][0] >= 0 and spans[-1][1] <= WIDTH
+    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False))

@@ -13,7 +13,18 @@ from web import downloads
 from web.api import league as league_api
 from web.api import matches as match_api
 from web.api import sheets as sheet_api
-from web.pages import accounts, corrections, draw, entry, league, rounds, setup, sheets, tables
+from web.pages import (
+    accounts,
+    corrections,
+    draw,
+    entry,
+    exports,
+    league,
+    rounds,
+    setup,
+    sheets,
+    tables,
+)
 from web.pages.signin import SignOutView
 
 FORM = ["GET", "POST", "HEAD"]
@@ -61,6 +72,9 @@ urlpatterns = [
     path("clubs/<slug:slug>/players/<int:pk>/merge/", setup.player_merge, name="player_merge"),
     path("clubs/<slug:slug>/members/", setup.members, name="club_members"),
     path("clubs/<slug:slug>/import/", sheets.sheet_import, name="sheet_import"),
+    path("clubs/<slug:slug>/exports/<str:kind>/", exports.club_export, name="club_export"),
+    path("exports/<int:pk>/", exports.export_status, name="export"),
+    path("exports/<int:pk>/file", exports.export_file, name="export_file"),
     path("clubs/<slug:slug>/import/<int:pk>/", sheets.sheet_preview, name="sheet_preview"),
     re_path(
         r"^sheets/template-(?P<game>[a-z0-9]+)-(?P<language>en|ja)\.(?P<fmt>csv|xlsx)$",

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.core import signing
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 from tournaments.models import Club, ClubNight, Deal
@@ -28,13 +30,20 @@ from tournaments.models import Club, ClubNight, Deal
 FORMAT = "clubscore-club/1"
 
 
-def export_club(club: Club) -> dict[str, Any]:
-    """The club as one document, signed (:func:`sign`)."""
+def export_club(
+    club: Club, progress: Callable[[int, int], None] = lambda done, steps: None
+) -> dict[str, Any]:
+    """The club as one document, signed (:func:`sign`); ``progress(nights done, nights)``
+    after each club night."""
     players = list(club.players.order_by("pk"))
     seasons = []
+    steps = ClubNight.objects.filter(season__club=club).count()
+    done = 0
     for season in club.seasons.order_by("pk"):
         nights = []
         for night in season.club_nights.order_by("date", "pk"):
+            done += 1
+            progress(done, steps)
             tables = []
             for table in night.tables.order_by("pk").select_related("round", "scorer"):
                 matches = []
@@ -183,3 +192,14 @@ def signed(doc: dict[str, Any]) -> bool:
 
 def _username(user: Any) -> str | None:
     return user.get_username() if user is not None else None
+
+
+def as_text(document: dict[str, Any]) -> str:
+    """The backup file's text."""
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+
+
+def backup_file(club: Club, progress: Callable[[int, int], None]) -> tuple[str, str, bytes]:
+    """The club's backup as a file made by a worker (``scoring.jobs``, kind "backup")."""
+    text = as_text(export_club(club, progress))
+    return f"{club.slug}-{timezone.localdate():%Y-%m-%d}.json", "application/json", text.encode()

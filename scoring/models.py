@@ -3,10 +3,13 @@ and ``scoring.ratings``."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from tournaments import access
-from tournaments.models import Match, Player, Season
+from tournaments.models import Club, Match, Player, Season
 
 COUNTS = 4
 """Columns of a match line for the game's own counts (``count_1`` …): the values of
@@ -187,7 +190,47 @@ class Fingerprint(models.Model):
         return f"{self.kind} {self.of}: {self.value}"
 
 
+class Export(models.Model):
+    """A file made by a worker for a club's league administrators, when making it may take
+    longer than a web request may (``scoring.jobs``): asked for on a page, made by a
+    Celery task that counts its steps, downloaded from the page when done."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting for a worker")
+        WORKING = "working", _("being made")
+        DONE = "done", _("ready")
+        FAILED = "failed", _("failed")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="exports")
+    kind = models.CharField(max_length=20, help_text="What is made (scoring.jobs.KINDS).")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    requested_at = models.DateTimeField(default=timezone.now)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    done = models.PositiveIntegerField(default=0, help_text="Steps made so far.")
+    steps = models.PositiveIntegerField(default=0, help_text="Steps in all (0: not known yet).")
+    name = models.CharField(max_length=255, blank=True, default="", help_text="The file's name.")
+    content_type = models.CharField(max_length=100, blank=True, default="")
+    data = models.BinaryField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["club", "-requested_at"]
+        constraints = [  # one at a time per club and kind: a second request joins it
+            models.UniqueConstraint(
+                fields=["club", "kind"],
+                condition=models.Q(status__in=["waiting", "working"]),
+                name="one_export_at_a_time",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of {self.club} ({self.status})"
+
+
 # Standings are read with the rows they summarise: a season's and a match's visibility.
 access.scope(SeasonStanding, "season__club", "season")
 access.scope(SeasonPoint, "season__club", "season")
 access.scope(MatchStanding, f"{access.MATCH_PATH}__club", access.MATCH_PATH)
+access.scope(Export, "club", None)  # never public

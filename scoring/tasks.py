@@ -15,11 +15,12 @@ from collections.abc import Callable
 
 from celery import group, shared_task
 from django.conf import settings
-from django.db import OperationalError
+from django.db import OperationalError, transaction
 from django.utils import translation
 
-from scoring import fingerprints
+from scoring import fingerprints, jobs
 from scoring import night as night_data
+from scoring.models import Export
 from scoring.ratings import refresh_match_ratings
 from scoring.rebuild import club_batches, rebuild_clubs, rebuild_season, rebuild_seasons_of
 from scoring.standings import rebuild_match_standings, rebuild_season_standings
@@ -96,3 +97,18 @@ def rebuild_everything(
     job = group(rebuild_clubs_task.s(b, recheck) for b in club_batches(clubs)).apply_async()
     done = job.get(timeout=timeout, disable_sync_subtasks=False)
     return sum(s for s, _m in done), sum(m for _s, m in done)
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5, acks_late=True)
+def make_export(export_id: int) -> None:
+    """Make a club's export (``scoring.jobs``)."""
+    jobs.make(export_id)
+
+
+def ask_export(club: Club, user: object, kind: str) -> Export:
+    """The club's export of ``kind``: the one being made, or a new one handed to a worker
+    when the request's transaction commits (asked twice, made once)."""
+    export, new = jobs.ask(club, user, kind)
+    if new:
+        transaction.on_commit(lambda: make_export.delay(export.pk))
+    return export

@@ -74,7 +74,8 @@ class Access:
 class Route:
     obj: str
     """What the URL's ``pk`` names (``""``: nothing): season, night, table, match, deal,
-    player, membership, invitation, upload, club, join (the ``token`` of an invitation)."""
+    player, membership, invitation, upload, export, club, join (the ``token`` of an
+    invitation)."""
     methods: dict[str, Access]
 
 
@@ -180,6 +181,9 @@ ROUTES.update(
         "reset_link": Route("membership", post(ADMINS, **ADMIN_PAGE)),
         "sheet_import": Route("", page(ADMINS, ADMINS, **ADMIN_PAGE)),
         "sheet_preview": Route("upload", page(ADMINS, ADMINS, **ADMIN_PAGE)),
+        "club_export": Route("", post(ADMINS, **ADMIN_PAGE)),
+        "export": Route("export", read(ADMINS, **ADMIN_PAGE)),
+        "export_file": Route("export", read(ADMINS, **ADMIN_PAGE)),
         "season_new": Route("", page(ADMINS, ADMINS, **ADMIN_PAGE)),
         "season_edit": Route("season", page(ADMINS, ADMINS, **ADMIN_PAGE)),
         "night_new": Route("season", page(ADMINS, ADMINS, **ADMIN_PAGE)),

@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
+from scoring.models import Export
 from tournaments import actions, invitations, pins, rounds, table_links
 from tournaments.models import (
     Club,
@@ -59,6 +60,7 @@ class World:
     member_player: Player
     invitation: Invitation
     upload: SheetUpload
+    export: Export
     users: dict[Role, User | None] = field(default_factory=dict)
 
     def client(self, role: Role) -> Client:
@@ -84,6 +86,7 @@ class World:
             "membership": Membership.objects.get(club=self.club, role="member").pk,
             "invitation": self.invitation.pk,
             "upload": self.upload.pk,
+            "export": self.export.pk,
             "join": 0,
             "club": self.club.pk,
             "": 0,
@@ -97,6 +100,7 @@ class World:
             "token": {"join": self.invitation.token}.get(obj, self.table.link_token),
             "uidb64": "MQ",
             "format": "json",
+            "kind": "backup",
         }
         return {name: values[name] for name in names}
 
@@ -185,6 +189,14 @@ def build() -> World:
 
     invitation = invitations.invite(club, users[Role.ADMIN], "member")
     upload = SheetUpload.objects.create(club=club, name="old-sheet.csv", data=b"")
+    export = Export.objects.create(  # a backup made: PIN hashes and all, for its admins alone
+        club=club,
+        kind="backup",
+        status=Export.Status.DONE,
+        name="kanda.json",
+        content_type="application/json",
+        data=b'{"secret": "Secret Winter League"}',
+    )
     return World(
         club=club,
         rival=rival,
@@ -199,5 +211,6 @@ def build() -> World:
         member_player=people["gen"],
         invitation=invitation,
         upload=upload,
+        export=export,
         users=users,
     )

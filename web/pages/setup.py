@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
+from scoring import jobs
 from tournaments import access, invitations, roster
 from tournaments import members as club_members
 from tournaments.merge import merge
@@ -66,6 +67,8 @@ def club_setup(request: HttpRequest, slug: str) -> HttpResponse:
             "invite_roles": list(reversed(Membership.Role.choices)),
             "roles": Membership.Role.choices,
             "seasons": club.seasons.prefetch_related("club_nights").order_by("-starts_on", "name"),
+            "export_kinds": [(name, kind.ask) for name, kind in jobs.KINDS.items()],
+            "exports": club.exports.defer("data").order_by("-requested_at")[:5],
         },
     )
 

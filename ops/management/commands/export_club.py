@@ -1,11 +1,10 @@
 """``python manage.py export_club CLUB FILE``: a club's data as one JSON file ('-': stdout)."""
 
-import json
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ops.backup import export_club
+from ops.backup import as_text, export_club
 from tournaments.models import Club
 
 
@@ -22,10 +21,10 @@ class Command(BaseCommand):
             raise CommandError(
                 f"no club {club!r}; clubs: {', '.join(Club.objects.values_list('slug', flat=True))}"
             )
-        text = json.dumps(export_club(found), ensure_ascii=False, indent=1)
+        text = as_text(export_club(found))
         if file == "-":
-            sys.stdout.write(text + "\n")
+            sys.stdout.write(text)
         else:
             with open(file, "w", encoding="utf-8") as handle:
-                handle.write(text + "\n")
+                handle.write(text)
             self.stderr.write(f"wrote {found} to {file}")

@@ -1,118 +1,234 @@
-"""Pages that do not grow with history (issue 16 e), run by hand: ``make bench`` or
-``.venv/bin/python bench/pages_bench.py`` with ``make services`` running.
+"""Every page as fast at a million deals as at ten thousand (issue 39), run by hand:
+``make bench`` or ``.venv/bin/python bench/pages_bench.py`` with ``make services`` running.
 
-One club of 40 players plays a season of 20 club nights with 10,000, 100,000 and
-1,000,000 deals (BENCH_PAGE_SIZES; more tables a night for more deals), each
-generated once into a database of its own (``clubscore_pages_<deals>``) and
-rebuilt.  Then the season page, the season's standings API and a player's page
-are each asked 20 times in one process (Django's test client, PostgreSQL on
-loopback): the number of queries and the median time of each.
+Three databases, each generated once (``clubscore_pages_<scene>``) and rebuilt:
+
+- ``10k``: a federation of 10 clubs, 1,000 players, 10,000 deals;
+- ``1M``: a federation of 100 clubs, 10,000 players, 1,000,000 deals;
+- ``wide``: one club of 1,000 players, one season of 85,000 deals over 52 club nights.
+
+Every season is public.  In each, four readers: anonymous, a member of the first club
+(seated as one of its players), its league administrator and the site operator.  Each
+answer is asked once through Django's test client in this process (its queries counted),
+then ``BENCH_REPEAT`` times over HTTP from gunicorn (one worker, PostgreSQL on loopback,
+``Accept-Encoding: gzip``): p95 milliseconds and the bytes sent.  The table printed is the
+README's: queries and p95 at 10k and at 1M and their ratio; then the wide season.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import statistics
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import PG, environment, machine, manage  # noqa: E402
+from common import PG, environment, machine, manage, percentile, server  # noqa: E402
 
-SIZES = [int(n) for n in os.environ.get("BENCH_PAGE_SIZES", "10000,100000,1000000").split(",")]
-NIGHTS = 20
-DEALS_PER_MATCH = 6  # about, over the games the generator plays
+SCENES: dict[str, list[str]] = {
+    "10k": ["--clubs", "10", "--players", "1000", "--deals", "10000"],
+    "1M": ["--clubs", "100", "--players", "10000", "--deals", "1000000"],
+    "wide": ["--clubs", "1", "--players", "1000", "--deals", "85000", "--tables", "250"],
+}
+REPEAT = int(os.environ.get("BENCH_REPEAT", "20"))
+ONLY = os.environ.get("BENCH_ONLY", "")
+"""Measure only the answers whose name holds this (``BENCH_ONLY=season``)."""
+EXPORT_REPEAT = 5
 
 
-def prepare(deals: int) -> str:
+def database(scene: str) -> str:
+    return f"clubscore_pages_{scene.lower()}"
+
+
+def prepare(scene: str) -> str:
+    """The scene's database, generated the first time (a million deals: about 15 minutes)."""
     import psycopg
 
-    database = f"clubscore_pages_{deals}"
-    env = environment(database, CELERY_TASK_ALWAYS_EAGER="1")
+    name = database(scene)
+    env = environment(name, CELERY_TASK_ALWAYS_EAGER="1")
     with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [database]).fetchone():
-            conn.execute(f'CREATE DATABASE "{database}"')
-    with psycopg.connect(f"{PG}/{database}") as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+    wanted = int(SCENES[scene][SCENES[scene].index("--deals") + 1])
+    with psycopg.connect(f"{PG}/{name}") as conn:
         try:
             have = conn.execute("SELECT count(*) FROM tournaments_deal").fetchone()[0]
         except psycopg.Error:
             have = -1
     manage("migrate", "-v0", env=env)
-    if have != deals:
-        print(f"  generating {deals:,} deals (once)", flush=True)
-        tables = max(6, deals // (NIGHTS * DEALS_PER_MATCH))
+    if have != wanted:
+        print(f"  {scene}: generating {wanted:,} deals (once)", flush=True)
         manage("flush", "--noinput", env=env)
-        manage("generate_federation", "--clubs", "1", "--players", "40", "--deals", str(deals),
-               "--tables", str(tables), "--seed", "16", "--skip-rebuild", env=env)  # fmt: skip
-        manage("rebuild_standings", "--recheck", env=env)
-    return database
+        manage("generate_federation", *SCENES[scene], "--seed", "39", "--skip-rebuild", env=env)
+        manage("rebuild_standings", env=env)
+    return name
 
 
-def measure(database: str) -> None:
-    """In a process of its own: queries and median milliseconds of each page."""
+def readers() -> dict[str, Any]:
+    """The four readers (made once per database) and what they read."""
+    from django.contrib.auth import get_user_model
+
+    from tournaments.models import Club, Membership, Player, Season
+
+    Season.objects.update(public=True)
+    users = get_user_model().objects
+    club = Club.objects.order_by("pk").first()
+    assert club is not None
+    operator, _ = users.get_or_create(username="bench-operator", is_superuser=True, is_staff=True)
+    admin, _ = users.get_or_create(username="bench-admin")
+    member, _ = users.get_or_create(username="bench-member")
+    Membership.objects.get_or_create(user=admin, club=club, role=Membership.Role.ADMIN)
+    Membership.objects.get_or_create(user=member, club=club, role=Membership.Role.MEMBER)
+    player = Player.objects.filter(club=club).order_by("pk").first()
+    assert player is not None
+    Player.objects.filter(user=member).exclude(pk=player.pk).update(user=None)
+    Player.objects.filter(pk=player.pk).update(user=member)
+    season = Season.objects.filter(club=club).order_by("pk").first()
+    assert season is not None
+    return {
+        "users": {"anonymous": None, "member": member, "admin": admin, "operator": operator},
+        "season": season.pk,
+        "player": player.pk,
+    }
+
+
+def answers(scene: str, season: int, player: int) -> list[tuple[str, str, str]]:
+    """(answer, reader, URL) of the scene."""
+    if scene == "wide":
+        return [
+            ("season page", "anonymous", f"/seasons/{season}/"),
+            ("season page", "member", f"/seasons/{season}/"),
+            ("season page by rating", "anonymous", f"/seasons/{season}/?sort=rating"),
+            ("standings API", "anonymous", f"/api/standings/?season={season}"),
+            ("standings CSV", "anonymous", f"/seasons/{season}/standings.csv"),
+            ("standings XLSX", "anonymous", f"/seasons/{season}/standings.xlsx"),
+            ("standings PDF", "anonymous", f"/seasons/{season}/standings.pdf"),
+        ]
+    return [
+        ("home", "anonymous", "/"),
+        ("home", "member", "/"),
+        ("home", "admin", "/"),
+        ("/api/matches/", "anonymous", "/api/matches/"),
+        ("/api/matches/", "operator", "/api/matches/"),
+        ("/api/matches/?season=", "member", f"/api/matches/?season={season}"),
+        ("/api/players/", "anonymous", "/api/players/"),
+        ("/api/players/", "member", "/api/players/"),
+        ("player page", "member", f"/players/{player}/"),
+        ("player page", "anonymous", f"/players/{player}/"),
+        ("season page", "member", f"/seasons/{season}/"),
+        ("admin: matches", "operator", "/admin/tournaments/match/"),
+        ("admin: deals", "operator", "/admin/tournaments/deal/"),
+        ("admin: club nights", "operator", "/admin/tournaments/clubnight/"),
+        ("admin: tables", "operator", "/admin/tournaments/table/"),
+    ]
+
+
+def measure(scene: str) -> None:
+    """In a process of its own: each answer's queries, bytes sent and p95 over HTTP."""
     from common import setup_django
 
-    setup_django(environment(database, CELERY_TASK_ALWAYS_EAGER="1"))
+    env = environment(database(scene), CELERY_TASK_ALWAYS_EAGER="1")
+    setup_django(env)
     from django.conf import settings
-
-    # No collectstatic here: plain static URLs, as the tests use.
-    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # fmt: skip
-    from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client
 
-    from scoring.models import SeasonStanding
-    from tournaments.models import ClubNight, Deal, Season
+    from tournaments.models import Deal
 
-    season = Season.objects.get()
-    leader = SeasonStanding.objects.filter(season=season).order_by("rank").first()
-    assert leader is not None
-    admin, _ = get_user_model().objects.get_or_create(username="bench", is_superuser=True, is_staff=True)  # fmt: skip
-    client = Client(HTTP_HOST="127.0.0.1")
-    client.force_login(admin)
-    pages = {
-        "season page": f"/seasons/{season.pk}/",
-        "standings API": f"/api/standings/?season={season.pk}",
-        "player page": f"/players/{leader.player_id}/",
-    }
-    out = {"deals": Deal.objects.count(), "nights": ClubNight.objects.count()}
-    for name, url in pages.items():
-        client.get(url)
-        queries: list[str] = []
-
-        def count(run, sql, *args, queries=queries):
-            queries.append(sql)
-            return run(sql, *args)
-
-        with connection.execute_wrapper(count):
-            assert client.get(url).status_code == 200
-        times = []
-        for _ in range(20):
-            start = time.perf_counter()
+    # No collectstatic here: plain static URLs, as the tests use.
+    plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": plain}
+    who = readers()
+    clients: dict[str, Client] = {}
+    cookies: dict[str, str] = {}
+    for name, user in who["users"].items():
+        clients[name] = Client(HTTP_HOST="127.0.0.1")
+        if user is not None:
+            clients[name].force_login(user)
+            cookies[name] = f"sessionid={clients[name].cookies['sessionid'].value}"
+    rows = []
+    with server(env, workers=1) as base:
+        for answer, reader, url in answers(scene, who["season"], who["player"]):
+            if ONLY not in answer:
+                continue
+            client = clients[reader]
             client.get(url)
-            times.append(time.perf_counter() - start)
-        out[name] = (len(queries), statistics.median(times) * 1000)
-    print(json.dumps(out))
+            queries: list[str] = []
+
+            def count(run, sql, *args, queries=queries):  # type: ignore[no-untyped-def]
+                queries.append(sql)
+                return run(sql, *args)
+
+            with connection.execute_wrapper(count):
+                status = client.get(url).status_code
+            assert status == 200, (answer, reader, url, status)
+            times, sent = [], 0
+            repeat = EXPORT_REPEAT if "standings " in answer else REPEAT
+            for _ in range(repeat + 1):
+                request = urllib.request.Request(
+                    base + url,
+                    headers={"Accept-Encoding": "gzip", "Cookie": cookies.get(reader, "")},
+                )
+                start = time.perf_counter()
+                with urllib.request.urlopen(request, timeout=60) as response:
+                    sent = len(response.read())
+                times.append(time.perf_counter() - start)
+            rows.append(
+                {
+                    "answer": answer,
+                    "reader": reader,
+                    "queries": len(queries),
+                    "p95": percentile(times[1:], 95) * 1000,
+                    "bytes": sent,
+                }
+            )
+    print(json.dumps({"deals": Deal.objects.count(), "rows": rows}))
+
+
+def run(scene: str) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, __file__, "--measure", scene], capture_output=True, text=True, check=False
+    )
+    if done.returncode:
+        raise RuntimeError(done.stderr[-3000:])
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
-    print(f"{machine()}; PostgreSQL 15 on loopback; one season of {NIGHTS} club nights, 40 players")
-    rows = []
-    for size in SIZES:
-        database = prepare(size)
-        done = subprocess.run([sys.executable, __file__, "--measure", database], capture_output=True,
-                              text=True, check=True)  # fmt: skip
-        rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
-    print("  " + ", ".join(f"{r['deals']:,} deals in {r['nights']} club nights" for r in rows))
-    for name in ("season page", "standings API", "player page"):
-        cells = ", ".join(
-            f"{r['deals']:,} deals: {r[name][0]} queries {r[name][1]:.0f} ms" for r in rows
+    scenes = os.environ.get("BENCH_SCENES", "10k,1M,wide").split(",")
+    print(f"{machine()}; PostgreSQL 15 on loopback; gunicorn, 1 worker; p95 of {REPEAT}")
+    results = {}
+    for scene in scenes:
+        prepare(scene)
+        results[scene] = run(scene)
+    if "10k" in results and "1M" in results:
+        small, large = results["10k"], results["1M"]
+        print(
+            f"\n| answer | reader | queries {small['deals']:,} → {large['deals']:,} deals "
+            "| p95 ms | ratio |"
         )
-        print(f"  {name}: {cells}")
+        print("| --- | --- | --- | --- | --- |")
+        for a, b in zip(small["rows"], large["rows"], strict=True):
+            ratio = b["p95"] / a["p95"]
+            print(
+                f"| {a['answer']} | {a['reader']} | {a['queries']} → {b['queries']} "
+                f"| {a['p95']:.0f} → {b['p95']:.0f} | {ratio:.2f}× |"
+            )
+    if "wide" in results:
+        wide = results["wide"]
+        print(f"\nOne season of 1,000 players, {wide['deals']:,} deals")
+        print("| answer | reader | queries | p95 ms | sent |")
+        print("| --- | --- | --- | --- | --- |")
+        for r in wide["rows"]:
+            print(
+                f"| {r['answer']} | {r['reader']} | {r['queries']} | {r['p95']:.0f} "
+                f"| {r['bytes'] / 1000:,.0f} KB |"
+            )
 
 
 if __name__ == "__main__":

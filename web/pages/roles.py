@@ -53,7 +53,7 @@ def for_user(user: Any) -> dict[str, Any]:
         "my_tables": [(m, m.played + 1) for m in open_matches.filter(table__scorer=user)[:10]],
         "my_matches": Match.objects.filter(seats__player__in=mine)
         .select_related("table__club_night", "table__round")
-        .order_by("-table__club_night__date", "-pk")[:10],
+        .order_by("-pk")[:10],  # the latest first, from the index of a player's seats
         "my_standings": SeasonStanding.objects.filter(player__in=mine)
         .select_related("season", "player")
         .order_by("-season__starts_on", "game"),

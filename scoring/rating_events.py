@@ -58,14 +58,19 @@ def fill(club_ids: list[int], games: list[str], since: dt.date | None = None) ->
     missing = list(
         counting(club_ids, games, since)
         .filter(event__isnull=True)
+        .order_by("pk")
         .values_list("pk", "match_id", "match__game", "record")
     )
     for start in range(0, len(missing), BATCH):
         batch = missing[start : start + BATCH]
         scores: dict[int, dict[str, int]] = defaultdict(dict)
-        for deal_id, handle, score in DealScore.objects.filter(
-            deal_id__in=[row[0] for row in batch]
-        ).values_list("deal_id", "player__handle", "score"):
+        # No order (DealScore's default sorts by match and club: joins the planner may
+        # walk from the matches' index of their start, over every deal).
+        for deal_id, handle, score in (
+            DealScore.objects.filter(deal_id__in=[row[0] for row in batch])
+            .order_by()
+            .values_list("deal_id", "player__handle", "score")
+        ):
             scores[deal_id][handle] = score
         seats: dict[int, list[tuple[str, int]]] = defaultdict(list)
         for match_id, handle, player_id in (

@@ -73,6 +73,7 @@ class ClubScoped(admin.ModelAdmin):
 
     paginator = CappedPaginator
     show_full_result_count = False
+    show_facets = admin.ShowFacets.NEVER  # a count per filter choice: the whole table again
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         return access.administered(super().get_queryset(request), request.user)

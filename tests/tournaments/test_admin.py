@@ -208,3 +208,17 @@ def test_saving_an_existing_match_unchanged_in_the_admin_works(client, game):
     assert [s.player.handle for s in match.seats.order_by("position")] == [
         p.handle for p in match.seated_players()
     ]
+
+
+def test_a_long_list_is_counted_no_further_than_its_cap(admin_client, make_match, monkeypatch):
+    """A federation's million deals are not counted each time the list opens: past the cap
+    the list says "or more", and still pages."""
+    from tournaments.admin import CappedPaginator
+
+    monkeypatch.setattr(CappedPaginator, "CAP", 3)
+    for _ in range(5):
+        make_match("napoleon", NAPOLEON_SEATS)
+    page = admin_client.get("/admin/tournaments/match/").content.decode()
+    assert "3 or more" in page and "5 matches" not in page
+    few = admin_client.get("/admin/tournaments/club/").content.decode()
+    assert "1 club" in few and "or more" not in few

@@ -115,3 +115,17 @@ def test_a_failed_export_says_so_and_can_be_asked_again(admin, played, monkeypat
     assert "could not be made" in page and 'http-equiv="refresh"' not in page
     admin.post(f"/clubs/{club.slug}/exports/broken/")
     assert Export.objects.filter(status=Export.Status.WAITING).count() == 1
+
+
+def test_a_refusal_says_why_in_the_readers_language(
+    admin, played, django_capture_on_commit_callbacks
+):
+    club = played.table.club_night.season.club
+    with django_capture_on_commit_callbacks(execute=True):
+        admin.post(f"/clubs/{club.slug}/exports/backup/")
+    export = Export.objects.get()
+    Membership.objects.filter(user__username="lena", club=club).update(role=Membership.Role.MEMBER)
+    admin.cookies["django_language"] = "ja"
+    refused = admin.get(f"/exports/{export.pk}/file")
+    assert refused.status_code == 403
+    assert "リーグ管理者" in refused.content.decode()

@@ -10,14 +10,18 @@ from django.db.models import QuerySet
 from django.db.models.functions import Length
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from scoring import jobs
 from scoring.models import Export
 from scoring.tasks import ask_export
 from tournaments import access
-from web.api.base import ADMINS_ONLY
 from web.pages.setup import administered_club
+
+ADMINS_ONLY = gettext_lazy(
+    "Only the club's league administrators have its files made and download them."
+)
 
 
 @login_required

@@ -19,7 +19,7 @@ from scoring.tasks import ask_export
 from tournaments import access
 from web.pages.setup import administered_club
 
-ADMINS_ONLY = gettext_lazy(
+FILES_FOR_ADMINS = gettext_lazy(
     "Only the club's league administrators have its files made and download them."
 )
 
@@ -38,7 +38,7 @@ def club_export(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
 def _administered(request: HttpRequest, pk: int, exports: QuerySet[Export]) -> Export:
     export = get_object_or_404(access.visible(exports.select_related("club"), request.user), pk=pk)
     if not access.can_administer(request.user, export):
-        raise PermissionDenied(ADMINS_ONLY)
+        raise PermissionDenied(FILES_FOR_ADMINS)
     return export
 
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.cards import Card, standard_deck
-from engine.games.onetwothreefour import is_pass, options, random_deal
+from engine.games.onetwothreefour_play import is_pass, options, random_deal
 
 P3 = ["A", "B", "C"]
 

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from engine.match import MatchState
+from engine.match import MatchState, P, competition_ranks
 from engine.problems import Checker
 from engine.results import DealResult, MatchResult, Scored, Standing
 
@@ -98,6 +98,11 @@ class Game(ABC):
         """Order of the standings, best first (smaller sorts first)."""
         values = {"total": total, "deals_won": deals_won}
         return tuple(-values[name] for name in self.ranked_by())
+
+    def ranks(self, lines: Mapping[P, tuple[int, int]]) -> dict[P, int]:
+        """Each player's rank among ``lines`` (player: their total and deals won), by
+        :meth:`rank_key`: a season's leaderboard, and a correction's effect on it."""
+        return competition_ranks({p: self.rank_key(*line) for p, line in lines.items()})
 
     def is_finished(
         self, side_totals: Sequence[int], deals_played: int, target: int | None

@@ -12,12 +12,30 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from copy import deepcopy
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from mypy_extensions import mypyc_attr
 
 from engine.problems import Checker
 from engine.results import DealResult, Standing
+
+P = TypeVar("P")
+"""Whoever is ranked: a player's handle in a match, their id on a leaderboard."""
+
+
+def competition_ranks(keys: Mapping[P, tuple[int, ...]]) -> dict[P, int]:
+    """Standard competition ranking (1, 2, 2, 4) of each player by their key (smaller is
+    better), best first; players with equal keys share a rank and keep the order given.
+    The one ranking of a match's standings, a season's leaderboard and a correction's
+    effect (:meth:`engine.game.Game.ranks`)."""
+    ranks: dict[P, int] = {}
+    previous: tuple[int, ...] | None = None
+    rank = 0
+    for position, player in enumerate(sorted(keys, key=keys.__getitem__), start=1):
+        if keys[player] != previous:
+            rank, previous = position, keys[player]
+        ranks[player] = rank
+    return ranks
 
 
 class MatchRules(Protocol):
@@ -99,17 +117,11 @@ class MatchState:
 
     def standings(self) -> tuple[Standing, ...]:
         """Standard competition ranking (1, 2, 2, 4) by :meth:`rank_key`; ties keep seat order."""
-        order = sorted(self.players, key=self.rank_key)
-        standings: list[Standing] = []
-        previous: tuple[int, ...] | None = None
-        for position, player in enumerate(order):
-            key = self.rank_key(player)
-            rank = standings[-1].rank if standings and key == previous else position + 1
-            previous = key
-            standings.append(
-                Standing(player, self.totals[player], self.played, self.won[player], rank)
-            )
-        return tuple(standings)
+        ranks = competition_ranks({player: self.rank_key(player) for player in self.players})
+        return tuple(
+            Standing(player, self.totals[player], self.played, self.won[player], rank)
+            for player, rank in ranks.items()
+        )
 
     def winning_sides(self, standings: Mapping[str, Standing]) -> list[list[str]]:
         """The sides that won the finished match (more than one: a shared win)."""

@@ -342,28 +342,25 @@ def _season_in_python(season: Season) -> None:
     rows: list[tuple[Any, ...]] = []
     now = timezone.now()
     for game_name, board in by_game.items():
-        rank_key = engine.GAMES[game_name].rank_key
-        board.sort(key=lambda r: rank_key(r["total"], r["deals_won"]))
-        previous, rank = None, 0
-        for position, line in enumerate(board, start=1):
-            key = rank_key(line["total"], line["deals_won"])
-            if key != previous:
-                rank, previous = position, key
-            rows.append(
-                (
-                    season.pk,
-                    game_name,
-                    line["player_id"],
-                    line["total"],
-                    line["deals"],
-                    line["deals_won"],
-                    line["matches"],
-                    line["matches_won"],
-                    rank,
-                    now,
-                    _numbers(game_name, line),
-                )
+        ranks = engine.GAMES[game_name].ranks(
+            {line["player_id"]: (line["total"], line["deals_won"]) for line in board}
+        )
+        rows += [
+            (
+                season.pk,
+                game_name,
+                line["player_id"],
+                line["total"],
+                line["deals"],
+                line["deals_won"],
+                line["matches"],
+                line["matches_won"],
+                ranks[line["player_id"]],
+                now,
+                _numbers(game_name, line),
             )
+            for line in board
+        ]
     insert_rows(SeasonStanding, STANDING, rows)
     per_night = sorted(
         lines.values("game", "player_id", "night")

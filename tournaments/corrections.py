@@ -20,13 +20,12 @@ restoring it asks for a confirmation again.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Count, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -59,8 +58,9 @@ class Effect:
                 "rank_before": self.rank_before, "rank_after": self.rank_after}  # fmt: skip
 
 
-def _season_totals(match: Match) -> dict[str, int]:
-    """Season totals by player handle for the match's game, counting what counts now."""
+def _season_lines(match: Match) -> dict[str, tuple[int, int]]:
+    """Each player's season line for the match's game, counting what counts now: their
+    total and their deals won (what the game's leaderboard ranks by), by handle."""
     rows = (
         DealScore.objects.filter(counting_deals("deal__"))
         .filter(
@@ -68,24 +68,22 @@ def _season_totals(match: Match) -> dict[str, int]:
             deal__match__game=match.game,
         )
         .values("player__handle")
-        .annotate(total=Sum("score"))
+        .annotate(total=Sum("score"), won=Count("pk", filter=Q(won=True)))
     )
-    return {r["player__handle"]: r["total"] for r in rows}
+    return {r["player__handle"]: (r["total"], r["won"]) for r in rows}
 
 
-def _ranks(totals: dict[str, int]) -> dict[str, int]:
-    order = sorted(totals, key=lambda p: -totals[p])
-    ranks: dict[str, int] = {}
-    for i, player in enumerate(order):
-        ranks[player] = (
-            ranks[order[i - 1]] if i and totals[order[i - 1]] == totals[player] else i + 1
-        )
-    return ranks
-
-
-def _effect(before: dict[str, int], after: dict[str, int], players: Iterable[str]) -> list[Effect]:
-    rb, ra = _ranks(before), _ranks(after)
-    return [Effect(p, before.get(p, 0), after.get(p, 0), rb.get(p), ra.get(p)) for p in players]
+def _effect(
+    match: Match, before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]
+) -> list[Effect]:
+    """The seated players' lines before and after, ranked as the leaderboard ranks them (the
+    game's own order: Comp-13's deals won break a tie on points)."""
+    game = engine.GAMES[match.game]
+    rb, ra = game.ranks(before), game.ranks(after)
+    return [
+        Effect(p, before.get(p, (0, 0))[0], after.get(p, (0, 0))[0], rb.get(p), ra.get(p))
+        for p in (seat.handle for seat in match.seated_players())
+    ]
 
 
 def _rescore(match: Match, active: list[Deal]) -> engine.MatchResult:
@@ -124,7 +122,7 @@ def _change(
             raise Rejection((error("match_locked", "", gettext_noop('this match is finished: an administrator reopens it first')),),
                             conflict=True)  # fmt: skip
         locked = Deal.objects.select_for_update().get(pk=deal.pk)
-        before = _season_totals(match)
+        before = _season_lines(match)
         version = DealVersion.objects.create(
             deal=locked,
             action=action,
@@ -150,8 +148,7 @@ def _change(
         match.status = Match.Status.FINISHED if finished else Match.Status.OPEN
         match.finished_at = timezone.now() if finished else None
         match.save(update_fields=["status", "finished_at"])
-        after = _season_totals(match)
-        effect = _effect(before, after, [p.handle for p in match.seated_players()])
+        effect = _effect(match, before, _season_lines(match))
         version.effect = [e.to_dict() for e in effect]
         version.save(update_fields=["effect"])
         progress.changed(match.pk)

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from scoring.models import MatchStanding
+from scoring.models import MatchStanding, SeasonStanding
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
 from tournaments import actions
 from tournaments.models import DealScore, Match
@@ -146,3 +146,37 @@ def test_a_finished_match_is_locked_until_an_administrator_reopens_it(
     assert response.status_code == 200
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED  # the corrected deal ends the 1-deal match again
+
+
+def test_a_correction_ranks_its_effect_as_the_leaderboard_does(
+    make_match, scorer, django_capture_on_commit_callbacks
+):
+    """Comp-13 breaks a tie on points by deals won: the rank a correction stores in the
+    deal's history is the one the season's leaderboard then shows."""
+    hands = {"aki": [], "ben": [], "chika": [], "dai": []}
+    match = make_match("comp13", NAPOLEON_SEATS, target=12)
+    with django_capture_on_commit_callbacks(execute=True):
+        # aki and ben 1 point each, the deal won by aki (the rulebook's tie-breaks)
+        first = {"captured": {**hands, "aki": ["SK"], "ben": ["HK"]}, "hand_faces": hands}
+        actions.enter_deal(match, first, user=scorer)
+        second = actions.enter_deal(
+            match, {"captured": {**hands, "ben": ["SK"]}, "hand_faces": hands}, user=scorer
+        )
+    fixed = {"captured": {**hands, "chika": ["SK"]}, "hand_faces": hands}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(scorer).put(
+            f"/api/deals/{second.pk}/",
+            {"record": fixed, "reason": "chika took the king"},
+            format="json",
+        )
+    assert response.status_code == 200, response.json()
+    effect = {e["player"]: e for e in response.json()["effect"]}
+    # Before: ben 2 points leads alone. After: aki, ben and chika 1 point each; aki and
+    # chika won a deal, ben none: ben is third, not first equal.
+    assert effect["ben"]["rank_before"] == 1 and effect["ben"]["total_after"] == 1
+    after = {p: e["rank_after"] for p, e in effect.items()}
+    assert after == {"aki": 1, "ben": 3, "chika": 1, "dai": 4}
+    board = SeasonStanding.objects.filter(season=match.table.club_night.season, game="comp13")
+    assert dict(board.values_list("player__handle", "rank")) == after
+    kept = match.deals.get(pk=second.pk).versions.get()
+    assert kept.effect == response.json()["effect"]

@@ -125,8 +125,10 @@ def main() -> None:
         ):
             n, latencies, failed = load(base, request)
             results[label] = n / SECONDS
-            print(f"  {label}: {n / SECONDS:7.1f} requests/s, p50 {percentile(latencies, 50) * 1000:6.1f} ms, "
-                  f"p95 {percentile(latencies, 95) * 1000:6.1f} ms, {failed} failed")  # fmt: skip
+            print(
+                f"  {label}: {n / SECONDS:7.1f} requests/s, p50 {percentile(latencies, 50) * 1000:6.1f} ms, "
+                f"p95 {percentile(latencies, 95) * 1000:6.1f} ms, {failed} failed"
+            )
     purge(env)  # no worker ran: the queued standings tasks are dropped
     entry, plain = results.values()
     print(f"  deal entry runs at {entry / plain:.0%} of the trivial endpoint's throughput")

@@ -49,8 +49,14 @@ def fresh_database(name: str) -> dict[str, str]:
 
 
 def manage(*args: str, env: dict[str, str]) -> str:
-    done = subprocess.run([str(BIN / "python"), "manage.py", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, check=False)  # fmt: skip
+    done = subprocess.run(
+        [str(BIN / "python"), "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-2000:]}")
     return done.stdout
@@ -76,10 +82,19 @@ def server(env: dict[str, str], workers: int) -> Iterator[str]:
     """gunicorn serving the project on loopback; yields its base URL."""
     port = free_port()
     proc = subprocess.Popen(
-        [str(BIN / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
-         "--log-level", "warning"],
-        cwd=ROOT, env=env,
-    )  # fmt: skip
+        [
+            str(BIN / "gunicorn"),
+            "config.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(200):
@@ -95,18 +110,36 @@ def server(env: dict[str, str], workers: int) -> Iterator[str]:
 
 def purge(env: dict[str, str]) -> None:
     """Drop queued tasks (an earlier benchmark's, for a database that is gone)."""
-    subprocess.run([str(BIN / "celery"), "-A", "config", "purge", "-f"], cwd=ROOT, env=env,
-                   capture_output=True, check=False)  # fmt: skip
+    subprocess.run(
+        [str(BIN / "celery"), "-A", "config", "purge", "-f"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        check=False,
+    )
 
 
 @contextlib.contextmanager
 def worker(env: dict[str, str], concurrency: int = 1) -> Iterator[None]:
     purge(env)
     proc = subprocess.Popen(
-        [str(BIN / "celery"), "-A", "config", "worker", "--concurrency", str(concurrency), "--loglevel", "WARNING",
-         "--without-heartbeat", "--without-gossip", "--without-mingle"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-    )  # fmt: skip
+        [
+            str(BIN / "celery"),
+            "-A",
+            "config",
+            "worker",
+            "--concurrency",
+            str(concurrency),
+            "--loglevel",
+            "WARNING",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+    )
     try:
         time.sleep(3)  # the worker connects to the broker
         yield

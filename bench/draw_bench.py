@@ -23,8 +23,10 @@ PLAYERS, NIGHTS = 60, 20
 
 
 def main() -> None:
-    games = [GameSizes(n, engine.GAMES[n].player_counts, engine.GAMES[n].best_players)
-             for n in ("rettler", "napoleon")]  # fmt: skip
+    games = [
+        GameSizes(n, engine.GAMES[n].player_counts, engine.GAMES[n].best_players)
+        for n in ("rettler", "napoleon")
+    ]
     rng = random.Random(2026)
     met: dict[frozenset[int], int] = {}
     seconds = []
@@ -36,9 +38,11 @@ def main() -> None:
             for pair in combinations(table.players, 2):
                 met[frozenset(pair)] = met.get(frozenset(pair), 0) + 1
     counts = [met.get(frozenset(p), 0) for p in combinations(range(PLAYERS), 2)]
-    print(f"draw, {PLAYERS} players, {NIGHTS} nights: slowest {max(seconds) * 1000:.0f} ms, "
-          f"mean {statistics.mean(seconds) * 1000:.0f} ms (target < 1000 ms); "
-          f"pairs met 0-{max(counts)} times, mean {statistics.mean(counts):.2f}")  # fmt: skip
+    print(
+        f"draw, {PLAYERS} players, {NIGHTS} nights: slowest {max(seconds) * 1000:.0f} ms, "
+        f"mean {statistics.mean(seconds) * 1000:.0f} ms (target < 1000 ms); "
+        f"pairs met 0-{max(counts)} times, mean {statistics.mean(counts):.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -71,8 +71,10 @@ def main() -> None:
                     raise SystemExit(f"deal {n} not visible after 30 s: is the worker running?")
                 time.sleep(0.005)
             delays.append(time.perf_counter() - committed)
-    print(f"  commit → standings and ratings readable: p50 {percentile(delays, 50) * 1000:.0f} ms, "
-          f"p95 {percentile(delays, 95) * 1000:.0f} ms, max {max(delays) * 1000:.0f} ms over {SAMPLES} deals")  # fmt: skip
+    print(
+        f"  commit → standings and ratings readable: p50 {percentile(delays, 50) * 1000:.0f} ms, "
+        f"p95 {percentile(delays, 95) * 1000:.0f} ms, max {max(delays) * 1000:.0f} ms over {SAMPLES} deals"
+    )
 
 
 if __name__ == "__main__":

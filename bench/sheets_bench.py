@@ -23,7 +23,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from common import fresh_database, machine, setup_django  # noqa: E402
 
 ROWS = int(os.environ.get("BENCH_SHEET_ROWS", "10000"))
-NAMES = ["Aki Ito", "Ben Mori", "Chika Sato", "Dai Kato", "Emi Abe", "Fumi Ueda", "Gen Oda", "Hana Ono"]  # fmt: skip
+NAMES = [
+    "Aki Ito",
+    "Ben Mori",
+    "Chika Sato",
+    "Dai Kato",
+    "Emi Abe",
+    "Fumi Ueda",
+    "Gen Oda",
+    "Hana Ono",
+]
 
 
 def rows_of_history() -> dict[str, list[dict[str, str]]]:
@@ -39,9 +48,20 @@ def rows_of_history() -> dict[str, list[dict[str, str]]]:
         for game, web in LEAGUE_GAMES.items():
             for t, plan in enumerate(web.federation, 1):
                 seated = handles[: plan.players]
-                deals = template.played(game, night * 100 + t, seated, plan.rules, plan.target, most=12)  # fmt: skip
-                rows = template.match_rows(game, season, date, str(t), NAMES[: plan.players], seated,
-                                           deals, rules=plan.rules, target=plan.target)  # fmt: skip
+                deals = template.played(
+                    game, night * 100 + t, seated, plan.rules, plan.target, most=12
+                )
+                rows = template.match_rows(
+                    game,
+                    season,
+                    date,
+                    str(t),
+                    NAMES[: plan.players],
+                    seated,
+                    deals,
+                    rules=plan.rules,
+                    target=plan.target,
+                )
                 by_game[game] += rows
                 total += len(rows)
         night += 1
@@ -59,7 +79,9 @@ def main() -> None:
         Player.objects.create(club=club, handle=name.split()[0].lower(), display_name=name)
     started = time.perf_counter()
     by_game = rows_of_history()
-    print(f"{machine()}; played {sum(map(len, by_game.values())):,} deals in {time.perf_counter() - started:.0f} s")  # fmt: skip
+    print(
+        f"{machine()}; played {sum(map(len, by_game.values())):,} deals in {time.perf_counter() - started:.0f} s"
+    )
     # One file of every game: the union of their columns, as a club's whole history.
     from tournaments.sheets.columns import template_columns
 
@@ -77,16 +99,22 @@ def main() -> None:
             times.append(time.perf_counter() - started)
         assert preview.valid, preview.errors[:3]
         counts = preview.counts()
-        print(f"preview {fmt} ({len(data) / 1e6:.1f} MB, {counts['deals']:,} deals in {counts['matches']} matches): "
-              f"median {statistics.median(times):.2f} s (goal < 10 s)")  # fmt: skip
+        print(
+            f"preview {fmt} ({len(data) / 1e6:.1f} MB, {counts['deals']:,} deals in {counts['matches']} matches): "
+            f"median {statistics.median(times):.2f} s (goal < 10 s)"
+        )
     started = time.perf_counter()
     done = write.import_sheet(club, files["csv"])
-    print(f"import csv (checked again under the club's lock, then written): {time.perf_counter() - started:.2f} s, "
-          f"{done.preview.counts()['deals']:,} deals")  # fmt: skip
+    print(
+        f"import csv (checked again under the club's lock, then written): {time.perf_counter() - started:.2f} s, "
+        f"{done.preview.counts()['deals']:,} deals"
+    )
     started = time.perf_counter()
     again = check.check(club, files["csv"])
-    print(f"preview of the same file again (all imported before): {time.perf_counter() - started:.2f} s, "
-          f"{again.counts()['deals_imported_before']:,} deals found")  # fmt: skip
+    print(
+        f"preview of the same file again (all imported before): {time.perf_counter() - started:.2f} s, "
+        f"{again.counts()['deals_imported_before']:,} deals found"
+    )
 
 
 if __name__ == "__main__":

@@ -54,18 +54,37 @@ def export_club(
                             "entered_by", "confirmed_by", "revised_by", "confirmed_by_player"
                         )
                     ]
-                    matches.append({
-                        "game": match.game, "rules": match.rules, "target": match.target,
-                        "status": match.status, "ended_by_hand": match.ended_by_hand,
-                        "created_at": match.created_at.isoformat(),
-                        "seats": [p.handle for p in match.seated_players()], "deals": deals,
-                        "events": [{"action": e.action, "reason": e.reason, "changed_by": _username(e.changed_by),
-                                    "changed_at": e.changed_at.isoformat()}
-                                   for e in match.events.order_by("changed_at", "pk").select_related("changed_by")],
-                    })  # fmt: skip
-                tables.append({"name": table.name, "scorer": _username(table.scorer),
-                               "round": table.round.number if table.round else None,
-                               "matches": matches})  # fmt: skip
+                    matches.append(
+                        {
+                            "game": match.game,
+                            "rules": match.rules,
+                            "target": match.target,
+                            "status": match.status,
+                            "ended_by_hand": match.ended_by_hand,
+                            "created_at": match.created_at.isoformat(),
+                            "seats": [p.handle for p in match.seated_players()],
+                            "deals": deals,
+                            "events": [
+                                {
+                                    "action": e.action,
+                                    "reason": e.reason,
+                                    "changed_by": _username(e.changed_by),
+                                    "changed_at": e.changed_at.isoformat(),
+                                }
+                                for e in match.events.order_by("changed_at", "pk").select_related(
+                                    "changed_by"
+                                )
+                            ],
+                        }
+                    )
+                tables.append(
+                    {
+                        "name": table.name,
+                        "scorer": _username(table.scorer),
+                        "round": table.round.number if table.round else None,
+                        "matches": matches,
+                    }
+                )
             nights.append(
                 {
                     "date": night.date.isoformat(),
@@ -78,12 +97,17 @@ def export_club(
                     "tables": tables,
                 }
             )
-        seasons.append({
-            "name": season.name, "games": season.games,
-            "starts_on": season.starts_on.isoformat() if season.starts_on else None,
-            "ends_on": season.ends_on.isoformat() if season.ends_on else None, "club_nights": nights,
-            "require_confirmation": season.require_confirmation, "public": season.public,
-        })  # fmt: skip
+        seasons.append(
+            {
+                "name": season.name,
+                "games": season.games,
+                "starts_on": season.starts_on.isoformat() if season.starts_on else None,
+                "ends_on": season.ends_on.isoformat() if season.ends_on else None,
+                "club_nights": nights,
+                "require_confirmation": season.require_confirmation,
+                "public": season.public,
+            }
+        )
     return sign(
         {
             "format": FORMAT,

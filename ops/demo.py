@@ -68,7 +68,7 @@ def load_demo() -> Club | None:
             display_name=name,
             name_ja=ja,
             user=member if handle == "aki" else None,
-        )  # fmt: skip
+        )
         for handle, name, ja in PLAYERS
     }
     season = Season.objects.create(

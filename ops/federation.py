@@ -98,14 +98,22 @@ class _Writer:
 
     def flush(self) -> None:
         ids = insert_rows(Deal, ["match", "number", "record", "entered_at"], self.deals, ids=True)
-        insert_rows(DealScore, ["deal", "player", "score", "won"],
-                    ((pk, *line) for pk, scores in zip(ids, self.scores, strict=True) for line in scores))  # fmt: skip
+        insert_rows(
+            DealScore,
+            ["deal", "player", "score", "won"],
+            ((pk, *line) for pk, scores in zip(ids, self.scores, strict=True) for line in scores),
+        )
         self.deals, self.scores = [], []
 
 
-def generate(clubs: int, players: int, deals: int, seed: int,
-             progress: Callable[[str], None] = lambda _: None,
-             tables: int = TABLES_PER_NIGHT) -> Report:  # fmt: skip
+def generate(
+    clubs: int,
+    players: int,
+    deals: int,
+    seed: int,
+    progress: Callable[[str], None] = lambda _: None,
+    tables: int = TABLES_PER_NIGHT,
+) -> Report:
     """Create ``clubs`` clubs sharing ``players`` players and ``deals`` deals in all, at
     ``tables`` tables a club night."""
     rng = random.Random(seed)
@@ -134,15 +142,26 @@ def analyze(models: list[type[Model]]) -> None:
             cursor.execute(f'ANALYZE "{model._meta.db_table}"')
 
 
-def _club(number: int, n_players: int, n_deals: int, rng: random.Random,
-          pools: list[list[str]], report: Report, tables_per_night: int) -> int:  # fmt: skip
+def _club(
+    number: int,
+    n_players: int,
+    n_deals: int,
+    rng: random.Random,
+    pools: list[list[str]],
+    report: Report,
+    tables_per_night: int,
+) -> int:
     club = Club.objects.create(name=f"Federation Club {number}", slug=f"fed-{number}")
     members = Player.objects.bulk_create(
         Player(club=club, handle=f"p{i:05d}", display_name=f"Player {number}-{i}")
         for i in range(n_players)
     )
-    season = Season.objects.create(club=club, name="Federation Season", games=list(dict.fromkeys(g for g, _ in PLAN)),
-                                   starts_on=dt.date(2026, 1, 6))  # fmt: skip
+    season = Season.objects.create(
+        club=club,
+        name="Federation Season",
+        games=list(dict.fromkeys(g for g, _ in PLAN)),
+        starts_on=dt.date(2026, 1, 6),
+    )
     writer = _Writer()
     made = 0
     day = dt.date(2026, 1, 6)
@@ -156,11 +175,17 @@ def _club(number: int, n_players: int, n_deals: int, rng: random.Random,
         started = timezone.make_aware(dt.datetime.combine(night.date, dt.time(19)))
         kinds = [next(plan) for _ in tables]
         matches = Match.objects.bulk_create(
-            Match(table=table, game=game, rules=planned.rules,
-                  target=planned.target if planned.target is not None else engine.GAMES[game].default_target,
-                  created_at=started + dt.timedelta(seconds=t))
+            Match(
+                table=table,
+                game=game,
+                rules=planned.rules,
+                target=planned.target
+                if planned.target is not None
+                else engine.GAMES[game].default_target,
+                created_at=started + dt.timedelta(seconds=t),
+            )
             for t, (table, (_k, (game, planned))) in enumerate(zip(tables, kinds, strict=True))
-        )  # fmt: skip
+        )
         seated_players = [rng.sample(members, planned.players) for _k, (_g, planned) in kinds]
         seats = Seat.objects.bulk_create(
             Seat(match=match, player=p, position=i)
@@ -192,8 +217,14 @@ def _club(number: int, n_players: int, n_deals: int, rng: random.Random,
     return made
 
 
-def _match(match: Match, players: list[Player], pool: list[str], room: int, rng: random.Random,
-           writer: _Writer) -> tuple[int, bool]:  # fmt: skip
+def _match(
+    match: Match,
+    players: list[Player],
+    pool: list[str],
+    room: int,
+    rng: random.Random,
+    writer: _Writer,
+) -> tuple[int, bool]:
     """Store one pool match with the match's players in its seats (at most ``room`` deals);
     (deals, finished)."""
     handles = [p.handle for p in players]
@@ -207,7 +238,9 @@ def _match(match: Match, players: list[Player], pool: list[str], room: int, rng:
             raise AssertionError(f"generated {match.game} deal refused: {result.errors[0].message}")
         previous.append(record)
         at = match.created_at + dt.timedelta(minutes=10 * number)
-        writer.add((match.pk, number, record, at),
-                   [(ids[h], s, h in result.winners) for h, s in result.scores.items()])  # fmt: skip
+        writer.add(
+            (match.pk, number, record, at),
+            [(ids[h], s, h in result.winners) for h, s in result.scores.items()],
+        )
     finished = engine.check_match(match_record(match, previous)).finished
     return len(deals), finished

@@ -49,8 +49,10 @@ def line_chart(chart: SeasonChart, *, title: str = "") -> SafeString:
         return TOP + (high - v) * PLOT_HEIGHT / (high - low)
 
     def label(x_: float, y_: float, text: str, anchor: str = "end", colour: str = "#333") -> str:
-        return (f'<text x="{x_:.1f}" y="{y_:.1f}" text-anchor="{anchor}" font-size="{FONT}" '
-                f'fill="{colour}">{text}</text>')  # fmt: skip
+        return (
+            f'<text x="{x_:.1f}" y="{y_:.1f}" text-anchor="{anchor}" font-size="{FONT}" '
+            f'fill="{colour}">{text}</text>'
+        )
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" role="img" '
@@ -87,8 +89,10 @@ def line_chart(chart: SeasonChart, *, title: str = "") -> SafeString:
         parts.append(f'<circle cx="{x(last_x):.1f}" cy="{y(last_y):.1f}" r="3" fill="{colour}"/>')
         col, row = n % columns, n // columns
         lx, ly = LEFT + col * (plot_w / columns), legend_top + row * ROW + 12
-        parts.append(f'<line x1="{lx:.1f}" y1="{ly - 4:.1f}" x2="{lx + 18:.1f}" y2="{ly - 4:.1f}" '
-                     f'stroke="{colour}" stroke-width="3"{style}/>')  # fmt: skip
+        parts.append(
+            f'<line x1="{lx:.1f}" y1="{ly - 4:.1f}" x2="{lx + 18:.1f}" y2="{ly - 4:.1f}" '
+            f'stroke="{colour}" stroke-width="3"{style}/>'
+        )
         parts.append(label(lx + 23, ly, f"{name} {total}", anchor="start", colour="#222"))
     parts.append("</svg>")
     return mark_safe("".join(parts))

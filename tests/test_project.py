@@ -56,8 +56,13 @@ def test_without_a_broker_tasks_run_eagerly_and_with_one_they_do_not():
 
 def test_the_embedded_demo_loads_with_standings_and_ratings_that_a_rebuild_repeats(tmp_path):
     """`make demo`'s database: SQLite, tasks run in the web process (no PostgreSQL, no COPY)."""
-    env = {**os.environ, "DEBUG": "1", "DATABASE_URL": f"sqlite:///{tmp_path / 'demo.sqlite3'}",
-           "CELERY_BROKER_URL": "", "CELERY_TASK_ALWAYS_EAGER": "1"}  # fmt: skip
+    env = {
+        **os.environ,
+        "DEBUG": "1",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'demo.sqlite3'}",
+        "CELERY_BROKER_URL": "",
+        "CELERY_TASK_ALWAYS_EAGER": "1",
+    }
     report = (
         "from scoring.models import Rating, SeasonStanding as S; "
         "print(S.objects.count(), sorted(Rating.objects.values_list('player__handle', 'game', 'mu', 'sigma')))"

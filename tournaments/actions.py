@@ -252,9 +252,15 @@ def _enter(
         kept = progress.of(match)
         if match.status == Match.Status.FINISHED:
             raise Rejection(
-                (error("match_finished", "", gettext_noop("this match is finished; no deal can be added")),),
+                (
+                    error(
+                        "match_finished",
+                        "",
+                        gettext_noop("this match is finished; no deal can be added"),
+                    ),
+                ),
                 conflict=True,
-            )  # fmt: skip
+            )
         next_number = kept.number + 1
         if number is not None and number != next_number:
             raise _wrong_number(match, number, next_number)
@@ -271,7 +277,11 @@ def _enter(
         version=match.version,
         number=next_number,
         record=full,
-        scores=[(Player(pk=ids[h], handle=h), scores[h], h in winners) for h in kept.handles if h in scores],
+        scores=[
+            (Player(pk=ids[h], handle=h), scores[h], h in winners)
+            for h in kept.handles
+            if h in scores
+        ],
         state=progress.Progress(next_number, kept.seats, step.snapshot).to_json(),
         finished_at=timezone.now() if step.finished else None,
         user_id=user.pk if user is not None else None,
@@ -281,7 +291,7 @@ def _enter(
         key=key or "",
         request_hash=sent,
         event=progress.rating_event(match.game, full, step.result.details, kept.seats, scores),
-    )  # fmt: skip
+    )
     try:
         deal = store.insert(new)
     except IntegrityError:
@@ -289,10 +299,17 @@ def _enter(
             return before
         existing = Deal.objects.filter(match=match, number=next_number).first()
         raise Rejection(
-            (error("deal_exists", "number", gettext_noop("deal %(next_number)s was entered at the same moment"), next_number=next_number),),
+            (
+                error(
+                    "deal_exists",
+                    "number",
+                    gettext_noop("deal %(next_number)s was entered at the same moment"),
+                    next_number=next_number,
+                ),
+            ),
             conflict=True,
             existing=existing,
-        ) from None  # fmt: skip
+        ) from None
     if deal is not None:
         deal.entered_by = user
     return deal
@@ -306,9 +323,17 @@ def _keyed(match: Match, key: str, sent: str) -> Deal | None:
         return None
     if before.request_hash != sent:
         raise Rejection(
-            (error("idempotency_key_reused", "key", gettext_noop('this key was used for another deal record: make a new key for a new entry')),),
+            (
+                error(
+                    "idempotency_key_reused",
+                    "key",
+                    gettext_noop(
+                        "this key was used for another deal record: make a new key for a new entry"
+                    ),
+                ),
+            ),
             existing=before,
-        )  # fmt: skip
+        )
     before.replayed = True
     return before
 
@@ -317,13 +342,27 @@ def _wrong_number(match: Match, number: int, next_number: int) -> Rejection:
     existing = Deal.objects.filter(match=match, number=number).first()
     if existing is not None:
         return Rejection(
-            (error("deal_exists", "number", gettext_noop("deal %(number)s of this match exists already"), number=number),),
+            (
+                error(
+                    "deal_exists",
+                    "number",
+                    gettext_noop("deal %(number)s of this match exists already"),
+                    number=number,
+                ),
+            ),
             conflict=True,
             existing=existing,
-        )  # fmt: skip
+        )
     return Rejection(
-        (error("wrong_number", "number", gettext_noop("the next deal of this match is %(next_number)s"), next_number=next_number),)
-    )  # fmt: skip
+        (
+            error(
+                "wrong_number",
+                "number",
+                gettext_noop("the next deal of this match is %(next_number)s"),
+                next_number=next_number,
+            ),
+        )
+    )
 
 
 def confirm_deal(deal: Deal, user: User, *, holder: str = "") -> Deal:

@@ -54,8 +54,13 @@ class Effect:
     rank_after: int | None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"player": self.player, "total_before": self.total_before, "total_after": self.total_after,
-                "rank_before": self.rank_before, "rank_after": self.rank_after}  # fmt: skip
+        return {
+            "player": self.player,
+            "total_before": self.total_before,
+            "total_after": self.total_after,
+            "rank_before": self.rank_before,
+            "rank_after": self.rank_after,
+        }
 
 
 def _season_lines(match: Match) -> dict[str, tuple[int, int]]:
@@ -119,8 +124,16 @@ def _change(
             .get(pk=deal.match_id)
         )
         if match.status == Match.Status.FINISHED:
-            raise Rejection((error("match_locked", "", gettext_noop('this match is finished: an administrator reopens it first')),),
-                            conflict=True)  # fmt: skip
+            raise Rejection(
+                (
+                    error(
+                        "match_locked",
+                        "",
+                        gettext_noop("this match is finished: an administrator reopens it first"),
+                    ),
+                ),
+                conflict=True,
+            )
         locked = Deal.objects.select_for_update().get(pk=deal.pk)
         before = _season_lines(match)
         version = DealVersion.objects.create(

@@ -32,5 +32,9 @@ def localize(problem: Mapping[str, Any], names: Mapping[str, str] | None = None)
 def public(problem: Mapping[str, Any]) -> dict[str, Any]:
     """A problem as the API answers it: code, path, the message in the asked language
     (``Accept-Language``) and the message's params."""
-    return {"code": problem["code"], "path": problem["path"], "message": localize(problem),
-            "params": dict(problem.get("params") or {})}  # fmt: skip
+    return {
+        "code": problem["code"],
+        "path": problem["path"],
+        "message": localize(problem),
+        "params": dict(problem.get("params") or {}),
+    }

@@ -45,7 +45,11 @@ class Progress:
         return [h for h, _pid in self.seats]
 
     def to_json(self) -> dict[str, Any]:
-        return {"number": self.number, "seats": [list(s) for s in self.seats], "snapshot": self.snapshot}  # fmt: skip
+        return {
+            "number": self.number,
+            "seats": [list(s) for s in self.seats],
+            "snapshot": self.snapshot,
+        }
 
     @classmethod
     def from_json(cls, value: Mapping[str, Any]) -> Progress:

@@ -63,7 +63,11 @@ def match_record(match: Match, deals: Sequence[Mapping[str, Any]] = ()) -> dict[
 
 def match_envelope(match: Match, handles: Sequence[str]) -> dict[str, Any]:
     """The match record without its deals, for seats already known."""
-    record: dict[str, Any] = {"game": match.game, "players": list(handles), "rules": dict(match.rules)}  # fmt: skip
+    record: dict[str, Any] = {
+        "game": match.game,
+        "players": list(handles),
+        "rules": dict(match.rules),
+    }
     if match.target is not None:
         record["target"] = match.target
     return record

@@ -105,8 +105,10 @@ def insert(new: NewDeal) -> Deal | None:
 
 def _in_one_statement(new: NewDeal, status: str, columns: dict[str, Any]) -> int | None:
     params = {
-        **{k: json.dumps(v) if k in ("record", "event") and v is not None else v
-           for k, v in columns.items()},
+        **{
+            k: json.dumps(v) if k in ("record", "event") and v is not None else v
+            for k, v in columns.items()
+        },
         "state": json.dumps(new.state),
         "status": status,
         "finished_at": new.finished_at,
@@ -115,7 +117,7 @@ def _in_one_statement(new: NewDeal, status: str, columns: dict[str, Any]) -> int
         "players": [p.pk for p, _s, _w in new.scores],
         "scores": [s for _p, s, _w in new.scores],
         "won": [w for _p, _s, w in new.scores],
-    }  # fmt: skip
+    }
     # Inside a transaction a savepoint keeps a refused statement from aborting it.
     with transaction.atomic() if connection.in_atomic_block else nullcontext():
         with connection.cursor() as cursor:

@@ -36,8 +36,14 @@ def decode(data: bytes) -> str:
         except UnicodeDecodeError:
             continue
     raise Rejection(
-        (error("wrong_encoding", "file", gettext_noop("the file is neither UTF-8 nor Shift_JIS text")),)
-    )  # fmt: skip
+        (
+            error(
+                "wrong_encoding",
+                "file",
+                gettext_noop("the file is neither UTF-8 nor Shift_JIS text"),
+            ),
+        )
+    )
 
 
 def csv_rows(data: bytes) -> list[list[str]]:
@@ -52,10 +58,20 @@ def csv_rows(data: bytes) -> list[list[str]]:
     try:
         for row in reader:
             if any("\x00" in cell for cell in row):
-                raise _unreadable(len(rows) + 1, gettext_noop("row %(row)s holds a NUL character: the file is not a spreadsheet's text"))  # fmt: skip
+                raise _unreadable(
+                    len(rows) + 1,
+                    gettext_noop(
+                        "row %(row)s holds a NUL character: the file is not a spreadsheet's text"
+                    ),
+                )
             rows.append(row)
     except csv.Error:
-        raise _unreadable(len(rows) + 1, gettext_noop("row %(row)s cannot be read as CSV (a cell too long, or a quote not closed)")) from None  # fmt: skip
+        raise _unreadable(
+            len(rows) + 1,
+            gettext_noop(
+                "row %(row)s cannot be read as CSV (a cell too long, or a quote not closed)"
+            ),
+        ) from None
     return rows
 
 

@@ -50,11 +50,24 @@ class Replay:
             cards = c.cards(value, join("hands", p))
             if cards is not None:
                 if len(cards) not in (52 // n, -(-52 // n)):
-                    c.add("wrong_card_count", join("hands", p), gettext_noop('with %(n)s players a hand is dealt %(number)s or %(value)s cards'), n=n, number=52 // n, value=-(-52 // n))  # fmt: skip
+                    c.add(
+                        "wrong_card_count",
+                        join("hands", p),
+                        gettext_noop(
+                            "with %(n)s players a hand is dealt %(number)s or %(value)s cards"
+                        ),
+                        n=n,
+                        number=52 // n,
+                        value=-(-52 // n),
+                    )
                 self.hands[p] = cards
         if len(self.hands) != n or not c.ok:
             return None
-        placed = [(join(join("hands", p), i), x) for p in self.players for i, x in enumerate(self.hands[p])]  # fmt: skip
+        placed = [
+            (join(join("hands", p), i), x)
+            for p in self.players
+            for i, x in enumerate(self.hands[p])
+        ]
         c.deck_counts(placed, standard_deck())
         if not c.ok:
             return None
@@ -82,7 +95,12 @@ class Replay:
                 return None
             leader = nxt
         if self.loser is None:
-            c.add("deal_not_over", "rounds", gettext_noop('the game goes on: %(names)s still hold cards'), names=', '.join(self.left))  # fmt: skip
+            c.add(
+                "deal_not_over",
+                "rounds",
+                gettext_noop("the game goes on: %(names)s still hold cards"),
+                names=", ".join(self.left),
+            )
             return None
         return self.loser, self.out
 
@@ -114,7 +132,13 @@ class Replay:
             if giver is None:
                 return None
             if giver == who or (self.rules["take_hand"] == "left" and giver != self.after(who)):
-                c.add("illegal_take", join(tpath, "from"), gettext_noop('%(who)s may take the hand of %(value)s only'), who=who, value=self.after(who))  # fmt: skip
+                c.add(
+                    "illegal_take",
+                    join(tpath, "from"),
+                    gettext_noop("%(who)s may take the hand of %(value)s only"),
+                    who=who,
+                    value=self.after(who),
+                )
                 return None
             self.hands[who].extend(self.hands[giver])
             self.hands[giver] = []
@@ -140,7 +164,12 @@ class Replay:
                 return None
             return card if take(self.hands[who], [card], who, join(path, "card"), c) else None
         if self.hands[who]:
-            c.add("not_applicable", join(path, "from"), gettext_noop('%(who)s still holds cards and leads from them'), who=who)  # fmt: skip
+            c.add(
+                "not_applicable",
+                join(path, "from"),
+                gettext_noop("%(who)s still holds cards and leads from them"),
+                who=who,
+            )
             return None
         if source == "discards" and (self.rules["shootout"] or self.rules["lead_when_empty"]):
             if card not in self.discards:
@@ -160,7 +189,13 @@ class Replay:
             if not self.hands[giver]:
                 self.go_out(giver)  # their last card was drawn: no cards, out
             return card
-        c.add("not_applicable", join(path, "from"), gettext_noop('a lead from the discards or another hand needs the shoot-out or lead_when_empty rule'))  # fmt: skip
+        c.add(
+            "not_applicable",
+            join(path, "from"),
+            gettext_noop(
+                "a lead from the discards or another hand needs the shoot-out or lead_when_empty rule"
+            ),
+        )
         return None
 
     def round(self, item: Any, path: str, r: int, leader: str) -> str | None:
@@ -182,7 +217,12 @@ class Replay:
             return None
         if self.loser is not None:
             if plays:
-                c.add("deal_over", join(path, "plays"), gettext_noop('the game was over: %(loser)s is the bhabhi'), loser=self.loser)  # fmt: skip
+                c.add(
+                    "deal_over",
+                    join(path, "plays"),
+                    gettext_noop("the game was over: %(loser)s is the bhabhi"),
+                    loser=self.loser,
+                )
             return leader
         table: list[tuple[str, Card]] = []
         first_round = r == 0 and self.rules["first_round"]
@@ -193,7 +233,11 @@ class Replay:
             ppath = join(join(path, "plays"), k)
             if k > 0:
                 who = self.after(who)
-            if k >= len(self.left) or (failed is not None and not first_round and (extra is not None or not self.rules["extra_play"] or who != self.after(failed))):  # fmt: skip
+            if k >= len(self.left) or (
+                failed is not None
+                and not first_round
+                and (extra is not None or not self.rules["extra_play"] or who != self.after(failed))
+            ):
                 c.add("round_over", ppath, gettext_noop("the round was over before this play"))
                 return None
             play = play_object(raw, ppath, self.players, who, c)
@@ -225,10 +269,19 @@ class Replay:
                     failed = who
             table.append((who, card))
         if failed is None and len(table) < len(self.left):
-            c.add("wrong_play_count", join(path, "plays"), gettext_noop('every one of %(names)s plays unless someone cannot follow'), names=', '.join(self.left))  # fmt: skip
+            c.add(
+                "wrong_play_count",
+                join(path, "plays"),
+                gettext_noop("every one of %(names)s plays unless someone cannot follow"),
+                names=", ".join(self.left),
+            )
             return None
         if first_round and len(table) < len(self.left):
-            c.add("wrong_play_count", join(path, "plays"), gettext_noop('the first round goes on to everyone (first_round rule)'))  # fmt: skip
+            c.add(
+                "wrong_play_count",
+                join(path, "plays"),
+                gettext_noop("the first round goes on to everyone (first_round rule)"),
+            )
             return None
         return self.judge(table, failed, extra, first_round)
 
@@ -307,8 +360,12 @@ def random_game(
     pack = list(standard_deck())
     rng.shuffle(pack)
     n = len(players)
-    record: dict[str, Any] = {"game": "bhabhi", "players": list(players), "rules": given,
-                              "hands": {p: pack[i::n] for i, p in enumerate(players)}}  # fmt: skip
+    record: dict[str, Any] = {
+        "game": "bhabhi",
+        "players": list(players),
+        "rules": given,
+        "hands": {p: pack[i::n] for i, p in enumerate(players)},
+    }
     replay = Replay(players, checked, checker)
     replay.hands = {p: [BY_CODE[c] for c in record["hands"][p]] for p in players}
     leader: str | None = next(p for p in players if OPENER in replay.hands[p])
@@ -319,7 +376,11 @@ def random_game(
         mode = checked["take_hand"]
         if mode and len(replay.left) > 2 and rng.random() < 0.05:
             taker = rng.choice(replay.left)
-            giver = replay.after(taker) if mode == "left" else rng.choice([p for p in replay.left if p != taker])  # fmt: skip
+            giver = (
+                replay.after(taker)
+                if mode == "left"
+                else rng.choice([p for p in replay.left if p != taker])
+            )
             item["takes"] = [{"player": taker, "from": giver}]
             leader = replay.takes(item, path, leader)
         if leader is not None and replay.loser is None:

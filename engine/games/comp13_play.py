@@ -87,8 +87,12 @@ def replay_comp13(
     if not checker.ok:
         return None
 
-    deal = Deal(players=list(players), hands={p: list(hands[p]) for p in players}, stock=list(stock),
-                captured={p: [] for p in players})  # fmt: skip
+    deal = Deal(
+        players=list(players),
+        hands={p: list(hands[p]) for p in players},
+        stock=list(stock),
+        captured={p: [] for p in players},
+    )
     try:
         deal.choose_dealer(dealer_card)
     except MoveError as exc:
@@ -229,8 +233,14 @@ def legal_moves(deal: Deal, player: str) -> list[dict[str, Any]]:
                         )
                     for u in here[j + 1 :]:
                         if rank(card) == rank(t) + rank(u):
-                            moves.append({"play": "exchange", "field": FIELDS[i], "card": card.code,
-                                          "take": [t.code, u.code]})  # fmt: skip
+                            moves.append(
+                                {
+                                    "play": "exchange",
+                                    "field": FIELDS[i],
+                                    "card": card.code,
+                                    "take": [t.code, u.code],
+                                }
+                            )
     return moves
 
 
@@ -251,10 +261,18 @@ def random_comp13_deal(
         "stock": [c.code for c in stock],
         "moves": [],
     }
-    deal = Deal(players=list(players), hands={p: list(hands[p]) for p in players}, stock=list(stock),
-                captured={p: [] for p in players})  # fmt: skip
-    probe = Deal(players=list(players), hands={p: list(hands[p]) for p in players}, stock=list(stock),
-                 captured={p: [] for p in players})  # fmt: skip
+    deal = Deal(
+        players=list(players),
+        hands={p: list(hands[p]) for p in players},
+        stock=list(stock),
+        captured={p: [] for p in players},
+    )
+    probe = Deal(
+        players=list(players),
+        hands={p: list(hands[p]) for p in players},
+        stock=list(stock),
+        captured={p: [] for p in players},
+    )
     try:
         probe.choose_dealer(None)
     except MoveError:  # the dealer must lay field D: pick a card

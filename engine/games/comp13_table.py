@@ -141,8 +141,13 @@ class Deal:
         self._all_kings_turned()
         if self.over:
             return
-        best = max(range(4), key=lambda i: (rank(self.fields[i][0]) if not self.is_joker_field(i) else -1,
-                                            SUIT_ORDER.get(self.fields[i][0].suit, 0)))  # type: ignore[arg-type]  # fmt: skip
+        best = max(
+            range(4),
+            key=lambda i: (
+                rank(self.fields[i][0]) if not self.is_joker_field(i) else -1,
+                SUIT_ORDER.get(self.fields[i][0].suit, 0),  # type: ignore[arg-type]
+            ),
+        )
         self.dealer = self.players[best % n]
         self.turn = best % n
 
@@ -151,8 +156,15 @@ class Deal:
             self.over = "nagare"  # 流れ ①: four kings turned from the stock
 
     # -- the five plays ---------------------------------------------------------------------
-    def play(self, player: str, move: Mapping[str, Any], card: Card | None, take: list[Card],
-             target: int | None, capture: int | None) -> None:  # fmt: skip
+    def play(
+        self,
+        player: str,
+        move: Mapping[str, Any],
+        card: Card | None,
+        take: list[Card],
+        target: int | None,
+        capture: int | None,
+    ) -> None:
         kind = move["play"]
         hand = self.hands[player]
         if kind == "draw":

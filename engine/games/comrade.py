@@ -137,8 +137,13 @@ class Comrade(Game):
             return None
         success = failure == "success"
         scores = {p: 1 if success else 0 for p in players}
-        details = {"outcome": failure, "success": success, "bids": by_suit_name(bids), "tricks_won": by_suit_name(won),
-                   "bid_total": bids_total(bids)}  # fmt: skip
+        details = {
+            "outcome": failure,
+            "success": success,
+            "bids": by_suit_name(bids),
+            "tricks_won": by_suit_name(won),
+            "bid_total": bids_total(bids),
+        }
         return Scored(scores, tuple(players) if success else (), details)
 
 
@@ -196,12 +201,23 @@ def bid_cards_allow(bids: Mapping[str, Mapping[Suit, int]], n: int, checker: Che
     for p, s, b in wanted:
         if b > top + jokers:
             template = (
-                gettext_noop("with %(n)s players the bid cards are A–%(top)s and two jokers: no bid is above %(number)s, not %(b)s")
+                gettext_noop(
+                    "with %(n)s players the bid cards are A–%(top)s and two jokers: no bid is above %(number)s, not %(b)s"
+                )
                 if jokers
-                else gettext_noop("with %(n)s players the bid cards are A–%(top)s: no bid is above %(top)s, not %(b)s")
-            )  # fmt: skip
-            checker.add("bid_out_of_range", join(join("bids", p), SUIT_NAME[s]), template,
-                        n=n, top=top, number=top + jokers, b=b)  # fmt: skip
+                else gettext_noop(
+                    "with %(n)s players the bid cards are A–%(top)s: no bid is above %(top)s, not %(b)s"
+                )
+            )
+            checker.add(
+                "bid_out_of_range",
+                join(join("bids", p), SUIT_NAME[s]),
+                template,
+                n=n,
+                top=top,
+                number=top + jokers,
+                b=b,
+            )
             ok = False
     if not ok:
         return False
@@ -245,8 +261,15 @@ def _explain(
     for p, row in bids.items():
         cards = sum(1 for b in row.values() if b)
         if cards > ROUNDS:
-            checker.add("too_many_bids", join("bids", p),
-                        gettext_noop('%(p)s bids %(cards)s suits: one card a turn, three rounds, so three at most'), p=p, cards=cards)  # fmt: skip
+            checker.add(
+                "too_many_bids",
+                join("bids", p),
+                gettext_noop(
+                    "%(p)s bids %(cards)s suits: one card a turn, three rounds, so three at most"
+                ),
+                p=p,
+                cards=cards,
+            )
             return
     total = 0
     for s in Suit:
@@ -260,12 +283,26 @@ def _explain(
             if needed > jokers:
                 holder, held = next((q, b) for b, q in caps if b >= bid and q != p)
                 template = (
-                    gettext_noop("%(holder)s bids %(held)s %(suit)s too: with %(n)s players each bid card (A–%(top)s) exists once and a bid is the top card of a player's stack, a joker adding one, so none is left to make %(p)s's %(bid)s")
+                    gettext_noop(
+                        "%(holder)s bids %(held)s %(suit)s too: with %(n)s players each bid card (A–%(top)s) exists once and a bid is the top card of a player's stack, a joker adding one, so none is left to make %(p)s's %(bid)s"
+                    )
                     if jokers
-                    else gettext_noop("%(holder)s bids %(held)s %(suit)s too: with %(n)s players each bid card (A–%(top)s) exists once and a bid is the top card of a player's stack, so none is left to make %(p)s's %(bid)s")
-                )  # fmt: skip
-                checker.add("bid_card_taken", join(join("bids", p), SUIT_NAME[s]), template,
-                            holder=holder, held=held, suit=SUIT_NAME[s], n=n, top=top, p=p, bid=bid)  # fmt: skip
+                    else gettext_noop(
+                        "%(holder)s bids %(held)s %(suit)s too: with %(n)s players each bid card (A–%(top)s) exists once and a bid is the top card of a player's stack, so none is left to make %(p)s's %(bid)s"
+                    )
+                )
+                checker.add(
+                    "bid_card_taken",
+                    join(join("bids", p), SUIT_NAME[s]),
+                    template,
+                    holder=holder,
+                    held=held,
+                    suit=SUIT_NAME[s],
+                    n=n,
+                    top=top,
+                    p=p,
+                    bid=bid,
+                )
                 return
         total += needed
     checker.add(
@@ -291,10 +328,23 @@ def _judge(
     tricks = bids_total(won)
     if total != TARGET[n]:
         if tricks:
-            checker.add("not_applicable", "tricks_won", gettext_noop('the bids make %(total)s, not %(target)s: the game failed in the bidding and no trick was played'), total=total, target=TARGET[n])  # fmt: skip
+            checker.add(
+                "not_applicable",
+                "tricks_won",
+                gettext_noop(
+                    "the bids make %(total)s, not %(target)s: the game failed in the bidding and no trick was played"
+                ),
+                total=total,
+                target=TARGET[n],
+            )
             return None
         return "bidding"
-    excess = {(p, s): c - bids[p].get(s, 0) for p, row in won.items() for s, c in row.items() if c > bids[p].get(s, 0)}  # fmt: skip
+    excess = {
+        (p, s): c - bids[p].get(s, 0)
+        for p, row in won.items()
+        for s, c in row.items()
+        if c > bids[p].get(s, 0)
+    }
     if sum(excess.values()) > 1:
         checker.add(
             "deal_over", "tricks_won", gettext_noop("the game ends at the first trick beyond a bid")
@@ -313,7 +363,15 @@ def _judge(
         (p, s), _ = next(iter(excess.items()))
         return "too_many" if bids[p].get(s, 0) else "wrong_suit"
     if tricks < TARGET[n]:
-        checker.add("deal_not_over", "tricks_won", gettext_noop('%(tricks)s of %(target)s tricks, and no bid was passed: the game goes on'), tricks=tricks, target=TARGET[n])  # fmt: skip
+        checker.add(
+            "deal_not_over",
+            "tricks_won",
+            gettext_noop(
+                "%(tricks)s of %(target)s tricks, and no bid was passed: the game goes on"
+            ),
+            tricks=tricks,
+            target=TARGET[n],
+        )
         return None
     met = all(won[p].get(s, 0) == c for p, row in bids.items() for s, c in row.items())
     return "success" if met else "short"
@@ -337,7 +395,13 @@ class ComradeMatch(MatchState):
 
     def check_deal(self, record: Mapping[str, Any], result: DealResult, checker: Checker) -> None:
         if record.get("dealer") != self.dealer:
-            checker.add("wrong_dealer", "dealer", gettext_noop('the deal goes round: %(dealer)s deals game %(number)s'), dealer=self.dealer, number=self.played + 1)  # fmt: skip
+            checker.add(
+                "wrong_dealer",
+                "dealer",
+                gettext_noop("the deal goes round: %(dealer)s deals game %(number)s"),
+                dealer=self.dealer,
+                number=self.played + 1,
+            )
 
     def add(self, record: Mapping[str, Any], result: DealResult) -> None:
         self.played += 1

@@ -17,7 +17,12 @@ from engine.games.common import after, one_card, play_object, take
 from engine.problems import Checker, gettext_noop, join
 
 FULL_PLAY_KEYS = frozenset({"bidding", "hands", "tricks"})
-SUITS = {"spades": Suit.SPADES, "hearts": Suit.HEARTS, "diamonds": Suit.DIAMONDS, "clubs": Suit.CLUBS}  # fmt: skip
+SUITS = {
+    "spades": Suit.SPADES,
+    "hearts": Suit.HEARTS,
+    "diamonds": Suit.DIAMONDS,
+    "clubs": Suit.CLUBS,
+}
 SUIT_NAME = {s: name for name, s in SUITS.items()}
 TARGET = {3: 12, 4: 13, 5: 10}
 BID_RANKS = {3: RANKS[:4], 4: RANKS[:6], 5: RANKS[:4]}
@@ -123,7 +128,10 @@ def replay(
             hands[p] = cards
     if len(hands) != n or not checker.ok:
         return None
-    checker.deck_counts(((join(join("hands", p), i), c) for p in players for i, c in enumerate(hands[p])), trick_deck(n))  # fmt: skip
+    checker.deck_counts(
+        ((join(join("hands", p), i), c) for p in players for i, c in enumerate(hands[p])),
+        trick_deck(n),
+    )
     if not checker.ok:
         return None
     bidding = Bidding(players)
@@ -194,17 +202,37 @@ def _bid(turns: list[Any], order: list[str], bidding: Bidding, checker: Checker)
             if card is None:
                 return None
             if card not in bidding.table:
-                checker.add("card_not_held", join(path, "card"), gettext_noop('%(code_)s is not on the table (bid cards left: %(names)s)'), code_=card.code, names=' '.join(c.code for c in bidding.table))  # fmt: skip
+                checker.add(
+                    "card_not_held",
+                    join(path, "card"),
+                    gettext_noop("%(code_)s is not on the table (bid cards left: %(names)s)"),
+                    code_=card.code,
+                    names=" ".join(c.code for c in bidding.table),
+                )
                 return None
             suit = card.suit
             if card.suit is None:
                 name = play.get("suit")
                 if not isinstance(name, str) or name not in SUITS:
-                    checker.add("unknown_suit", join(path, "suit"), gettext_noop('a joker names a suit: one of %(names)s'), names=', '.join(SUITS))  # fmt: skip
+                    checker.add(
+                        "unknown_suit",
+                        join(path, "suit"),
+                        gettext_noop("a joker names a suit: one of %(names)s"),
+                        names=", ".join(SUITS),
+                    )
                     return None
                 suit = SUITS[str(name)]
             elif not bidding.can_take(who, card):
-                checker.add("illegal_bid", join(path, "card"), gettext_noop('%(who)s bid %(value)s in %(suit_name)s already: only a higher card'), who=who, value=bidding.bids[who][card.suit], suit_name=SUIT_NAME[card.suit])  # fmt: skip
+                checker.add(
+                    "illegal_bid",
+                    join(path, "card"),
+                    gettext_noop(
+                        "%(who)s bid %(value)s in %(suit_name)s already: only a higher card"
+                    ),
+                    who=who,
+                    value=bidding.bids[who][card.suit],
+                    suit_name=SUIT_NAME[card.suit],
+                )
                 return None
             if suit is None:
                 return None
@@ -231,7 +259,13 @@ def _bid(turns: list[Any], order: list[str], bidding: Bidding, checker: Checker)
                 )
                 return None
             return outcome
-    checker.add("deal_not_over", "bidding", gettext_noop('the bids make %(value)s of %(target)s: the bidding goes on'), value=bidding.total(), target=TARGET[n])  # fmt: skip
+    checker.add(
+        "deal_not_over",
+        "bidding",
+        gettext_noop("the bids make %(value)s of %(target)s: the bidding goes on"),
+        value=bidding.total(),
+        target=TARGET[n],
+    )
     return None
 
 
@@ -244,11 +278,20 @@ def _trick(
     checker: Checker,
 ) -> tuple[str | None, Suit | None]:
     trick = checker.typed(item, dict, path)
-    plays = None if trick is None else checker.typed(checker.require(trick, "plays", path), list, join(path, "plays"))  # fmt: skip
+    plays = (
+        None
+        if trick is None
+        else checker.typed(checker.require(trick, "plays", path), list, join(path, "plays"))
+    )
     if plays is None:
         return None, None
     if len(plays) != len(players):
-        checker.add("wrong_play_count", join(path, "plays"), gettext_noop('every one of the %(n_players)s players plays once'), n_players=len(players))  # fmt: skip
+        checker.add(
+            "wrong_play_count",
+            join(path, "plays"),
+            gettext_noop("every one of the %(n_players)s players plays once"),
+            n_players=len(players),
+        )
         return None, None
     led: Suit | None = None
     best = -1
@@ -263,7 +306,13 @@ def _trick(
         if k == 0:
             led = card.suit
         elif card.suit != led and any(c.suit == led for c in hands[who]):
-            checker.add("revoke", join(ppath, "card"), gettext_noop('%(who)s must follow %(value)s'), who=who, value=SUIT_NAME[led] if led else '')  # fmt: skip
+            checker.add(
+                "revoke",
+                join(ppath, "card"),
+                gettext_noop("%(who)s must follow %(value)s"),
+                who=who,
+                value=SUIT_NAME[led] if led else "",
+            )
             return None, None
         if not take(hands[who], [card], who, join(ppath, "card"), checker):
             return None, None
@@ -289,7 +338,11 @@ def random_deal(rng: random.Random, players: list[str], deals_by: str) -> dict[s
     for i in range(ROUNDS * n):
         who = order[i % n]
         room = TARGET[n] - bidding.total()
-        fits = [c for c in bidding.table if bidding.can_take(who, c) and bidding.increment(who, c) <= room]  # fmt: skip
+        fits = [
+            c
+            for c in bidding.table
+            if bidding.can_take(who, c) and bidding.increment(who, c) <= room
+        ]
         if fits and rng.random() < 0.85:
             card = rng.choice(fits)
             suit = card.suit or rng.choice(list(Suit))
@@ -303,8 +356,13 @@ def random_deal(rng: random.Random, players: list[str], deals_by: str) -> dict[s
         outcome = _bid(turns, order, Bidding(players), Checker())  # the bidding so far, replayed
         if outcome is not None:
             break
-    record: dict[str, Any] = {"game": "comrade", "players": list(players), "dealer": deals_by,
-                              "hands": {p: [c.code for c in hands[p]] for p in players}, "bidding": turns}  # fmt: skip
+    record: dict[str, Any] = {
+        "game": "comrade",
+        "players": list(players),
+        "dealer": deals_by,
+        "hands": {p: [c.code for c in hands[p]] for p in players},
+        "bidding": turns,
+    }
     tricks: list[dict[str, Any]] = []
     if outcome == "success":
         leader = deals_by

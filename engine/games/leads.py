@@ -258,8 +258,10 @@ def _key(
         if a.suit == suit:
             return (35, worth) if a.rank in ("K", "Q", "J") else (20, worth)
         return (0,)
-    best = max(_single_key(a, suit, trumps, is_true, is_false, ctx),
-               _single_key(b, suit, trumps, is_true, is_false, ctx))  # fmt: skip
+    best = max(
+        _single_key(a, suit, trumps, is_true, is_false, ctx),
+        _single_key(b, suit, trumps, is_true, is_false, ctx),
+    )
     if _is_seiura(play, is_true, is_false):
         best = max(best, (70,))
     return best

@@ -96,7 +96,12 @@ class OneTwoThreeFour(Game):
 
     def summary(self, record: Mapping[str, Any], result: DealResult) -> dict[str, Any]:
         d = result.details
-        return {"dealer": record["dealer"], "winner": d["winner"], "dropped": d["dropped"], "hands_left": d["hands_left"]}  # fmt: skip
+        return {
+            "dealer": record["dealer"],
+            "winner": d["winner"],
+            "dropped": d["dropped"],
+            "hands_left": d["hands_left"],
+        }
 
     def score_deal(
         self, record: Mapping[str, Any], players: list[str], rules: dict[str, Any], checker: Checker
@@ -113,7 +118,11 @@ class OneTwoThreeFour(Game):
                 return None
             hands, dropped, winner, ended = played
             details["ended"] = ended
-            for key, derived in (("hands_left", _codes(hands)), ("dropped", dropped), ("winner", winner)):  # fmt: skip
+            for key, derived in (
+                ("hands_left", _codes(hands)),
+                ("dropped", dropped),
+                ("winner", winner),
+            ):
                 if key in record and record[key] != derived:
                     checker.add(
                         "replay_mismatch",
@@ -131,10 +140,14 @@ class OneTwoThreeFour(Game):
         sums = {p: sum(value(c) for c in hands[p]) for p in players}
         pot = sum(sums[p] for p in players if p != winner)
         method = rules["scoring"]
-        scores = {p: 0 if p == winner else (0 if method == "winner_plus" else -sums[p]) for p in players}  # fmt: skip
+        scores = {
+            p: 0 if p == winner else (0 if method == "winner_plus" else -sums[p]) for p in players
+        }
         if method != "loser_minus":
             scores[winner] = pot
-        details.update({"winner": winner, "dropped": dropped, "hands_left": _codes(hands), "hand_sums": sums})  # fmt: skip
+        details.update(
+            {"winner": winner, "dropped": dropped, "hands_left": _codes(hands), "hand_sums": sums}
+        )
         return Scored(scores, (winner,), details)
 
     def _summary(
@@ -152,7 +165,12 @@ class OneTwoThreeFour(Game):
             if cards is None:
                 continue
             if len(cards) > HAND:
-                checker.add("wrong_card_count", join("hands_left", p), gettext_noop('a hand holds at most %(hand)s cards'), hand=HAND)  # fmt: skip
+                checker.add(
+                    "wrong_card_count",
+                    join("hands_left", p),
+                    gettext_noop("a hand holds at most %(hand)s cards"),
+                    hand=HAND,
+                )
             hands[p] = cards
             placed += [(join(join("hands_left", p), i), c) for i, c in enumerate(cards)]
         checker.deck_counts(placed, standard_deck())
@@ -174,8 +192,15 @@ class OneTwoThreeFour(Game):
             held = next((c for c in subsets(hands[p]) if is_pass(c)), None)
             if held is not None:
                 codes = " ".join(c.code for c in held)
-                checker.add("could_play", join("hands_left", p),
-                            gettext_noop('%(p)s dropped out holding a pass (%(codes)s): a drop-out is allowed only when no play and no pass is possible'), p=p, codes=codes)  # fmt: skip
+                checker.add(
+                    "could_play",
+                    join("hands_left", p),
+                    gettext_noop(
+                        "%(p)s dropped out holding a pass (%(codes)s): a drop-out is allowed only when no play and no pass is possible"
+                    ),
+                    p=p,
+                    codes=codes,
+                )
         if winner in dropped:
             checker.add(
                 "wrong_winner", "winner", gettext_noop("%(winner)s dropped out"), winner=winner
@@ -188,7 +213,12 @@ class OneTwoThreeFour(Game):
             left = [p for p in order if p not in dropped]
             best = best_hand(hands, left)
             if best != winner:
-                checker.add("wrong_winner", "winner", gettext_noop('the stock ran out: %(best)s holds the highest cards'), best=best)  # fmt: skip
+                checker.add(
+                    "wrong_winner",
+                    "winner",
+                    gettext_noop("the stock ran out: %(best)s holds the highest cards"),
+                    best=best,
+                )
         return hands, dropped, winner
 
 

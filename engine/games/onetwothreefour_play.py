@@ -61,7 +61,9 @@ def options(hand: Sequence[Card], last: int) -> tuple[list[list[Card]], list[lis
 
 def best_hand(hands: Mapping[str, Sequence[Card]], order: Sequence[str]) -> str:
     """The stock ending: the highest card, then the next highest…; ties to the first in ``order``."""
-    return max(order, key=lambda p: (sorted((value(c) for c in hands[p]), reverse=True), -order.index(p)))  # fmt: skip
+    return max(
+        order, key=lambda p: (sorted((value(c) for c in hands[p]), reverse=True), -order.index(p))
+    )
 
 
 def replay(
@@ -80,7 +82,12 @@ def replay(
     if not checker.ok:
         return None
     if len(placed) != 52:
-        checker.add("incomplete_deck", "stock", gettext_noop('hands, start card and stock hold %(n_placed)s cards, not 52'), n_placed=len(placed))  # fmt: skip
+        checker.add(
+            "incomplete_deck",
+            "stock",
+            gettext_noop("hands, start card and stock hold %(n_placed)s cards, not 52"),
+            n_placed=len(placed),
+        )
         return None
     last = value(start)
     dropped: list[str] = []
@@ -106,7 +113,14 @@ def replay(
         if kinds[0] == "drop":
             if plays or passes:
                 shown = " ".join(c.code for c in (plays or passes)[0])
-                checker.add("could_play", path, gettext_noop('%(turn)s cannot drop out: %(shown)s is a legal %(value)s'), turn=turn, shown=shown, value=gettext_noop('play') if plays else gettext_noop('pass'))  # fmt: skip
+                checker.add(
+                    "could_play",
+                    path,
+                    gettext_noop("%(turn)s cannot drop out: %(shown)s is a legal %(value)s"),
+                    turn=turn,
+                    shown=shown,
+                    value=gettext_noop("play") if plays else gettext_noop("pass"),
+                )
                 return None
             dropped.append(turn)
         else:
@@ -122,11 +136,26 @@ def replay(
             if kinds[0] == "play":
                 total = sum(value(c) for c in cards)
                 if not last < total <= last + 4:
-                    checker.add("illegal_play", join(path, "play"), gettext_noop('adds up to %(total)s; this turn needs %(number)s to %(number2)s'), total=total, number=last + 1, number2=last + 4)  # fmt: skip
+                    checker.add(
+                        "illegal_play",
+                        join(path, "play"),
+                        gettext_noop(
+                            "adds up to %(total)s; this turn needs %(number)s to %(number2)s"
+                        ),
+                        total=total,
+                        number=last + 1,
+                        number2=last + 4,
+                    )
                     return None
                 last = total
             elif not is_pass(cards):
-                checker.add("illegal_pass", join(path, "pass"), gettext_noop('a pass is one ace, a pair of number cards with a face card, three of a suit, three of a rank, or two pairs of number cards'))  # fmt: skip
+                checker.add(
+                    "illegal_pass",
+                    join(path, "pass"),
+                    gettext_noop(
+                        "a pass is one ace, a pair of number cards with a face card, three of a suit, three of a rank, or two pairs of number cards"
+                    ),
+                )
                 return None
             need = min(DRAW, HAND - len(hand))
             hand.extend(stock[:need])
@@ -162,7 +191,9 @@ def random_deal(rng: random.Random, players: list[str], deals_by: str) -> dict[s
     pack = list(standard_deck())
     rng.shuffle(pack)
     n = len(players)
-    hands = {p: [BY_CODE[c] for c in pack[i * HAND : (i + 1) * HAND]] for i, p in enumerate(players)}  # fmt: skip
+    hands = {
+        p: [BY_CODE[c] for c in pack[i * HAND : (i + 1) * HAND]] for i, p in enumerate(players)
+    }
     start = pack[n * HAND]
     stock = pack[n * HAND + 1 :]
     record: dict[str, Any] = {

@@ -264,8 +264,12 @@ def _play_tricks(
         for k in range(n):
             who, cards, _raw = plays[k]
             if len(cards) != size:
-                checker.add("wrong_card_count", f"tricks[{t}].plays[{k}].cards",
-                            gettext_noop('every player plays %(size)s card(s) to this lead'), size=size)  # fmt: skip
+                checker.add(
+                    "wrong_card_count",
+                    f"tricks[{t}].plays[{k}].cards",
+                    gettext_noop("every player plays %(size)s card(s) to this lead"),
+                    size=size,
+                )
                 return None
             hand = hands[who]
             if size == 1:
@@ -274,8 +278,13 @@ def _play_tricks(
                 need = Counter(c.code for c in cards)
                 missing = [code for code, count in need.items() if hand.get(code, 0) < count]
             if missing:
-                checker.add("card_not_held", f"tricks[{t}].plays[{k}].cards",
-                            gettext_noop('%(who)s does not hold %(names)s'), who=who, names=', '.join(sorted(missing)))  # fmt: skip
+                checker.add(
+                    "card_not_held",
+                    f"tricks[{t}].plays[{k}].cards",
+                    gettext_noop("%(who)s does not hold %(names)s"),
+                    who=who,
+                    names=", ".join(sorted(missing)),
+                )
                 return None
             if not k:
                 legal = True
@@ -289,9 +298,14 @@ def _play_tricks(
             else:
                 legal = is_legal(cards, hand, duty)
             if not legal:
-                checker.add(RULE_CODES[duty.rule], f"tricks[{t}].plays[{k}].cards",
-                            gettext_noop("%(who)s played %(cards)s: %(rule)s"), who=who,
-                            cards=" ".join(c.code for c in cards), rule=RULE_MESSAGES[duty.rule])  # fmt: skip
+                checker.add(
+                    RULE_CODES[duty.rule],
+                    f"tricks[{t}].plays[{k}].cards",
+                    gettext_noop("%(who)s played %(cards)s: %(rule)s"),
+                    who=who,
+                    cards=" ".join(c.code for c in cards),
+                    rule=RULE_MESSAGES[duty.rule],
+                )
             for card in cards:
                 hand[card.code] -= 1
                 suits[who][card.suit] -= 1
@@ -405,8 +419,11 @@ def _named_suit(
         )
         return None
     if not (names and (trump.notrump or trump.name in ("red", "black"))):
-        checker.add("not_applicable", join(path, "suit"),
-                    gettext_noop('only a joker lead or a 原爆 in no-trump or red/black names a suit'))  # fmt: skip
+        checker.add(
+            "not_applicable",
+            join(path, "suit"),
+            gettext_noop("only a joker lead or a 原爆 in no-trump or red/black names a suit"),
+        )
         return None
     if trump.name in ("red", "black") and TRUMP_SUIT[name] not in trump.suits(None):
         checker.add(

@@ -102,8 +102,11 @@ def formula_payout(players: int, points: int, won: bool, adjutants: int, multipl
     The coalition shares its side equally.
     """
     coalition = players - 1 - adjutants
-    leader_share, adjutant_share = {0: (1, 0), 1: (2, 1), 2: (2, 1)}[adjutants] if won else {
-        0: (1, 0), 1: (3, 1), 2: (3, 1)}[adjutants]  # fmt: skip
+    leader_share, adjutant_share = (
+        {0: (1, 0), 1: (2, 1), 2: (2, 1)}[adjutants]
+        if won
+        else {0: (1, 0), 1: (3, 1), 2: (3, 1)}[adjutants]
+    )
     parts = leader_share + adjutant_share * adjutants
     sign = 1 if won else -1
     return Payout(

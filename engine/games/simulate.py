@@ -138,8 +138,14 @@ def _choose_lead(
             preferred += [[Card(code), Card(code)] for code in rng.sample(codes, len(codes))]
     options = preferred + singles
     for cards in options:
-        ctx = TrickContext(trump, first=t == 0, last=len(cards) == len(hand), rettler=rettler,
-                           named=named, point_call=point_call)  # fmt: skip
+        ctx = TrickContext(
+            trump,
+            first=t == 0,
+            last=len(cards) == len(hand),
+            rettler=rettler,
+            named=named,
+            point_call=point_call,
+        )
         lead = classify_lead(cards, ctx, n, only_bridges=all(c.code == BRIDGE for c in hand))
         if isinstance(lead, Lead):
             names = cards[0].is_joker or lead.kind == LeadKind.BOMB

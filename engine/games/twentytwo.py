@@ -99,9 +99,12 @@ class TwentyTwo(Game):
         deal = random_deal(rng, seated, deals_by, nxt["hand_size"], nxt["decks"], removed)
         if state.gambling and len(seated) > 3:
             result = check_deal(self, {**deal, "rules": state.rules})
-            out = [p for p in result.details["losers"]
-                   if state.penalty(p) + result.details["penalty"] >= state.limit
-                   and p not in state.bought]  # fmt: skip
+            out = [
+                p
+                for p in result.details["losers"]
+                if state.penalty(p) + result.details["penalty"] >= state.limit
+                and p not in state.bought
+            ]
             if out and rng.random() < 0.7:
                 deal["buy_back"] = out
         return deal
@@ -148,7 +151,7 @@ class TwentyTwo(Game):
                 hand_size=hand_size,
                 decks=decks,
             )
-            return None  # fmt: skip
+            return None
         if "draw" in record:
             draw_rounds(record, players, deals_by, checker)
         if deals_by is None or decks is None or hand_size is None or not checker.ok:
@@ -227,7 +230,7 @@ class TwentyTwo(Game):
                 "buy_back",
                 gettext_noop("buying back is a rule of the gambling cucumber"),
             )
-            return None  # fmt: skip
+            return None
         if raw and len(players) <= 3:
             checker.add(
                 "no_buy_back", "buy_back", gettext_noop("no buying back once three players remain")
@@ -269,11 +272,23 @@ class TwentyTwoMatch(MatchState):
         """Penalty cards placed in front of the losers: out of the deck for the match."""
 
     def saved_fields(self) -> tuple[str, ...]:
-        return (*super().saved_fields(), "alive", "out_at", "bought", "hand_size", "losers",
-                "winners", "removed")  # fmt: skip
+        return (
+            *super().saved_fields(),
+            "alive",
+            "out_at",
+            "bought",
+            "hand_size",
+            "losers",
+            "winners",
+            "removed",
+        )
 
     def next_deal(self) -> dict[str, Any]:
-        deal: dict[str, Any] = {"players": list(self.alive), "hand_size": self.hand_size, "decks": self.decks}  # fmt: skip
+        deal: dict[str, Any] = {
+            "players": list(self.alive),
+            "hand_size": self.hand_size,
+            "decks": self.decks,
+        }
         if self.dealer is not None:
             deal["dealer"] = self.dealer
         return deal
@@ -283,7 +298,12 @@ class TwentyTwoMatch(MatchState):
 
     def check_deal(self, record: Mapping[str, Any], result: DealResult, checker: Checker) -> None:
         if record.get("hand_size") != self.hand_size:
-            checker.add("wrong_hand_size", "hand_size", gettext_noop('this deal is dealt %(hand_size)s cards each'), hand_size=self.hand_size)  # fmt: skip
+            checker.add(
+                "wrong_hand_size",
+                "hand_size",
+                gettext_noop("this deal is dealt %(hand_size)s cards each"),
+                hand_size=self.hand_size,
+            )
         if record.get("decks") != self.decks:
             checker.add(
                 "wrong_decks",
@@ -317,13 +337,30 @@ class TwentyTwoMatch(MatchState):
                 )
         for who, code in result.details["last_trick"].items():
             if self.removed.get(code, 0) >= self.decks:
-                checker.add("card_out", join("last_trick", who), gettext_noop('%(code_)s lies in front of a loser: it is out of the deck'), code_=code)  # fmt: skip
+                checker.add(
+                    "card_out",
+                    join("last_trick", who),
+                    gettext_noop("%(code_)s lies in front of a loser: it is out of the deck"),
+                    code_=code,
+                )
         points = int(result.details["penalty"])
         for i, who in enumerate(result.details["buy_back"]):
             if who in self.bought:
-                checker.add("bought_back_twice", join("buy_back", i), gettext_noop('%(who)s bought back already'), who=who)  # fmt: skip
+                checker.add(
+                    "bought_back_twice",
+                    join("buy_back", i),
+                    gettext_noop("%(who)s bought back already"),
+                    who=who,
+                )
             elif self.penalty(who) + points < self.limit:
-                checker.add("not_eliminated", join("buy_back", i), gettext_noop('%(who)s would have %(number)s, under %(limit)s'), who=who, number=self.penalty(who) + points, limit=self.limit)  # fmt: skip
+                checker.add(
+                    "not_eliminated",
+                    join("buy_back", i),
+                    gettext_noop("%(who)s would have %(number)s, under %(limit)s"),
+                    who=who,
+                    number=self.penalty(who) + points,
+                    limit=self.limit,
+                )
 
     def add(self, record: Mapping[str, Any], result: DealResult) -> None:
         self.played += 1

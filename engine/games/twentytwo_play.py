@@ -69,7 +69,11 @@ def _exchange(
         checker.known_keys(play, ("player", "discard", "draw"), path)
         who = str(play["player"])
         if order.index(who) < position:
-            checker.add("wrong_order", join(path, "player"), gettext_noop("the exchange goes once round from the dealer's left"))  # fmt: skip
+            checker.add(
+                "wrong_order",
+                join(path, "player"),
+                gettext_noop("the exchange goes once round from the dealer's left"),
+            )
             continue
         position = order.index(who) + 1
         discard = checker.cards(play.get("discard", []), join(path, "discard"))
@@ -77,10 +81,20 @@ def _exchange(
         if discard is None or draw is None:
             continue
         if len(discard) > len(stock):
-            checker.add("stock_exhausted", join(path, "discard"), gettext_noop('the stock holds only %(n_stock)s card(s)'), n_stock=len(stock))  # fmt: skip
+            checker.add(
+                "stock_exhausted",
+                join(path, "discard"),
+                gettext_noop("the stock holds only %(n_stock)s card(s)"),
+                n_stock=len(stock),
+            )
             continue
         if len(draw) != len(discard):
-            checker.add("wrong_card_count", join(path, "draw"), gettext_noop('draws as many cards as discarded (%(n_discard)s)'), n_discard=len(discard))  # fmt: skip
+            checker.add(
+                "wrong_card_count",
+                join(path, "draw"),
+                gettext_noop("draws as many cards as discarded (%(n_discard)s)"),
+                n_discard=len(discard),
+            )
             continue
         if [c.code for c in draw] != [c.code for c in stock[: len(draw)]]:
             top = ", ".join(c.code for c in stock[: len(draw)])
@@ -111,14 +125,29 @@ def _tricks(
     for t, raw in enumerate(tricks):
         path = join("tricks", t)
         if len(hands[leader]) <= 1:
-            checker.add("wrong_trick_count", path, gettext_noop('every hand is down to one card: the last trick is played at once and not listed'))  # fmt: skip
+            checker.add(
+                "wrong_trick_count",
+                path,
+                gettext_noop(
+                    "every hand is down to one card: the last trick is played at once and not listed"
+                ),
+            )
             return None
         trick = checker.typed(raw, dict, path)
-        plays = None if trick is None else checker.typed(checker.require(trick, "plays", path), list, join(path, "plays"))  # fmt: skip
+        plays = (
+            None
+            if trick is None
+            else checker.typed(checker.require(trick, "plays", path), list, join(path, "plays"))
+        )
         if plays is None:
             return None
         if len(plays) != n:
-            checker.add("wrong_play_count", join(path, "plays"), gettext_noop('every one of the %(n)s players plays once'), n=n)  # fmt: skip
+            checker.add(
+                "wrong_play_count",
+                join(path, "plays"),
+                gettext_noop("every one of the %(n)s players plays once"),
+                n=n,
+            )
             return None
         winner = _trick(plays, join(path, "plays"), players, leader, hands, checker)
         if winner is None:
@@ -126,7 +155,12 @@ def _tricks(
         winners.append(winner)
         leader = winner
     if len(hands[leader]) != 1:
-        checker.add("wrong_trick_count", "tricks", gettext_noop('the hands still hold %(n_items)s cards: play on until one is left'), n_items=len(hands[leader]))  # fmt: skip
+        checker.add(
+            "wrong_trick_count",
+            "tricks",
+            gettext_noop("the hands still hold %(n_items)s cards: play on until one is left"),
+            n_items=len(hands[leader]),
+        )
         return None
     return winners
 
@@ -157,22 +191,43 @@ def _trick(
         if k == 0:
             count = len(cards)
             if not cards or len(set(ranks)) != 1:
-                checker.add("illegal_lead", join(ppath, "cards"), gettext_noop('a lead is one card or a set of cards of one rank'))  # fmt: skip
+                checker.add(
+                    "illegal_lead",
+                    join(ppath, "cards"),
+                    gettext_noop("a lead is one card or a set of cards of one rank"),
+                )
                 return None
             if count >= len(hand):
-                checker.add("illegal_lead", join(ppath, "cards"), gettext_noop('a set lead leaves at least one card in hand'))  # fmt: skip
+                checker.add(
+                    "illegal_lead",
+                    join(ppath, "cards"),
+                    gettext_noop("a set lead leaves at least one card in hand"),
+                )
                 return None
             beats = True
         else:
             if len(cards) != count:
-                checker.add("wrong_card_count", join(ppath, "cards"), gettext_noop('a follow has as many cards as the lead (%(count)s)'), count=count)  # fmt: skip
+                checker.add(
+                    "wrong_card_count",
+                    join(ppath, "cards"),
+                    gettext_noop("a follow has as many cards as the lead (%(count)s)"),
+                    count=count,
+                )
                 return None
             beats = all(mine >= theirs for mine, theirs in zip(ranks, standing, strict=True))
             lowest = sorted(c.strength for c in hand)[:count]
             if not beats and sorted(ranks) != lowest:
                 need = ", ".join(_rank_name(s) for s in standing)
                 low = ", ".join(_rank_name(s) for s in lowest)
-                checker.add("illegal_follow", join(ppath, "cards"), gettext_noop('meet or beat %(need)s card by card, or else play the lowest cards in hand (%(low)s)'), need=need, low=low)  # fmt: skip
+                checker.add(
+                    "illegal_follow",
+                    join(ppath, "cards"),
+                    gettext_noop(
+                        "meet or beat %(need)s card by card, or else play the lowest cards in hand (%(low)s)"
+                    ),
+                    need=need,
+                    low=low,
+                )
                 return None
         if not take(hand, cards, who, join(ppath, "cards"), checker):
             return None
@@ -210,7 +265,10 @@ def random_deal(
     for code in removed or []:
         pack.remove(code)
     rng.shuffle(pack)
-    hands = {p: [BY_CODE[c] for c in pack[i * hand_size : (i + 1) * hand_size]] for i, p in enumerate(players)}  # fmt: skip
+    hands = {
+        p: [BY_CODE[c] for c in pack[i * hand_size : (i + 1) * hand_size]]
+        for i, p in enumerate(players)
+    }
     stock = pack[len(players) * hand_size :]
     record: dict[str, Any] = {
         "game": "twentytwo",

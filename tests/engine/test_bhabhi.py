@@ -45,9 +45,16 @@ SPEC = {
 
 
 def record(rounds, spec=SPEC, **rule):
-    return {"game": "bhabhi", "players": P3, "rules": rule, "hands": dealt(spec),
-            "rounds": [{"plays": [{"player": p, "card": c} for p, c in r]} if isinstance(r, list) else r
-                       for r in rounds]}  # fmt: skip
+    return {
+        "game": "bhabhi",
+        "players": P3,
+        "rules": rule,
+        "hands": dealt(spec),
+        "rounds": [
+            {"plays": [{"player": p, "card": c} for p, c in r]} if isinstance(r, list) else r
+            for r in rounds
+        ],
+    }
 
 
 def position(hands, **rule):
@@ -213,9 +220,14 @@ def test_a_match_counts_the_times_bhabhi():
 
 RULE_SETS = st.fixed_dictionaries(
     {},
-    optional={"first_round": st.booleans(), "take_hand": st.sampled_from(["left", "any"]),
-              "extra_play": st.booleans(), "shootout": st.booleans(), "lead_when_empty": st.booleans()},
-)  # fmt: skip
+    optional={
+        "first_round": st.booleans(),
+        "take_hand": st.sampled_from(["left", "any"]),
+        "extra_play": st.booleans(),
+        "shootout": st.booleans(),
+        "lead_when_empty": st.booleans(),
+    },
+)
 
 
 @settings(max_examples=80, deadline=None)

@@ -31,9 +31,14 @@ def position(fields, hands=None, stock="S2 S3 S4 S5 S6 S7 S8 S9"):
 
 def play(deal, player, kind, field=None, card=None, take="", capture=None):
     fields = "ABCD"
-    deal.play(player, {"play": kind}, Card(card) if card else None, cards(take),
-              fields.index(field) if field else None,
-              fields.index(capture) if capture else None)  # fmt: skip
+    deal.play(
+        player,
+        {"play": kind},
+        Card(card) if card else None,
+        cards(take),
+        fields.index(field) if field else None,
+        fields.index(capture) if capture else None,
+    )
 
 
 def codes(cs):
@@ -176,8 +181,9 @@ def test_a_comp_that_empties_the_stock_ends_the_deal():
 
 
 def test_all_ground_goes_before_comp_and_takes_the_fields_and_every_hands_kings_and_jokers():
-    deal = position(["HJ", "SQ S8", "DK D5", "CA"], {"P1": "H2 SK", "P2": "CK JK S3"},
-                    stock="S2 S3 S4 S5 S6 S7")  # fmt: skip
+    deal = position(
+        ["HJ", "SQ S8", "DK D5", "CA"], {"P1": "H2 SK", "P2": "CK JK S3"}, stock="S2 S3 S4 S5 S6 S7"
+    )
     play(deal, "P1", "attach", "A", "H2")  # A makes 13, but the four make 52: All-Ground
     assert codes(deal.captured["P1"]) == ["CA", "DK", "HJ", "SK", "SQ"]
     assert codes(deal.captured["P2"]) == ["CK", "JK"] and codes(deal.hands["P2"]) == ["S3"]
@@ -200,9 +206,14 @@ def test_four_kings_after_an_all_ground_are_nagare():
 
 
 def full(hands, stock, moves, dealer_card=None, jokers=0):
-    record = {"game": "comp13", "players": P, "rules": {"jokers": jokers},
-              "hands": {p: h.split() for p, h in zip(P, hands, strict=True)},
-              "stock": stock.split(), "moves": moves}  # fmt: skip
+    record = {
+        "game": "comp13",
+        "players": P,
+        "rules": {"jokers": jokers},
+        "hands": {p: h.split() for p, h in zip(P, hands, strict=True)},
+        "stock": stock.split(),
+        "moves": moves,
+    }
     if dealer_card:
         record["dealer_card"] = dealer_card
     return record
@@ -253,8 +264,13 @@ def test_random_legal_games_replay_and_conserve_every_card(seed, n, jokers):
     assert len(captured) == len(set(captured)) or jokers > 1
     assert all(Card(c).is_face or c == "JK" for c in captured)
     start = players.index(result.details["dealer"] or players[0])
-    summary = {"game": "comp13", "players": players[start:] + players[:start], "rules": {"jokers": jokers},
-               "captured": result.details["captured"], "hand_faces": result.details["hand_faces"]}  # fmt: skip
+    summary = {
+        "game": "comp13",
+        "players": players[start:] + players[:start],
+        "rules": {"jokers": jokers},
+        "captured": result.details["captured"],
+        "hand_faces": result.details["hand_faces"],
+    }
     assert engine.check(summary).scores == result.scores
     # The engine's own summary keeps the seating and names the dealer instead.
     assert engine.check(engine.summarize(record)).scores == result.scores

@@ -21,8 +21,10 @@ def codes(result):
 def bids(*turns, players=P3):
     """Replay a bidding of ``card`` codes and ``-`` for a pass, from players[0] round."""
     checker = Checker()
-    moves = [{"player": players[i % len(players)], **({"pass": True} if t == "-" else {"card": t})}
-             for i, t in enumerate(turns)]  # fmt: skip
+    moves = [
+        {"player": players[i % len(players)], **({"pass": True} if t == "-" else {"card": t})}
+        for i, t in enumerate(turns)
+    ]
     return _bid(moves, players, Bidding(players), checker), [p.code for p in checker.problems]
 
 
@@ -52,10 +54,12 @@ def test_a_taken_card_cannot_be_taken_again():
 
 @pytest.mark.parametrize(
     ("turns", "outcome"),
-    [(("-", "-", "-"), "three_passes"),
-     (("S4", "H4", "D3", "-", "C2"), "bid_over"),
-     (("SA", "-", "HA", "-", "DA", "-", "CA", "-", "S2"), "bid_short")],
-)  # fmt: skip
+    [
+        (("-", "-", "-"), "three_passes"),
+        (("S4", "H4", "D3", "-", "C2"), "bid_over"),
+        (("SA", "-", "HA", "-", "DA", "-", "CA", "-", "S2"), "bid_short"),
+    ],
+)
 def test_the_four_immediate_failures(turns, outcome):
     got, problems = bids(*turns)
     assert problems == [] and got == outcome
@@ -111,10 +115,15 @@ def test_success_needs_every_bid_met_exactly():
 
 @pytest.mark.parametrize(
     ("won", "outcome"),
-    [({"A": {"spades": 4, "clubs": 1}, "B": {"hearts": 3}, "C": {"diamonds": 3, "hearts": 1}}, "wrong_suit"),
-     ({"A": {"spades": 3, "clubs": 1}, "B": {"hearts": 4}, "C": {"diamonds": 4}}, "too_many"),
-     ({"A": {"hearts": 1}}, "wrong_suit")],
-)  # fmt: skip
+    [
+        (
+            {"A": {"spades": 4, "clubs": 1}, "B": {"hearts": 3}, "C": {"diamonds": 3, "hearts": 1}},
+            "wrong_suit",
+        ),
+        ({"A": {"spades": 3, "clubs": 1}, "B": {"hearts": 4}, "C": {"diamonds": 4}}, "too_many"),
+        ({"A": {"hearts": 1}}, "wrong_suit"),
+    ],
+)
 def test_a_trick_of_an_unbid_suit_or_beyond_a_bid_fails_at_once(won, outcome):
     result = engine.check(summary(BIDS, won))
     assert result.valid, result.errors
@@ -164,8 +173,10 @@ def test_the_dealer_leads_and_turns_go_round():
 
 def test_a_series_gives_the_title_by_games_won():
     won_all = {"A": {"spades": 4, "clubs": 1}, "B": {"hearts": 4}, "C": {"diamonds": 3}}
-    deals = [{"dealer": d, "bids": BIDS, "tricks_won": won_all if ok else {}} for d, ok in
-             zip(P3, (True, True, False), strict=True)]  # fmt: skip
+    deals = [
+        {"dealer": d, "bids": BIDS, "tricks_won": won_all if ok else {}}
+        for d, ok in zip(P3, (True, True, False), strict=True)
+    ]
     deals[2]["bids"] = {"A": {"spades": 4}}
     result = engine.check_match({"game": "comrade", "players": P3, "deals": deals})
     assert result.valid, result.errors

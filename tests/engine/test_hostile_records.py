@@ -51,7 +51,13 @@ def corpus(game: str) -> list[dict[str, Any]]:
 
 def places(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
     yield path
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()  # fmt: skip
+    items = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else ()
+    )
     for key, item in items:
         yield from places(item, (*path, key))
 
@@ -136,10 +142,32 @@ json_values = st.recursive(
     | st.dictionaries(st.text(max_size=8), children, max_size=4),
     max_leaves=20,
 )
-record_keys = st.sampled_from(["game", "players", "rules", "declaration", "adjutant_cards", "adjutants",
-                               "point_cards", "discarded_point_cards", "captured", "hand_faces", "packs",
-                               "teams", "hands", "widow", "discards", "tricks", "stock", "moves", "turns",
-                               "table", "dealer", "dealer_card"])  # fmt: skip
+record_keys = st.sampled_from(
+    [
+        "game",
+        "players",
+        "rules",
+        "declaration",
+        "adjutant_cards",
+        "adjutants",
+        "point_cards",
+        "discarded_point_cards",
+        "captured",
+        "hand_faces",
+        "packs",
+        "teams",
+        "hands",
+        "widow",
+        "discards",
+        "tricks",
+        "stock",
+        "moves",
+        "turns",
+        "table",
+        "dealer",
+        "dealer_card",
+    ]
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -175,14 +203,25 @@ def test_a_deal_of_other_players_in_a_match_is_refused_and_counts_for_no_one():
         ("players_mismatch", "deals[0].players"),
         ("players_mismatch", "deals[1].players"),
     }
-    assert {(s.player, s.total, s.deals) for s in result.standings} == {("P0", 0, 0), ("X", 0, 0), ("P2", 0, 0)}  # fmt: skip
+    assert {(s.player, s.total, s.deals) for s in result.standings} == {
+        ("P0", 0, 0),
+        ("X", 0, 0),
+        ("P2", 0, 0),
+    }
 
 
 @pytest.mark.parametrize("suit", [["spades"], {"name": "spades"}, None, 3])
 def test_a_joker_lead_naming_its_suit_with_a_non_string_is_unknown_suit(suit):
     for seed in range(200):  # the first legal Napoleon deal whose play has a lead naming a suit
-        deal = play_match(engine.GAMES["napoleon"], random.Random(seed), ["A", "B", "C", "D"], most=1)[0]  # fmt: skip
-        named = [(t, i) for t, trick in enumerate(deal["tricks"]) for i, play in enumerate(trick["plays"]) if "suit" in play]  # fmt: skip
+        deal = play_match(
+            engine.GAMES["napoleon"], random.Random(seed), ["A", "B", "C", "D"], most=1
+        )[0]
+        named = [
+            (t, i)
+            for t, trick in enumerate(deal["tricks"])
+            for i, play in enumerate(trick["plays"])
+            if "suit" in play
+        ]
         if named:
             break
     trick, play = named[0]

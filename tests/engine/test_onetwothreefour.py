@@ -23,11 +23,23 @@ def codes(result):
 
 @pytest.mark.parametrize(
     ("hand", "ok"),
-    [("SA", True), ("S2", False), ("S3 H3 DK", True), ("S3 H3 D4", False), ("S3 H4 DK", False),
-     ("SJ HJ DK", False), ("S2 S9 SK", True), ("S2 H2 D2", True), ("SQ HQ CQ", True),
-     ("S3 H3 D5 C5", True), ("S3 H3 D3 C3", True), ("SJ HJ D5 C5", False), ("S3 H3 D5 C6", False),
-     ("SA HA", False)],
-)  # fmt: skip
+    [
+        ("SA", True),
+        ("S2", False),
+        ("S3 H3 DK", True),
+        ("S3 H3 D4", False),
+        ("S3 H4 DK", False),
+        ("SJ HJ DK", False),
+        ("S2 S9 SK", True),
+        ("S2 H2 D2", True),
+        ("SQ HQ CQ", True),
+        ("S3 H3 D5 C5", True),
+        ("S3 H3 D3 C3", True),
+        ("SJ HJ D5 C5", False),
+        ("S3 H3 D5 C6", False),
+        ("SA HA", False),
+    ],
+)
 def test_the_five_pass_combinations(hand, ok):
     assert is_pass(cards(hand)) is ok
 
@@ -42,9 +54,16 @@ def test_a_play_adds_up_to_one_to_four_above_the_last_number():
 def deal(turns, hands, start="D10", dealer="C", players=P3, stock=None, **kw):
     used = {c for h in hands.values() for c in h.split()} | {start}
     rest = [c for c in standard_deck() if c not in used]
-    return {"game": "1234", "players": players, "dealer": dealer, "start": start,
-            "hands": {p: h.split() for p, h in hands.items()}, "stock": stock if stock is not None else rest,
-            "turns": turns, **kw}  # fmt: skip
+    return {
+        "game": "1234",
+        "players": players,
+        "dealer": dealer,
+        "start": start,
+        "hands": {p: h.split() for p, h in hands.items()},
+        "stock": stock if stock is not None else rest,
+        "turns": turns,
+        **kw,
+    }
 
 
 HANDS = {"A": "HQ S3 S6 S5 C2", "B": "H2 H4 C4 D4 C5", "C": "SK HK DK CK S9"}
@@ -92,8 +111,12 @@ def test_the_rulebook_example_and_refilling_towards_five():
 
 def test_a_refill_never_goes_above_five_and_draws_from_the_top():
     rest = [c for c in standard_deck() if c not in {*" ".join(HANDS.values()).split(), "D10"}]
-    turns = [{"player": "A", "play": ["HQ"]}, {"player": "B", "pass": ["C4", "D4", "H4"]},
-             {"player": "C", "pass": ["SK", "HK", "DK"]}, {"player": "A", "pass": [rest[1]]}]  # fmt: skip
+    turns = [
+        {"player": "A", "play": ["HQ"]},
+        {"player": "B", "pass": ["C4", "D4", "H4"]},
+        {"player": "C", "pass": ["SK", "HK", "DK"]},
+        {"player": "A", "pass": [rest[1]]},
+    ]
     # A drew only rest[0] after the Q (one card: back to five); B drew rest[1:4], C rest[4:7].
     result = engine.check(deal(turns, HANDS, stock=rest))
     assert codes(result) == ["card_not_held"]
@@ -102,12 +125,21 @@ def test_a_refill_never_goes_above_five_and_draws_from_the_top():
 
 @pytest.mark.parametrize(
     ("method", "scores"),
-    [("winner_plus", {"A": 0, "B": 0, "C": 20}), ("loser_minus", {"A": -9, "B": -11, "C": 0}),
-     ("chips", {"A": -9, "B": -11, "C": 20})],
-)  # fmt: skip
+    [
+        ("winner_plus", {"A": 0, "B": 0, "C": 20}),
+        ("loser_minus", {"A": -9, "B": -11, "C": 0}),
+        ("chips", {"A": -9, "B": -11, "C": 20}),
+    ],
+)
 def test_the_three_scoring_methods(method, scores):
-    record = {"game": "1234", "players": P3, "dealer": "C", "rules": {"scoring": method}, "winner": "C",
-              "hands_left": {"A": ["S3", "S6"], "B": ["H2", "H9"], "C": ["DK", "D9"]}}  # fmt: skip
+    record = {
+        "game": "1234",
+        "players": P3,
+        "dealer": "C",
+        "rules": {"scoring": method},
+        "winner": "C",
+        "hands_left": {"A": ["S3", "S6"], "B": ["H2", "H9"], "C": ["DK", "D9"]},
+    }
     assert engine.check(record).scores == scores
 
 
@@ -140,8 +172,12 @@ def test_the_deck_is_whole():
 
 
 def test_a_summary_record_is_checked_for_the_stock_ending():
-    base = {"game": "1234", "players": P3, "dealer": "C",
-            "hands_left": {"A": ["S3", "S6"], "B": ["HK", "H2"], "C": ["DK", "D9"]}}  # fmt: skip
+    base = {
+        "game": "1234",
+        "players": P3,
+        "dealer": "C",
+        "hands_left": {"A": ["S3", "S6"], "B": ["HK", "H2"], "C": ["DK", "D9"]},
+    }
     assert engine.check({**base, "winner": "C"}).valid  # K 9 beats K 2
     assert codes(engine.check({**base, "winner": "B"})) == ["wrong_winner"]
     assert codes(engine.check({**base, "winner": "A", "dropped": ["A"]})) == ["wrong_winner"]
@@ -154,8 +190,12 @@ def test_a_match_ends_at_its_limit_and_the_winner_deals_next():
         "dropped": ["A", "C"],
         "winner": "B",
     }
-    match = {"game": "1234", "players": P3, "rules": {"scoring": "chips", "limit": 5},
-             "deals": [{**base, "dealer": "C"}]}  # fmt: skip
+    match = {
+        "game": "1234",
+        "players": P3,
+        "rules": {"scoring": "chips", "limit": 5},
+        "deals": [{**base, "dealer": "C"}],
+    }
     result = engine.check_match(match)
     assert result.valid, result.errors
     assert not result.finished  # A paid 3 of 5 chips, C 2: nobody is out of chips

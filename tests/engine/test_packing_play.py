@@ -28,9 +28,21 @@ def cards(text):
 
 @pytest.mark.parametrize(
     ("hand", "value"),
-    [("SA", 20), ("SK", 10), ("SJ", 10), ("S10", 10), ("S7", 7), ("S5 S5", 55), ("S5 S4", 54),
-     ("S2 S2", 22), ("S3 S2", 32), ("S5 S4 S3", 54 + 3), ("S5 S5 S2 S2", 52 + 52), ("S5 S3 S2", 53 + 2)],
-)  # fmt: skip
+    [
+        ("SA", 20),
+        ("SK", 10),
+        ("SJ", 10),
+        ("S10", 10),
+        ("S7", 7),
+        ("S5 S5", 55),
+        ("S5 S4", 54),
+        ("S2 S2", 22),
+        ("S3 S2", 32),
+        ("S5 S4 S3", 54 + 3),
+        ("S5 S5 S2 S2", 52 + 52),
+        ("S5 S3 S2", 53 + 2),
+    ],
+)
 def test_play_values_and_the_special_pairs_from_the_hand(hand, value):
     assert hand_value(cards(hand)) == value
 
@@ -41,8 +53,13 @@ def test_a_single_card_is_worth_its_play_value():
 
 def two_player(table, hands, stock, turns):
     """A 2-player deal with one deck; ``hands`` and the stock need not be the whole deck."""
-    record = {"game": "packing", "players": ["N", "E"], "hands": hands, "table": table.split(),
-              "turns": turns}  # fmt: skip
+    record = {
+        "game": "packing",
+        "players": ["N", "E"],
+        "hands": hands,
+        "table": table.split(),
+        "turns": turns,
+    }
     for turn, draw in zip(turns, stock.split(), strict=True):
         turn["draw"] = draw
     return record
@@ -152,8 +169,9 @@ def test_turns_go_in_order_of_play_and_each_draws_the_top_card():
 
 
 def test_the_replay_scores_exactly_as_the_packs_it_derives():
-    record = random_packing_deal(["N", "E", "S", "W"], PACKING.deck(4), random.Random(3),
-                                 PACKING.sides(["N", "E", "S", "W"]))  # fmt: skip
+    record = random_packing_deal(
+        ["N", "E", "S", "W"], PACKING.deck(4), random.Random(3), PACKING.sides(["N", "E", "S", "W"])
+    )
     full = engine.check(record)
     assert full.valid
     derived = full.details["packs"]
@@ -194,8 +212,9 @@ def test_the_generator_packs_with_the_whole_suit_when_only_that_beats_the_table_
     """A pack has no size limit (can_pack counts every card): with ♠A (20) on the table and
     ♠6 ♠6 ♠7 ♠7 in hand, no three beat it (at most 20) but all four do (26).  The random
     generator once offered only packs of up to three cards and so skipped a required pack."""
-    state = Table(hands={"N": Counter({"S6": 2, "S7": 2})}, table=[Card("SA")], stock=[],
-                  packs={"N": []})  # fmt: skip
+    state = Table(
+        hands={"N": Counter({"S6": 2, "S7": 2})}, table=[Card("SA")], stock=[], packs={"N": []}
+    )
     assert can_pack(state, "N")
     assert [(t.code, sorted(c.code for c in cs)) for t, cs in _pack_options(state, "N")] == [
         ("SA", ["S6", "S6", "S7", "S7"])

@@ -9,8 +9,14 @@ from engine.games.tricks import TrickContext, Trump
 
 
 def ctx_for(trump="diamonds", **kw):
-    return TrickContext(Trump(trump), first=kw.get("first", False), last=kw.get("last", False),
-                        rettler=True, named=kw.get("named"), point_call=kw.get("point_call", False))  # fmt: skip
+    return TrickContext(
+        Trump(trump),
+        first=kw.get("first", False),
+        last=kw.get("last", False),
+        rettler=True,
+        named=kw.get("named"),
+        point_call=kw.get("point_call", False),
+    )
 
 
 def play(plays, trump="diamonds", **kw):

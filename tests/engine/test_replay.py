@@ -85,8 +85,12 @@ def find_revoke(record):
             if card[0] != lead[0]:
                 continue
             # a later card of another suit this player still holds
-            later = [p["cards"][0] for tr in record["tricks"][t + 1 :] for p in tr["plays"]
-                     if p["player"] == play["player"]]  # fmt: skip
+            later = [
+                p["cards"][0]
+                for tr in record["tricks"][t + 1 :]
+                for p in tr["plays"]
+                if p["player"] == play["player"]
+            ]
             other = next((c for c in later if c[0] != lead[0] and c not in ("JK", "BR")), None)
             if other:
                 return t, k, card, other
@@ -232,9 +236,14 @@ def test_after_a_little_the_next_trick_is_a_point_call_that_the_replay_enforces(
             if trick["plays"][0]["cards"][0] in ("JK", "BR"):
                 continue
             for k, play in enumerate(trick["plays"][1:], start=1):
-                later = [(u, j, c) for u, tr in enumerate(r["tricks"][t + 1 :], start=t + 1)
-                         for j, p in enumerate(tr["plays"]) if p["player"] == play["player"]
-                         for c in p["cards"] if not parse_card(c).is_face and c not in ("JK", "BR")]  # fmt: skip
+                later = [
+                    (u, j, c)
+                    for u, tr in enumerate(r["tricks"][t + 1 :], start=t + 1)
+                    for j, p in enumerate(tr["plays"])
+                    if p["player"] == play["player"]
+                    for c in p["cards"]
+                    if not parse_card(c).is_face and c not in ("JK", "BR")
+                ]
                 if later and any(parse_card(c).is_face for c in play["cards"]):
                     return t, k, later[0]
         return None

@@ -65,8 +65,11 @@ def differences() -> set[str]:
     nap = rows("napoleon_scores.csv")
     for n in (3, 4, 5):
         for d in range(NAP_MIN[n], NAP_ALL + 1):
-            block = [r for r in nap if int(r["players"]) == n
-                     and int(r["declared_min"]) <= d <= int(r["declared_max"])]  # fmt: skip
+            block = [
+                r
+                for r in nap
+                if int(r["players"]) == n and int(r["declared_min"]) <= d <= int(r["declared_max"])
+            ]
             for t in [*range(d), "win"]:
                 if t == "win":
                     m, win = win_mult(d, NAP_ALL), True
@@ -75,8 +78,14 @@ def differences() -> set[str]:
                     assert isinstance(t, int)
                     # The book's own simplification: an odd declaration counts as the even below.
                     m, win = loss_mult(t, d - d % 2), False
-                    hit = [r for r in block if r["taken_min"] != "win"
-                           and int(r["taken_min"]) <= t <= (int(r["taken_max"]) if r["taken_max"] else d - 1)]  # fmt: skip
+                    hit = [
+                        r
+                        for r in block
+                        if r["taken_min"] != "win"
+                        and int(r["taken_min"])
+                        <= t
+                        <= (int(r["taken_max"]) if r["taken_max"] else d - 1)
+                    ]
                 assert len(hit) == 1, (n, d, t)
                 lone, army = split(BASE * m, n, 0, win), split(BASE * m, n, 1, win)
                 got = [F(hit[0][c]) for c in cols]
@@ -84,8 +93,12 @@ def differences() -> set[str]:
                     found.add(f"C.{n - 2} {n}p declared {d} taken {t}: {show(got)}")  # type: ignore[arg-type]
     mult = rows("rettler_multiplier.csv")
     for d in range(RET_LOWEST, RET_ALL + 1):
-        (r,) = [r for r in mult if (not r["declared_min"] or int(r["declared_min"]) <= d)
-                and d <= int(r["declared_max"])]  # fmt: skip
+        (r,) = [
+            r
+            for r in mult
+            if (not r["declared_min"] or int(r["declared_min"]) <= d)
+            and d <= int(r["declared_max"])
+        ]
         assert int(r["win_multiplier"]) == win_mult(d, RET_ALL), d
         assert int(r["win_points"]) == BASE * win_mult(d, RET_ALL), d
     for r in mult:
@@ -94,7 +107,10 @@ def differences() -> set[str]:
             start = int(r[f"loss_x{m}_taken_min"])
             if all(math.ceil(d * frac) != start for d in range(low, int(r["declared_max"]) + 1)):
                 found.add(f"C.4 {r['declared_min']}~{r['declared_max']} x{m} from {start}")
-    for name, win, tab in (("rettler_win_scores.csv", True, "C.5"), ("rettler_loss_scores.csv", False, "C.6")):  # fmt: skip
+    for name, win, tab in (
+        ("rettler_win_scores.csv", True, "C.5"),
+        ("rettler_loss_scores.csv", False, "C.6"),
+    ):
         for r in rows(name):
             n, m = int(r["players"]), int(r["multiplier"])
             for k in (0, 1, 2):
@@ -133,8 +149,10 @@ def test_the_tables_follow_the_prose_but_where_the_book_prints_otherwise():
 
 
 def test_table_3_3_converts_two_adjutants_as_the_prose_example_says():
-    conversion = {int(r["two_adjutant_declared"]): int(r["one_adjutant_equivalent"])
-                  for r in rows("rettler_5p_conversion.csv")}  # fmt: skip
+    conversion = {
+        int(r["two_adjutant_declared"]): int(r["one_adjutant_equivalent"])
+        for r in rows("rettler_5p_conversion.csv")
+    }
     assert sorted(conversion) == list(range(30, 41))
     assert all(b == 2 * a - 40 for a, b in conversion.items())
     assert conversion[31] < 23  # 3.3.2: one adjutant at 23 outranks two at 31

@@ -28,10 +28,18 @@ def test_decks_napoleon_53_with_one_joker_rettler_108_with_two_jokers_and_two_br
 
 @pytest.mark.parametrize(
     ("game", "n", "hand", "widow"),
-    [(NAPOLEON, 3, 16, 5), (NAPOLEON, 4, 12, 5), (NAPOLEON, 5, 10, 3), (NAPOLEON, 6, 8, 5),
-     (RETTLER, 4, 26, 4), (RETTLER, 5, 21, 3), (RETTLER, 6, 17, 6), (RETTLER, 7, 15, 3),
-     (RETTLER, 8, 13, 4)],
-)  # fmt: skip
+    [
+        (NAPOLEON, 3, 16, 5),
+        (NAPOLEON, 4, 12, 5),
+        (NAPOLEON, 5, 10, 3),
+        (NAPOLEON, 6, 8, 5),
+        (RETTLER, 4, 26, 4),
+        (RETTLER, 5, 21, 3),
+        (RETTLER, 6, 17, 6),
+        (RETTLER, 7, 15, 3),
+        (RETTLER, 8, 13, 4),
+    ],
+)
 def test_tables_2_1_and_3_1_hand_and_widow_sizes_use_the_whole_deck(game, n, hand, widow):
     assert (game.hand_size(n), game.widow_size(n)) == (hand, widow)
     assert n * hand + widow == sum(game.deck().values())
@@ -48,8 +56,17 @@ def test_2_3_1_a_hand_without_2_4_10_j_q_k_a_or_joker_is_a_misdeal():
 
 
 def test_2_3_2_the_trump_order():
-    assert TRUMPS == ("black", "red", "igo-notrump", "notrump", "chigaku-notrump",
-                      "spades", "hearts", "diamonds", "clubs")  # fmt: skip
+    assert TRUMPS == (
+        "black",
+        "red",
+        "igo-notrump",
+        "notrump",
+        "chigaku-notrump",
+        "spades",
+        "hearts",
+        "diamonds",
+        "clubs",
+    )
 
 
 def test_2_3_2_a_higher_count_outranks_whatever_the_trump_and_equal_counts_go_by_trump():
@@ -87,7 +104,10 @@ def test_appendix_c_prose_formulas_give_every_printed_napoleon_cell():
                 int(row["lone_coalition_each"]),
             )
             assert (helped.leader, helped.adjutant, helped.coalition) == (
-                int(row["napoleon"]), int(row["adjutant"]), int(row["coalition_each"]))  # fmt: skip
+                int(row["napoleon"]),
+                int(row["adjutant"]),
+                int(row["coalition_each"]),
+            )
 
 
 def test_appendix_c_prose_formulas_give_the_rettler_cells_except_the_8_player_63_rounding():
@@ -96,7 +116,10 @@ def test_appendix_c_prose_formulas_give_the_rettler_cells_except_the_8_player_63
             n, k = int(row["players"]), int(row["multiplier"])
             helped = formula_payout(n, 60 * k, True, 1, k)
             assert (helped.leader, helped.adjutant, helped.coalition) == (
-                int(row["2R"]), int(row["2A"]), int(row["2C"]))  # fmt: skip
+                int(row["2R"]),
+                int(row["2A"]),
+                int(row["2C"]),
+            )
             if n != 8:
                 lone = formula_payout(n, 60 * k, True, 0, k)
                 assert (lone.leader, lone.coalition) == (int(row["1R"]), int(row["1C"]))

@@ -15,8 +15,13 @@ def win(codes, trump, *, first=False, last=False, rettler=False, named=None):
 
 def legal(hand, lead, trump="hearts", **kw):
     """The cards of ``hand`` that may be played to ``lead`` (``None``: that may be led)."""
-    ctx = TrickContext(Trump(trump), first=kw.get("first", False), last=kw.get("last", False),
-                       rettler=kw.get("rettler", False), named=kw.get("named"))  # fmt: skip
+    ctx = TrickContext(
+        Trump(trump),
+        first=kw.get("first", False),
+        last=kw.get("last", False),
+        rettler=kw.get("rettler", False),
+        named=kw.get("named"),
+    )
     cards = [Card(c) for c in hand]
     if lead is None:
         only = all(c.code == "BR" for c in cards)

@@ -22,11 +22,16 @@ def codes(result):
 
 def full(hands, tricks, *, stock=("D2", "D3", "D4"), exchanges=(), players=P3, dealer="C", **kw):
     return {
-        "game": "twentytwo", "players": players, "dealer": dealer, "hand_size": len(next(iter(hands.values())).split()),
-        "hands": {p: h.split() for p, h in hands.items()}, "stock": list(stock),
+        "game": "twentytwo",
+        "players": players,
+        "dealer": dealer,
+        "hand_size": len(next(iter(hands.values())).split()),
+        "hands": {p: h.split() for p, h in hands.items()},
+        "stock": list(stock),
         "exchanges": list(exchanges),
-        "tricks": [{"plays": [{"player": p, "cards": c.split()} for p, c in t]} for t in tricks], **kw,
-    }  # fmt: skip
+        "tricks": [{"plays": [{"player": p, "cards": c.split()} for p, c in t]} for t in tricks],
+        **kw,
+    }
 
 
 # -- the last trick and its penalty -------------------------------------------------------
@@ -34,8 +39,16 @@ def full(hands, tricks, *, stock=("D2", "D3", "D4"), exchanges=(), players=P3, d
 
 @pytest.mark.parametrize(
     ("card", "points", "gambling_points"),
-    [("SA", 11, 14), ("SK", 10, 13), ("SQ", 10, 12), ("SJ", 10, 11), ("S10", 10, 10), ("S9", 9, 9), ("S2", 2, 2)],
-)  # fmt: skip
+    [
+        ("SA", 11, 14),
+        ("SK", 10, 13),
+        ("SQ", 10, 12),
+        ("SJ", 10, 11),
+        ("S10", 10, 10),
+        ("S9", 9, 9),
+        ("S2", 2, 2),
+    ],
+)
 def test_the_highest_last_card_loses_its_penalty(card, points, gambling_points):
     last = {"A": card, "B": "H2", "C": "D2"} if card != "S2" else {"A": "S2", "B": "H2", "C": "C2"}
     result = engine.check(deal(last_trick=last))
@@ -90,8 +103,11 @@ def test_hands_must_fit_in_the_decks():
 
 
 def test_the_highest_draw_deals_and_ties_draw_again():
-    ok = deal(draw=[{"A": "SK", "B": "HK", "C": "D2"}, {"A": "S4", "B": "H9"}], dealer="B",
-              last_trick={"A": "S3", "B": "H9", "C": "D5"})  # fmt: skip
+    ok = deal(
+        draw=[{"A": "SK", "B": "HK", "C": "D2"}, {"A": "S4", "B": "H9"}],
+        dealer="B",
+        last_trick={"A": "S3", "B": "H9", "C": "D5"},
+    )
     assert engine.check(ok).valid
     assert codes(engine.check({**ok, "dealer": "A"})) == ["wrong_dealer"]
     tied = {**ok, "draw": [{"A": "SK", "B": "HK", "C": "D2"}]}
@@ -138,8 +154,12 @@ def test_an_equal_card_meets_and_the_last_of_equal_highest_wins():
 def test_set_leads_leave_a_card_and_follows_beat_card_by_card():
     """例2 and 例3 of the rulebook, with four players holding seven cards."""
     players = ["W", "X", "Y", "Z"]
-    hands = {"W": "S6 H6 D6 S2 S3 S4 H4", "X": "C10 H9 C7 S5 D5 C5 H5", "Y": "SK S9 S8 C2 C3 D3 D4",
-             "Z": "HK DK D7 H3 CK C8 CA"}  # fmt: skip
+    hands = {
+        "W": "S6 H6 D6 S2 S3 S4 H4",
+        "X": "C10 H9 C7 S5 D5 C5 H5",
+        "Y": "SK S9 S8 C2 C3 D3 D4",
+        "Z": "HK DK D7 H3 CK C8 CA",
+    }
     first = [("W", "S6 H6 D6"), ("X", "C10 H9 C7"), ("Y", "SK S9 S8"), ("Z", "H3 DK D7")]
     record = full(hands, [first], players=players, dealer="Z", stock=["HA"])
     # Z holds K K K A: K≥K, K≥9, A≥8 would beat; H3 DK D7 neither beats nor is the lowest three.
@@ -148,8 +168,12 @@ def test_set_leads_leave_a_card_and_follows_beat_card_by_card():
     record = full(hands, [first], players=players, dealer="Z", stock=["HA"])
     assert codes(engine.check(record)) == ["wrong_trick_count"]  # the hands still hold four cards
     two = {p: " ".join(h.split()[:2]) for p, h in hands.items()}
-    lead_all = full(two, [[("W", "S6 H6"), ("X", "C10 H9"), ("Y", "SK S9"), ("Z", "HK DK")]],
-                    players=players, dealer="Z")  # fmt: skip
+    lead_all = full(
+        two,
+        [[("W", "S6 H6"), ("X", "C10 H9"), ("Y", "SK S9"), ("Z", "HK DK")]],
+        players=players,
+        dealer="Z",
+    )
     assert codes(engine.check(lead_all)) == ["illegal_lead"]
 
 
@@ -342,13 +366,23 @@ def test_gambling_buy_back_once_keeps_the_total_before_the_deal():
 
 
 def test_gambling_no_buy_back_with_three_and_the_fewest_points_win():
-    assert codes(engine.check(deal(rules={"gambling": True}, last_trick={"A": "SA", "B": "H2", "C": "D3"},
-                                   buy_back=["A"]))) == ["no_buy_back"]  # fmt: skip
+    assert codes(
+        engine.check(
+            deal(
+                rules={"gambling": True},
+                last_trick={"A": "SA", "B": "H2", "C": "D3"},
+                buy_back=["A"],
+            )
+        )
+    ) == ["no_buy_back"]
     assert codes(
         engine.check(deal(last_trick={"A": "SA", "B": "H2", "C": "D3"}, buy_back=["A"]))
     ) == ["not_applicable"]
-    lasts = [({"A": "SA", "B": "H5", "C": "D3"}, {"dealer": "C"}), ({"A": "HA", "B": "H2", "C": "D3"}, {}),
-             ({"A": "DA", "B": "H2", "C": "D3"}, {})]  # fmt: skip
+    lasts = [
+        ({"A": "SA", "B": "H5", "C": "D3"}, {"dealer": "C"}),
+        ({"A": "HA", "B": "H2", "C": "D3"}, {}),
+        ({"A": "DA", "B": "H2", "C": "D3"}, {}),
+    ]
     result = engine.check_match(summary_match(lasts, rules={"gambling": True}))
     assert result.finished
     assert result.details["in"] == ["B", "C"]

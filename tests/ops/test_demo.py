@@ -18,8 +18,16 @@ def test_the_demo_league_has_what_the_readme_promises(django_capture_on_commit_c
     assert Player.objects.count() >= 8
     assert ClubNight.objects.count() == 3
     seats = {m.game: len(m.seated_players()) for m in Match.objects.all()}
-    assert seats == {"rettler": 6, "napoleon": 4, "comp13": 4, "packing": 4,
-                     "twentytwo": 4, "1234": 3, "bhabhi": 5, "comrade": 3}  # fmt: skip
+    assert seats == {
+        "rettler": 6,
+        "napoleon": 4,
+        "comp13": 4,
+        "packing": 4,
+        "twentytwo": 4,
+        "1234": 3,
+        "bhabhi": 5,
+        "comrade": 3,
+    }
     assert Deal.objects.filter(match__game="comp13").count() >= 3
     for game in seats:  # every game on every night, so that its plot has three points
         nights = Match.objects.filter(game=game).values("table__club_night").distinct().count()

@@ -41,8 +41,15 @@ def test_the_pool_is_the_same_for_the_same_seed_and_fills_any_seats():
     planned = PlannedMatch(4, target=500)
     first = match_pool("packing", planned, random.Random(3), size=2)
     assert first == match_pool("packing", planned, random.Random(3), size=2)
-    deals = [{"game": "packing", "players": ["w", "x", "y", "z"], "teams": [["w", "y"], ["x", "z"]], **deal}
-             for deal in seated(first[0], ["w", "x", "y", "z"])]  # fmt: skip
+    deals = [
+        {
+            "game": "packing",
+            "players": ["w", "x", "y", "z"],
+            "teams": [["w", "y"], ["x", "z"]],
+            **deal,
+        }
+        for deal in seated(first[0], ["w", "x", "y", "z"])
+    ]
     match = engine.check_match({"game": "packing", "players": ["w", "x", "y", "z"], "deals": deals})
     assert match.valid and match.finished
     assert "seat0" not in str(deals)

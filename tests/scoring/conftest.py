@@ -30,11 +30,26 @@ def start_worker(**env_extra: str) -> subprocess.Popen:
         **env_extra,
     }
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=WARNING",
-         "--concurrency=2", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--loglevel=WARNING",
+            "--concurrency=2",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
         start_new_session=True,
-    )  # fmt: skip
+    )
 
 
 def stop_worker(process: subprocess.Popen) -> None:

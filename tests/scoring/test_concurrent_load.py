@@ -28,8 +28,10 @@ THREADS = 5
 def napoleon_summaries(n: int, seed: int) -> list[dict]:
     """Legal summary records, each derived from a random deal the engine replayed."""
     rng = random.Random(seed)
-    return [engine.summarize(random_full_deal(engine.GAMES["napoleon"], NAPOLEON_SEATS, rng))
-            for _ in range(n)]  # fmt: skip
+    return [
+        engine.summarize(random_full_deal(engine.GAMES["napoleon"], NAPOLEON_SEATS, rng))
+        for _ in range(n)
+    ]
 
 
 def snapshot():
@@ -55,8 +57,14 @@ def test_concurrent_entry_with_a_worker_ends_equal_to_a_rebuild(
     season,  # noqa: F811
 ):
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"deal_entry": "100000/min"})
-    matches = [make_match("napoleon", NAPOLEON_SEATS, at=Table.objects.create(club_night=table.club_night, name=f"T{i}"))
-               for i in range(10)]  # fmt: skip
+    matches = [
+        make_match(
+            "napoleon",
+            NAPOLEON_SEATS,
+            at=Table.objects.create(club_night=table.club_night, name=f"T{i}"),
+        )
+        for i in range(10)
+    ]
     records = napoleon_summaries(DEALS, seed=2026)
     users = [  # league administrators: each enters at every table
         member_of(season.club, django_user_model, f"load{i}", Membership.Role.ADMIN)

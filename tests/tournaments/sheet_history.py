@@ -18,7 +18,7 @@ SEASONS = ("2023 Spring", "2023 Autumn", "2024 Spring")
 
 def add_players(club: Club) -> dict[str, Player]:
     """The club's players who played the history, by handle."""
-    return {h: Player.objects.create(club=club, handle=h, display_name=n) for h, n in NAMES.items()}  # fmt: skip
+    return {h: Player.objects.create(club=club, handle=h, display_name=n) for h, n in NAMES.items()}
 
 
 @dataclass
@@ -36,8 +36,17 @@ class PastMatch:
         return [NAMES[h] for h in self.handles]
 
     def rows(self, game: str) -> list[dict[str, str]]:
-        return template.match_rows(game, self.season, self.date, self.table, self.names,
-                                   self.handles, self.deals, rules=self.rules, target=self.target)  # fmt: skip
+        return template.match_rows(
+            game,
+            self.season,
+            self.date,
+            self.table,
+            self.names,
+            self.handles,
+            self.deals,
+            rules=self.rules,
+            target=self.target,
+        )
 
 
 def history(game: str, *, nights: int = 2, seed: int = 0, most: int = 6) -> list[PastMatch]:
@@ -50,10 +59,16 @@ def history(game: str, *, nights: int = 2, seed: int = 0, most: int = 6) -> list
         for n in range(nights):
             date = dt.date(2023 + s // 2, 4 + 6 * (s % 2), 7 + 7 * n)
             for t, plan in enumerate(plans, 1):
-                seated = handles[t - 1 :][: plan.players] if plan.players <= 7 else handles[: plan.players]  # fmt: skip
+                seated = (
+                    handles[t - 1 :][: plan.players]
+                    if plan.players <= 7
+                    else handles[: plan.players]
+                )
                 seed_here = seed + 1000 * s + 10 * n + t
                 deals = template.played(game, seed_here, seated, plan.rules, plan.target, most=most)
-                out.append(PastMatch(season, date, str(t), seated, deals, dict(plan.rules), plan.target))  # fmt: skip
+                out.append(
+                    PastMatch(season, date, str(t), seated, deals, dict(plan.rules), plan.target)
+                )
     return out
 
 

@@ -40,16 +40,20 @@ def totals(match):
     return dict(MatchStanding.objects.filter(match=match).values_list("player__handle", "total"))
 
 
-def test_a_correction_keeps_the_old_record_and_shows_the_effect(entered, scorer, league_admin,
-                                                                 django_capture_on_commit_callbacks):  # fmt: skip
+def test_a_correction_keeps_the_old_record_and_shows_the_effect(
+    entered, scorer, league_admin, django_capture_on_commit_callbacks
+):
     match, first = entered
     before = totals(match)
     corrected = napoleon_deal(
         adjutant="dai", points={"aki": 9, "ben": 3, "chika": 1, "dai": 7}
     )  # dai was the adjutant
     with django_capture_on_commit_callbacks(execute=True):
-        response = client_for(scorer).put(f"/api/deals/{first.pk}/", {"record": corrected, "reason": "wrong adjutant"},
-                                          format="json")  # fmt: skip
+        response = client_for(scorer).put(
+            f"/api/deals/{first.pk}/",
+            {"record": corrected, "reason": "wrong adjutant"},
+            format="json",
+        )
     assert response.status_code == 200, response.json()
     effect = {e["player"]: e for e in response.json()["effect"]}
     assert (
@@ -112,8 +116,9 @@ def test_delete_and_restore(entered, scorer, league_admin, django_capture_on_com
         == 403
     )
     with django_capture_on_commit_callbacks(execute=True):
-        restored = client_for(league_admin).post(f"/api/deals/{first.pk}/restore/", {"reason": "it was real"},
-                                                 format="json")  # fmt: skip
+        restored = client_for(league_admin).post(
+            f"/api/deals/{first.pk}/restore/", {"reason": "it was real"}, format="json"
+        )
     assert restored.status_code == 200 and totals(match) == before
     actions_seen = [v.action for v in first.versions.all()]
     assert actions_seen == ["deleted", "restored"]
@@ -124,8 +129,10 @@ def test_delete_and_restore(entered, scorer, league_admin, django_capture_on_com
 def test_a_finished_match_is_locked_until_an_administrator_reopens_it(
     make_match, scorer, league_admin
 ):
-    comp = {"captured": {"aki": ["SK"], "ben": [], "chika": [], "dai": []},
-            "hand_faces": {"aki": [], "ben": [], "chika": [], "dai": []}}  # fmt: skip
+    comp = {
+        "captured": {"aki": ["SK"], "ben": [], "chika": [], "dai": []},
+        "hand_faces": {"aki": [], "ben": [], "chika": [], "dai": []},
+    }
     match = make_match("comp13", NAPOLEON_SEATS, target=1)
     deal = actions.enter_deal(match, comp, user=scorer)
     fixed = {**comp, "captured": {"aki": [], "ben": ["SK"], "chika": [], "dai": []}}

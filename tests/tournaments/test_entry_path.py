@@ -65,7 +65,9 @@ def test_the_query_count_of_an_entry_is_pinned_and_does_not_grow_with_the_match(
         assert not [s for s in statements if 'FROM "tournaments_deal"' in s]  # no deal re-read
     assert counts == [ENTRY_STATEMENTS] * 12
     assert queued == [match.pk] * 13  # every entry announced once
-    assert list(match.deals.order_by("number").values_list("number", flat=True)) == list(range(1, 14))  # fmt: skip
+    assert list(match.deals.order_by("number").values_list("number", flat=True)) == list(
+        range(1, 14)
+    )
 
 
 @pytest.fixture(params=["one statement", "ORM steps"])
@@ -106,7 +108,10 @@ def test_a_match_entered_through_its_kept_progress_equals_the_engine_replay(
     assert stored.state["snapshot"] == replay.snapshot
     assert stored.state["number"] == len(records)
     assert (stored.status == Match.Status.FINISHED) == replay.finished
-    scores = {(s.deal.number, s.player.handle): s.score for s in DealScore.objects.filter(deal__match=match)}  # fmt: skip
+    scores = {
+        (s.deal.number, s.player.handle): s.score
+        for s in DealScore.objects.filter(deal__match=match)
+    }
     assert scores == {
         (n, h): v for n, r in enumerate(replay.deals, start=1) for h, v in r.scores.items()
     }

@@ -45,8 +45,16 @@ def rival(django_user_model):
     table = Table.objects.create(club_night=night, name="R1", scorer=scorer)
     match = actions.create_match(table, "napoleon", players)
     deal = actions.enter_deal(match, napoleon_deal(), user=scorer)
-    return {"club": club, "scorer": scorer, "player": players[0], "season": season,
-            "night": night, "table": table, "match": match, "deal": deal}  # fmt: skip
+    return {
+        "club": club,
+        "scorer": scorer,
+        "player": players[0],
+        "season": season,
+        "night": night,
+        "table": table,
+        "match": match,
+        "deal": deal,
+    }
 
 
 def rival_urls(r):
@@ -135,8 +143,14 @@ def test_another_clubs_objects_cannot_be_written_or_referenced(scorer, club_admi
             ).status_code
             == 404
         )
-        assert api.put(f"/api/deals/{d}/", {"record": napoleon_deal(count=16), "reason": "x"},
-                       format="json").status_code == 404  # fmt: skip
+        assert (
+            api.put(
+                f"/api/deals/{d}/",
+                {"record": napoleon_deal(count=16), "reason": "x"},
+                format="json",
+            ).status_code
+            == 404
+        )
         assert api.delete(f"/api/deals/{d}/?reason=x").status_code == 404
         assert api.post(f"/api/deals/{d}/confirm/").status_code == 404
         assert (
@@ -151,16 +165,30 @@ def test_another_clubs_objects_cannot_be_written_or_referenced(scorer, club_admi
         )
         # A new match on the rival's table, or with the rival's players, is refused as unknown ids
         # (the answer never names the rival's players).
-        answer = api.post("/api/matches/", {"table": rival["table"].pk, "game": "napoleon",
-                          "players": [p.pk for p in Player.objects.filter(club=club_admin.memberships.get().club)][:4]},
-                          format="json")  # fmt: skip
+        answer = api.post(
+            "/api/matches/",
+            {
+                "table": rival["table"].pk,
+                "game": "napoleon",
+                "players": [
+                    p.pk for p in Player.objects.filter(club=club_admin.memberships.get().club)
+                ][:4],
+            },
+            format="json",
+        )
         assert answer.status_code == 400 and answer.json()["errors"][0]["path"] == "table"
         rival_players = list(Player.objects.filter(club=rival["club"]).values_list("pk", flat=True))
-        answer = api.post("/api/matches/", {"table": table.pk, "game": "napoleon", "players": rival_players},
-                          format="json")  # fmt: skip
+        answer = api.post(
+            "/api/matches/",
+            {"table": table.pk, "game": "napoleon", "players": rival_players},
+            format="json",
+        )
         assert answer.status_code == 400 and "Rival" not in answer.content.decode()
-        answer = api.post("/api/seasons/", {"club": rival["club"].pk, "name": "Annex", "games": ["napoleon"]},
-                          format="json")  # fmt: skip
+        answer = api.post(
+            "/api/seasons/",
+            {"club": rival["club"].pk, "name": "Annex", "games": ["napoleon"]},
+            format="json",
+        )
         assert answer.status_code == 400 and answer.json()["errors"][0]["path"] == "club"
     assert (Deal.objects.count(), DealVersion.objects.count()) == (deals_before, versions_before)
     assert Match.objects.filter(table=rival["table"]).count() == 1
@@ -188,11 +216,24 @@ def test_a_scorer_touches_only_the_deals_of_their_own_tables(
     assert answer.status_code == 403
     assert answer.json()["errors"][0]["code"] == "permission_denied"
     assert "scorer" in answer.json()["errors"][0]["message"]
-    assert scorer_api.put(f"/api/deals/{deal.pk}/", {"record": napoleon_deal(count=16), "reason": "x"},
-                          format="json").status_code == 403  # fmt: skip
+    assert (
+        scorer_api.put(
+            f"/api/deals/{deal.pk}/",
+            {"record": napoleon_deal(count=16), "reason": "x"},
+            format="json",
+        ).status_code
+        == 403
+    )
     assert scorer_api.delete(f"/api/deals/{deal.pk}/?reason=x").status_code == 403
-    answer = scorer_api.post("/api/matches/", {"table": other_table.pk, "game": "napoleon",
-                             "players": [players[h].pk for h in NAPOLEON_SEATS]}, format="json")  # fmt: skip
+    answer = scorer_api.post(
+        "/api/matches/",
+        {
+            "table": other_table.pk,
+            "game": "napoleon",
+            "players": [players[h].pk for h in NAPOLEON_SEATS],
+        },
+        format="json",
+    )
     assert answer.status_code == 400 and answer.json()["errors"][0]["path"] == "table"
     assert page_client(scorer).get(f"/matches/{match.pk}/enter/").status_code == 403
     assert list(match.deals.values_list("number", "deleted_at")) == [(1, None)]
@@ -201,11 +242,18 @@ def test_a_scorer_touches_only_the_deals_of_their_own_tables(
 
 def test_a_scorer_enters_and_corrects_at_their_own_table(scorer_api, make_match):
     match = make_match("napoleon", NAPOLEON_SEATS)
-    assert scorer_api.post(f"/api/matches/{match.pk}/deals/", {"record": napoleon_deal()},
-                           format="json").status_code == 201  # fmt: skip
+    assert (
+        scorer_api.post(
+            f"/api/matches/{match.pk}/deals/", {"record": napoleon_deal()}, format="json"
+        ).status_code
+        == 201
+    )
     deal = match.deals.get()
-    answer = scorer_api.put(f"/api/deals/{deal.pk}/", {"record": napoleon_deal(count=16), "reason": "miscounted"},
-                            format="json")  # fmt: skip
+    answer = scorer_api.put(
+        f"/api/deals/{deal.pk}/",
+        {"record": napoleon_deal(count=16), "reason": "miscounted"},
+        format="json",
+    )
     assert answer.status_code == 200
     # Restoring and reading the history are the administrators'.
     assert scorer_api.get(f"/api/deals/{deal.pk}/history/").status_code == 403
@@ -216,10 +264,20 @@ def test_a_member_reads_the_club_and_changes_nothing(member_api, member, make_ma
     assert member_api.get(f"/api/matches/{match.pk}/").status_code == 200
     assert len(member_api.get(f"/api/players/?club={season.club_id}").json()["results"]) == 10
     assert page_client(member).get(f"/seasons/{season.pk}/").status_code == 200
-    assert member_api.post(f"/api/matches/{match.pk}/deals/", {"record": napoleon_deal()},
-                           format="json").status_code == 403  # fmt: skip
-    assert member_api.post("/api/seasons/", {"club": season.club_id, "name": "Mine", "games": ["napoleon"]},
-                           format="json").status_code == 400  # fmt: skip
+    assert (
+        member_api.post(
+            f"/api/matches/{match.pk}/deals/", {"record": napoleon_deal()}, format="json"
+        ).status_code
+        == 403
+    )
+    assert (
+        member_api.post(
+            "/api/seasons/",
+            {"club": season.club_id, "name": "Mine", "games": ["napoleon"]},
+            format="json",
+        ).status_code
+        == 400
+    )
     assert (
         member_api.patch(f"/api/seasons/{season.pk}/", {"name": "Mine"}, format="json").status_code
         == 403
@@ -244,8 +302,11 @@ def test_a_member_confirms_only_the_matches_they_sit_in(
 
 def test_a_club_administrator_runs_their_club(club_admin, make_match, season, scorer):
     api = client_of(club_admin)
-    answer = api.post("/api/seasons/", {"club": season.club_id, "name": "Summer", "games": ["packing"],
-                      "public": True}, format="json")  # fmt: skip
+    answer = api.post(
+        "/api/seasons/",
+        {"club": season.club_id, "name": "Summer", "games": ["packing"], "public": True},
+        format="json",
+    )
     assert answer.status_code == 201 and answer.json()["public"] is True
     match = make_match("napoleon", NAPOLEON_SEATS)
     deal = actions.enter_deal(match, napoleon_deal(), user=scorer)
@@ -285,8 +346,12 @@ def test_a_public_season_is_readable_by_anyone_and_writable_by_no_stranger(
     season.public = True
     season.save()
     assert [api.get(u).status_code for u in private] == [200, 200, 200]
-    for url in (f"/seasons/{season.pk}/", f"/matches/{match.pk}/", f"/seasons/{season.pk}/standings.csv",
-                f"/matches/{match.pk}/sheet.pdf"):  # fmt: skip
+    for url in (
+        f"/seasons/{season.pk}/",
+        f"/matches/{match.pk}/",
+        f"/seasons/{season.pk}/standings.csv",
+        f"/matches/{match.pk}/sheet.pdf",
+    ):
         assert anonymous.get(url).status_code == 200, url
     seated = {p["handle"] for p in api.get("/api/players/").json()["results"]}
     assert seated == set(NAPOLEON_SEATS)  # the rest of the club stays private

@@ -36,11 +36,17 @@ def test_unreadable_files_are_refused_with_the_row_or_the_file_named(club):
         return out.getvalue()
 
     cases = {
-        b"Date,Table\n2024-01-01,1\n" + b"x" * 200_000 + b"\n": ("wrong_type", "row 3"),  # a cell too long for CSV
+        b"Date,Table\n2024-01-01,1\n" + b"x" * 200_000 + b"\n": (
+            "wrong_type",
+            "row 3",
+        ),  # a cell too long for CSV
         b"Date,Table\n2024-01-01,\x00\n": ("wrong_type", "row 2"),  # not text
-        workbook_with("xl/worksheets/sheet1.xml", lambda b: b[: len(b) // 2]): ("wrong_type", "file"),  # cut short
+        workbook_with("xl/worksheets/sheet1.xml", lambda b: b[: len(b) // 2]): (
+            "wrong_type",
+            "file",
+        ),  # cut short
         workbook_with("xl/workbook.xml", lambda b: b"garbage"): ("wrong_type", "file"),
-    }  # fmt: skip
+    }
     for data, (code, path) in cases.items():
         with pytest.raises(Rejection) as refused:
             check.check(club, data)
@@ -86,9 +92,13 @@ def test_names_too_long_to_store_and_targets_out_of_range_are_mistakes_at_their_
     data = template.to_csv(template.as_table("packing", rows))
     preview = check.check(club, data, {"N" * 101: check.NEW})
     found = {(e["row"], e["path"].partition(".")[2], e["code"]) for e in preview.errors}
-    assert {(2, "table", "out_of_range"), (3, "season", "out_of_range"),
-            (4, "player_1", "out_of_range"), (targeted + 2, "target", "out_of_range"),
-            (targeted + 3, "table", "out_of_range")} <= found  # fmt: skip
+    assert {
+        (2, "table", "out_of_range"),
+        (3, "season", "out_of_range"),
+        (4, "player_1", "out_of_range"),
+        (targeted + 2, "target", "out_of_range"),
+        (targeted + 3, "table", "out_of_range"),
+    } <= found
     assert all(e["message"] for e in preview.errors)
     with pytest.raises(Rejection):
         write.import_sheet(club, data, {"N" * 101: check.NEW})
@@ -103,7 +113,9 @@ def test_a_bare_table_number_and_its_app_name_are_one_table(club):
         row["table"] = f"Table {row['table']}" if i % 2 else row["table"]
     done = write.import_sheet(club, template.to_csv(template.as_table("comp13", rows)))
     assert done.preview.counts()["matches"] == len(matches)
-    assert sorted(Table.objects.values_list("name", flat=True)) == sorted(f"Table {m.table}" for m in matches)  # fmt: skip
+    assert sorted(Table.objects.values_list("name", flat=True)) == sorted(
+        f"Table {m.table}" for m in matches
+    )
 
 
 @pytest.mark.parametrize("game", sorted(LEAGUE_GAMES))
@@ -119,7 +131,9 @@ def test_cells_broken_anywhere_get_mistakes_never_an_exception(game, club):
         broken = [list(r) for r in table]
         for _ in range(rng.choice((1, 1, 2, 4))):
             r = rng.randrange(len(broken))
-            broken[r][rng.randrange(len(broken[r]))] = rng.choice(CELLS + [c for row in table[1:] for c in row])  # fmt: skip
+            broken[r][rng.randrange(len(broken[r]))] = rng.choice(
+                CELLS + [c for row in table[1:] for c in row]
+            )
         data = template.to_csv(broken) if rng.random() < 0.5 else template.to_xlsx(broken)
         preview = check.check(club, data)
         answers = {name: check.NEW for name in preview.unknown}

@@ -63,15 +63,26 @@ def test_the_template_has_a_column_for_every_field_of_the_entry_form(game, table
         if seated is None:
             continue
         plan = next((p for p in web.federation if p.players == count), None)
-        match = actions.create_match(table, game, seated, rules=plan.rules if plan else {},
-                                     target=plan.target if plan else None)  # fmt: skip
+        match = actions.create_match(
+            table,
+            game,
+            seated,
+            rules=plan.rules if plan else {},
+            target=plan.target if plan else None,
+        )
         form = DealEntryForm(match=match)
         seat_of = {p.handle: columns.seat_handle(i) for i, p in enumerate(seated, 1)}
         for name in form.game_field_names:
             for handle, stand_in in seat_of.items():
-                name = name.replace(f"_{handle}", f"_{stand_in}") if name.endswith(f"_{handle}") else name  # fmt: skip
+                name = (
+                    name.replace(f"_{handle}", f"_{stand_in}")
+                    if name.endswith(f"_{handle}")
+                    else name
+                )
             assert name in keys, f"{game} at {count}: no column for {name}"
-    headings = [normal for c in columns.template_columns(game) for normal in map(columns.normal, c.headings)]  # fmt: skip
+    headings = [
+        normal for c in columns.template_columns(game) for normal in map(columns.normal, c.headings)
+    ]
     for language in range(len(columns.LANGUAGES)):
         one = [columns.normal(c.headings[language]) for c in columns.template_columns(game)]
         assert len(one) == len(set(one)), f"{game}: a heading twice"
@@ -115,7 +126,11 @@ at the table)."""
 def plant_mistakes(game: str, rows: list[dict[str, str]]) -> dict[str, tuple[int, str]]:
     """A misspelled player, a point total that does not add up (the declarer games), a
     wrong card, a date without a table: where each is (sheet row, column)."""
-    first_rows = [i for i, r in enumerate(rows) if i == 0 or (r["date"], r["table"]) != (rows[i - 1]["date"], rows[i - 1]["table"])]  # fmt: skip
+    first_rows = [
+        i
+        for i, r in enumerate(rows)
+        if i == 0 or (r["date"], r["table"]) != (rows[i - 1]["date"], rows[i - 1]["table"])
+    ]
     planted: dict[str, tuple[int, str]] = {}
     # A misspelled player, copied down the whole match as a spreadsheet does.
     start = first_rows[1]
@@ -123,9 +138,11 @@ def plant_mistakes(game: str, rows: list[dict[str, str]]) -> dict[str, tuple[int
     for row in rows[start:end]:
         row["player_2"] = row["player_2"].replace("Ben", "Bem").replace("Chika", "Chica")
     planted["misspelled"] = (start + 2, "player_2")
-    card_row = first_rows[-1] + (1 if game not in ("twentytwo", "1234", "bhabhi", "comrade") else 0)  # fmt: skip
+    card_row = first_rows[-1] + (1 if game not in ("twentytwo", "1234", "bhabhi", "comrade") else 0)
     cell = CARD_FIELD[game]
-    rows[card_row][cell] = "Nobody" if game == "bhabhi" else (rows[card_row].get(cell, "") + " S99").strip()  # fmt: skip
+    rows[card_row][cell] = (
+        "Nobody" if game == "bhabhi" else (rows[card_row].get(cell, "") + " S99").strip()
+    )
     planted["card"] = (card_row + 2, cell)
     if game in ("rettler", "napoleon"):
         total_row = first_rows[-2] + 1
@@ -180,7 +197,7 @@ def standings(club: Club) -> dict[tuple[str, str, str], tuple]:
             s.matches_won,
             s.rank,
             s.numbers,
-        )  # fmt: skip
+        )
         for s in lines.select_related("season", "player")
     }
 
@@ -196,11 +213,15 @@ def enter_one_by_one(game: str, matches) -> Club:
     people = add_players(club)
     seasons: dict[str, Season] = {}
     for m in matches:
-        season = seasons.get(m.season) or Season.objects.create(club=club, name=m.season, games=[game])  # fmt: skip
+        season = seasons.get(m.season) or Season.objects.create(
+            club=club, name=m.season, games=[game]
+        )
         seasons[m.season] = season
         night, _ = ClubNight.objects.get_or_create(season=season, date=m.date)
         table, _ = Table.objects.get_or_create(club_night=night, name=f"Table {m.table}")
-        match = actions.create_match(table, game, [people[h] for h in m.handles], rules=m.rules, target=m.target)  # fmt: skip
+        match = actions.create_match(
+            table, game, [people[h] for h in m.handles], rules=m.rules, target=m.target
+        )
         for deal in m.deals:
             actions.enter_deal(match, deal)
     return club
@@ -242,7 +263,10 @@ def test_a_deal_imported_before_with_other_values_is_a_mistake_not_a_copy(club, 
     rows[1]["count"] = str(int(rows[1]["count"]) - 1)
     rows.append({**rows[-1]})
     preview = check.check(club, sheet("napoleon", rows))
-    assert {(e["row"], e["code"]) for e in preview.errors} == {(3, "imported_before"), (len(rows) + 1, "imported_before")}  # fmt: skip
+    assert {(e["row"], e["code"]) for e in preview.errors} == {
+        (3, "imported_before"),
+        (len(rows) + 1, "imported_before"),
+    }
     with pytest.raises(Rejection):
         write.import_sheet(club, sheet("napoleon", rows))
 
@@ -262,20 +286,32 @@ def test_unknown_names_are_made_players_or_mapped_to_the_clubs_as_answered(club,
     assert done.preview.counts()["players"] == 1
     newcomer = Player.objects.get(club=club, display_name="Newcomer")
     assert newcomer.handle == "newcomer"
-    aki_seats = Match.objects.filter(seats__player__handle="aki", table__club_night__season__club=club)  # fmt: skip
+    aki_seats = Match.objects.filter(
+        seats__player__handle="aki", table__club_night__season__club=club
+    )
     assert aki_seats.exists()
     assert not Player.objects.filter(display_name="A. Ito").exists()
     # Given again, the file's names are the club's now: nothing more.
     assert write.import_sheet(club, data, answered).preview.counts() == {
-        "matches": 0, "deals": 0, "deals_checked": 0, "nights": 0, "players": 0, "seasons": 0,
+        "matches": 0,
+        "deals": 0,
+        "deals_checked": 0,
+        "nights": 0,
+        "players": 0,
+        "seasons": 0,
         "matches_imported_before": len(matches),
         "deals_imported_before": sum(len(m.deals) for m in matches),
-    }  # fmt: skip
+    }
 
 
 def test_rows_find_an_existing_season_and_its_night_and_table(club, members):
-    season = Season.objects.create(club=club, name="Current", games=["bhabhi"],
-                                   starts_on=dt.date(2023, 1, 1), ends_on=dt.date(2024, 12, 31))  # fmt: skip
+    season = Season.objects.create(
+        club=club,
+        name="Current",
+        games=["bhabhi"],
+        starts_on=dt.date(2023, 1, 1),
+        ends_on=dt.date(2024, 12, 31),
+    )
     night = ClubNight.objects.create(season=season, date=dt.date(2023, 4, 7))
     Table.objects.create(club_night=night, name="Table 1")
     rows = sheet_rows("bhabhi", history("bhabhi", nights=1))

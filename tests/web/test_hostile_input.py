@@ -102,11 +102,20 @@ def test_the_entry_page_answers_any_posted_values_in_words(
     names = sorted(set(re.findall(r'name="([^"]+)"', page)) - {"csrfmiddlewaretoken", "key"})
     rng = random.Random(game)
     for attempt in range(40):
-        data = {n: [rng.choice(offered.get(n, []) + ENTRY_VALUES) for _ in range(rng.choice((1, 1, 2, 3)))]
-                for n in names if rng.random() < 0.6}  # fmt: skip
+        data = {
+            n: [
+                rng.choice(offered.get(n, []) + ENTRY_VALUES)
+                for _ in range(rng.choice((1, 1, 2, 3)))
+            ]
+            for n in names
+            if rng.random() < 0.6
+        }
         before = Deal.objects.filter(match=match).count()
-        response = client.post(f"/matches/{match.pk}/enter/", {**data, "key": f"k{attempt}"},
-                               HTTP_ACCEPT=rng.choice(("text/html", "application/json")))  # fmt: skip
+        response = client.post(
+            f"/matches/{match.pk}/enter/",
+            {**data, "key": f"k{attempt}"},
+            HTTP_ACCEPT=rng.choice(("text/html", "application/json")),
+        )
         assert response.status_code < 500, (data, response.status_code)
         stored = Deal.objects.filter(match=match).count() - before
         refused = response.status_code >= 400  # a refusal stores nothing

@@ -59,8 +59,10 @@ def test_the_key_reused_with_another_record_is_refused_and_stores_nothing(scorer
 
 def test_a_retry_after_the_deal_finished_the_match_answers_the_deal(scorer_api, make_match):
     match = make_match("comp13", NAPOLEON_SEATS, target=1)
-    record = {"captured": {"aki": ["SK"], "ben": [], "chika": [], "dai": []},
-              "hand_faces": {"aki": [], "ben": [], "chika": [], "dai": []}}  # fmt: skip
+    record = {
+        "captured": {"aki": ["SK"], "ben": [], "chika": [], "dai": []},
+        "hand_faces": {"aki": [], "ben": [], "chika": [], "dai": []},
+    }
     first = post(scorer_api, match, record, key="last-deal")
     assert first.status_code == 201
     again = post(scorer_api, match, record, key="last-deal")

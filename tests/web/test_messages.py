@@ -27,9 +27,13 @@ def templates() -> set[str]:
     for folder in ("engine", "tournaments"):
         for path in (ROOT / folder).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                        and node.func.id == "gettext_noop" and node.args
-                        and isinstance(node.args[0], ast.Constant)):  # fmt: skip
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id == "gettext_noop"
+                    and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                ):
                     found.add(node.args[0].value)
     return found
 
@@ -83,8 +87,12 @@ def code_templates() -> dict[str, set[str]]:
                         )
     played = "%(who)s played %(cards)s: %(rule)s"  # replay: RULE_CODES[duty.rule]
     differs = "differs from the match's '%(key)s' (%(expected)s)"  # api: f"{key}_mismatch"
-    for code, template in (("revoke", played), ("joker_not_given_up", played),
-                           ("game_mismatch", differs), ("players_mismatch", differs)):  # fmt: skip
+    for code, template in (
+        ("revoke", played),
+        ("joker_not_given_up", played),
+        ("game_mismatch", differs),
+        ("players_mismatch", differs),
+    ):
         pairs.setdefault(code, set()).add(template)
     return pairs
 
@@ -121,8 +129,12 @@ def documented_codes() -> set[str]:
     """The codes of the contract's error table (its first column)."""
     doc = (ROOT / "docs" / "deal-records.md").read_text(encoding="utf-8")
     table = doc.split("### Error codes")[1].split("\n## ")[0]
-    return {code for line in table.splitlines() if line.startswith("| `")
-            for code in re.findall(r"`([a-z_]+)`", line.split("|")[1])}  # fmt: skip
+    return {
+        code
+        for line in table.splitlines()
+        if line.startswith("| `")
+        for code in re.findall(r"`([a-z_]+)`", line.split("|")[1])
+    }
 
 
 def test_every_documented_error_code_has_its_messages_in_japanese():
@@ -133,9 +145,11 @@ def test_every_documented_error_code_has_its_messages_in_japanese():
     assert without == [], "documented codes raised with no message template"
     with translation.override("ja"):
         untranslated = sorted(
-            (code, t) for code in codes for t in pairs[code]
+            (code, t)
+            for code in codes
+            for t in pairs[code]
             if translation.gettext(t) == t and english_words(t)
-        )  # fmt: skip
+        )
     assert untranslated == []
 
 
@@ -143,8 +157,12 @@ def test_every_documented_error_code_has_its_messages_in_japanese():
 def test_the_api_answers_in_japanese_with_its_codes(scorer_api, make_match):
     match = make_match("napoleon", NAPOLEON_SEATS)
     record = napoleon_deal(adjutant="aki")  # the declarer as adjutant
-    response = scorer_api.post(f"/api/matches/{match.pk}/deals/", {"record": record}, format="json",
-                               headers={"Accept-Language": "ja"})  # fmt: skip
+    response = scorer_api.post(
+        f"/api/matches/{match.pk}/deals/",
+        {"record": record},
+        format="json",
+        headers={"Accept-Language": "ja"},
+    )
     assert response.status_code == 400
     errors = response.json()["errors"]
     assert ("declarer_as_adjutant", "adjutants[0]") in [(e["code"], e["path"]) for e in errors]
@@ -159,8 +177,17 @@ def test_the_entry_page_shows_the_engines_errors_in_japanese(client, scorer, mak
     match = make_match("napoleon", NAPOLEON_SEATS)
     client.force_login(scorer)
     client.cookies["django_language"] = "ja"
-    data = {"declarer": "aki", "trump": "hearts", "count": "15", "adjutant_cards": "SA",
-            "adjutants": ["aki"], "pc_aki": "9", "pc_ben": "3", "pc_chika": "7", "pc_dai": "1"}  # fmt: skip
+    data = {
+        "declarer": "aki",
+        "trump": "hearts",
+        "count": "15",
+        "adjutant_cards": "SA",
+        "adjutants": ["aki"],
+        "pc_aki": "9",
+        "pc_ben": "3",
+        "pc_chika": "7",
+        "pc_dai": "1",
+    }
     page = client.post(f"/matches/{match.pk}/enter/", data).content.decode()
     assert "&#x27;Aki&#x27; は立った人" in page or "Aki は立った人" in page
     assert "is the declarer" not in page

@@ -79,8 +79,11 @@ def test_only_the_clubs_administrators_import(club, scorer, members):
     assert page.get(f"/clubs/{club.slug}/import/").status_code == 403
     api = APIClient()
     api.force_authenticate(scorer)
-    sent = api.post(f"/api/clubs/{club.slug}/score-sheets/",
-                    {"file": SimpleUploadedFile("s.csv", napoleon_sheet())}, format="multipart")  # fmt: skip
+    sent = api.post(
+        f"/api/clubs/{club.slug}/score-sheets/",
+        {"file": SimpleUploadedFile("s.csv", napoleon_sheet())},
+        format="multipart",
+    )
     assert sent.status_code == 403
     assert deals(club) == 0
 
@@ -91,7 +94,9 @@ def test_the_api_checks_imports_and_answers_once(club, club_admin, members):
     url = f"/api/clubs/{club.slug}/score-sheets/"
 
     def send(data: bytes, **fields):
-        return api.post(url, {"file": SimpleUploadedFile("s.csv", data), **fields}, format="multipart")  # fmt: skip
+        return api.post(
+            url, {"file": SimpleUploadedFile("s.csv", data), **fields}, format="multipart"
+        )
 
     refused = send(napoleon_sheet(misspell=True))
     assert refused.status_code == 400
@@ -99,7 +104,9 @@ def test_the_api_checks_imports_and_answers_once(club, club_admin, members):
     assert (first["row"], first["column"], first["code"]) == (2, "Player 1", "unknown_player")
     assert refused.json()["unknown_players"][0]["suggestions"][0] == "aki"
     assert deals(club) == 0
-    dry = send(napoleon_sheet(misspell=True), players=json.dumps({"Akki Ito": "aki"}), dry_run="true")  # fmt: skip
+    dry = send(
+        napoleon_sheet(misspell=True), players=json.dumps({"Akki Ito": "aki"}), dry_run="true"
+    )
     assert dry.status_code == 200 and dry.json()["counts"]["deals"] > 0
     assert deals(club) == 0
     made = send(napoleon_sheet(misspell=True), players=json.dumps({"Akki Ito": "aki"}))

@@ -94,9 +94,11 @@ class DeclarerLeagueGame(LeagueGame):
         assert isinstance(rules, DeclarerGame)
         if len(rules.adjutant_choices(len(form.players))) > 1:  # Rettler at 5: one or two
             form.fields["allowed"] = forms.TypedChoiceField(
-                label=_("Adjutants declared (副官の数)"), choices=[(1, "1"), (2, "2")], coerce=int,
+                label=_("Adjutants declared (副官の数)"),
+                choices=[(1, "1"), (2, "2")],
+                coerce=int,
                 widget=forms.RadioSelect,
-            )  # fmt: skip
+            )
         form.fields["adjutant_cards"] = card_field(
             _("Adjutant cards named (副官の指名), e.g. SA"), required=False
         )
@@ -172,13 +174,20 @@ class DeclarerLeagueGame(LeagueGame):
 
     def field_for(self, head: str, player: str) -> str | None:
         if head == "declaration":
-            return {"player": "declarer", "count": "count", "trump": "trump",
-                    "adjutants": "allowed"}.get(player)  # fmt: skip
+            return {
+                "player": "declarer",
+                "count": "count",
+                "trump": "trump",
+                "adjutants": "allowed",
+            }.get(player)
         if head == "point_cards":
             # The sum of all point cards is shown under the last field of the block.
             return f"pc_{player}" if player else "discarded"
-        return {"adjutant_cards": "adjutant_cards", "adjutants": "adjutants",
-                "discarded_point_cards": "discarded"}.get(head)  # fmt: skip
+        return {
+            "adjutant_cards": "adjutant_cards",
+            "adjutants": "adjutants",
+            "discarded_point_cards": "discarded",
+        }.get(head)
 
     def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:
         multiplier = details.get("multiplier")

@@ -43,8 +43,10 @@ class OneTwoThreeFourLeague(LeagueGame):
         for p in form.players:
             form.fields[f"drop_{p.handle}"] = number_field(
                 _("%(name)s: dropped out as number") % {"name": p.display_name},
-                required=False, min_value=1, max_value=len(form.players),
-            )  # fmt: skip
+                required=False,
+                min_value=1,
+                max_value=len(form.players),
+            )
             form.fields[f"left_{p.handle}"] = card_field(
                 _("%(name)s: cards left") % {"name": p.display_name}, required=False
             )

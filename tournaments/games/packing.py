@@ -32,10 +32,12 @@ class PackingLeague(LeagueGame):
     def add_fields(self, form: EntryForm) -> None:
         for p in form.players:
             form.fields[f"packs_{p.handle}"] = forms.CharField(
-                label=_("%(name)s: packs, one per line") % {"name": p.display_name}, required=False,
-                widget=forms.Textarea(attrs={"rows": 2, "class": "cards", "autocomplete": "off",
-                                             "inputmode": "none"}),
-            )  # fmt: skip
+                label=_("%(name)s: packs, one per line") % {"name": p.display_name},
+                required=False,
+                widget=forms.Textarea(
+                    attrs={"rows": 2, "class": "cards", "autocomplete": "off", "inputmode": "none"}
+                ),
+            )
 
     def sections(self, form: EntryForm) -> list[Section]:
         names = {p.handle: p.display_name for p in form.players}

@@ -46,9 +46,11 @@ class TwentyTwoLeague(LeagueGame):
             )
         if form.match.rules.get("gambling"):
             form.fields["buy_back"] = forms.MultipleChoiceField(
-                label=_("Bought back (gambling cucumber)"), required=False,
-                widget=forms.CheckboxSelectMultiple, choices=player_choices(form),
-            )  # fmt: skip
+                label=_("Bought back (gambling cucumber)"),
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+                choices=player_choices(form),
+            )
 
     def sections(self, form: EntryForm) -> list[Section]:
         lasts = [f"last_{h}" for h in form.handles]

@@ -55,7 +55,16 @@ def guard(data: bytes) -> None:
     a workbook whose parts unpack beyond :data:`MAX_UNPACKED` or :data:`MAX_RATIO`, with more
     than :data:`MAX_SHARED_STRINGS` texts or a row beyond :data:`MAX_SHEET_ROW`."""
     if len(data) > MAX_BYTES:
-        raise Rejection((error("too_large", "file", gettext_noop("the file is larger than %(size)s bytes"), size=MAX_BYTES),))  # fmt: skip
+        raise Rejection(
+            (
+                error(
+                    "too_large",
+                    "file",
+                    gettext_noop("the file is larger than %(size)s bytes"),
+                    size=MAX_BYTES,
+                ),
+            )
+        )
     if not data.startswith(b"PK\x03\x04"):
         return
     try:
@@ -159,7 +168,16 @@ def read(data: bytes) -> Rows:
         if not any(_text(c) for c in row):
             continue
         if len(numbered) > MAX_ROWS:
-            raise Rejection((error("too_large", "file", gettext_noop("the file has more than %(rows)s rows"), rows=MAX_ROWS),))  # fmt: skip
+            raise Rejection(
+                (
+                    error(
+                        "too_large",
+                        "file",
+                        gettext_noop("the file has more than %(rows)s rows"),
+                        rows=MAX_ROWS,
+                    ),
+                )
+            )
         numbered.append((n, row))
     if not numbered:
         raise Rejection((error("missing_field", "file", gettext_noop("the file is empty")),))
@@ -186,7 +204,15 @@ def _xlsx(data: bytes) -> Iterator[Sequence[object]]:
     except Rejection:
         raise
     except Exception:  # openpyxl and the XML parser raise many kinds: all mean "cannot be read"
-        raise Rejection((error("wrong_type", "file", gettext_noop("the file is not an XLSX workbook that can be read")),)) from None  # fmt: skip
+        raise Rejection(
+            (
+                error(
+                    "wrong_type",
+                    "file",
+                    gettext_noop("the file is not an XLSX workbook that can be read"),
+                ),
+            )
+        ) from None
 
 
 def _cell(value: object) -> Cell:

@@ -79,8 +79,13 @@ def match_rows(
     target: int | None = None,
 ) -> list[dict[str, str]]:
     """A match as sheet rows (column key → cell), one per deal."""
-    head = {"season": season, "date": date.isoformat(), "table": table,
-            "game": league_game(game).name_en, "match": number}  # fmt: skip
+    head = {
+        "season": season,
+        "date": date.isoformat(),
+        "table": table,
+        "game": league_game(game).name_en,
+        "match": number,
+    }
     if rules:
         head["rules"] = " ".join(f"{k}={_rule_text(v)}" for k, v in rules.items())
     if target is not None:
@@ -90,7 +95,9 @@ def match_rows(
 
 
 def _rule_text(value: Any) -> str:
-    return {True: "yes", False: "no"}.get(value, str(value)) if isinstance(value, bool) else str(value)  # fmt: skip
+    return (
+        {True: "yes", False: "no"}.get(value, str(value)) if isinstance(value, bool) else str(value)
+    )
 
 
 def as_table(game: str, rows: Sequence[Mapping[str, str]], language: str = "en") -> list[list[str]]:
@@ -146,7 +153,9 @@ def played(
     most: int | None = None,
 ) -> list[dict[str, Any]]:
     """A match played by the engine's random legal play, as the summaries a sheet holds."""
-    return demo_deals(league_game(game), seed, list(handles), rules, target, most, first_in_full=False)  # fmt: skip
+    return demo_deals(
+        league_game(game), seed, list(handles), rules, target, most, first_in_full=False
+    )
 
 
 EXAMPLE_NAMES = {

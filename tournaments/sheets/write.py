@@ -100,10 +100,20 @@ def _write(club: Club, preview: Preview, user: User | None) -> Imported:
         assert m.snapshot is not None
         state = progress.Progress(len(m.deals), seats, m.snapshot)
         finished = m.finished
-        made.append(Match(table=table, game=m.game, rules=m.rules, target=m.target,
-                          status=Match.Status.FINISHED if finished else Match.Status.OPEN,
-                          finished_at=now if finished else None, created_at=now,
-                          state=state.to_json(), version=1, checked_version=0))  # fmt: skip
+        made.append(
+            Match(
+                table=table,
+                game=m.game,
+                rules=m.rules,
+                target=m.target,
+                status=Match.Status.FINISHED if finished else Match.Status.OPEN,
+                finished_at=now if finished else None,
+                created_at=now,
+                state=state.to_json(),
+                version=1,
+                checked_version=0,
+            )
+        )
     Match.objects.bulk_create(made)
     Seat.objects.bulk_create(
         Seat(match=stored, player_id=ids[h], position=i)
@@ -114,11 +124,35 @@ def _write(club: Club, preview: Preview, user: User | None) -> Imported:
     for stored, m in zip(made, matches, strict=True):
         seats = [(h, ids[h]) for h in m.handles]
         for number, deal in enumerate(m.deals, 1):
-            event = progress.rating_event(m.game, deal.record, deal.result.details, seats, deal.result.scores)  # fmt: skip
-            rows.append((stored.pk, number, deal.record, user.pk if user else None, now,
-                         user.pk if user else None, now, deal.key, deal.request_hash, event))  # fmt: skip
-    fields = ["match", "number", "record", "entered_by", "entered_at", "confirmed_by",
-              "confirmed_at", "idempotency_key", "request_hash", "event"]  # fmt: skip
+            event = progress.rating_event(
+                m.game, deal.record, deal.result.details, seats, deal.result.scores
+            )
+            rows.append(
+                (
+                    stored.pk,
+                    number,
+                    deal.record,
+                    user.pk if user else None,
+                    now,
+                    user.pk if user else None,
+                    now,
+                    deal.key,
+                    deal.request_hash,
+                    event,
+                )
+            )
+    fields = [
+        "match",
+        "number",
+        "record",
+        "entered_by",
+        "entered_at",
+        "confirmed_by",
+        "confirmed_at",
+        "idempotency_key",
+        "request_hash",
+        "event",
+    ]
     deal_ids = insert_rows(Deal, fields, rows, ids=True)
     scores = []
     deals = (deal for m in matches for deal in m.deals)

@@ -29,12 +29,16 @@ def _answer(preview: Preview) -> dict[str, Any]:
     return {
         "counts": preview.counts(),
         "unknown_players": [
-            {"name": name, "rows": rows, "suggestions": [p.handle for p in preview.suggestions.get(name, [])]}
+            {
+                "name": name,
+                "rows": rows,
+                "suggestions": [p.handle for p in preview.suggestions.get(name, [])],
+            }
             for name, rows in preview.unknown.items()
         ],
         "new_players": {name: p.handle for name, p in preview.new_players.items()},
         "new_seasons": list(preview.new_seasons),
-    }  # fmt: skip
+    }
 
 
 class ScoreSheetsView(APIView):
@@ -56,12 +60,12 @@ class ScoreSheetsView(APIView):
                 ),
                 "dry_run": serializers.BooleanField(required=False, default=False),
             },
-        ),  # fmt: skip
+        ),
         responses={
             200: OpenApiResponse(description="checked (dry run), or nothing new"),
             201: OpenApiResponse(description="imported"),
             400: OpenApiResponse(description="mistakes by row and column; nothing written"),
-        },  # fmt: skip
+        },
     )
     def post(self, request: Request, slug: str) -> Response:
         club = get_object_or_404(access.visible(Club.objects.all(), request.user), slug=slug)
@@ -103,5 +107,7 @@ class ScoreSheetsView(APIView):
             body = {"errors": [public(e) for e in rejection.errors]}
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
         added = done.preview.counts()["deals"] > 0
-        return Response({"dry_run": False, **_answer(done.preview), "seasons": done.season_ids},
-                        status=status.HTTP_201_CREATED if added else status.HTTP_200_OK)  # fmt: skip
+        return Response(
+            {"dry_run": False, **_answer(done.preview), "seasons": done.season_ids},
+            status=status.HTTP_201_CREATED if added else status.HTTP_200_OK,
+        )

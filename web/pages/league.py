@@ -268,5 +268,5 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "charts": charts,
             "ratings": ratings,
             "numbers": season_numbers(player, seasons),
-        },  # fmt: skip
+        },
     )

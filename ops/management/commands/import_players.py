@@ -32,8 +32,10 @@ class Command(BaseCommand):
         try:
             result = roster.read(found, data) if dry_run else roster.add_players(found, data)
         except Rejection as rejection:
-            raise CommandError(f"{file}: nothing added:\n" + "\n".join(
-                f"  {e['path']}: {e['message']}" for e in rejection.errors)) from None  # fmt: skip
+            raise CommandError(
+                f"{file}: nothing added:\n"
+                + "\n".join(f"  {e['path']}: {e['message']}" for e in rejection.errors)
+            ) from None
         verb = "would add" if dry_run else "added"
         self.stdout.write(
             f"{verb} {len(result.new)} players; {len(result.skipped)} already in {found.name}"

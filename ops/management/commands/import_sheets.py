@@ -19,14 +19,32 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("files", nargs="+", type=Path)
         parser.add_argument("--club", required=True, help="the club's slug")
-        parser.add_argument("--dry-run", action="store_true", help="check and report, write nothing")  # fmt: skip
-        parser.add_argument("--new-players", action="store_true",
-                            help="make a new player of every name the club does not know")  # fmt: skip
-        parser.add_argument("--player", action="append", default=[], metavar="NAME=HANDLE",
-                            help="the sheet's NAME is the club's player HANDLE (or 'new')")  # fmt: skip
+        parser.add_argument(
+            "--dry-run", action="store_true", help="check and report, write nothing"
+        )
+        parser.add_argument(
+            "--new-players",
+            action="store_true",
+            help="make a new player of every name the club does not know",
+        )
+        parser.add_argument(
+            "--player",
+            action="append",
+            default=[],
+            metavar="NAME=HANDLE",
+            help="the sheet's NAME is the club's player HANDLE (or 'new')",
+        )
 
-    def handle(self, *args: object, files: list[Path], club: str, dry_run: bool,
-               new_players: bool, player: list[str], **options: object) -> None:  # fmt: skip
+    def handle(
+        self,
+        *args: object,
+        files: list[Path],
+        club: str,
+        dry_run: bool,
+        new_players: bool,
+        player: list[str],
+        **options: object,
+    ) -> None:
         found = Club.objects.filter(slug=club).first()
         if found is None:
             raise CommandError(f"no club with the slug {club!r}")
@@ -38,15 +56,24 @@ class Command(BaseCommand):
             answers[name.strip()] = handle.strip()
         refused = 0
         for path in files:
-            refused += not self.one(found, path, dict(answers), dry_run=dry_run, new_players=new_players)  # fmt: skip
+            refused += not self.one(
+                found, path, dict(answers), dry_run=dry_run, new_players=new_players
+            )
         if refused:
-            raise CommandError(f"{refused} of {len(files)} files refused; nothing of them was written")  # fmt: skip
+            raise CommandError(
+                f"{refused} of {len(files)} files refused; nothing of them was written"
+            )
 
-    def one(self, club: Club, path: Path, answers: dict[str, str], *, dry_run: bool, new_players: bool) -> bool:  # fmt: skip
+    def one(
+        self, club: Club, path: Path, answers: dict[str, str], *, dry_run: bool, new_players: bool
+    ) -> bool:
         data = path.read_bytes()
         try:
             if new_players:
-                answers = {**{n: check.NEW for n in check.check(club, data, answers).unknown}, **answers}  # fmt: skip
+                answers = {
+                    **{n: check.NEW for n in check.check(club, data, answers).unknown},
+                    **answers,
+                }
             if dry_run:
                 preview = check.check(club, data, answers)
                 if not preview.valid:
@@ -56,7 +83,11 @@ class Command(BaseCommand):
         except Rejection as rejection:
             self.stderr.write(f"{path}: refused, nothing written:")
             for e in rejection.errors:
-                where = f"row {e['row']}" + (f", {e['column']}" if e.get("column") else "") if "row" in e else e["path"]  # fmt: skip
+                where = (
+                    f"row {e['row']}" + (f", {e['column']}" if e.get("column") else "")
+                    if "row" in e
+                    else e["path"]
+                )
                 self.stderr.write(f"  {where}: {e['message']}")
             return False
         counts = preview.counts()
@@ -65,5 +96,5 @@ class Command(BaseCommand):
             f"{path}: {verb} {counts['deals']} deals in {counts['matches']} matches on "
             f"{counts['nights']} club nights ({counts['seasons']} new seasons, "
             f"{counts['players']} new players); {counts['deals_imported_before']} deals imported before"
-        )  # fmt: skip
+        )
         return True

@@ -16,7 +16,9 @@ from .test_club_night import LAPTOP, PHONE, login
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.mark.parametrize(("viewport", "language"), [(LAPTOP, "en"), (PHONE, "ja")], ids=["1366-en", "375-ja"])  # fmt: skip
+@pytest.mark.parametrize(
+    ("viewport", "language"), [(LAPTOP, "en"), (PHONE, "ja")], ids=["1366-en", "375-ja"]
+)
 def test_upload_check_answer_and_import_a_seasons_sheets(
     browser, live_server, django_user_model, tmp_path, viewport, language
 ):
@@ -30,7 +32,9 @@ def test_upload_check_answer_and_import_a_seasons_sheets(
     filled = tmp_path / "comp13.csv"
     filled.write_bytes(template.to_csv(template.as_table("comp13", rows, language)))
 
-    context = browser.new_context(viewport=viewport, locale=language, extra_http_headers={"Accept-Language": language})  # fmt: skip
+    context = browser.new_context(
+        viewport=viewport, locale=language, extra_http_headers={"Accept-Language": language}
+    )
     page = context.new_page()
     base = live_server.url
     login(page, base, "lena", "lena-pw-2026", next_url="/clubs/hongo/setup/")

@@ -14,7 +14,7 @@ DEMO_PORT ?= 8000
 DEMO_ENV := DEBUG=0 HTTPS=0 SECRET_KEY=demo-only-this-key-is-public TIME_ZONE=Asia/Tokyo ALLOW_SIGN_UP=1 LOG_LEVEL=WARNING \
 	ALLOWED_HOSTS=127.0.0.1,localhost DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 CELERY_BROKER_URL=
 
-.PHONY: install engine engine-clean demo services browser-deps test fuzz lint bench
+.PHONY: install engine engine-clean demo services browser-deps test check docs fuzz lint bench
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,14 +50,30 @@ services:
 browser-deps:
 	bash scripts/browser-deps.sh
 
-# The whole suite on PostgreSQL, with a real Celery worker on Redis for the worker tests.
+# The suite on PostgreSQL in parallel, one process per core (pytest-xdist; each process has
+# its own test database, and the tests that share Redis run in one of them).
+PYTEST := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
+	CELERY_TASK_ALWAYS_EAGER=1 DEBUG=0 HTTPS=0 SECRET_KEY=test-only-$$(date +%s%N) \
+	$(BIN)/pytest -n auto --dist loadgroup
+
+# Everything: lint and every test, with real Celery workers on Redis and headless Chromium
+# (tests/test_documents_site.py builds the documents and fails on a broken link).
 test: install engine services browser-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(MYPY)
-	DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
-	CELERY_TASK_ALWAYS_EAGER=1 DEBUG=0 HTTPS=0 SECRET_KEY=test-only-$$(date +%s%N) \
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(PYTEST) $(PYTEST_ARGS)
+
+# The quick answer while working: lint and every test but the browser, worker and slow
+# ones (`pytest -m` marks), in a minute or two.  `make test` still runs them all.
+check: install engine services
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(PYTEST) -m "not browser and not worker and not slow" $(PYTEST_ARGS)
+
+# The documents as a site in build/site (mkdocs.yml; strict: a broken link stops it).
+docs: install
+	$(BIN)/mkdocs build
 
 # More fuzzing than the suite's, by hand, with fresh randomness: the engine's records broken
 # FUZZ_ROUNDS times per game (a failure prints its FUZZ_SEED) and every hypothesis test.

@@ -68,6 +68,22 @@ def stale_engine_extensions() -> list[str]:
     )
 
 
+BROWSER = Path(__file__).resolve().parent / "web" / "browser"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Marks that follow from what a test uses: ``browser`` for the browser tests, ``worker``
+    (and one group of a parallel run, ``--dist loadgroup``) for every test that sends tasks
+    to Redis, which all the processes share."""
+    for item in items:
+        if BROWSER in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
+        if {"worker", "not_eager"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.worker)
+        if item.get_closest_marker("worker"):
+            item.add_marker(pytest.mark.xdist_group("redis"))
+
+
 def pytest_sessionstart(session):
     stale = stale_engine_extensions()
     if stale:

@@ -24,12 +24,12 @@ import zipfile
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.core.management import call_command
 from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from scoring.models import Rating
+from tests import worlds
 from tournaments import actions
 from tournaments.models import (
     Club,
@@ -92,7 +92,7 @@ def world(django_capture_on_commit_callbacks):
     """The demo club (a public season), a private season of it with a player and a scorer
     seen nowhere else, another club with its own league administrator, and a stranger."""
     with django_capture_on_commit_callbacks(execute=True):
-        call_command("load_demo")
+        worlds.demo(scored=True)
     club = Club.objects.get(slug="kanda")
     hidden_scorer = User.objects.create_user(SECRET_ACCOUNT, password="hidden-pass-2026")
     Membership.objects.create(club=club, user=hidden_scorer, role="scorer")

@@ -8,6 +8,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from scoring.models import MatchStanding, SeasonStanding
+from tests import worlds
 from tests.conftest import SEASON_LINE
 from tournaments import actions, corrections
 from tournaments.models import (
@@ -27,8 +28,17 @@ pytestmark = pytest.mark.django_db
 
 def standings():
     season = sorted(SeasonStanding.objects.values_list("season__name", *SEASON_LINE))
-    match = sorted(MatchStanding.objects.values_list("match__game", "match__table__name", "player__handle",
-                                                     "total", "deals", "deals_won", "rank"))  # fmt: skip
+    match = sorted(
+        MatchStanding.objects.values_list(
+            "match__game",
+            "match__table__name",
+            "player__handle",
+            "total",
+            "deals",
+            "deals_won",
+            "rank",
+        )
+    )
     return season, match
 
 
@@ -36,7 +46,7 @@ def test_the_demo_club_round_trips_with_identical_standings(
     tmp_path, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        call_command("load_demo")
+        worlds.demo(scored=True)
         users = {u.username: u for u in get_user_model().objects.all()}
         napoleon = Deal.objects.filter(match__game="napoleon").order_by("number")
         corrections.delete_deal(napoleon.last(), users["admin"], "entered at the wrong table")
@@ -101,7 +111,7 @@ def history():
 
 
 def test_an_import_over_an_existing_club_changes_nothing(tmp_path):
-    call_command("load_demo")
+    worlds.demo()
     path = tmp_path / "kanda.json"
     call_command("export_club", "kanda", str(path))
     with pytest.raises(CommandError, match="exists already"):
@@ -110,7 +120,7 @@ def test_an_import_over_an_existing_club_changes_nothing(tmp_path):
 
 
 def test_an_import_with_a_refused_deal_writes_nothing(tmp_path):
-    call_command("load_demo")
+    worlds.demo()
     path = tmp_path / "kanda.json"
     call_command("export_club", "kanda", str(path))
     doc = json.loads(path.read_text(encoding="utf-8"))
@@ -132,7 +142,7 @@ def test_an_import_with_a_refused_deal_writes_nothing(tmp_path):
 
 
 def test_rebuild_standings_recomputes_what_a_lost_task_never_wrote():
-    call_command("load_demo")  # no on_commit here: the standings tasks never ran
+    worlds.demo()  # no on_commit here: the standings tasks never ran
     assert not SeasonStanding.objects.exists()
     call_command("rebuild_standings")
     seats = Seat.objects.count()  # every seat of every demo match (the game's, played thrice)
@@ -147,7 +157,7 @@ def test_rebuild_standings_recomputes_what_a_lost_task_never_wrote():
 @pytest.fixture
 def backup(tmp_path):
     """The demo club's file, moved aside under another slug, for a hostile hand to edit."""
-    call_command("load_demo")
+    worlds.demo()
     path = tmp_path / "kanda.json"
     call_command("export_club", "kanda", str(path))
     doc = json.loads(path.read_text(encoding="utf-8"))
@@ -249,7 +259,7 @@ def test_an_unsigned_or_edited_file_needs_the_operators_word(backup):
 
 
 def test_a_signed_file_restores_without_the_flag(tmp_path):
-    call_command("load_demo")
+    worlds.demo()
     path = tmp_path / "kanda.json"
     call_command("export_club", "kanda", str(path))
     old = Club.objects.get(slug="kanda")

@@ -15,6 +15,7 @@ from engine import skill
 from engine.deal import play_match
 from scoring.models import Rating, RatingHistory
 from scoring.ratings import MU, library
+from tests import worlds
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
 from tournaments import actions, corrections
 from tournaments.games import league_game
@@ -117,8 +118,11 @@ def test_the_declarer_gains_most_and_a_bigger_stake_moves_further():
     gain = {pid: mu - MU for pid, mu in won.items()}
     assert gain[1] > gain[3] > 0 > gain[2] and gain[2] == gain[4]  # aki declarer, chika adjutant
 
-    bigger = {**deal, "declaration": {"player": "aki", "count": 20, "trump": "hearts"},
-              "point_cards": {"aki": 13, "ben": 0, "chika": 7, "dai": 0}}  # fmt: skip
+    bigger = {
+        **deal,
+        "declaration": {"player": "aki", "count": 20, "trump": "hearts"},
+        "point_cards": {"aki": 13, "ben": 0, "chika": 7, "dai": 0},
+    }
     ev = event("napoleon", bigger, {1: 100, 2: -50, 3: 50, 4: -50})
     assert ev["stake"] > event("napoleon", deal, {1: 40, 2: -20, 3: 20, 4: -20})["stake"]
     assert mus(ev, {})[1] - MU > gain[1]
@@ -141,7 +145,7 @@ def ratings():
             RatingHistory.objects.values_list(
                 "player__handle", "game", "night", "mu", "sigma", "deals"
             )
-        ),  # fmt: skip
+        ),
     )
 
 
@@ -160,8 +164,16 @@ def test_ratings_follow_the_deals_and_a_rebuild_gives_the_same_numbers(
         actions.enter_deal(first, napoleon_deal(), user=scorer)
         actions.enter_deal(second, napoleon_deal(declarer="ben", adjutant="dai"), user=scorer)
         # Entered last, played first: the later night is replayed after it.
-        late = actions.enter_deal(first, napoleon_deal(declarer="dai", adjutant=None, count=14,
-                                  points={"aki": 0, "ben": 4, "chika": 2, "dai": 14}), user=scorer)  # fmt: skip
+        late = actions.enter_deal(
+            first,
+            napoleon_deal(
+                declarer="dai",
+                adjutant=None,
+                count=14,
+                points={"aki": 0, "ben": 4, "chika": 2, "dai": 14},
+            ),
+            user=scorer,
+        )
     incremental = ratings()
     # One row per night, in the order of the nights, not of the entries.
     nights = [(row[2], row[5]) for row in incremental[1] if row[0] == "aki"]
@@ -210,13 +222,12 @@ def test_leaderboards_sort_by_rating_or_points_and_players_see_their_rating(
 def test_deals_stored_without_their_rated_event_get_it_at_the_next_replay():
     """A bulk import, or rows older than the column, leave deals without an event: the
     replay makes each from its record and scores, and rates as if it had been there."""
-    from ops.federation import generate
     from scoring.ratings import rebuild_club_ratings
     from scoring.rebuild import rebuild_all
     from tests.scoring.derived import derived
     from tournaments.models import Club, Deal
 
-    generate(1, 10, 300, 4)
+    worlds.federation(1, 10, 300, 4)
     rebuild_all()
     before = derived(Rating, RatingHistory)
     kept = dict(Deal.objects.values_list("pk", "event"))
@@ -281,12 +292,11 @@ def test_the_replays_read_counts_the_deals_the_standings_count_in_rating_order()
     from django.db.models.functions import Cast
     from django.utils import timezone
 
-    from ops.federation import generate
     from scoring import rating_events
     from scoring.rebuild import rebuild_all
     from tournaments.models import Club, Deal, Season
 
-    generate(2, 12, 400, 6)
+    worlds.federation(2, 12, 400, 6)
     rebuild_all()  # every deal with its event
     clubs = list(Club.objects.values_list("pk", flat=True))
     strict, lenient = Season.objects.order_by("pk")[:2]

@@ -8,10 +8,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from ops.federation import generate
 from scoring.models import Rating, RatingHistory, Scope
 from scoring.ratings import rebuild_clubs_ratings
 from scoring.rebuild import CLUBS_AT_ONCE, club_batches, rebuild_clubs
+from tests import worlds
 from tests.scoring.derived import derived, forget, take_out_last_deal, written_rows
 from tournaments.models import Club, ClubNight, Match, Season
 
@@ -36,7 +36,7 @@ def ratings() -> tuple[list[tuple], list[tuple]]:
 def three_clubs() -> list[int]:
     """A club whose seasons are all public, one whose seasons are all private, and one with
     both (its later nights in a public season): the three ways a club replays."""
-    generate(3, 30, 900, 8)
+    worlds.federation(3, 30, 900, 8)
     public, private, mixed = Club.objects.order_by("pk").values_list("pk", flat=True)
     Season.objects.filter(club_id=public).update(public=True)
     Season.objects.filter(club_id__in=[private, mixed]).update(public=False)
@@ -94,7 +94,7 @@ def test_clubs_are_batched_by_ten_keeping_eight_batches_for_the_workers():
 
 
 def test_a_batch_of_clubs_rebuilt_ends_as_each_club_rebuilt_alone():
-    generate(CLUBS_AT_ONCE, 40, 1400, 9)
+    worlds.federation(CLUBS_AT_ONCE, 40, 1400, 9)
     clubs = list(Club.objects.order_by("pk").values_list("pk", flat=True))
     for club in clubs:
         rebuild_clubs([club])
@@ -109,7 +109,7 @@ def test_a_rebuild_reads_without_parallel_workers_or_jit_and_leaves_the_settings
     """The workers are the rebuild's parallelism: its reads of the deals and the match lines
     run without PostgreSQL's own parallel workers, and without JIT compilation (its
     statements are short), in its transactions alone."""
-    generate(2, 12, 300, 4)
+    worlds.federation(2, 12, 300, 4)
     server = connection.cursor().connection  # psycopg's own: asked beside Django's wrapper
 
     def settings() -> tuple[str, str]:

@@ -10,12 +10,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from ops.federation import generate
 from scoring import fingerprints
 from scoring.models import Fingerprint, Rating, RatingHistory, Scope, SeasonStanding
 from scoring.ratings import rebuild_club_ratings
 from scoring.rebuild import rebuild_all
 from scoring.tasks import rebuild_everything
+from tests import worlds
 from tests.scoring.derived import derived, forget, take_out_last_deal, written_rows
 from tournaments.models import Club, Match, Season
 
@@ -25,7 +25,7 @@ WRITES = ("INSERT", "UPDATE", "DELETE", "WITH", "COPY")
 
 
 def test_a_rebuild_of_unchanged_data_writes_nothing():
-    generate(2, 16, 700, 5)
+    worlds.federation(2, 16, 700, 5)
     rebuild_all()
     before = written_rows()
     with CaptureQueriesContext(connection) as queries:
@@ -55,7 +55,7 @@ def test_a_rebuild_of_unchanged_data_writes_nothing():
 def test_a_correction_rewrites_only_the_rows_that_differ_and_ends_as_a_clean_rebuild(
     django_user_model,
 ):
-    generate(2, 16, 700, 5)
+    worlds.federation(2, 16, 700, 5)
     rebuild_all()
     before = written_rows()
     admin = django_user_model.objects.create_superuser("op", "op@example.org", "pw-2026-x")
@@ -85,7 +85,7 @@ def test_ratings_replayed_from_a_corrected_night_equal_a_replay_of_everything(
     """Property: whatever deals are taken out, on whichever nights and in whichever
     order, the replays from each correction's night (the standings task's) end with the
     ratings and their history that one replay of everything gives."""
-    generate(1, 10, 400, seed, tables=2)
+    worlds.federation(1, 10, 400, seed, tables=2)
     rebuild_all()
     rng = random.Random(seed)
     admin = django_user_model.objects.create_superuser("op", "op@example.org", "pw-2026-x")
@@ -105,7 +105,7 @@ def test_a_rebuild_sends_work_only_for_the_clubs_that_changed(django_user_model)
     """The rebuild command's first look (one set of queries for the federation): nothing
     changed, no club's task is sent at all; a deal taken out in one club (its tasks
     lost), that club alone; a season made public elsewhere, that club's ratings."""
-    generate(3, 18, 600, 7)
+    worlds.federation(3, 18, 600, 7)
     rebuild_all()
     clubs = list(Club.objects.order_by("pk").values_list("pk", flat=True))
     assert fingerprints.clubs_to_rebuild(clubs) == []

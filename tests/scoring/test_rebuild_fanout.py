@@ -13,10 +13,10 @@ from celery import group
 from django.db import connection
 from django.db.models import F
 
-from ops.federation import generate
 from scoring.models import MatchStanding
 from scoring.rebuild import club_batches, rebuild_all
 from scoring.tasks import rebuild_clubs_task, rebuild_everything
+from tests import worlds
 from tests.scoring.conftest import start_worker, stop_worker
 from tests.scoring.derived import derived, forget
 from tournaments.models import Club, Match
@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def federation(not_eager):
-    generate(4, 48, 2400, 11)
+    worlds.federation(4, 48, 2400, 11)
     rebuild_all()
     clean = derived()
     assert all(clean), "every kind of derived row is there"

@@ -8,6 +8,7 @@ from django.db import connection
 from scoring.models import MatchStanding, SeasonStanding
 from scoring.standings import rebuild_match_standings, rebuild_season_standings
 from scoring.tasks import refresh_season, refresh_standings
+from tests import worlds
 from tests.conftest import NAPOLEON_SEATS, SEASON_LINE, napoleon_deal
 from tournaments import actions
 from tournaments.models import DealScore, Table
@@ -100,14 +101,13 @@ def test_deals_entered_at_the_same_moment_at_two_tables_are_all_counted(make_mat
 def test_the_set_based_season_totals_equal_the_python_ones_for_every_game():
     """PostgreSQL totals and ranks every leaderboard in one statement; the demo's SQLite
     runs the same rules in Python.  Both give the same rows, ties and tie-breaks included."""
-    from ops.federation import generate
     from scoring.models import SeasonPoint, SeasonStanding
     from scoring.rebuild import rebuild_all
     from scoring.standings import _season_in_python
     from tests.scoring.derived import derived
     from tournaments.models import Season
 
-    generate(2, 16, 700, 5)
+    worlds.federation(2, 16, 700, 5)
     rebuild_all()
 
     def rows():

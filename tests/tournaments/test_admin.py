@@ -6,6 +6,7 @@ from html.parser import HTMLParser
 import pytest
 from django.contrib.auth.models import Permission, User
 
+from tests import worlds
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
 from tournaments.models import Club, Deal, Match, Season
 
@@ -138,8 +139,10 @@ def test_a_staff_club_administrator_sees_only_their_club_in_the_admin(
     assert client.get(f"/admin/tournaments/club/{other.pk}/change/").status_code == 302
     add_form = client.get("/admin/tournaments/season/add/").content.decode()
     assert "Test Club" in add_form and "Rival Club" not in add_form
-    answer = client.post(f"/admin/tournaments/season/{secret.pk}/change/",
-                         {"club": other.pk, "name": "Mine", "games": '["napoleon"]'})  # fmt: skip
+    answer = client.post(
+        f"/admin/tournaments/season/{secret.pk}/change/",
+        {"club": other.pk, "name": "Mine", "games": '["napoleon"]'},
+    )
     assert answer.status_code == 302 and Season.objects.get(pk=secret.pk).name == "Secret"
 
 
@@ -186,9 +189,8 @@ class _FormValues(HTMLParser):
 )
 def test_saving_an_existing_match_unchanged_in_the_admin_works(client, game):
     """Each kind of match, through the admin's own change form (it crashed with a 500)."""
-    from django.core.management import call_command
 
-    call_command("load_demo")
+    worlds.demo()
     client.force_login(User.objects.get(username="admin"))
     match = Match.objects.filter(game=game).first()
     version = match.version

@@ -15,6 +15,7 @@ from openpyxl import load_workbook
 
 from scoring import pdf as printed
 from scoring.documents import Document
+from tests import worlds
 from tournaments.models import ClubNight, Match, Player, Season
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +24,7 @@ EVIL = '=HYPERLINK("http://example.invalid/x","x")'
 
 @pytest.fixture
 def demo():
-    call_command("load_demo")
+    worlds.demo()
     call_command("rebuild_standings")  # the workers' part: this test runs no commit hooks
     return Season.objects.get(name="Autumn League 2026")
 
@@ -56,8 +57,21 @@ def test_every_pdf_embeds_every_font_and_renders(client, demo, tmp_path):
         assert rows, kind
         # pdffonts columns: name type encoding emb sub uni object ID
         assert all(row[-5] == "yes" for row in rows), (kind, rows)
-        subprocess.run(["pdftoppm", "-r", "40", "-png", "-f", "1", "-l", "1", str(tmp_path / "doc.pdf"),
-                        str(tmp_path / "page")], check=True)  # fmt: skip
+        subprocess.run(
+            [
+                "pdftoppm",
+                "-r",
+                "40",
+                "-png",
+                "-f",
+                "1",
+                "-l",
+                "1",
+                str(tmp_path / "doc.pdf"),
+                str(tmp_path / "page"),
+            ],
+            check=True,
+        )
         assert (tmp_path / "page-1.png").stat().st_size > 1000, kind
 
 
@@ -83,8 +97,19 @@ def test_the_standings_export_names_games_as_the_page_with_ratings_club_season_a
 ):
     text = client.get(f"/seasons/{demo.pk}/standings.csv").getvalue().decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(text)))
-    assert rows[0] == ["Game", "Rank", "Player", "Points", "Deals", "Deals won", "Matches",
-                       "Matches won", "Rating", "Club", "Season"]  # fmt: skip
+    assert rows[0] == [
+        "Game",
+        "Rank",
+        "Player",
+        "Points",
+        "Deals",
+        "Deals won",
+        "Matches",
+        "Matches won",
+        "Rating",
+        "Club",
+        "Season",
+    ]
     games = list(dict.fromkeys(r[0] for r in rows[1:]))
     assert games[:2] == ["レットラー Rettler", "ナポレオン Napoleon"]  # the season's order
     assert "comp13" not in text and "コンプ・イチサン Comp-13" in games

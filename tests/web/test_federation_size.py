@@ -12,8 +12,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from ops.federation import generate
 from scoring.rebuild import rebuild_all
+from tests import worlds
 from tests.conftest import NAPOLEON_SEATS
 from tournaments import actions
 from tournaments.games import league_game
@@ -72,7 +72,7 @@ def another_season(club: Club, player: Player, game: str, number: int) -> None:
 
 
 def test_pages_run_the_same_queries_in_a_larger_federation(django_user_model):
-    generate(1, 12, 300, 39, tables=3)
+    worlds.federation(1, 12, 300, 39, tables=3)
     club = Club.objects.get()
     season = Season.objects.get()
     player = Player.objects.filter(club=club, seats__isnull=False).order_by("pk").first()
@@ -94,7 +94,7 @@ def test_pages_run_the_same_queries_in_a_larger_federation(django_user_model):
         clients[name].force_login(user)
     small = queries(clients, season, player)
 
-    generate(3, 36, 900, 40, tables=3)  # three more clubs, three times the deals
+    worlds.federation(3, 36, 900, 40, tables=3)  # three more clubs, three times the deals
     for number, game in enumerate(["napoleon", "rettler", "comp13"], start=1):
         another_season(club, player, game, number)
     Season.objects.update(public=True)

@@ -13,12 +13,12 @@ import pytest
 from django.test import Client
 from openpyxl import load_workbook
 
-from ops.federation import generate
 from scoring import leaderboard
 from scoring import pdf as printed
 from scoring.documents import Document
 from scoring.models import SeasonStanding
 from scoring.rebuild import rebuild_all
+from tests import worlds
 from tests.web.test_documents import pages_text
 from tournaments.models import Membership, Player, Season
 
@@ -35,7 +35,7 @@ def _short_pages(monkeypatch):
 @pytest.fixture
 def wide():
     """One public season of 130 players (every game; standings rebuilt)."""
-    generate(1, 130, 1500, 39, tables=12)
+    worlds.federation(1, 130, 1500, 39, tables=12)
     Season.objects.update(public=True)
     rebuild_all()
     return Season.objects.get(club__slug__startswith="fed-")

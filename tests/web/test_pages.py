@@ -9,6 +9,7 @@ from django.core.management import call_command
 from openpyxl import load_workbook
 
 from scoring.models import MatchStanding
+from tests import worlds
 from tournaments.models import Match, Season
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def demo(django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        call_command("load_demo")
+        worlds.demo(scored=True)
     return Season.objects.get()
 
 
@@ -115,7 +116,9 @@ def test_a_full_play_log_can_be_uploaded_on_the_entry_page(client, demo, django_
     assert response.status_code == 200 and "Not JSON" in response.content.decode()
     too_long = '{"game": "comp13", "n": ' + "1" * 5000 + "}"  # more digits than Python reads
     for text in (too_long, '{"game": "comp13", "n": NaN}'):
-        response = client.post(f"/matches/{match.pk}/enter/", {"full_record": text, "number": before + 2})  # fmt: skip
+        response = client.post(
+            f"/matches/{match.pk}/enter/", {"full_record": text, "number": before + 2}
+        )
         assert response.status_code == 200 and "Not JSON" in response.content.decode()
     for text in ("true", "[1, 2]", '"a deal"', "12"):  # JSON, but not a record
         response = client.post(
@@ -153,8 +156,6 @@ def test_the_tables_scorer_deletes_a_deal_on_the_page_as_through_the_api(
 
 def test_the_demo_prints_its_three_accounts_every_time(db):
     import io
-
-    from django.core.management import call_command
 
     for _ in range(2):
         out = io.StringIO()

@@ -4,9 +4,9 @@ administer the club; its administrators still see and set them."""
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
 from rest_framework.test import APIClient
 
+from tests import worlds
 from tournaments.models import Deal, Membership, Player, Table
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +49,7 @@ def answers(client):
 
 @pytest.fixture
 def demo():
-    call_command("load_demo")
+    worlds.demo()
     Deal.objects.update(confirmed_by=User.objects.get(username="admin"))
     return User.objects.get(username="admin")
 

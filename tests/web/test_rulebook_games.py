@@ -5,11 +5,11 @@ import io
 import re
 
 import pytest
-from django.core.management import call_command
 from openpyxl import load_workbook
 
 import engine
 from scoring.models import MatchStanding, Rating
+from tests import worlds
 from tournaments.models import Match, Season, Seat
 
 pytestmark = pytest.mark.django_db
@@ -85,7 +85,19 @@ def test_an_eliminated_players_card_is_refused_by_the_api(
         {"aki": "HA", "ben": "H3", "chika": "D4"},
     ):
         with django_capture_on_commit_callbacks(execute=True):
-            assert scorer_api.post(f"/api/matches/{match.pk}/deals/", {"record": {"last_trick": last, "dealer": "chika" if "S" in last["aki"] else "aki"}}, format="json").status_code == 201  # fmt: skip
+            assert (
+                scorer_api.post(
+                    f"/api/matches/{match.pk}/deals/",
+                    {
+                        "record": {
+                            "last_trick": last,
+                            "dealer": "chika" if "S" in last["aki"] else "aki",
+                        }
+                    },
+                    format="json",
+                ).status_code
+                == 201
+            )
     response = scorer_api.post(
         f"/api/matches/{match.pk}/deals/",
         {"record": {"dealer": "ben", "last_trick": {"aki": "S2", "ben": "H5", "chika": "D6"}}},
@@ -100,8 +112,15 @@ def test_1234_form_records_the_drop_out_order_and_scores_the_chips(
 ):
     match = make_match("1234", ["aki", "ben", "chika"], rules={"scoring": "chips"}, target=2)
     client.force_login(scorer)
-    data = {"dealer": "chika", "winner": "ben", "drop_chika": "1", "drop_aki": "2",
-            "left_aki": "S4 C8", "left_ben": "HJ", "left_chika": "S6 HQ"}  # fmt: skip
+    data = {
+        "dealer": "chika",
+        "winner": "ben",
+        "drop_chika": "1",
+        "drop_aki": "2",
+        "left_aki": "S4 C8",
+        "left_ben": "HJ",
+        "left_chika": "S6 HQ",
+    }
     with django_capture_on_commit_callbacks(execute=True):
         assert post_form(client, match, data).status_code == 302
     record = match.deals.get().record
@@ -123,8 +142,15 @@ def test_bhabhi_and_comrade_forms(client, scorer, make_match, django_capture_on_
         "ben"
     ] == -1
     comrade = make_match("comrade", ["aki", "ben", "chika"])
-    data = {"dealer": "aki", "bids_aki": "S4 C1", "bids_ben": "H4", "bids_chika": "D3",
-            "won_aki": "S4 C1", "won_ben": "H4", "won_chika": "D3"}  # fmt: skip
+    data = {
+        "dealer": "aki",
+        "bids_aki": "S4 C1",
+        "bids_ben": "H4",
+        "bids_chika": "D3",
+        "won_aki": "S4 C1",
+        "won_ben": "H4",
+        "won_chika": "D3",
+    }
     with django_capture_on_commit_callbacks(execute=True):
         assert post_form(client, comrade, data).status_code == 302
     assert comrade.deals.get().record["bids"]["aki"] == {"spades": 4, "clubs": 1}
@@ -143,7 +169,7 @@ def test_bhabhi_and_comrade_forms(client, scorer, make_match, django_capture_on_
 @pytest.fixture
 def demo(django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        call_command("load_demo")
+        worlds.demo(scored=True)
     return Season.objects.get()
 
 

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from tests import worlds
 from tournaments.models import ClubNight, Match, Membership, Player, Season, Table
 from tournaments.nights import PlannedTable, seat_night
 from tournaments.records import Rejection
@@ -118,15 +119,26 @@ def proposal(page: str) -> dict[str, list[str]]:
 def test_a_proposal_changed_by_hand_is_answered_never_a_server_error(client, club, admin):
     season = Season.objects.create(club=club, name="Winter", games=["napoleon"])
     night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 4))
-    players = [Player.objects.create(club=club, handle=f"p{i}", display_name=f"P{i}") for i in range(8)]  # fmt: skip
-    page = client.post(f"/nights/{night.pk}/draw/", {"present": [p.pk for p in players],
-                                                     "games": ["napoleon"]}).content.decode()  # fmt: skip
+    players = [
+        Player.objects.create(club=club, handle=f"p{i}", display_name=f"P{i}") for i in range(8)
+    ]
+    page = client.post(
+        f"/nights/{night.pk}/draw/", {"present": [p.pk for p in players], "games": ["napoleon"]}
+    ).content.decode()
     data = {**proposal(page), "action": ["review"]}
     first = players[0].pk
-    for field, value in [("tables", "x"), ("tables", "²"), ("tables", "1000000000"),
-                         (f"seat_{first}", "x"), (f"seat_{first}", "²"), (f"table_{first}", "99"),
-                         ("scorer_1", "²"), ("player", "²"), ("player", "1" * 5000),
-                         (f"seat_{first}", "9" * 5000)]:  # fmt: skip
+    for field, value in [
+        ("tables", "x"),
+        ("tables", "²"),
+        ("tables", "1000000000"),
+        (f"seat_{first}", "x"),
+        (f"seat_{first}", "²"),
+        (f"table_{first}", "99"),
+        ("scorer_1", "²"),
+        ("player", "²"),
+        ("player", "1" * 5000),
+        (f"seat_{first}", "9" * 5000),
+    ]:
         response = client.post(f"/nights/{night.pk}/draw/", {**data, field: [value]})
         assert response.status_code in (200, 302), (field, value, response.status_code)
     assert not Table.objects.filter(club_night=night).exists()  # none of them confirmed
@@ -138,8 +150,14 @@ def test_attendance_draw_and_confirmation_seat_everyone_once(client, club, admin
     players = [
         Player.objects.create(club=club, handle=f"p{i}", display_name=f"P{i}") for i in range(13)
     ]
-    page = client.post(f"/nights/{night.pk}/draw/", {"present": [p.pk for p in players], "guests": "Guest One",
-                                                     "games": ["rettler", "napoleon"]}).content.decode()  # fmt: skip
+    page = client.post(
+        f"/nights/{night.pk}/draw/",
+        {
+            "present": [p.pk for p in players],
+            "guests": "Guest One",
+            "games": ["rettler", "napoleon"],
+        },
+    ).content.decode()
     assert not Player.objects.filter(handle="guest-one").exists()  # made at the confirmation
     # The proposal as a form: post it back unchanged, then confirm.
     data = proposal(page)
@@ -178,9 +196,7 @@ def test_seating_a_night_is_all_or_nothing(club):
 
 
 def test_each_role_has_its_own_home(client, django_user_model):
-    from django.core.management import call_command
-
-    call_command("load_demo")
+    worlds.demo()
     client.force_login(User.objects.get(username="member"))
     page = client.get("/").content.decode()
     assert 'id="member-home"' in page and 'id="admin-home"' not in page

@@ -6,8 +6,8 @@ import os
 import shutil
 
 import pytest
-from django.core.management import call_command
 
+from tests import worlds
 from tournaments.models import Match
 
 CHROMIUM = "/usr/bin/chromium"
@@ -15,8 +15,9 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-sync", "--no-first-run"]  # fmt: skip
 
 
-@pytest.fixture
-def browser():
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium for the whole session (per process of a parallel run)."""
     if not shutil.which("chromium") and not os.path.exists(CHROMIUM):
         pytest.fail("Debian's chromium is needed for the browser tests (make test installs it)")
     # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are safe.
@@ -33,9 +34,37 @@ def browser():
 
 
 @pytest.fixture
+def browser(chromium):
+    """The session's Chromium; each test opens contexts of its own (cookies, storage, service
+    workers), all closed when it ends."""
+    yield chromium
+    for context in chromium.contexts:
+        context.close()
+
+
+@pytest.fixture
 def demo(transactional_db):
-    call_command("load_demo")
+    worlds.demo(scored=True)
     return Match.objects.filter(game="rettler").earliest("pk")
+
+
+KEPT_WAIT_MS = 30_000
+"""How long a page may take to be kept for use offline (its service worker installed and in
+control, the page in its cache): seconds when two browsers share two busy cores."""
+
+
+def kept_offline(page, *, cached: bool = True) -> None:
+    """Wait until the page is kept for use offline: its service worker controls it and, with
+    ``cached``, the page itself is in the worker's cache."""
+    page.wait_for_function(
+        "() => navigator.serviceWorker.controller !== null", timeout=KEPT_WAIT_MS
+    )
+    if cached:
+        page.wait_for_function(
+            "() => caches.match(location.pathname).then(Boolean)",
+            polling=200,
+            timeout=KEPT_WAIT_MS,
+        )
 
 
 def sign_in(page, base, next_url):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.browser.conftest import pad_cards
+from tests.web.browser.conftest import kept_offline, pad_cards
 from tests.web.browser.test_club_night import NAMES
 from tests.web.browser.test_entry import Taps
 from tournaments.models import Deal, Match, MatchEvent, Membership, Player
@@ -171,7 +171,7 @@ def test_a_club_from_nothing_to_confirmed_deals(browser, live_server, settings, 
     _rettler_deal(phone, handles, "30")
     phone.click("#save")
     phone.wait_for_selector(".messages")
-    phone.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10000)
+    kept_offline(phone, cached=False)
     phone_context.set_offline(True)
     _rettler_deal(phone, handles, "29")
     phone.click("#save")

@@ -8,7 +8,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.browser.conftest import pad_cards, pad_taps, sign_in
+from tests.web.browser.conftest import kept_offline, pad_cards, pad_taps, sign_in
 from tournaments import actions
 from tournaments.models import Deal, Match
 
@@ -105,9 +105,14 @@ def test_a_four_player_comp13_deal_takes_at_most_25_taps(phone, live_server, ret
     before = match.deals.count()
     open_entry(phone, live_server, match)
     taps = Taps(phone)
-    cards = {"cap_aki": ["SK", "HK", "DK", "CK", "SA"], "cap_ben": ["HA", "D10", "JK"],
-             "cap_chika": ["SQ", "HQ"], "cap_dai": ["CA", "S10"],
-             "hand_chika": ["CQ"], "hand_dai": ["DJ", "SJ"]}  # fmt: skip
+    cards = {
+        "cap_aki": ["SK", "HK", "DK", "CK", "SA"],
+        "cap_ben": ["HA", "D10", "JK"],
+        "cap_chika": ["SQ", "HQ"],
+        "cap_dai": ["CA", "S10"],
+        "hand_chika": ["CQ"],
+        "hand_dai": ["DJ", "SJ"],
+    }
     for field, codes in cards.items():
         taps.tap(f"#id_{field}")
         for code in codes:
@@ -247,10 +252,7 @@ def test_a_deal_entered_offline_is_stored_once_when_the_network_returns(
 ):
     open_entry(phone, live_server, rettler)
     # The page keeps itself for use offline (a service worker and its cache).
-    phone.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10000)
-    phone.wait_for_function(
-        "() => caches.match(location.pathname).then(Boolean)", polling=200, timeout=10000
-    )
+    kept_offline(phone)
     phone.context.set_offline(True)
     enter_rettler(phone)
     phone.click("#save")
@@ -288,10 +290,7 @@ def test_a_save_answered_just_before_the_network_drops_is_never_offered_again(
     copy kept from before the save says what was stored and offers the next number, and
     the same deal typed again is most likely thrown away."""
     open_entry(phone, live_server, rettler)
-    phone.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10000)
-    phone.wait_for_function(
-        "() => caches.match(location.pathname).then(Boolean)", polling=200, timeout=10000
-    )
+    kept_offline(phone)
     phone.wait_for_function(  # with its style and script
         "() => caches.open('clubscore-assets').then(c => c.keys()).then(k => k.length >= 2)",
         polling=200,
@@ -355,10 +354,7 @@ def test_two_deals_queued_across_a_reload_and_a_sign_in_both_arrive_once_in_orde
     4 again), deal 5 queued; the scorer signs in again (a new CSRF token) before the network
     returns.  Both arrive, once each, as deals 4 and 5."""
     open_entry(phone, live_server, rettler)
-    phone.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10000)
-    phone.wait_for_function(
-        "() => caches.match(location.pathname).then(Boolean)", polling=200, timeout=10000
-    )
+    kept_offline(phone)
     phone.context.set_offline(True)
     enter_rettler(phone)
     phone.click("#save")
@@ -413,8 +409,16 @@ def test_the_packing_pad_types_packs_by_suit_and_shows_the_partners(phone, live_
     open_entry(phone, live_server, match)
     assert "Partners: Emi & Gen against Fumi & Hana" in phone.inner_text("#deal-entry")
     phone.click("#id_packs_emi")
-    for button in ("[data-suit=H]", "[data-rank=A]", "[data-rank='5']", "[data-rank='3']",
-                   "[data-newline]", "[data-suit=S]", "[data-rank='10']", "[data-rank='2']"):  # fmt: skip
+    for button in (
+        "[data-suit=H]",
+        "[data-rank=A]",
+        "[data-rank='5']",
+        "[data-rank='3']",
+        "[data-newline]",
+        "[data-suit=S]",
+        "[data-rank='10']",
+        "[data-rank='2']",
+    ):
         phone.click(f".cardpad button{button}")
     assert phone.input_value("#id_packs_emi") == "HA H5 H3\nS10 S2"
     phone.click(".cardpad button[data-undo]")
@@ -425,10 +429,7 @@ def test_signing_out_forgets_the_kept_pages_but_not_the_queued_deals(phone, live
     """Issue 28, 9: a shared phone: after sign-out, the private entry page is not served
     from the phone's cache offline; a deal queued before stays queued."""
     open_entry(phone, live_server, rettler)
-    phone.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10000)
-    phone.wait_for_function(
-        "() => caches.match(location.pathname).then(Boolean)", polling=200, timeout=10000
-    )
+    kept_offline(phone)
     phone.context.set_offline(True)
     enter_rettler(phone)
     phone.click(

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from tests.conftest import NAPOLEON_FORM, NAPOLEON_SEATS
-from tests.web.browser.conftest import Questions, tap_deal
+from tests.web.browser.conftest import Questions, kept_offline, tap_deal
 from tournaments import actions, table_links
 from tournaments.models import Club, ClubNight, Deal, Player, Season, Table
 
@@ -41,10 +41,7 @@ def test_a_withdrawn_link_is_said_and_the_page_forgotten(browser, live_server, t
     match = table.matches.get()
     phone.tap(f"a[href='/matches/{match.pk}/enter/']")
     phone.wait_for_selector("#deal-entry")
-    phone.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10000)
-    phone.wait_for_function(
-        "() => caches.match(location.pathname).then(Boolean)", polling=200, timeout=10000
-    )
+    kept_offline(phone)
     table_links.revoke(table)  # the administrator withdraws the link
     answer = phone.reload()
     assert answer is not None and answer.status == 410

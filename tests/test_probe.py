@@ -43,7 +43,7 @@ from tournaments.models import (
     Table,
 )
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 SECRET_SEASON = "Secret Winter League"
 SECRET_PLAYER = "Hidden Hiro"

@@ -12,6 +12,8 @@ from django.core.management import call_command
 
 from tests.conftest import run_manage
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -22,6 +22,8 @@ import pytest
 
 from tests.conftest import run_manage
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 CLIENTS = 20
 

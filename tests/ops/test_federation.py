@@ -12,7 +12,7 @@ from tournaments.actions import match_record
 from tournaments.games.base import PlannedMatch
 from tournaments.models import Club, Deal, DealScore, Match, Player
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def test_a_generated_federation_is_legal_complete_and_rated(capsys):

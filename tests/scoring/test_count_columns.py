@@ -17,6 +17,8 @@ from tests.scoring.derived import derived
 from tournaments.games import LEAGUE_GAMES
 from tournaments.models import Season
 
+pytestmark = pytest.mark.slow
+
 BEFORE = [("scoring", "0006_match_lines_by_night")]
 
 

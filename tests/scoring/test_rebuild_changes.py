@@ -19,7 +19,7 @@ from tests import worlds
 from tests.scoring.derived import derived, forget, take_out_last_deal, written_rows
 from tournaments.models import Club, Match, Season
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 WRITES = ("INSERT", "UPDATE", "DELETE", "WITH", "COPY")
 

@@ -18,7 +18,7 @@ from django.urls import URLResolver, get_resolver, reverse
 from tests.web.access_world import SECRETS_OF_A, SECRETS_OF_B, World, build
 from web.routes import ROUTES, Access, Role
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 OUTSIDERS_OF_A = (Role.ANONYMOUS, Role.STRANGER, Role.OTHER_ADMIN)

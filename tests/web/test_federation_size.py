@@ -20,7 +20,7 @@ from tournaments.games import league_game
 from tournaments.games.base import demo_deals
 from tournaments.models import Club, ClubNight, Membership, Player, Season, Table
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def answers(season: Season, player: Player) -> list[tuple[str, str]]:

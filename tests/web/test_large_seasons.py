@@ -22,7 +22,7 @@ from tests import worlds
 from tests.web.test_documents import pages_text
 from tournaments.models import Membership, Player, Season
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 PAGE = 20
 
 

@@ -10,6 +10,8 @@ from schemathesis.checks import not_a_server_error
 
 from config.wsgi import application
 
+pytestmark = pytest.mark.slow
+
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
 
 STAFF = ("fuzz-admin", "fuzz-password-1")

@@ -35,8 +35,7 @@ from django.utils.translation import gettext_noop
 from tournaments import access
 from tournaments import members as club_members
 from tournaments.models import AccountName, Club, Invitation, Membership, Player, SignUp
-from tournaments.names import look_alike
-from tournaments.nights import romaji
+from tournaments.names import look_alike, romaji
 from tournaments.records import Rejection, error
 
 VALID_DAYS = 14

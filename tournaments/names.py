@@ -6,17 +6,21 @@ Names as a stranger would fake them: :func:`look_alike` also drops invisible cha
 (zero-width spaces and joiners, direction marks) and reads every character as the one
 it is confusable with (Unicode's confusables, from confusable-homoglyphs): ``Kanda``
 with a Cyrillic ``а``, ``CIub`` with a capital I, ``カ`` and ``力`` are one name.  Club
-names and account names are unique this way (``tournaments.invitations``)."""
+names and account names are unique this way (``tournaments.invitations``).
+
+Names as handles: :func:`unique_handle` makes a player's handle from their name, and
+:func:`romaji` reads a Japanese name in Latin letters (for handles and club addresses)."""
 
 from __future__ import annotations
 
 import functools
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from confusable_homoglyphs import confusables
+from django.utils.text import slugify
 from django.utils.translation import gettext
 
 
@@ -87,3 +91,30 @@ def table_label(name: str) -> str:
     as typed."""
     found = _NUMBERED_TABLE.fullmatch(name)
     return gettext("Table %(n)s") % {"n": found.group(1)} if found else name
+
+
+def unique_handle(name: str, taken: Collection[str]) -> str:
+    """A player's handle made from their name: ``Lena Ito`` → ``lena-ito``, a Japanese
+    name in romaji (``伊藤 亜紀`` → ``itou-aki``, pykakasi's Hepburn), then ``lena-ito-2`` …
+    when ``taken`` (the club's handles) has it (a name that gives no letters: ``player``)."""
+    base = slugify(romaji(name))[:36].strip("-") or "player"
+    handle, n = base, 1
+    while handle in taken:
+        n += 1
+        handle = f"{base}-{n}"
+    return handle
+
+
+def romaji(name: str) -> str:
+    """``name`` in Latin letters: as it is when it has no other script, else read by
+    pykakasi (kanji, hiragana and katakana in Hepburn romaji; Latin words kept)."""
+    if name.isascii():
+        return name
+    return " ".join(part["hepburn"] for part in _kakasi().convert(name))
+
+
+@functools.cache
+def _kakasi() -> Any:
+    import pykakasi  # its dictionary loads once per process, when a name first needs it
+
+    return pykakasi.kakasi()

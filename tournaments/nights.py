@@ -7,56 +7,19 @@ import random
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from itertools import combinations
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils.text import slugify
 from django.utils.translation import gettext_noop
 
 import engine
 from tournaments import access, actions
 from tournaments.draw import GameSizes, Pair, ProposedTable, draw
-from tournaments.models import Club, ClubNight, Match, Player, Seat, Table
+from tournaments.models import ClubNight, Match, Player, Seat, Table
+from tournaments.names import unique_handle
 from tournaments.records import Rejection, error
-
-
-def unique_handle(club: Club, name: str, taken: set[str] | None = None) -> str:
-    """A player's handle made from their name: ``Lena Ito`` → ``lena-ito``, a Japanese
-    name in romaji (``伊藤 亜紀`` → ``itou-aki``, pykakasi's Hepburn), then ``lena-ito-2`` …
-    when the club has it (a name that gives no letters at all: ``player``)."""
-    base = slugify(romaji(name))[:36].strip("-") or "player"
-    used = (
-        taken
-        if taken is not None
-        else set(
-            Player.objects.filter(club=club, handle__startswith=base).values_list(
-                "handle", flat=True
-            )
-        )
-    )
-    handle, n = base, 1
-    while handle in used:
-        n += 1
-        handle = f"{base}-{n}"
-    return handle
-
-
-def romaji(name: str) -> str:
-    """``name`` in Latin letters: as it is when it has no other script, else read by
-    pykakasi (kanji, hiragana and katakana in Hepburn romaji; Latin words kept)."""
-    if name.isascii():
-        return name
-    return " ".join(part["hepburn"] for part in _kakasi().convert(name))
-
-
-@cache
-def _kakasi() -> Any:
-    import pykakasi  # its dictionary loads once per process, when a name first needs it
-
-    return pykakasi.kakasi()
 
 
 def game_sizes(names: Sequence[str]) -> list[GameSizes]:
@@ -155,8 +118,15 @@ def seat_night(night: ClubNight, tables: Sequence[PlannedTable]) -> list[Match]:
             )
         for player in planned.players:
             if player.pk in seen:
-                problems.append(error("duplicate_player", f"tables[{i}]",
-                                      gettext_noop('%(display_name)s sits at table %(number)s already'), display_name=player.display_name, number=seen[player.pk] + 1))  # fmt: skip
+                problems.append(
+                    error(
+                        "duplicate_player",
+                        f"tables[{i}]",
+                        gettext_noop("%(display_name)s sits at table %(number)s already"),
+                        display_name=player.display_name,
+                        number=seen[player.pk] + 1,
+                    )
+                )
             seen[player.pk] = i
         scorer = scorer_problem(planned.scorer, night.season.club_id, f"tables[{i}].scorer")
         if scorer is not None:
@@ -222,7 +192,7 @@ def _with_guests_made(night: ClubNight, tables: Sequence[PlannedTable]) -> list[
         seated: list[Player] = []
         for person in planned.players:
             if isinstance(person, Guest):
-                handle = unique_handle(club, person.display_name, taken)
+                handle = unique_handle(person.display_name, taken)
                 taken.add(handle)
                 person = Player.objects.create(
                     club=club, handle=handle, display_name=person.display_name

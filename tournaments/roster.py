@@ -21,8 +21,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_noop
 
 from tournaments.models import Club, Player
-from tournaments.names import KANA
-from tournaments.nights import unique_handle
+from tournaments.names import KANA, unique_handle
 from tournaments.records import Rejection, error
 from tournaments.textfile import csv_rows
 
@@ -146,7 +145,7 @@ def read(club: Club, data: bytes) -> Roster:
         if key in names or (handle and handle in handles):
             roster.skipped.append(name)
             continue
-        handle = handle or unique_handle(club, name, handles)
+        handle = handle or unique_handle(name, handles)
         handles.add(handle)
         roster.new.append(
             Player(

@@ -87,11 +87,13 @@ def test_the_command_has_a_dry_run(club, tmp_path, capsys):
 
 def test_a_japanese_only_name_gets_a_readable_handle(club):
     """Issue 29, 6: romaji (pykakasi), not ``player-2``; still unique in the club."""
-    from tournaments.nights import unique_handle
+    from tournaments.names import unique_handle
 
-    assert unique_handle(club, "伊藤 亜紀") == "itou-aki"
-    assert unique_handle(club, "さくら") == "sakura"
+    assert unique_handle("伊藤 亜紀", set()) == "itou-aki"
+    assert unique_handle("さくら", set()) == "sakura"
     Player.objects.create(club=club, handle="yamada-tarou", display_name="山田太郎")
-    assert unique_handle(club, "山田太郎") == "yamada-tarou-2"
-    assert unique_handle(club, "Lena Ito") == "lena-ito"
-    assert unique_handle(club, "★") == "player"
+    taken = set(club.players.values_list("handle", flat=True))
+    assert unique_handle("山田太郎", taken) == "yamada-tarou-2"
+    assert unique_handle("山田太郎", taken | {"yamada-tarou-2"}) == "yamada-tarou-3"
+    assert unique_handle("Lena Ito", taken) == "lena-ito"
+    assert unique_handle("★", taken) == "player"

@@ -15,7 +15,7 @@ from django.db import models
 from django.utils.translation import gettext
 
 from tournaments.models import Club, Player
-from tournaments.nights import unique_handle
+from tournaments.names import unique_handle
 from tournaments.sheets.columns import normal
 
 NEW = "new"
@@ -102,7 +102,7 @@ class SheetNames:
             self.known[name] = player
             self.handles[key] = player.handle
             return player.handle
-        handle = unique_handle(self.club, name, self.taken)
+        handle = unique_handle(name, self.taken)
         self.taken.add(handle)
         self.handles[key] = handle
         if answer == NEW and not matched:

@@ -10,12 +10,11 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import members as club_members
-from tournaments import pins
+from tournaments import pins, renames
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Membership, Player, Season
-from tournaments.names import reading_order, unspaced
-from tournaments.nights import unique_handle
+from tournaments.names import reading_order, unique_handle, unspaced
 
 
 def _account(username: str) -> Any:
@@ -77,7 +76,7 @@ class PlayerForm(forms.ModelForm):
             if self.instance.pk:
                 return self.instance.handle
             name = self.data.get(self.add_prefix("display_name"), "")
-            return unique_handle(self.club, name, set(others.values_list("handle", flat=True)))
+            return unique_handle(name, set(others.values_list("handle", flat=True)))
         if slugify(typed) != typed:
             raise forms.ValidationError(
                 _("Use small letters, digits and hyphens, e.g. %(example)s.")
@@ -125,7 +124,7 @@ class PlayerForm(forms.ModelForm):
         player.club = self.club
         player.user = self.cleaned_data.get("account")
         if commit:
-            player.save()
+            renames.save_player(player)
             if self.cleaned_data.get("new_pin"):
                 pins.set_pin(player, self.cleaned_data["new_pin"])
         return player
@@ -156,8 +155,13 @@ class SeasonForm(forms.ModelForm):
     class Meta:
         model = Season
         fields = ["name", "games", "starts_on", "ends_on", "public", "require_confirmation"]
-        labels = {"name": _("Name"), "starts_on": _("Starts on"), "ends_on": _("Ends on"),
-                  "public": _("Public"), "require_confirmation": _("Deals need a second person's confirmation")}  # fmt: skip
+        labels = {
+            "name": _("Name"),
+            "starts_on": _("Starts on"),
+            "ends_on": _("Ends on"),
+            "public": _("Public"),
+            "require_confirmation": _("Deals need a second person's confirmation"),
+        }
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}),
             "ends_on": forms.DateInput(attrs={"type": "date"}),

@@ -32,7 +32,7 @@ from tournaments.messages import localize
 from tournaments.models import Invitation, Membership
 from tournaments.records import Rejection, error
 from tournaments.textfile import whole_number
-from web.pages.setup import administered_club
+from web.pages.getters import administered_club
 from web.pages.signin import client_address
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"

@@ -13,7 +13,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.sheets import match_sheet
@@ -24,23 +23,7 @@ from tournaments.records import Rejection
 from web.pages import tables
 from web.pages.entry import RANKS, SUIT_MARKS
 from web.pages.forms import CorrectionForm
-
-NOT_YOUR_TABLE = gettext_lazy(
-    "Only this table's scorer or a league administrator corrects and deletes its deals."
-)
-NOT_YOUR_MATCH = gettext_lazy("Only this table's scorer or a league administrator ends its match.")
-ADMINS_ONLY = gettext_lazy(
-    "Only a league administrator of this club deletes, restores and reopens."
-)
-
-
-def _deal(request: HttpRequest, pk: int) -> Deal:
-    return get_object_or_404(
-        access.visible(
-            Deal.objects.select_related("match__table__club_night__season"), request.user
-        ),
-        pk=pk,
-    )
+from web.pages.getters import DEALS_ADMINS_ONLY, NOT_YOUR_MATCH, NOT_YOUR_TABLE, visible_deal
 
 
 def _effect_line(effect: list[corrections.Effect]) -> str:
@@ -61,7 +44,7 @@ def correct_deal(request: HttpRequest, pk: int) -> HttpResponse:
     elif not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     else:
-        deal, by_link = _deal(request, pk), False
+        deal, by_link = visible_deal(request, pk), False
     match = deal.match
     if not by_link and not access.scores_table(request.user, match.table):
         raise PermissionDenied(NOT_YOUR_TABLE)
@@ -97,8 +80,14 @@ def correct_deal(request: HttpRequest, pk: int) -> HttpResponse:
         handles = [p.handle for p in match.seated_players()]
         initial = CorrectionForm(match=match, before=deal.number).game.initial(deal.record, handles)
         form = CorrectionForm(match=match, before=deal.number, initial=initial)
-    context = {"match": match, "deal": deal, "form": form, "sheet": match_sheet(match),
-               "suit_marks": SUIT_MARKS, "ranks": RANKS}  # fmt: skip
+    context = {
+        "match": match,
+        "deal": deal,
+        "form": form,
+        "sheet": match_sheet(match),
+        "suit_marks": SUIT_MARKS,
+        "ranks": RANKS,
+    }
     response = render(request, "pages/correct.html", context)
     response["Cache-Control"] = "no-store"
     return response
@@ -113,12 +102,12 @@ def _administer(
 ) -> HttpResponse:
     """Delete or restore a deal (``change``) with the reason given; ``done`` says it.
     Administrators; with ``scorers`` also the table's scorer (as the API allows)."""
-    deal = _deal(request, pk)
+    deal = visible_deal(request, pk)
     allowed = access.can_administer(request.user, deal) or (
         scorers and access.scores_table(request.user, deal.match.table)
     )
     if not allowed:
-        raise PermissionDenied(NOT_YOUR_TABLE if scorers else ADMINS_ONLY)
+        raise PermissionDenied(NOT_YOUR_TABLE if scorers else DEALS_ADMINS_ONLY)
     try:
         _d, effect = change(deal, access.signed_in(request.user), _reason(request))
     except Rejection as rejection:
@@ -147,7 +136,7 @@ def restore_deal(request: HttpRequest, pk: int) -> HttpResponse:
 def reopen_match(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(access.visible(Match.objects.all(), request.user), pk=pk)
     if not access.can_administer(request.user, match):
-        raise PermissionDenied(ADMINS_ONLY)
+        raise PermissionDenied(DEALS_ADMINS_ONLY)
     done = _("The match is open again: its deals can be corrected.")
     return _end_or_reopen(request, match, corrections.reopen_match, done)
 

@@ -9,7 +9,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
@@ -35,18 +34,9 @@ from tournaments.nights import (
 from tournaments.records import Rejection
 from tournaments.textfile import whole_number
 from web.downloads import download
-from web.pages.setup import ADMINS_ONLY
+from web.pages.getters import administered_night
 from web.pages.setup_forms import AttendanceForm
 from web.pages.tables import link_url, qr_svg
-
-
-def _night(request: HttpRequest, pk: int) -> ClubNight:
-    night = get_object_or_404(
-        access.visible(ClubNight.objects.select_related("season__club"), request.user), pk=pk
-    )
-    if not access.can_administer(request.user, night):
-        raise PermissionDenied(ADMINS_ONLY)
-    return night
 
 
 def _scorers(night: ClubNight) -> list[Any]:
@@ -58,8 +48,13 @@ def _scorers(night: ClubNight) -> list[Any]:
     return list(users.order_by("username"))
 
 
-def _proposal(request: HttpRequest, night: ClubNight, tables: list[dict[str, Any]],
-              problems: list[str], games: list[str]) -> HttpResponse:  # fmt: skip
+def _proposal(
+    request: HttpRequest,
+    night: ClubNight,
+    tables: list[dict[str, Any]],
+    problems: list[str],
+    games: list[str],
+) -> HttpResponse:
     for table in tables:
         rules = engine.GAMES[table["game"]]
         n = len(table["players"])
@@ -80,7 +75,7 @@ def _proposal(request: HttpRequest, night: ClubNight, tables: list[dict[str, Any
 @require_http_methods(["GET", "POST"])
 def night_draw(request: HttpRequest, pk: int) -> HttpResponse:
     """Attendance and the games of the night → proposed tables → (changed and) confirmed."""
-    night = _night(request, pk)
+    night = administered_night(request, pk)
     action = request.POST.get("action", "")
     if request.method == "POST" and action in ("review", "confirm"):
         return _review(request, night, confirm=action == "confirm")
@@ -106,8 +101,10 @@ def night_draw(request: HttpRequest, pk: int) -> HttpResponse:
                 **{g.pk: g for g in guests},
             }
             me = access.signed_in(request.user)
-            tables = [{"game": t.game, "players": [players[p] for p in t.players], "scorer": me.pk}
-                      for t in drawn]  # fmt: skip
+            tables = [
+                {"game": t.game, "players": [players[p] for p in t.players], "scorer": me.pk}
+                for t in drawn
+            ]
             return _proposal(request, night, tables, [], games)
     return render(request, "pages/setup/attendance.html", {"night": night, "form": form})
 
@@ -146,8 +143,13 @@ def _review(request: HttpRequest, night: ClubNight, confirm: bool) -> HttpRespon
     for i in range(1, count + 1):
         game = request.POST.get(f"game_{i}", "")
         scorer = request.POST.get(f"scorer_{i}", "")
-        tables.append({"game": game if game in games else games[0], "players": [],
-                       "scorer": _whole(scorer, 0) or None})  # fmt: skip
+        tables.append(
+            {
+                "game": game if game in games else games[0],
+                "players": [],
+                "scorer": _whole(scorer, 0) or None,
+            }
+        )
     for order, pid in enumerate(ids):
         if pid not in players:
             continue

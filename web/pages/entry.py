@@ -26,6 +26,7 @@ from tournaments.messages import localize
 from tournaments.models import Deal, Match
 from web.pages import tables
 from web.pages.forms import DealEntryForm
+from web.pages.getters import NOT_THIS_TABLE
 
 SUIT_MARKS = [("S", "♠"), ("H", "♡"), ("D", "♢"), ("C", "♣")]
 RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
@@ -53,7 +54,7 @@ def _entry_match(request: HttpRequest, pk: int) -> tuple[Match | None, bool]:
         return None, False  # whatever the number: nothing said of the match
     if match is None or not visible(Match.objects.filter(pk=pk), request.user).exists():
         raise Http404
-    raise PermissionDenied(tables.NOT_THIS_TABLE)
+    raise PermissionDenied(NOT_THIS_TABLE)
 
 
 def _same_as_previous(match: Match, record: dict[str, Any]) -> Deal | None:
@@ -186,8 +187,15 @@ def _saved(
     if "X-Clubscore-Queue" not in request.headers:  # a queued deal arrives in the background
         messages.success(request, line)
     if wants_json:
-        return JsonResponse({"status": "stored", "number": deal.number, "message": line,
-                             "replayed": deal.replayed, "next": after})  # fmt: skip
+        return JsonResponse(
+            {
+                "status": "stored",
+                "number": deal.number,
+                "message": line,
+                "replayed": deal.replayed,
+                "next": after,
+            }
+        )
     return redirect(after)
 
 

@@ -5,23 +5,16 @@ reader administers the club now (a right is checked when it is used)."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.db.models.functions import Length
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext_lazy
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
 from scoring import jobs
 from scoring.models import Export
 from scoring.tasks import ask_export
-from tournaments import access
-from web.pages.setup import administered_club
-
-FILES_FOR_ADMINS = gettext_lazy(
-    "Only the club's league administrators have its files made and download them."
-)
+from web.pages.getters import FILES_FOR_ADMINS, administered, administered_club, visible
 
 
 @login_required
@@ -36,10 +29,9 @@ def club_export(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
 
 
 def _administered(request: HttpRequest, pk: int, exports: QuerySet[Export]) -> Export:
-    export = get_object_or_404(access.visible(exports.select_related("club"), request.user), pk=pk)
-    if not access.can_administer(request.user, export):
-        raise PermissionDenied(FILES_FOR_ADMINS)
-    return export
+    return administered(
+        request, visible(request, exports.select_related("club"), pk), FILES_FOR_ADMINS
+    )
 
 
 @login_required

@@ -24,7 +24,7 @@ from tournaments.names import reading_order
 from tournaments.records import Rejection
 from tournaments.round_draw import Seating
 from tournaments.textfile import whole_number
-from web.pages.draw import _night
+from web.pages.getters import administered_night
 
 
 def _order(night: ClubNight) -> list[int]:
@@ -48,7 +48,7 @@ def _rounds(night: ClubNight) -> list[dict[str, Any]]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
-    night = _night(request, pk)  # a league administrator of the club
+    night = administered_night(request, pk)
     action = request.POST.get("action", "")
     problems: list[str] = []
     if request.method == "POST" and action == "end":

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -15,29 +14,16 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import jobs
-from tournaments import access, invitations, roster
+from tournaments import access, invitations, roster, seasons
 from tournaments import members as club_members
 from tournaments.merge import merge
 from tournaments.messages import localize
-from tournaments.models import Club, Membership, Player, Season
+from tournaments.models import Membership, Player, Season
 from tournaments.names import reading_order
 from tournaments.records import Rejection
 from tournaments.textfile import whole_number
+from web.pages.getters import administered, administered_club
 from web.pages.setup_forms import ClubNightForm, MemberForm, PlayerForm, SeasonForm
-
-ADMINS_ONLY = gettext_lazy("Only a league administrator of this club sets it up.")
-
-
-def administered_club(request: HttpRequest, slug: str) -> Club:
-    club = get_object_or_404(access.visible(Club.objects.all(), request.user), slug=slug)
-    if not access.can_administer(request.user, club):
-        raise PermissionDenied(ADMINS_ONLY)
-    return club
-
-
-def _administered(request: HttpRequest, obj: Player | Season) -> None:
-    if not access.can_administer(request.user, obj):
-        raise PermissionDenied(ADMINS_ONLY)
 
 
 @login_required
@@ -224,7 +210,7 @@ def season_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpR
     season = get_object_or_404(Season, club=club, pk=pk) if pk else None
     form = SeasonForm(request.POST or None, instance=season, club=club)
     if request.method == "POST" and form.is_valid():
-        season = form.save()
+        season = seasons.save_season(form.save(commit=False))
         messages.success(request, _("Season %(name)s saved.") % {"name": season.name})
         return redirect("club_setup", slug=club.slug)
     title = season.name if season else _("New season")
@@ -237,7 +223,7 @@ def night_new(request: HttpRequest, pk: int) -> HttpResponse:
     season = get_object_or_404(
         access.visible(Season.objects.select_related("club"), request.user), pk=pk
     )
-    _administered(request, season)
+    administered(request, season)
     form = ClubNightForm(request.POST or None, initial={"date": timezone.localdate()})
     if request.method == "POST" and form.is_valid():
         night = form.save(commit=False)
@@ -247,5 +233,12 @@ def night_new(request: HttpRequest, pk: int) -> HttpResponse:
             request, _("Club night %(date)s added.") % {"date": f"{night.date:%Y-%m-%d}"}
         )
         return redirect("night_draw", pk=night.pk)
-    return render(request, "pages/setup/form.html", {"club": season.club, "form": form,
-                                                      "title": _("New club night of %(season)s") % {"season": season.name}})  # fmt: skip
+    return render(
+        request,
+        "pages/setup/form.html",
+        {
+            "club": season.club,
+            "form": form,
+            "title": _("New club night of %(season)s") % {"season": season.name},
+        },
+    )

@@ -37,7 +37,7 @@ from tournaments.names import reading_order
 from tournaments.records import Rejection
 from tournaments.sheets import cells, check, template, write
 from tournaments.sheets.preview import Preview
-from web.pages.setup import administered_club
+from web.pages.getters import administered_club
 
 SHOWN = 200
 """Mistakes and matches a preview lists (the rest are counted)."""
@@ -147,9 +147,15 @@ def sheet_preview(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             kept.save(update_fields=["imported_at", "data", "preview"])
             counts = done.preview.counts()
             if counts["deals"]:
-                messages.success(request, _("Imported %(deals)s deals in %(matches)s matches on %(nights)s club nights; the standings and ratings are being updated.") % counts)  # fmt: skip
+                messages.success(
+                    request,
+                    _(
+                        "Imported %(deals)s deals in %(matches)s matches on %(nights)s club nights; the standings and ratings are being updated."
+                    )
+                    % counts,
+                )
             else:
-                messages.info(request, _("Nothing new: every row of the file was imported before."))  # fmt: skip
+                messages.info(request, _("Nothing new: every row of the file was imported before."))
             return redirect("club_setup", slug=club.slug)
     view = _checked(club, kept, answers)
     for message in view.get("refused", []):
@@ -219,24 +225,47 @@ def _context(
     players = reading_order(Player.objects.filter(club=club))
     by_handle = {p.handle: p for p in players}
     unknown = [
-        {"name": name, "rows": rows[:5], "more": len(rows) - 5, "answer": answers.get(name, ""),
-         "suggested": [by_handle[h] for h in view["suggested"].get(name, []) if h in by_handle]}
+        {
+            "name": name,
+            "rows": rows[:5],
+            "more": len(rows) - 5,
+            "answer": answers.get(name, ""),
+            "suggested": [by_handle[h] for h in view["suggested"].get(name, []) if h in by_handle],
+        }
         for name, rows in view["unknown"].items()
-    ]  # fmt: skip
+    ]
     unknown += [
         {"name": name, "rows": [], "more": 0, "answer": answer, "suggested": []}
-        for name, answer in answers.items() if name not in view["unknown"]
-    ]  # fmt: skip
-    context.update({
-        "counts": view["counts"], "errors": view["errors"], "more_errors": view["more_errors"],
-        "unknown": unknown, "players": players, "new_players": view["new_players"],
-        "matches": [{"label": m["label"], "names": m["names"],
-                     "match": {**m, "date": dt.date.fromisoformat(m["date"]), "deals": range(m["deals"])}}
-                    for m in view["matches"]],
-        "more_matches": view["more_matches"],
-        "new_seasons": [{**s, "starts_on": _day(s["starts_on"]), "ends_on": _day(s["ends_on"])}
-                        for s in view["new_seasons"]],
-    })  # fmt: skip
+        for name, answer in answers.items()
+        if name not in view["unknown"]
+    ]
+    context.update(
+        {
+            "counts": view["counts"],
+            "errors": view["errors"],
+            "more_errors": view["more_errors"],
+            "unknown": unknown,
+            "players": players,
+            "new_players": view["new_players"],
+            "matches": [
+                {
+                    "label": m["label"],
+                    "names": m["names"],
+                    "match": {
+                        **m,
+                        "date": dt.date.fromisoformat(m["date"]),
+                        "deals": range(m["deals"]),
+                    },
+                }
+                for m in view["matches"]
+            ],
+            "more_matches": view["more_matches"],
+            "new_seasons": [
+                {**s, "starts_on": _day(s["starts_on"]), "ends_on": _day(s["ends_on"])}
+                for s in view["new_seasons"]
+            ],
+        }
+    )
     return context
 
 

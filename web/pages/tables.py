@@ -15,7 +15,6 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -31,11 +30,7 @@ from tournaments.messages import localize
 from tournaments.models import Deal, Match, Player, Seat, Table
 from tournaments.records import Rejection, error
 from tournaments.textfile import whole_number
-
-NOT_THIS_TABLE = gettext_lazy(
-    "Only this table's scorer, a league administrator or whoever holds the table's link "
-    "enters its deals."
-)
+from web.pages.getters import LINKS_ADMINS_ONLY, SCORERS_ADMINS_ONLY, administered_table
 
 
 def link_holder(request: HttpRequest, table: Table) -> bool:
@@ -211,12 +206,7 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
 def table_link_change(request: HttpRequest, pk: int) -> HttpResponse:
     """A league administrator makes a new link for the table (the old one stops), or
     revokes it."""
-    table = get_object_or_404(
-        access.visible(Table.objects.select_related("club_night__season__club"), request.user),
-        pk=pk,
-    )
-    if not access.can_administer(request.user, table):
-        raise PermissionDenied(_("Only a league administrator of this club changes table links."))
+    table = administered_table(request, pk, LINKS_ADMINS_ONLY)
     if request.POST.get("action") == "revoke":
         table_links.revoke(table)
         messages.success(
@@ -236,14 +226,7 @@ def table_link_change(request: HttpRequest, pk: int) -> HttpResponse:
 def table_scorer(request: HttpRequest, pk: int) -> HttpResponse:
     """A league administrator makes a scorer of the club (one who joined after the draw,
     say) the table's scorer, or leaves the table without one (``nights.set_scorer``)."""
-    table = get_object_or_404(
-        access.visible(Table.objects.select_related("club_night__season__club"), request.user),
-        pk=pk,
-    )
-    if not access.can_administer(request.user, table):
-        raise PermissionDenied(
-            _("Only a league administrator of this club names a table's scorer.")
-        )
+    table = administered_table(request, pk, SCORERS_ADMINS_ONLY)
     given = request.POST.get("scorer", "").strip()  # "": nobody
     chosen = whole_number(given) if given else None
     scorer = get_user_model().objects.filter(pk=chosen).first() if chosen else None

@@ -1,0 +1,80 @@
+"""The objects a page acts on, each fetched for the reader with the right the page needs,
+and the words a refusal says: one place for every page (the API's are in
+``web.api.base``).
+
+A getter answers 404 for an object the reader may not know of (another club's private
+one, or a missing one: alike) and 403, with the page's sentence, for one they may read
+but not change.  The rights themselves are ``tournaments.access``'s, checked again here
+at every use: a link or a form made earlier grants nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy
+
+from tournaments import access
+from tournaments.models import Club, ClubNight, Deal, Table
+
+ADMINS_ONLY = gettext_lazy("Only a league administrator of this club sets it up.")
+"""Every page of a club's set-up: players, members, seasons, nights, draws and rounds."""
+DEALS_ADMINS_ONLY = gettext_lazy(
+    "Only a league administrator of this club deletes, restores and reopens."
+)
+NOT_YOUR_TABLE = gettext_lazy(
+    "Only this table's scorer or a league administrator corrects and deletes its deals."
+)
+NOT_YOUR_MATCH = gettext_lazy("Only this table's scorer or a league administrator ends its match.")
+NOT_THIS_TABLE = gettext_lazy(
+    "Only this table's scorer, a league administrator or whoever holds the table's link "
+    "enters its deals."
+)
+LINKS_ADMINS_ONLY = gettext_lazy("Only a league administrator of this club changes table links.")
+SCORERS_ADMINS_ONLY = gettext_lazy(
+    "Only a league administrator of this club names a table's scorer."
+)
+FILES_FOR_ADMINS = gettext_lazy(
+    "Only the club's league administrators have its files made and download them."
+)
+
+M = TypeVar("M", bound=Model)
+
+
+def visible(request: HttpRequest, objects: QuerySet[M], pk: int) -> M:
+    """The object ``pk`` of ``objects`` if the reader may read it; else 404."""
+    return get_object_or_404(access.visible(objects, request.user), pk=pk)
+
+
+def administered(request: HttpRequest, obj: M, refusal: object = ADMINS_ONLY) -> M:
+    """``obj`` when the reader administers its club; else 403 saying ``refusal``."""
+    if not access.can_administer(request.user, obj):
+        raise PermissionDenied(refusal)
+    return obj
+
+
+def administered_club(request: HttpRequest, slug: str) -> Club:
+    """A club its league administrator sets up."""
+    club = get_object_or_404(access.visible(Club.objects.all(), request.user), slug=slug)
+    return administered(request, club)
+
+
+def administered_night(request: HttpRequest, pk: int) -> ClubNight:
+    """A club night its league administrator draws, seats or runs in rounds."""
+    night = visible(request, ClubNight.objects.select_related("season__club"), pk)
+    return administered(request, night)
+
+
+def administered_table(request: HttpRequest, pk: int, refusal: object) -> Table:
+    """A table whose link or scorer its league administrator changes."""
+    table = visible(request, Table.objects.select_related("club_night__season__club"), pk)
+    return administered(request, table, refusal)
+
+
+def visible_deal(request: HttpRequest, pk: int) -> Deal:
+    """A deal the reader may read, with its match, table, night and season."""
+    return visible(request, Deal.objects.select_related("match__table__club_night__season"), pk)

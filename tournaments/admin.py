@@ -23,7 +23,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
 import engine
-from tournaments import access, actions, progress
+from tournaments import access, actions, progress, renames, seasons
 from tournaments.models import (
     Club,
     ClubNight,
@@ -126,12 +126,18 @@ class PlayerAdmin(ClubScoped):
     list_filter = ["club"]
     search_fields = ["display_name", "name_ja", "handle"]
 
+    def save_model(self, request: HttpRequest, obj: Player, form: forms.Form, change: bool) -> None:
+        renames.save_player(obj)  # a new handle rewrites the records that name the player
+
 
 @admin.register(Season)
 class SeasonAdmin(ClubScoped):
     list_display = ["name", "club", "starts_on", "ends_on", "require_confirmation", "public"]
     list_filter = ["club", "require_confirmation"]
     search_fields = ["name"]
+
+    def save_model(self, request: HttpRequest, obj: Season, form: forms.Form, change: bool) -> None:
+        seasons.save_season(obj)  # a changed setting rebuilds what derives from it
 
 
 class TableInline(admin.TabularInline):

@@ -12,10 +12,7 @@ class TournamentsConfig(AppConfig):
 
         from tournaments.bulk import AnyOf
         from tournaments.invitations import keep_account_name
-        from tournaments.models import Player
-        from tournaments.renames import rewrite_records
 
         ForeignKey.register_lookup(AnyOf)
 
-        Player.on_rename = rewrite_records
         post_save.connect(keep_account_name, sender=get_user_model(), dispatch_uid="account_name")

@@ -26,11 +26,13 @@ def match_changed(match_id: int) -> None:
 
 seasons_changed_signal = Signal()
 """Sent with ``season_ids`` after a transaction that added many matches to them (an
-import) commits: the layers above rebuild those seasons at once, not match by match."""
+import) or changed a setting their standings derive from (``tournaments.seasons``)
+commits: the layers above rebuild those seasons at once, not match by match."""
 
 
 def seasons_changed(season_ids: list[int]) -> None:
-    """Announce, once the current transaction commits, that ``season_ids`` gained matches."""
+    """Announce, once the current transaction commits, that ``season_ids`` changed as a
+    whole: matches added, or a setting their standings derive from."""
     ids = list(season_ids)
     if ids:
         transaction.on_commit(

@@ -3,7 +3,8 @@
 Deal records name players by handle (docs/deal-records.md), and a club keeps those
 records for years: its corrections, its ``rebuild_standings --recheck`` and its backups
 read them again.  So a rename rewrites every record that names the player, in the same
-transaction as the new handle: the deals of every match where the player sits, the
+transaction as the new handle (:func:`save_player`, which every page, the API and the
+admin save a player with): the deals of every match where the player sits, the
 earlier versions in their history (and the history's effect lines), and the matches'
 kept progress (emptied, and recomputed by the next entry).  After a rename the club's
 data reads as if the player had always had the new handle.
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.utils.translation import gettext_noop
 
 import engine
@@ -35,6 +37,22 @@ def renamed(value: Any, old: str, new: str) -> Any:
     if isinstance(value, list):
         return [renamed(v, old, new) for v in value]
     return new if value == old else value
+
+
+def save_player(player: Player) -> Player:
+    """Store a new or changed player: the one way the pages, the API and the admin save a
+    player.  A new handle rewrites every stored record that names the player in the same
+    transaction; the rewrite may refuse (a :class:`Rejection`), and then nothing is saved."""
+    old = (
+        Player.objects.filter(pk=player.pk).values_list("handle", flat=True).first()
+        if player.pk
+        else None
+    )
+    with transaction.atomic():
+        player.save()
+        if old is not None and old != player.handle:
+            rewrite_records(player, old, player.handle)
+    return player
 
 
 def rewrite_records(player: Player, old: str, new: str) -> int:

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from scoring.models import Rating
 from scoring.ratings import rebuild_club_ratings
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-from tournaments import actions
+from tournaments import actions, seasons
 from tournaments.models import ClubNight, Season, Table
 
 pytestmark = pytest.mark.django_db
@@ -98,10 +98,10 @@ def test_a_season_made_public_or_private_replays_the_ratings(
     public, private = two_seasons
     with django_capture_on_commit_callbacks(execute=True):
         public.public = False
-        public.save()
+        seasons.save_season(public)
     assert not Rating.objects.filter(scope="public").exists()
     assert "deals rated" not in Client().get(f"/players/{players['aki'].pk}/").content.decode()
     with django_capture_on_commit_callbacks(execute=True):
         private.public = True
-        private.save()
+        seasons.save_season(private)
     assert Rating.objects.get(player=players["ben"], game="napoleon", scope="public").deals == 5

@@ -4,6 +4,8 @@ the unconfirmed deals out, turning it off puts the pending ones in, also through
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
@@ -72,3 +74,32 @@ def test_a_game_with_matches_stays_in_its_season(season, make_match, club_admin,
     assert answer.status_code == 400 and answer.json()["errors"][0]["path"] == "games"
     assert "napoleon" in Season.objects.get(pk=season.pk).games
     assert edit(client, season, games=["napoleon", "rettler", "packing"]).status_code == 302
+
+
+def test_the_api_and_the_admin_change_a_setting_through_the_same_action(
+    season, make_match, scorer, club_admin, league_admin, client, django_capture_on_commit_callbacks
+):
+    """Confirmation turned on by the API and off in the Django admin: each rebuilds the
+    standings as the page does (``tournaments.seasons.save_season``); a plain ``save()``
+    of the model, as a script might, changes the row and nothing derived from it."""
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.enter_deal(match, napoleon_deal(), user=scorer)
+    api = APIClient()
+    api.force_authenticate(club_admin)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = api.patch(
+            f"/api/seasons/{season.pk}/", {"require_confirmation": True}, format="json"
+        )
+    assert answer.status_code == 200 and aki(season) in (None, 0)
+    client.force_login(league_admin)
+    form = {"club": season.club_id, "name": season.name, "games": json.dumps(season.games)}
+    with django_capture_on_commit_callbacks(execute=True):
+        page = client.post(f"/admin/tournaments/season/{season.pk}/change/", form)
+    assert page.status_code == 302, page.content.decode()[:2000]
+    assert not Season.objects.get(pk=season.pk).require_confirmation and aki(season) == 40
+    season.refresh_from_db()
+    season.require_confirmation = True
+    with django_capture_on_commit_callbacks(execute=True) as hooks:
+        season.save()
+    assert hooks == [] and aki(season) == 40

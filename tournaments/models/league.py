@@ -4,12 +4,11 @@ their rounds and tables."""
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import models, transaction
+from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -146,22 +145,6 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.display_name} ({self.handle})"
-
-    on_rename: ClassVar[Callable[[Player, str, str], object] | None] = None
-    """Rewrites the stored records that name a renamed player: ``tournaments.renames``,
-    set when the app is ready (the models import no workflow)."""
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        """A new handle rewrites every stored record that names the player, in the same
-        transaction (``tournaments.renames``), whatever saves it: a page, the API, the
-        admin, a command.  The rewrite may refuse (a ``Rejection``): nothing is saved."""
-        old = Player.objects.filter(pk=self.pk).values_list("handle", flat=True).first()
-        if old is None or old == self.handle or Player.on_rename is None:
-            super().save(*args, **kwargs)
-            return
-        with transaction.atomic():
-            super().save(*args, **kwargs)
-            Player.on_rename(self, old, self.handle)
 
 
 class Season(models.Model):

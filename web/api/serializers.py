@@ -10,7 +10,7 @@ from rest_framework import serializers
 
 import engine
 from scoring.models import MatchStanding, SeasonStanding
-from tournaments import access, nights
+from tournaments import access, nights, renames, seasons
 from tournaments import members as club_members
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Deal, DealVersion, Match, Player, Season, Table
@@ -60,6 +60,15 @@ class PlayerSerializer(AccountFieldsForAdministrators, serializers.ModelSerializ
                 raise serializers.ValidationError({"user": localize(problem)})
         return attrs
 
+    def create(self, validated_data: dict[str, Any]) -> Player:
+        return renames.save_player(Player(**validated_data))
+
+    def update(self, instance: Player, validated_data: dict[str, Any]) -> Player:
+        """Through the rename's action: a new handle rewrites the records naming the player."""
+        for name, value in validated_data.items():
+            setattr(instance, name, value)
+        return renames.save_player(instance)
+
 
 class SeasonSerializer(serializers.ModelSerializer):
     games = serializers.ListField(
@@ -103,6 +112,15 @@ class SeasonSerializer(serializers.ModelSerializer):
                     code="game_has_matches",
                 )
         return attrs
+
+    def create(self, validated_data: dict[str, Any]) -> Season:
+        return seasons.save_season(Season(**validated_data))
+
+    def update(self, instance: Season, validated_data: dict[str, Any]) -> Season:
+        """Through the season's action: a changed setting rebuilds what derives from it."""
+        for name, value in validated_data.items():
+            setattr(instance, name, value)
+        return seasons.save_season(instance)
 
 
 class ClubNightSerializer(serializers.ModelSerializer):

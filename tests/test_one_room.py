@@ -1,0 +1,57 @@
+"""One room per concept: what a test can hold of it.
+
+- A workflow is an explicit action that pages, the API and the admin call, never a hook
+  on a model's ``save`` or a model signal: a season's settings (``tournaments.seasons``)
+  and a rename (``tournaments.renames.save_player``).
+- The page views fetch their objects and say their refusals in one module
+  (``web.pages.getters``).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from tournaments.models import Player, Season
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def sources(*packages: str):
+    for package in packages:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "migrations" not in path.parts:
+                yield path, ast.parse(path.read_text(encoding="utf-8"))
+
+
+def test_no_workflow_hides_in_a_models_save_or_a_model_signal():
+    assert "save" not in vars(Player) and "save" not in vars(Season)
+    hooked = {
+        str(path.relative_to(ROOT))
+        for path, tree in sources("tournaments", "scoring", "web", "ops")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Name | ast.alias)
+        and getattr(node, "id", getattr(node, "name", "")) in ("pre_save", "post_save")
+    }
+    # The one model signal left: an account's name kept unique as it is typed (invitations).
+    assert hooked == {"tournaments/apps.py"}
+
+
+def test_page_views_refuse_in_one_module():
+    """``PermissionDenied`` is raised with a sentence of ``web.pages.getters``: no page
+    module writes its own refusal text (a ``gettext_lazy`` or ``_`` call in the raise)."""
+    own = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path, tree in sources("web/pages")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Raise)
+        and isinstance(node.exc, ast.Call)
+        and getattr(node.exc.func, "id", "") == "PermissionDenied"
+        and any(
+            isinstance(call, ast.Call)
+            and getattr(call.func, "id", "") in ("_", "gettext", "gettext_lazy")
+            for arg in node.exc.args
+            for call in ast.walk(arg)
+        )
+    ]
+    assert own == []

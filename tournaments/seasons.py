@@ -1,0 +1,40 @@
+"""A season's settings, stored by one action that every page, the API and the admin use.
+
+A season's standings and its club's ratings are derived from some of its settings: whether
+it is public, whether its deals need a second person's confirmation, and its games.  When
+one of them changes, the derived rows are made again once the change commits
+(``tournaments.events.seasons_changed``: ``scoring`` rebuilds the season and its club's
+ratings); a change of confirmation changes what counts in every match, so each of them is
+checked again (its ``version`` moves on).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import F
+
+from tournaments import events
+from tournaments.models import Match, Season
+
+DERIVED_FROM = ("public", "require_confirmation", "games")
+"""A season's settings that its standings and its club's ratings are derived from."""
+
+
+def save_season(season: Season) -> Season:
+    """Store a new or changed season; what derives from a changed setting is made again
+    once the change commits (a new season has no match yet: nothing to make)."""
+    with transaction.atomic():
+        before = (
+            Season.objects.select_for_update().filter(pk=season.pk).values(*DERIVED_FROM).first()
+            if season.pk
+            else None
+        )
+        season.save()
+        if before is None or all(before[name] == getattr(season, name) for name in DERIVED_FROM):
+            return season
+        if before["require_confirmation"] != season.require_confirmation:
+            Match.objects.filter(table__club_night__season_id=season.pk).update(
+                version=F("version") + 1
+            )
+        events.seasons_changed([season.pk])
+    return season

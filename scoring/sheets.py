@@ -65,9 +65,13 @@ def match_sheet(match: Match) -> MatchSheet:
     confirm = match.table.club_night.season.require_confirmation
     pending = [confirm and d.confirmed_at is None for d in stored]
     checked = engine.check_match(match_record(match, [d.record for d in stored]))
-    # Totals, ranks and the winner count the confirmed deals only.
-    result = engine.check_match(
-        match_record(match, [d.record for d, p in zip(stored, pending, strict=True) if not p])
+    # Totals, ranks and the winner count the confirmed deals only (all of them, most often).
+    result = (
+        engine.check_match(
+            match_record(match, [d.record for d, p in zip(stored, pending, strict=True) if not p])
+        )
+        if any(pending)
+        else checked
     )
     rows: list[SheetRow] = []
     names = {p.handle: p.display_name for p in players}

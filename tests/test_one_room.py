@@ -4,7 +4,8 @@
   on a model's ``save`` or a model signal: a season's settings (``tournaments.seasons``)
   and a rename (``tournaments.renames.save_player``).
 - The page views fetch their objects and say their refusals in one module
-  (``web.pages.getters``).
+  (``web.pages.getters``), and never replay a match: they ask the action layer
+  (``actions.next_deal``) or the score sheet (``scoring.sheets``).
 """
 
 from __future__ import annotations
@@ -55,3 +56,16 @@ def test_page_views_refuse_in_one_module():
         )
     ]
     assert own == []
+
+
+def test_no_page_view_replays_a_match():
+    replaying = {"check_match", "match_record", "next_deal"}
+    calls = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path, tree in sources("web/pages")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "attr", getattr(node.func, "id", "")) in replaying
+        and getattr(getattr(node.func, "value", None), "id", "") != "actions"
+    ]
+    assert calls == []

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_noop
 
 import engine
 from engine.results import DealResult
-from tournaments import confirmation, progress, store
+from tournaments import confirmation, progress, records, store
 from tournaments.events import match_changed
 from tournaments.models import Deal, Match, Player, Seat, Table
 from tournaments.records import (
@@ -33,7 +33,6 @@ from tournaments.records import (
     error,
     match_envelope,
     match_record,
-    next_deal,
     problems,
 )
 
@@ -134,6 +133,26 @@ def create_match(
 
 
 # -- deals ----------------------------------------------------------------------
+
+
+def next_deal(match: Match, before: int | None = None) -> dict[str, Any]:
+    """What the match's next deal inherits from the deals before it, in the games whose
+    deals follow the match (who plays it, who deals, Twenty-Two's hand size); ``{}`` in
+    the others.  From the match's kept progress, without replaying a deal; for deal number
+    ``before`` (a correction's form) from the active deals before it."""
+    if not engine.GAMES[match.game].deals_follow_the_match:
+        return {}
+    if before is None:
+        kept = progress.of(match)
+        return dict(engine.next_deal(match_envelope(match, kept.handles), kept.snapshot))
+    active = match.deals.filter(deleted_at__isnull=True, number__lt=before).order_by("number")
+    return records.next_deal(match, [d.record for d in active])
+
+
+def is_resent(match: Match, key: str | None) -> bool:
+    """An entry whose key is stored with a deal of the match already: a resend, which
+    :func:`enter_deal` answers with the stored deal."""
+    return key is not None and Deal.objects.filter(match=match, idempotency_key=key).exists()
 
 
 def check_next_deal(

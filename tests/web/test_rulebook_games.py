@@ -10,6 +10,7 @@ from openpyxl import load_workbook
 import engine
 from scoring.models import MatchStanding, Rating
 from tests import worlds
+from tournaments import actions
 from tournaments.models import Match, Season, Seat
 
 pytestmark = pytest.mark.django_db
@@ -211,3 +212,24 @@ def test_the_demo_league_has_a_match_of_each_rulebook_game(client, demo):
     assert "Bhabhi" in response.content.decode()
     seated = Seat.objects.filter(match__game="twentytwo").values("player").distinct().count()
     assert Rating.objects.filter(game="twentytwo", scope="club").count() == seated
+
+
+def test_the_entry_page_reads_the_next_deal_from_the_kept_progress(
+    client, scorer, make_match, monkeypatch
+):
+    """A GET of a Twenty-Two entry page replays the match once, for its score sheet: who
+    plays the next deal and who deals it come from the action layer's kept progress
+    (``actions.next_deal``), not from a replay of their own."""
+    match = make_match("twentytwo", ["aki", "ben", "chika"])
+    for dealer, a, b, c in [("chika", "SA", "H2", "D3"), ("aki", "HA", "H3", "D4")]:
+        last = {"aki": a, "ben": b, "chika": c}
+        actions.enter_deal(match, {"dealer": dealer, "last_trick": last}, user=scorer)
+    match.refresh_from_db()
+    assert match.state  # the kept progress of the two deals
+    replays = []
+    check_match = engine.check_match
+    monkeypatch.setattr(engine, "check_match", lambda r: replays.append(r) or check_match(r))
+    client.force_login(scorer)
+    page = client.get(f"/matches/{match.pk}/enter/").content.decode()
+    assert 'name="last_aki"' not in page and 'name="last_ben"' in page  # aki is out
+    assert len(replays) == 1, "the score sheet replays the match; nothing else does"

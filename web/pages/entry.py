@@ -116,8 +116,7 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
                 key = form.cleaned_data.get("key") or None
                 # A resend of a stored entry (its key known) answers the stored deal; only a
                 # new entry is asked whether it is the same as the previous deal.
-                resent = key is not None and match.deals.filter(idempotency_key=key).exists()
-                if not form.cleaned_data.get("confirm_same") and not resent:
+                if not form.cleaned_data.get("confirm_same") and not actions.is_resent(match, key):
                     same_as = _same_as_previous(match, record)
                 if same_as is None:
                     try:

@@ -19,11 +19,11 @@ from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from tournaments import actions
 from tournaments.games import league_game
 from tournaments.games.base import Section
 from tournaments.messages import localize
 from tournaments.models import Match, Player
-from tournaments.records import next_deal
 
 MAX_UPLOAD = 1024 * 1024
 
@@ -54,11 +54,8 @@ class DealEntryForm(forms.Form):
         self.players: list[Player] = match.seated_players()
         self.next_deal: dict[str, Any] = {}
         if engine.GAMES[match.game].deals_follow_the_match:
-            # Who plays the deal, who deals it: the engine's reading of the match before it.
-            records = match.deals.filter(deleted_at__isnull=True).order_by("number")
-            if before is not None:
-                records = records.filter(number__lt=before)
-            self.next_deal = next_deal(match, [d.record for d in records])
+            # Who plays the deal, who deals it: the action layer's reading of the match.
+            self.next_deal = actions.next_deal(match, before)
             seated = self.next_deal.get("players") or [p.handle for p in self.players]
             self.players = [p for p in self.players if p.handle in seated]
         self.handles = [p.handle for p in self.players]

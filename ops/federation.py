@@ -25,13 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection, transaction
-from django.db.models import Model
+from django.db import transaction
 from django.utils import timezone
 
 import engine
+from dbtools.bulk import analyze, insert_rows
 from engine.deal import play_match
-from tournaments.bulk import insert_rows
 from tournaments.games import LEAGUE_GAMES
 from tournaments.games.base import PlannedMatch, strip_envelope
 from tournaments.models import Club, ClubNight, Deal, DealScore, Match, Player, Season, Seat, Table
@@ -129,17 +128,6 @@ def generate(
         progress(f"club {c + 1}/{clubs}: {made} deals")
     analyze([Club, Player, Season, ClubNight, Table, Match, Seat, Deal, DealScore])
     return report
-
-
-def analyze(models: list[type[Model]]) -> None:
-    """Have PostgreSQL count the rows just written (as its manual says to after a bulk
-    load): a planner that still believes the tables empty nests loops over them, and the
-    first rebuild's statements take minutes instead of milliseconds."""
-    if connection.vendor != "postgresql":
-        return
-    with connection.cursor() as cursor:
-        for model in models:
-            cursor.execute(f'ANALYZE "{model._meta.db_table}"')
 
 
 def _club(

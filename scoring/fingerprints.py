@@ -21,6 +21,7 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import F
 
+from dbtools import backend
 from scoring.models import Fingerprint
 from tournaments.models import Match, Season
 
@@ -57,7 +58,7 @@ fingerprint of an empty text."""
 
 
 def taken() -> bool:
-    return connection.vendor == "postgresql"
+    return backend.postgresql()
 
 
 def of_seasons(season_ids: list[int]) -> dict[int, str]:

@@ -19,13 +19,13 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from itertools import groupby
 from typing import Any
 
-from django.db import connection
 from django.db.models import QuerySet, TextField
 from django.db.models.functions import Cast
 
 import engine
+from dbtools import backend
+from dbtools.bulk import plain_rows, streamed_rows
 from tournaments import progress
-from tournaments.bulk import plain_rows, streamed_rows
 from tournaments.models import Deal, DealScore, Seat, counting_deals
 
 BATCH = 5000
@@ -167,8 +167,8 @@ def read(
     club_ids: list[int], games: list[str], since: dt.date | None, public_only: bool
 ) -> AbstractContextManager[Iterator[tuple[str, dt.date, str | None]]]:
     """The rows of :func:`of_matches` as the deals are now (none filled), to be read within
-    the block: on PostgreSQL streamed (``tournaments.bulk.streamed_rows``)."""
-    if connection.vendor == "postgresql":
+    the block: on PostgreSQL streamed (``dbtools.bulk.streamed_rows``)."""
+    if backend.postgresql():
         nights = " AND n.date >= %(since)s" if since is not None else ""
         if public_only:
             nights += " AND s.public"

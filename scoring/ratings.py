@@ -54,12 +54,12 @@ from django.db import transaction
 from django.db.models import F, OuterRef, QuerySet, Subquery
 
 import engine
+from dbtools.bulk import plain_plans, write_differences
 from engine import skill
 from scoring import fingerprints, rating_events
 from scoring.models import Rating, RatingHistory, Scope, SeasonStanding
 from scoring.sheets import SeasonChart, Series
 from tournaments import access
-from tournaments.bulk import plain_plans, write_differences
 from tournaments.models import Club, Match, Player, Season
 
 MU = skill.MU

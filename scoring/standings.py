@@ -33,10 +33,11 @@ from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 import engine
+from dbtools import backend
+from dbtools.bulk import insert_rows, plain_plans
 from scoring import fingerprints
 from scoring.models import COUNT_COLUMNS, COUNTS, MatchStanding, SeasonPoint, SeasonStanding
 from tournaments import progress
-from tournaments.bulk import insert_rows, plain_plans
 from tournaments.games import LEAGUE_GAMES, LeagueGame, league_game
 from tournaments.models import Deal, DealScore, Match, Season, Seat
 from tournaments.records import match_envelope
@@ -209,7 +210,7 @@ def rebuild_seasons(
         if fingerprinted and not every:
             before = fingerprints.kept(fingerprints.SEASON, ids)
             ids = [i for i in ids if i not in now or before.get(i) != now[i]]
-        if ids and connection.vendor == "postgresql":
+        if ids and backend.postgresql():
             with connection.cursor() as cursor:
                 cursor.execute(_totals_statement(), {"seasons": ids})
                 cursor.execute(POINTS, {"seasons": ids})

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
+from dbtools import backend
 from tournaments import actions
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
@@ -301,9 +302,9 @@ def _close_stray_connections(django_db_setup, django_db_blocker):
     from django.db import connection
 
     with django_db_blocker.unblock():
-        if connection.vendor == "postgresql" and connection.settings_dict["NAME"].startswith(
-            "test_"
-        ):
+        if backend.vendor_of(connection) == "postgresql" and connection.settings_dict[
+            "NAME"
+        ].startswith("test_"):
             with connection.cursor() as cursor:
                 cursor.execute(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "

@@ -1,6 +1,6 @@
 """The layers point one way and no module imports itself in a circle.
 
-engine ← tournaments ← scoring ← web, ops ← config: a package imports only
+engine, dbtools ← tournaments ← scoring ← web, ops ← config: a package imports only
 from the layers below it (and its own), whatever the import's place in the file
 (top level, inside a function, under ``TYPE_CHECKING``).  ``web`` (the pages and
 the API) and ``ops`` (demo, generator, backups) stand side by side and never
@@ -13,7 +13,15 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-LAYERS = {"engine": 0, "tournaments": 1, "scoring": 2, "web": 3, "ops": 3, "config": 4}
+LAYERS = {
+    "engine": 0,
+    "dbtools": 0,
+    "tournaments": 1,
+    "scoring": 2,
+    "web": 3,
+    "ops": 3,
+    "config": 4,
+}
 
 
 def module_of(path: Path, root: Path) -> str:

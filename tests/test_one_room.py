@@ -3,6 +3,8 @@
 - A workflow is an explicit action that pages, the API and the admin call, never a hook
   on a model's ``save`` or a model signal: a season's settings (``tournaments.seasons``)
   and a rename (``tournaments.renames.save_player``).
+- The database toolkit and its one seam between PostgreSQL and SQLite are a package of
+  their own (``dbtools``).
 - The page views fetch their objects and say their refusals in one module
   (``web.pages.getters``), and never replay a match: they ask the action layer
   (``actions.next_deal``) or the score sheet (``scoring.sheets``).
@@ -69,3 +71,15 @@ def test_no_page_view_replays_a_match():
         and getattr(getattr(node.func, "value", None), "id", "") != "actions"
     ]
     assert calls == []
+
+
+def test_only_the_seam_asks_which_database_this_is():
+    """``dbtools.backend`` is the one place that reads ``connection.vendor``: every hot
+    path's PostgreSQL and portable twins are chosen there."""
+    asking = sorted(
+        str(path.relative_to(ROOT))
+        for path, tree in sources("dbtools", "tournaments", "scoring", "web", "ops", "config")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr == "vendor"
+    )
+    assert asking == ["dbtools/backend.py"]

@@ -23,6 +23,8 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.test import TestCase
 
+from dbtools import backend
+
 KEPT_BY_DJANGO = frozenset({"django_content_type", "auth_permission", "django_migrations"})
 """Tables that Django fills again after every flush: never part of a world."""
 
@@ -90,7 +92,7 @@ def built_once(name: str, build: Callable[[], object], *, analyze: bool = False)
     in from then on.  Only into an empty database: a test that made rows of its own first
     builds its world as before.  ``analyze``: the copied tables are analyzed as the build
     analyzed them (a planner that takes a bulk-loaded table for empty picks slow plans)."""
-    if connection.vendor != "postgresql":
+    if backend.vendor_of(connection) != "postgresql":
         build()
         return
     tables = _tables()

@@ -10,7 +10,7 @@ class TournamentsConfig(AppConfig):
         from django.db.models import ForeignKey
         from django.db.models.signals import post_save
 
-        from tournaments.bulk import AnyOf
+        from dbtools.lookups import AnyOf
         from tournaments.invitations import keep_account_name
 
         ForeignKey.register_lookup(AnyOf)

@@ -30,8 +30,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 import engine
+from dbtools.bulk import insert_rows
 from tournaments import progress
-from tournaments.bulk import insert_rows
 from tournaments.models import Deal, DealScore, DealVersion, Match, MatchEvent, counting_deals
 from tournaments.records import (
     Rejection,

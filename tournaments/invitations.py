@@ -32,6 +32,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_noop
 
+from dbtools import backend
 from tournaments import access
 from tournaments import members as club_members
 from tournaments.models import AccountName, Club, Invitation, Membership, Player, SignUp
@@ -107,7 +108,7 @@ def keep_account_name(sender: Any, instance: Any, **kwargs: Any) -> None:
 def _lock(name: str) -> None:
     """A lock on ``name`` for the rest of the transaction (PostgreSQL; SQLite writes one
     transaction at a time anyway)."""
-    if connection.vendor == "postgresql":
+    if backend.postgresql():
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [name])
 

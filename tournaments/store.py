@@ -19,6 +19,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import F
 
+from dbtools import backend
 from tournaments.models import Deal, DealScore, Match, Player
 
 STATEMENT = """
@@ -83,9 +84,7 @@ def insert(new: NewDeal) -> Deal | None:
         "request_hash": new.request_hash,
         "event": new.event,
     }
-    deal_id = (_in_one_statement if connection.vendor == "postgresql" else _in_a_transaction)(
-        new, status, columns
-    )
+    deal_id = _stored(new, status, columns)
     if deal_id is None:
         return None
     new.match.version = new.version + 1
@@ -141,3 +140,8 @@ def _in_a_transaction(new: NewDeal, status: str, columns: dict[str, Any]) -> int
             DealScore(deal_id=deal_id, player=p, score=s, won=w) for p, s, w in new.scores
         )
         return deal_id
+
+
+_stored = backend.twin(postgresql=_in_one_statement, portable=_in_a_transaction)
+"""The deal stored with its scores and the match moved on, or ``None`` when the match
+changed meanwhile: PostgreSQL's one statement, or the same steps in a transaction."""

@@ -1,4 +1,4 @@
-"""Writing only what differs (``tournaments.bulk.write_differences``): stored rows are made
+"""Writing only what differs (``dbtools.bulk.write_differences``): stored rows are made
 equal to fresh tuples, and rows whose values did not change are neither deleted nor
 written again.  And the driver's own reads (``plain_rows``, ``streamed_rows``)."""
 
@@ -12,9 +12,9 @@ import pytest
 from django.db import DataError, connection, transaction
 from django.db.models.expressions import RawSQL
 
+from dbtools.bulk import STREAMED, plain_rows, streamed_rows, write_differences
 from scoring.models import Rating, Scope
 from tests.scoring.derived import written_rows
-from tournaments.bulk import STREAMED, plain_rows, streamed_rows, write_differences
 from tournaments.models import Club, Player
 
 pytestmark = pytest.mark.django_db

@@ -12,10 +12,11 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 import engine
+from dbtools import backend
 from engine.deal import play_match
 from scoring.apps import _queue_refresh
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-from tournaments import actions, corrections, events, store
+from tournaments import actions, corrections, events
 from tournaments.models import Deal, DealScore, Match
 
 REFRESH = "scoring.refresh_standings"
@@ -70,12 +71,12 @@ def test_the_query_count_of_an_entry_is_pinned_and_does_not_grow_with_the_match(
     )
 
 
-@pytest.fixture(params=["one statement", "ORM steps"])
-def store_path(request, monkeypatch):
-    """PostgreSQL's one statement, and the ORM steps other databases (the SQLite demo) take."""
-    if request.param == "ORM steps":
-        monkeypatch.setattr(store, "_in_one_statement", store._in_a_transaction)
-    return request.param
+@pytest.fixture(params=["postgresql", "portable"])
+def store_path(request):
+    """PostgreSQL's one statement, and the ORM steps other databases (the SQLite demo) take:
+    the portable twins chosen by name (``dbtools.backend.using``)."""
+    with backend.using(request.param):
+        yield request.param
 
 
 @pytest.mark.django_db

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
+from dbtools import backend
 from tests.conftest import at_the_same_moment, member_of
 from tournaments import members
 from tournaments.models import Membership
@@ -61,7 +62,7 @@ def test_the_django_admin_cannot_remove_the_last_administrator(
 
 @pytest.mark.django_db(transaction=True)
 def test_two_administrators_demoting_each_other_at_once_leave_one(club, django_user_model):
-    if connection.vendor != "postgresql":
+    if backend.vendor_of(connection) != "postgresql":
         pytest.fail("the race runs on PostgreSQL (make test)")
     for attempt in range(10):
         first = member_of(club, django_user_model, f"first-{attempt}", "admin")

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from dbtools import backend
 from tests import worlds
 from tournaments.models import ClubNight, Match, Membership, Player, Season, Table
 from tournaments.nights import PlannedTable, seat_night
@@ -226,7 +227,7 @@ def test_a_draw_confirmed_twice_at_once_seats_everyone_once(club, django_user_mo
     from tests.conftest import at_the_same_moment
     from tournaments.nights import Guest
 
-    if connection.vendor != "postgresql":
+    if backend.vendor_of(connection) != "postgresql":
         pytest.fail("the race runs on PostgreSQL (make test)")
     season = Season.objects.create(club=club, name="Winter", games=["napoleon"])
     night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 4))

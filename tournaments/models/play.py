@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from dbtools import backend
 from tournaments.models.league import Player, Season, Table, game_choices
 
 
@@ -25,7 +26,7 @@ class JSONText(models.JSONField):
     and nothing asks them of such a column.  Elsewhere (SQLite) the same as ``JSONField``."""
 
     def db_type(self, connection: Any) -> str | None:
-        if connection.vendor == "postgresql":
+        if backend.vendor_of(connection) == "postgresql":
             return "json"
         return super().db_type(connection)
 

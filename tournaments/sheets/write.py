@@ -22,8 +22,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from dbtools.bulk import insert_rows
 from tournaments import events, progress
-from tournaments.bulk import insert_rows
 from tournaments.models import (
     Club,
     ClubNight,

@@ -1,4 +1,5 @@
-"""Writing many rows at once: PostgreSQL's COPY, ``bulk_create`` on other databases.
+"""Writing and reading many rows at once: PostgreSQL's COPY, ``bulk_create`` on other
+databases; rows in the driver's own types, or streamed; plan settings; ANALYZE.
 
 The rebuilds and the federation generator write hundreds of thousands of rows;
 building a model instance per row and an INSERT with that many parameters
@@ -15,7 +16,9 @@ from contextlib import contextmanager
 from typing import Any, cast
 
 from django.db import connection, models
-from django.db.models import Lookup, QuerySet
+from django.db.models import Model, QuerySet
+
+from dbtools import backend
 
 DELETED_AT_ONCE = 5000
 """Ids per DELETE (a statement's parameters stay well under the databases' limits)."""
@@ -37,7 +40,7 @@ def insert_rows(
     if not rows:
         return []
     meta = model._meta
-    if connection.vendor != "postgresql":
+    if not backend.postgresql():
         names = [_field(model, f).attname for f in fields]  # match_id: foreign keys take ids
         made = model.objects.bulk_create(  # type: ignore[attr-defined]
             [model(**dict(zip(names, row, strict=True))) for row in rows], batch_size=2000
@@ -66,27 +69,6 @@ def insert_rows(
     return new_ids
 
 
-class AnyOf(Lookup):
-    """``player__any_of=<ids subquery>``: on PostgreSQL ``= ANY(ARRAY(subquery))``, the ids
-    made into an array once and each looked up in the column's index, where ``IN
-    (subquery)`` is a join PostgreSQL often answers by reading the whole table (ten clubs'
-    rating history at 100,000 deals: 12.3 ms so, 2.8 ms by the index; a table read again
-    for every batch of clubs); ``IN (subquery)`` elsewhere.  Registered on foreign keys
-    (``tournaments.apps``)."""
-
-    lookup_name = "any_of"
-
-    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
-        lhs, lhs_params = self.process_lhs(compiler, connection)
-        rhs, rhs_params = self.process_rhs(compiler, connection)
-        return f"{lhs} IN {rhs}", [*lhs_params, *rhs_params]
-
-    def as_postgresql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
-        lhs, lhs_params = self.process_lhs(compiler, connection)
-        rhs, rhs_params = self.process_rhs(compiler, connection)
-        return f"{lhs} = ANY(ARRAY{rhs})", [*lhs_params, *rhs_params]
-
-
 def plain_plans() -> None:
     """For the rest of the open transaction (on PostgreSQL): no parallel workers and no JIT
     compilation for its queries.  The rebuilds are spread over Celery workers, one per
@@ -96,7 +78,7 @@ def plain_plans() -> None:
     (the planner's estimate of the ratings' read is above ``jit_above_cost``) costs more
     than it saves (ten clubs' events at 1,000,000 deals: 431 ms with JIT, 245 ms
     without)."""
-    if connection.vendor == "postgresql":
+    if backend.postgresql():
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL jit = off")
 
@@ -108,7 +90,7 @@ def plain_rows(rows: QuerySet[Any]) -> list[tuple[Any, ...]]:
     make on the server and to read: 51,000 rating history rows 94 -> 54 ms), elsewhere
     Django's (SQLite's dates need its converters).  The parameters are bound on the
     server there: at most 65,535 a statement (the callers filter on a few ids)."""
-    if connection.vendor != "postgresql":
+    if not backend.postgresql():
         return list(rows)
     sql, params = rows.query.sql_with_params()
     with _driver_cursor() as cursor:
@@ -183,3 +165,14 @@ def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
     field = model._meta.get_field(name)
     assert isinstance(field, models.Field), f"{model.__name__}.{name} is not a column"
     return field
+
+
+def analyze(models_: list[type[Model]]) -> None:
+    """Have PostgreSQL count the rows just written (as its manual says to after a bulk
+    load): a planner that still believes the tables empty nests loops over them, and the
+    first rebuild's statements take minutes instead of milliseconds."""
+    if not backend.postgresql():
+        return
+    with connection.cursor() as cursor:
+        for model in models_:
+            cursor.execute(f'ANALYZE "{model._meta.db_table}"')

@@ -121,6 +121,19 @@ class Checker:
     def ok(self) -> bool:
         return not self.problems
 
+    def agrees(self, path: str, given: Any, derived: Any, shown: Any = None) -> None:
+        """A summary field that a full play log gives as well must say what the log's
+        replay says: ``given`` (:data:`MISSING`: not given, or unreadable and reported
+        already) against ``derived``, both in the form they compare in; the problem shows
+        ``shown`` (default ``derived``), how the field would be written."""
+        if given is not MISSING and given != derived:
+            self.add(
+                "replay_mismatch",
+                path,
+                gettext_noop("the replay gives %(derived)s"),
+                derived=derived if shown is None else shown,
+            )
+
     # -- readers -----------------------------------------------------------------
     def require(self, record: Mapping[str, Any], key: str, path: str = "") -> Any:
         """The value at ``key``, or :data:`MISSING` with a ``missing_field`` problem.
@@ -257,9 +270,14 @@ class Checker:
         return parsed
 
     def dealt_hands(
-        self, record: Mapping[str, Any], players: list[str], size: int, key: str = "hands"
+        self,
+        record: Mapping[str, Any],
+        players: list[str],
+        size: int | Mapping[str, int],
+        key: str = "hands",
     ) -> dict[str, list[Card]] | None:
-        """Every player's dealt hand, each of ``size`` cards (full-play records)."""
+        """Every player's dealt hand, each of ``size`` cards, or of ``size[player]`` where
+        hands differ (full-play records)."""
         raw = self.per_player(self.require(record, key), players, key)
         if raw is None:
             return None
@@ -268,12 +286,13 @@ class Checker:
             cards = self.cards(value, join(key, player))
             if cards is None:
                 continue
-            if len(cards) != size:
+            dealt = size if isinstance(size, int) else size[player]
+            if len(cards) != dealt:
                 self.add(
                     "wrong_card_count",
                     join(key, player),
                     gettext_noop("a hand is dealt %(size)s cards, not %(n_cards)s"),
-                    size=size,
+                    size=dealt,
                     n_cards=len(cards),
                 )
             hands[player] = cards

@@ -52,7 +52,7 @@ from typing import Any
 from engine.game import DealResult, Game, Scored
 from engine.games.bhabhi_play import Replay, random_game
 from engine.match import MatchState
-from engine.problems import Checker, gettext_noop, join
+from engine.problems import MISSING, Checker, gettext_noop, join
 
 FULL_PLAY_KEYS = frozenset({"hands", "rounds"})
 TAKE_HAND = ("left", "any")
@@ -97,13 +97,7 @@ class Bhabhi(Game):
                 return None
             loser, out = played
             for key, derived in (("bhabhi", loser), ("out", out)):
-                if key in record and record[key] != derived:
-                    checker.add(
-                        "replay_mismatch",
-                        key,
-                        gettext_noop("the replay gives %(derived)s"),
-                        derived=derived,
-                    )
+                checker.agrees(key, record.get(key, MISSING), derived)
         else:
             read = _summary(record, players, checker)
             if read is None:

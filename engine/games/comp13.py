@@ -29,7 +29,7 @@ from engine.cards import Card, standard_deck
 from engine.game import DealResult, Game, Scored
 from engine.games.comp13_play import random_comp13_deal, replay_comp13
 from engine.match import MatchState
-from engine.problems import Checker, gettext_noop, join
+from engine.problems import MISSING, Checker, gettext_noop, join
 
 FULL_PLAY_KEYS = frozenset({"hands", "stock", "moves", "dealer_card"})
 
@@ -106,13 +106,8 @@ class Comp13(Game):
         for key, derived in (("captured", replayed.captured), ("hand_faces", replayed.hand_faces)):
             if key in record:
                 given = self._cards_by_player(record, key, players, checker)
-                if given is not None and _as_sets(given) != _as_sets(derived):
-                    checker.add(
-                        "replay_mismatch",
-                        key,
-                        gettext_noop("the replay gives %(as_codes)s"),
-                        as_codes=_as_codes(derived),
-                    )
+                compared = MISSING if given is None else _as_sets(given)
+                checker.agrees(key, compared, _as_sets(derived), _as_codes(derived))
         if not checker.ok:
             return None
         scored = self.settle(replayed.order_from_dealer, replayed.captured, replayed.hand_faces)

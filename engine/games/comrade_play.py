@@ -109,24 +109,9 @@ def replay(
     n = len(players)
     order = [after(players, deals_by, k) for k in range(n)]
     sizes = hand_sizes(players, deals_by)
-    raw = checker.per_player(checker.require(record, "hands"), players, "hands")
+    hands = checker.dealt_hands(record, players, sizes)
     turns = checker.typed(checker.require(record, "bidding"), list, "bidding")
-    if raw is None or turns is None:
-        return None
-    hands: dict[str, list[Card]] = {}
-    for p, value in raw.items():
-        cards = checker.cards(value, join("hands", p))
-        if cards is not None:
-            if len(cards) != sizes[p]:
-                checker.add(
-                    "wrong_card_count",
-                    join("hands", p),
-                    gettext_noop("%(p)s is dealt %(sizes)s cards"),
-                    p=p,
-                    sizes=sizes[p],
-                )
-            hands[p] = cards
-    if len(hands) != n or not checker.ok:
+    if hands is None or turns is None or not checker.ok:
         return None
     checker.deck_counts(
         ((join(join("hands", p), i), c) for p in players for i, c in enumerate(hands[p])),

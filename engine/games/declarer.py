@@ -38,7 +38,7 @@ from engine.game import DealResult, Game, Scored
 from engine.games.replay import replay
 from engine.games.score_tables import Payout
 from engine.games.settlement import Army, settle
-from engine.problems import Checker, gettext_noop, join
+from engine.problems import MISSING, Checker, gettext_noop, join
 
 TRUMPS: tuple[str, ...] = (
     "black",
@@ -91,14 +91,19 @@ class DeclarerGame(Game):
         """After ``target`` deals, when the match names a number of deals."""
         return target is not None and deals_played >= target
 
-    # -- hooks -----------------------------------------------------------------
-    @abstractmethod
-    def widow_size(self, players: int) -> int:
-        """Cards left in the centre (中のカード), tables 2.1 and 3.1."""
+    # -- what each game gives as a table ---------------------------------------------
+    widows: ClassVar[Mapping[int, int]]
+    """Cards left in the centre (中のカード) by number of players, tables 2.1 and 3.1."""
+    hands: ClassVar[Mapping[int, int]]
+    """Cards dealt to each player by number of players, tables 2.1 and 3.1."""
 
-    @abstractmethod
+    def widow_size(self, players: int) -> int:
+        return self.widows[players]
+
     def hand_size(self, players: int) -> int:
-        """Cards dealt to each player, tables 2.1 and 3.1."""
+        return self.hands[players]
+
+    # -- hooks -----------------------------------------------------------------
 
     @abstractmethod
     def adjutant_choices(self, players: int) -> tuple[int, ...]:
@@ -221,14 +226,7 @@ class DeclarerGame(Game):
             "discarded_point_cards": replayed.discarded_point_cards,
         }
         for key, derived in given.items():
-            if key in record and record[key] != derived:
-                checker.add(
-                    "replay_mismatch",
-                    key,
-                    gettext_noop("the record says %(record)s, the replay gives %(derived)s"),
-                    record=repr(record[key]),
-                    derived=repr(derived),
-                )
+            checker.agrees(key, record.get(key, MISSING), derived, repr(derived))
         if not checker.ok:
             return None
         declarer, count, _trump, allowed = declaration

@@ -35,14 +35,11 @@ class Napoleon(DeclarerGame):
     best_players = 4
     point_cards_total = 20
 
+    widows = WIDOW
+    hands = HAND
+
     def random_deal(self, rng: random.Random, state: MatchState) -> dict[str, Any] | None:
         return random_full_deal(self, list(state.players), rng)
-
-    def widow_size(self, players: int) -> int:
-        return WIDOW[players]
-
-    def hand_size(self, players: int) -> int:
-        return HAND[players]
 
     def adjutant_choices(self, players: int) -> tuple[int, ...]:
         return (2,) if players == 6 else (1,)

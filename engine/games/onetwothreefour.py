@@ -51,7 +51,7 @@ from engine.games.onetwothreefour_play import (
     value,
 )
 from engine.match import MatchState
-from engine.problems import Checker, gettext_noop, join
+from engine.problems import MISSING, Checker, gettext_noop, join
 
 FULL_PLAY_KEYS = frozenset({"hands", "start", "stock", "turns"})
 SCORING = ("winner_plus", "loser_minus", "chips")
@@ -123,13 +123,7 @@ class OneTwoThreeFour(Game):
                 ("dropped", dropped),
                 ("winner", winner),
             ):
-                if key in record and record[key] != derived:
-                    checker.add(
-                        "replay_mismatch",
-                        key,
-                        gettext_noop("the replay gives %(derived)s"),
-                        derived=derived,
-                    )
+                checker.agrees(key, record.get(key, MISSING), derived)
         else:
             read = self._summary(record, players, order, checker)
             if read is None:

@@ -26,7 +26,7 @@ from engine.cards import Card, Suit, standard_deck
 from engine.game import DealResult, Game, Scored
 from engine.games.packing_play import random_packing_deal, replay_packing
 from engine.match import MatchState
-from engine.problems import Checker, gettext_noop, join
+from engine.problems import MISSING, Checker, gettext_noop, join
 
 FULL_PLAY_KEYS = frozenset({"hands", "table", "stock", "turns"})
 
@@ -78,13 +78,7 @@ class Packing(Game):
             packs = replay_packing(record, players, self.deck(len(players)), checker)
             if packs is not None and "packs" in record:
                 given = self._packs(record, players, checker)
-                if given is not None and _codes(given) != _codes(packs):
-                    checker.add(
-                        "replay_mismatch",
-                        "packs",
-                        gettext_noop("the replay gives %(codes)s"),
-                        codes=_codes(packs),
-                    )
+                checker.agrees("packs", MISSING if given is None else _codes(given), _codes(packs))
         else:
             packs = self._packs(record, players, checker)
         if packs is None or not checker.ok:

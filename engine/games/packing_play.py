@@ -30,6 +30,7 @@ from itertools import combinations
 from typing import Any
 
 from engine.cards import Card, Suit
+from engine.games.common import play_object
 from engine.problems import Checker, gettext_noop, join
 
 PLAY_VALUE = {"A": 20, "K": 10, "Q": 10, "J": 10}
@@ -166,21 +167,12 @@ def replay_packing(
 def _turn(
     state: Table, players: list[str], who: str, turn: Any, path: str, checker: Checker
 ) -> bool:
-    turn = checker.typed(turn, dict, path)
+    raw = checker.typed(turn, dict, path)
+    if raw is None:
+        return False
+    checker.known_keys(raw, TURN_KEYS, path)
+    turn = play_object(raw, path, players, who, checker)  # the player whose turn it is
     if turn is None:
-        return False
-    checker.known_keys(turn, TURN_KEYS, path)
-    player = checker.player(checker.require(turn, "player", path), players, join(path, "player"))
-    if player is None:
-        return False
-    if player != who:
-        checker.add(
-            "wrong_order",
-            join(path, "player"),
-            gettext_noop("it is %(who)s's turn, not %(player)s's"),
-            who=who,
-            player=player,
-        )
         return False
     drawn = state.stock.pop(0)
     if "draw" in turn:

@@ -39,14 +39,11 @@ class Rettler(DeclarerGame):
     best_players = 6
     point_cards_total = 40
 
+    widows = WIDOW
+    hands = HAND
+
     def random_deal(self, rng: random.Random, state: MatchState) -> dict[str, Any] | None:
         return random_full_deal(self, list(state.players), rng)
-
-    def widow_size(self, players: int) -> int:
-        return WIDOW[players]
-
-    def hand_size(self, players: int) -> int:
-        return HAND[players]
 
     def adjutant_choices(self, players: int) -> tuple[int, ...]:
         return tuple(adjutants for (n, adjutants) in MINIMUM if n == players)

@@ -17,7 +17,7 @@
   }
   if (document.body.dataset.signedIn === "0") forgetPages();
   // The service worker on every page: the site installs like an app (its manifest), and
-  // the entry pages kept by it open with no network (entry.js keeps them).
+  // the entry pages kept by it open with no network (entry/offline.js keeps them).
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () {});
   document.querySelectorAll("form[data-sign-out]").forEach(function (signOut) {
     signOut.addEventListener("submit", function (event) {

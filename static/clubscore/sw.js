@@ -2,7 +2,7 @@
 // no network.  Entry pages: the network first, the copy kept last time when there is
 // none; a page the server no longer gives (a withdrawn table link: 410; sent to sign
 // in) is forgotten.  Static assets: the copy kept, refreshed in the background.  Deals typed
-// offline are not handled here: the page queues them in IndexedDB (entry.js).
+// offline are not handled here: the page queues them in IndexedDB (entry/queue.js).
 "use strict";
 var PAGES = "clubscore-pages";
 var ASSETS = "clubscore-assets";

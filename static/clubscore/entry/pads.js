@@ -1,0 +1,50 @@
+// Card pads: they type into the last card field tapped; undo takes the last card back.
+export function connectPads(form) {
+  let target = null;
+  let suit = "";
+  form.querySelectorAll("input.cards, textarea.cards").forEach((el) => {
+    el.addEventListener("focus", () => { target = el; });
+  });
+  // A pad that pops up (a card field among others) shows while its section has the focus.
+  form.querySelectorAll(".entry-section").forEach((section) => {
+    const pad = section.querySelector(".cardpad.popup");
+    if (!pad) return;
+    section.addEventListener("focusin", (event) => {
+      if (!event.target.matches("input.cards, textarea.cards") || !pad.hidden) return;
+      pad.hidden = false;
+      pad.scrollIntoView({ block: "nearest" });  // above the Save bar (scroll-margin)
+    });
+    section.addEventListener("focusout", () => {
+      setTimeout(() => { if (!section.contains(document.activeElement)) pad.hidden = true; }, 0);
+    });
+  });
+  // A sticky pad's height, for the fields that scroll under it to stop below it (site.css).
+  form.querySelectorAll(".entry-section > .cardpad:not(.popup)").forEach((pad) => {
+    const measure = () => pad.parentNode.style.setProperty("--pad-height", pad.offsetHeight + "px");
+    measure();
+    window.addEventListener("resize", measure);
+  });
+  function append(code) {
+    const value = target.value.replace(/[ \t]+$/, "");
+    target.value = value && !/\n$/.test(value) ? value + " " + code : value + code;
+    target.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+  form.querySelectorAll(".cardpad button").forEach((button) => {
+    button.addEventListener("mousedown", (event) => event.preventDefault());  // keep the focus
+    button.addEventListener("click", () => {
+      const d = button.dataset;
+      if (d.suit) {
+        suit = d.suit;
+        form.querySelectorAll(".cardpad button.suit").forEach((b) => {
+          b.setAttribute("aria-pressed", String(b === button));
+        });
+        return;
+      }
+      if (!target) return;
+      if (d.code) append(d.code);
+      else if (d.rank && suit) append(suit + d.rank);
+      else if (d.newline) { if (target.value.trim()) target.value = target.value.replace(/\s+$/, "") + "\n"; }
+      else if (d.undo) target.value = target.value.replace(/\s*\S+\s*$/, "");
+    });
+  });
+}

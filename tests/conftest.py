@@ -72,6 +72,7 @@ def stale_engine_extensions() -> list[str]:
 BROWSER = Path(__file__).resolve().parent / "web" / "browser"
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Marks that follow from what a test uses: ``browser`` for the browser tests, ``worker``
     (and one group of a parallel run, ``--dist loadgroup``) for every test that sends tasks

@@ -54,11 +54,19 @@ control, the page in its cache): seconds when two browsers share two busy cores.
 
 
 def kept_offline(page, *, cached: bool = True) -> None:
-    """Wait until the page is kept for use offline: its service worker controls it and, with
-    ``cached``, the page itself is in the worker's cache."""
+    """Wait until the page is kept for use offline: its service worker is active and controls
+    the page (a page loaded before its worker took control is loaded again, as the next
+    deal's form would be) and, with ``cached``, the page itself is in the worker's cache."""
     page.wait_for_function(
-        "() => navigator.serviceWorker.controller !== null", timeout=KEPT_WAIT_MS
+        "() => navigator.serviceWorker.getRegistration().then(r => Boolean(r && r.active))",
+        polling=200,
+        timeout=KEPT_WAIT_MS,
     )
+    if not page.evaluate("() => navigator.serviceWorker.controller !== null"):
+        page.reload()
+        page.wait_for_function(
+            "() => navigator.serviceWorker.controller !== null", timeout=KEPT_WAIT_MS
+        )
     if cached:
         page.wait_for_function(
             "() => caches.match(location.pathname).then(Boolean)",

@@ -73,11 +73,9 @@ def plain_plans() -> None:
     """For the rest of the open transaction (on PostgreSQL): no parallel workers and no JIT
     compilation for its queries.  The rebuilds are spread over Celery workers, one per
     core: the database's own parallel workers only add processes competing for the same
-    cores (a full rebuild of 1,000,000 deals: 2 workers 5.9-6.6 s with them, 5.1 s
-    without; 1 worker 10.1 s and 9.4 s).  And their statements are short: compiling one
-    (the planner's estimate of the ratings' read is above ``jit_above_cost``) costs more
-    than it saves (ten clubs' events at 1,000,000 deals: 431 ms with JIT, 245 ms
-    without)."""
+    cores.  And their statements are short: compiling one (the planner's estimate of the
+    ratings' read is above ``jit_above_cost``) costs more than it saves.  The figures:
+    docs/benchmarks.md, "Measurements behind the code"."""
     if backend.postgresql():
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL jit = off")
@@ -87,7 +85,7 @@ def plain_rows(rows: QuerySet[Any]) -> list[tuple[Any, ...]]:
     """A ``values_list`` query's tuples as the driver makes them: on PostgreSQL psycopg's
     own, sent in binary (numbers, text and dates need none of Django's converters; a
     third cheaper than Django's rows, and binary numbers and dates are cheaper again to
-    make on the server and to read: 51,000 rating history rows 94 -> 54 ms), elsewhere
+    make on the server and to read: docs/benchmarks.md), elsewhere
     Django's (SQLite's dates need its converters).  The parameters are bound on the
     server there: at most 65,535 a statement (the callers filter on a few ids)."""
     if not backend.postgresql():

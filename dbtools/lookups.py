@@ -10,9 +10,8 @@ from django.db.models import Lookup
 class AnyOf(Lookup):
     """``player__any_of=<ids subquery>``: on PostgreSQL ``= ANY(ARRAY(subquery))``, the ids
     made into an array once and each looked up in the column's index, where ``IN
-    (subquery)`` is a join PostgreSQL often answers by reading the whole table (ten clubs'
-    rating history at 100,000 deals: 12.3 ms so, 2.8 ms by the index; a table read again
-    for every batch of clubs); ``IN (subquery)`` elsewhere.  Registered on foreign keys
+    (subquery)`` is a join PostgreSQL often answers by reading the whole table, again for
+    every batch of clubs (docs/benchmarks.md); ``IN (subquery)`` elsewhere.  Registered on foreign keys
     (``tournaments.apps``)."""
 
     lookup_name = "any_of"

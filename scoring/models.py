@@ -54,8 +54,7 @@ class MatchStanding(models.Model):
         indexes = [
             models.Index(fields=["season", "game", "player"]),
             # A season's fingerprint is the ids of its lines (scoring.fingerprints): read
-            # from this index alone, not from the whole table (84 -> 14 ms for ten
-            # clubs' seasons at 1,000,000 deals).
+            # from this index alone, not from the whole table.
             models.Index(fields=["season", "id"], name="match_line_by_season"),
         ]
 

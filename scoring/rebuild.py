@@ -17,7 +17,7 @@ from tournaments.models import Club, Match, Season
 
 CLUBS_AT_ONCE = 10
 """Clubs per batch (per task) of a full rebuild at most: a batch's statements cost about
-what one club's do (100,000 deals in 100 clubs: 27 ms a club alone, 13 ms in tens)..."""
+what one club's do (docs/benchmarks.md)..."""
 BATCHES_AT_LEAST = 8
 """... and a federation of few clubs still has this many batches (or one per club), to
 keep every worker busy."""

@@ -20,9 +20,8 @@ class JSONText(models.JSONField):
     """JSON kept as the text it was written as: PostgreSQL's ``json`` type, not ``jsonb``.
 
     A ``jsonb`` value is made into text again each time it is read as text, and the
-    ratings replay reads every deal's event so (``scoring.rating_events``): ten clubs at
-    1,000,000 deals, 159 ms to make their events text from ``jsonb``, 53 ms to read
-    them from ``json``.  Key lookups work; containment (``@>``) and equality do not,
+    ratings replay reads every deal's event so (``scoring.rating_events``): three times
+    slower than reading ``json`` (docs/benchmarks.md).  Key lookups work; containment (``@>``) and equality do not,
     and nothing asks them of such a column.  Elsewhere (SQLite) the same as ``JSONField``."""
 
     def db_type(self, connection: Any) -> str | None:

@@ -178,8 +178,8 @@ class MatchViewSet(
     @action(detail=True, methods=["get", "post"], url_path="deals", filter_backends=[])
     def deals(self, request: Request, pk: str | None = None) -> Response:
         """GET: the match's deals in order.  POST: enter the next deal (checked by the engine).
-        One match: no list filters (``filter_backends=[]``: building their filter set and
-        its form was 0.3 ms of an entry's 4.5); the reader's visibility is the queryset's."""
+        One match: no list filters (``filter_backends=[]``: building their filter set and its
+        form was a fifteenth of an entry's time); the reader's visibility is the queryset's."""
         match = self.get_object()
         if request.method == "GET":
             deals = deals_queryset().filter(match=match).order_by("number")

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
+from django.conf import settings as django_settings
+from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
@@ -94,6 +96,16 @@ def pytest_sessionstart(session):
             "(or `make engine-clean` to test the pure-Python engine)",
             returncode=2,
         )
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the site's default language: a test that ran in Japanese leaves
+    no trace in the next test its process runs (an error page rendered before the locale
+    middleware runs speaks the language of the moment)."""
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -7,9 +7,10 @@ later test gets the same rows copied back in (``COPY … FROM STDIN``, a few
 milliseconds), as Tabbycat's tests load one prepared tournament.  Each process of a
 parallel run (pytest-xdist) keeps its own copy for its own database.
 
-Two demos differ by what the commit hooks did: ``scored`` is the demo after its deals'
-standings and ratings were computed (a test that commits, or runs its hooks); the plain
-one has the deals only, as a test inside one transaction sees it after ``load_demo``.
+Three demos differ by what the commit hooks did: committed as it was loaded (a test
+outside a transaction: each deal's hooks ran after its commit), scored at the end (a test
+that runs its hooks once, ``django_capture_on_commit_callbacks``), and the plain one with
+the deals only, as a test inside one transaction sees it after ``load_demo``.
 
 On SQLite (no ``COPY``) a world is simply built again each time.
 """
@@ -122,11 +123,15 @@ def federation(clubs: int, players: int, deals: int, seed: int, **options: int) 
 
 
 def demo(*, scored: bool = False) -> None:
-    """The demo club, as ``manage.py load_demo`` makes it.  ``scored``: with the standings
-    and ratings its commit hooks compute (always so outside a test's transaction, where
-    every hook runs at once)."""
-    if scored or not connection.in_atomic_block:
-        built_once("demo, scored", _scored_demo)
+    """The demo club, as ``manage.py load_demo`` makes it where the test stands: outside a
+    transaction each commit runs its hooks as it goes; inside a test's transaction,
+    ``scored`` runs them all once the demo is loaded, as ``django_capture_on_commit_callbacks``
+    does, and otherwise none runs.  Each way is a world of its own: the standings a hook
+    computes depend on when it runs."""
+    if not connection.in_atomic_block:
+        built_once("demo, committed", lambda: call_command("load_demo"))
+    elif scored:
+        built_once("demo, scored at the end", _scored_demo)
     else:
         built_once("demo", lambda: call_command("load_demo"))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
@@ -42,7 +43,26 @@ class AccountFieldsForAdministrators:
         return data
 
 
-class PlayerSerializer(AccountFieldsForAdministrators, serializers.ModelSerializer):
+class SavedByItsAction:
+    """A model serializer whose rows the league's action for them stores (``saved_by``), as
+    the pages and the admin store them, never a plain ``save()``."""
+
+    Meta: Any
+    saved_by: Callable[[Any], Any]
+
+    def create(self, validated_data: dict[str, Any]) -> Any:
+        return self.saved_by(self.Meta.model(**validated_data))
+
+    def update(self, instance: Any, validated_data: dict[str, Any]) -> Any:
+        for name, value in validated_data.items():
+            setattr(instance, name, value)
+        return self.saved_by(instance)
+
+
+class PlayerSerializer(
+    SavedByItsAction, AccountFieldsForAdministrators, serializers.ModelSerializer
+):
+    saved_by = staticmethod(renames.save_player)  # a new handle rewrites the records
     account_fields = ("user",)
 
     class Meta:
@@ -60,17 +80,9 @@ class PlayerSerializer(AccountFieldsForAdministrators, serializers.ModelSerializ
                 raise serializers.ValidationError({"user": localize(problem)})
         return attrs
 
-    def create(self, validated_data: dict[str, Any]) -> Player:
-        return renames.save_player(Player(**validated_data))
 
-    def update(self, instance: Player, validated_data: dict[str, Any]) -> Player:
-        """Through the rename's action: a new handle rewrites the records naming the player."""
-        for name, value in validated_data.items():
-            setattr(instance, name, value)
-        return renames.save_player(instance)
-
-
-class SeasonSerializer(serializers.ModelSerializer):
+class SeasonSerializer(SavedByItsAction, serializers.ModelSerializer):
+    saved_by = staticmethod(seasons.save_season)  # a changed setting rebuilds what derives
     games = serializers.ListField(
         child=serializers.ChoiceField(choices=sorted(engine.GAMES)), allow_empty=False
     )
@@ -112,15 +124,6 @@ class SeasonSerializer(serializers.ModelSerializer):
                     code="game_has_matches",
                 )
         return attrs
-
-    def create(self, validated_data: dict[str, Any]) -> Season:
-        return seasons.save_season(Season(**validated_data))
-
-    def update(self, instance: Season, validated_data: dict[str, Any]) -> Season:
-        """Through the season's action: a changed setting rebuilds what derives from it."""
-        for name, value in validated_data.items():
-            setattr(instance, name, value)
-        return seasons.save_season(instance)
 
 
 class ClubNightSerializer(serializers.ModelSerializer):

@@ -17,13 +17,27 @@ from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db
 
-SECTION = re.compile(r'<div class="entry-section">(.*?)\n  </div>', re.S)
 NO_KEYBOARD = re.compile(r'<(?:input|textarea)[^>]*inputmode="none"[^>]*>')
+
+
+def entry_sections(page: str) -> list[str]:
+    """The markup of each ``<div class="entry-section">`` of ``page``, to its own closing
+    tag (the divs inside it counted), however the template lays it out."""
+    sections = []
+    for start in (m.start() for m in re.finditer(r'<div class="entry-section"', page)):
+        depth, at = 0, start
+        for tag in re.finditer(r"<(/?)div\b", page[start:]):
+            depth += -1 if tag.group(1) else 1
+            if depth == 0:
+                at = start + tag.end()
+                break
+        sections.append(page[start:at])
+    return sections
 
 
 def padless_fields(page: str) -> list[str]:
     """The keyboard-less fields of ``page`` with no card pad in their section."""
-    sections = SECTION.findall(page)
+    sections = entry_sections(page)
     assert sections, "the form's sections are not marked"
     inside = sum(len(NO_KEYBOARD.findall(s)) for s in sections)
     assert inside == len(NO_KEYBOARD.findall(page)), "a keyboard-less field outside the sections"
@@ -63,7 +77,7 @@ def test_every_card_field_has_a_pad_on_the_entry_and_correction_pages(
     for page in (entry, correction):
         assert padless_fields(page) == []
         if game in ("napoleon", "rettler"):  # the adjutant card: any card of the deck
-            padded = [s for s in SECTION.findall(page) if 'class="cardpad' in s]
+            padded = [s for s in entry_sections(page) if 'class="cardpad' in s]
             assert padded and set(rules.deck()) <= typeable(padded[0])
 
 

@@ -41,7 +41,8 @@ def html_pages(world: access_world.World) -> dict[str, Role]:
     return found
 
 
-def test_no_page_has_a_serious_axe_violation(browser, live_server):
+@pytest.mark.parametrize("language", ["en", "ja"])  # one process of a parallel run each
+def test_no_page_has_a_serious_axe_violation(browser, live_server, language):
     world = access_world.build()
     pages = html_pages(world)
     assert len(pages) >= 25, sorted(pages)
@@ -50,34 +51,33 @@ def test_no_page_has_a_serious_axe_violation(browser, live_server):
     session = admin.cookies["sessionid"].value
     axe = Axe()
     found: list[str] = []
-    for language in ("en", "ja"):
-        for width, height in SIZES:
-            context = browser.new_context(viewport={"width": width, "height": height})
-            context.add_cookies(
-                [{"name": "django_language", "value": language, "url": live_server.url}]
-            )
-            signed_in = context.new_page()
-            context.add_cookies([{"name": "sessionid", "value": session, "url": live_server.url}])
-            anonymous = browser.new_context(viewport={"width": width, "height": height})
-            anonymous.add_cookies(
-                [{"name": "django_language", "value": language, "url": live_server.url}]
-            )
-            stranger = anonymous.new_page()
-            for url, role in pages.items():
-                page = signed_in if role is Role.ADMIN else stranger
-                page.goto(live_server.url + url)
-                options = dict(AXE_OPTIONS)
-                if url == "/api/docs/":  # Swagger UI draws itself: once it has, and its own
-                    page.wait_for_selector(".swagger-ui .info")  # markup's one known fault
-                    options["rules"] = {"nested-interactive": {"enabled": False}}
-                result = axe.run(page, options=options)
-                for v in result.response["violations"]:
-                    if v["impact"] in SERIOUS:
-                        found.append(
-                            f"{language} {width} {url}: {v['id']} {v['nodes'][0]['html'][:200]}"
-                        )
-            context.close()
-            anonymous.close()
+    for width, height in SIZES:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.add_cookies(
+            [{"name": "django_language", "value": language, "url": live_server.url}]
+        )
+        signed_in = context.new_page()
+        context.add_cookies([{"name": "sessionid", "value": session, "url": live_server.url}])
+        anonymous = browser.new_context(viewport={"width": width, "height": height})
+        anonymous.add_cookies(
+            [{"name": "django_language", "value": language, "url": live_server.url}]
+        )
+        stranger = anonymous.new_page()
+        for url, role in pages.items():
+            page = signed_in if role is Role.ADMIN else stranger
+            page.goto(live_server.url + url)
+            options = dict(AXE_OPTIONS)
+            if url == "/api/docs/":  # Swagger UI draws itself: once it has, and its own
+                page.wait_for_selector(".swagger-ui .info")  # markup's one known fault
+                options["rules"] = {"nested-interactive": {"enabled": False}}
+            result = axe.run(page, options=options)
+            for v in result.response["violations"]:
+                if v["impact"] in SERIOUS:
+                    found.append(
+                        f"{language} {width} {url}: {v['id']} {v['nodes'][0]['html'][:200]}"
+                    )
+        context.close()
+        anonymous.close()
     assert found == [], "\n".join(found)
 
 

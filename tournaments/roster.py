@@ -23,7 +23,7 @@ from django.utils.translation import gettext_noop
 from tournaments.models import Club, Player
 from tournaments.names import KANA, unique_handle
 from tournaments.records import Rejection, error
-from tournaments.textfile import csv_rows
+from tournaments.textfile import csv_rows, no_larger_than
 
 MAX_BYTES = 1024 * 1024
 MAX_ROWS = 5000
@@ -56,17 +56,7 @@ class Roster:
 def read(club: Club, data: bytes) -> Roster:
     """The players a list would add to ``club``, or a :class:`Rejection` naming every
     mistake by row and column (nothing is written either way)."""
-    if len(data) > MAX_BYTES:
-        raise Rejection(
-            (
-                error(
-                    "too_large",
-                    "file",
-                    gettext_noop("the file is larger than %(size)s bytes"),
-                    size=MAX_BYTES,
-                ),
-            )
-        )
+    no_larger_than(data, MAX_BYTES)
     rows = csv_rows(data)
     if not rows:
         raise Rejection((error("missing_field", "file", gettext_noop("the file is empty")),))

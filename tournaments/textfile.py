@@ -26,6 +26,21 @@ def whole_number(text: str | None) -> int | None:
     return int(text) if text and text.isdecimal() and len(text) <= MOST_DIGITS else None
 
 
+def no_larger_than(data: bytes, limit: int) -> None:
+    """Refuse a file of more than ``limit`` bytes, before anything reads it."""
+    if len(data) > limit:
+        raise Rejection(
+            (
+                error(
+                    "too_large",
+                    "file",
+                    gettext_noop("the file is larger than %(size)s bytes"),
+                    size=limit,
+                ),
+            )
+        )
+
+
 def decode(data: bytes) -> str:
     """The text of an uploaded file: UTF-16 when it starts with a byte-order mark, else
     UTF-8 (a mark is dropped), else Shift_JIS."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext_noop
 
 from tournaments.records import Rejection, error
-from tournaments.textfile import csv_rows
+from tournaments.textfile import csv_rows, no_larger_than
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_ROWS = 100_000
@@ -54,17 +54,7 @@ def guard(data: bytes) -> None:
     """Refuse, quickly and before any parsing, a file no score sheet can be: too large, or
     a workbook whose parts unpack beyond :data:`MAX_UNPACKED` or :data:`MAX_RATIO`, with more
     than :data:`MAX_SHARED_STRINGS` texts or a row beyond :data:`MAX_SHEET_ROW`."""
-    if len(data) > MAX_BYTES:
-        raise Rejection(
-            (
-                error(
-                    "too_large",
-                    "file",
-                    gettext_noop("the file is larger than %(size)s bytes"),
-                    size=MAX_BYTES,
-                ),
-            )
-        )
+    no_larger_than(data, MAX_BYTES)
     if not data.startswith(b"PK\x03\x04"):
         return
     try:

@@ -85,4 +85,5 @@ function start(element) {
   }
   if (!form.bound) keepForOffline();
   else keepForOffline({ cache: false });
+  element.dataset.ready = "1";  // every tap from now on reaches its handler (the browser tests wait for it)
 }

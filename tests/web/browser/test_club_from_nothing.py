@@ -167,7 +167,7 @@ def test_a_club_from_nothing_to_confirmed_deals(browser, live_server, settings, 
     phone.goto(table_link)
     shot(phone, tmp_path, f"table-page-{way}")
     phone.click(f"a[href='/matches/{rettler.pk}/enter/']")
-    phone.wait_for_selector("#deal-entry")
+    phone.wait_for_selector("#deal-entry[data-ready]")
     _rettler_deal(phone, handles, "30")
     phone.click("#save")
     phone.wait_for_selector(".messages")

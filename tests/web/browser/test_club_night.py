@@ -109,7 +109,7 @@ def test_from_an_empty_club_to_a_deal_at_a_drawn_table(
     login(page, base, "sam", "sam-pw-2026")
     table1 = matches[0]
     page.click(f"#scorer-home a[href='/matches/{table1.pk}/enter/']")
-    page.wait_for_selector("#deal-entry")
+    page.wait_for_selector("#deal-entry[data-ready]")
     handles = [p.handle for p in table1.seated_players()]
     page.click(f"#field-declarer label:has(input[value='{handles[0]}'])")
     page.click("#field-trump label:has(input[value=spades])")
@@ -140,7 +140,7 @@ def test_correct_delete_restore_and_reopen_from_the_match_page(
 
     # Correct deal 1: the same entry form, prefilled, and a reason.
     page.click("#deal-1 >> text=Correct")
-    page.wait_for_selector("#deal-entry")
+    page.wait_for_selector("#deal-entry[data-ready]")
     assert page.is_checked("#field-declarer input[value=aki]")
     assert page.input_value("#id_count") == "28"
     page.fill("#id_count", "29")

@@ -78,7 +78,7 @@ def phone(browser, live_server):
 
 def open_entry(page, live_server, match):
     sign_in(page, live_server.url, f"/matches/{match.pk}/enter/")
-    page.wait_for_selector("#deal-entry")
+    page.wait_for_selector("#deal-entry[data-ready]")
 
 
 def test_a_six_player_rettler_deal_takes_at_most_19_taps(phone, live_server, rettler):
@@ -146,7 +146,7 @@ def test_back_then_save_stores_nothing_new(phone, live_server, rettler):
     phone.go_back()
     phone.wait_for_url(f"**/matches/{rettler.pk}/")
     phone.go_forward()
-    phone.wait_for_selector("#deal-entry")
+    phone.wait_for_selector("#deal-entry[data-ready]")
     # A fresh form: nothing that was sent comes back.
     assert phone.input_value("#id_count") == ""
     assert not phone.is_checked("#field-declarer input[value=aki]")
@@ -223,7 +223,7 @@ def test_a_stale_page_offers_the_stored_deal_or_saving_as_the_next(
         phone.wait_for_selector("#same-as")
         assert "Same as deal 4" in phone.inner_text("#same-as")
         phone.click("#same-discard")
-        phone.wait_for_selector("#deal-entry")
+        phone.wait_for_selector("#deal-entry[data-ready]")
         assert phone.inner_text("#deal-number") == "5"
         assert Deal.objects.filter(match=rettler).count() == 4
         return
@@ -265,7 +265,7 @@ def test_a_deal_entered_offline_is_stored_once_when_the_network_returns(
 
     kept = phone.reload()  # still offline: the kept page, the queue still there
     assert kept is not None and kept.from_service_worker
-    phone.wait_for_selector("#deal-entry")
+    phone.wait_for_selector("#deal-entry[data-ready]")
     phone.wait_for_function(
         "() => document.getElementById('queue-status').textContent.includes('1')"
     )
@@ -277,7 +277,7 @@ def test_a_deal_entered_offline_is_stored_once_when_the_network_returns(
         "() => document.getElementById('queue-status').textContent.includes('Sent')"
     )
     phone.reload()
-    phone.wait_for_selector("#deal-entry")
+    phone.wait_for_selector("#deal-entry[data-ready]")
     time.sleep(1)
     assert Deal.objects.filter(match=rettler).count() == 4
     assert Deal.objects.get(match=rettler, number=4).record["point_cards"]["fumi"] == 4
@@ -323,7 +323,7 @@ def test_a_save_answered_just_before_the_network_drops_is_never_offered_again(
     primary = phone.query_selector("#same-as .actions .button:not(.secondary)")
     assert primary is not None and primary.get_attribute("id") == "same-discard"
     phone.click("#same-discard")
-    phone.wait_for_selector("#deal-entry")
+    phone.wait_for_selector("#deal-entry[data-ready]")
     assert phone.inner_text("#deal-number") == "5"
     assert phone.query_selector("#kept-saved").is_hidden()  # the server's page knows it
     assert Deal.objects.filter(match=rettler).count() == 4
@@ -362,7 +362,7 @@ def test_two_deals_queued_across_a_reload_and_a_sign_in_both_arrive_once_in_orde
         "() => document.getElementById('queue-status').textContent.includes('1')"
     )
     phone.reload()
-    phone.wait_for_selector("#deal-entry")
+    phone.wait_for_selector("#deal-entry[data-ready]")
     phone.wait_for_function("() => document.getElementById('deal-number').textContent === '5'")
     enter_second_rettler(phone)
     phone.click("#save")

@@ -42,7 +42,7 @@ def test_a_deal_of_every_game_is_entered_by_taps(browser, live_server, game):
     page = phone.new_page()
     page.goto(f"{live_server.url}/t/{table_links.ensure(table)}/")
     page.tap(f"a[href='/matches/{match.pk}/enter/']")
-    page.wait_for_selector("#deal-entry")
+    page.wait_for_selector("#deal-entry[data-ready]")
     taps = tap_deal(page, fields)
     page.tap("#save")
     page.wait_for_selector(".messages, #error-summary")

@@ -22,7 +22,7 @@ def test_a_scorer_corrects_a_refused_rettler_deal_and_the_leaderboard_changes(
     aki_before = SeasonStanding.objects.get(game="rettler", player__handle="aki").total
     page = browser.new_page(viewport={"width": 375, "height": 812})
     sign_in(page, live_server.url, f"/matches/{demo.pk}/enter/")
-    page.wait_for_selector("#deal-entry")
+    page.wait_for_selector("#deal-entry[data-ready]")
     page.click("#field-declarer label:has(input[value=aki])")
     page.fill("#id_count", "28")
     page.click("#field-trump label:has(input[value=diamonds])")

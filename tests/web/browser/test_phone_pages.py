@@ -68,7 +68,7 @@ def test_a_refused_deal_in_japanese_names_its_problem_in_japanese(browser, live_
     page.fill("#id_username", "scorer")
     page.fill("#id_password", "demo-scorer-2026")
     page.click("button[type=submit]")
-    page.wait_for_selector("#deal-entry")
+    page.wait_for_selector("#deal-entry[data-ready]")
     page.click("#field-declarer label:has(input[value=aki])")
     page.click("#field-trump label:has(input[value=diamonds])")
     page.fill("#id_count", "28")

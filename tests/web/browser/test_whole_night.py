@@ -55,7 +55,7 @@ def enter_deals(browser, link: str, deals: int, seed: int, drop: Path | None = N
     handles = [p.handle for p in match.seated_players()]
     thumb = Thumb(page)
     thumb.tap(f"a[href='/matches/{match.pk}/enter/']")
-    page.wait_for_selector("#deal-entry")
+    page.wait_for_selector("#deal-entry[data-ready]")
     if drop is not None:  # the entry page is kept for use offline, with its style and script
         page.wait_for_function(
             "() => caches.open('clubscore-assets').then(c => c.keys()).then(k => k.length >= 2)"

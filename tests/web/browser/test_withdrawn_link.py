@@ -40,7 +40,7 @@ def test_a_withdrawn_link_is_said_and_the_page_forgotten(browser, live_server, t
     phone.goto(f"{live_server.url}/t/{table_links.ensure(table)}/")
     match = table.matches.get()
     phone.tap(f"a[href='/matches/{match.pk}/enter/']")
-    phone.wait_for_selector("#deal-entry")
+    phone.wait_for_selector("#deal-entry[data-ready]")
     kept_offline(phone)
     table_links.revoke(table)  # the administrator withdraws the link
     answer = phone.reload()
@@ -100,7 +100,7 @@ def test_a_replaced_link_says_scan_the_new_code_and_keeps_the_typed_deal(
     phone.goto(f"{live_server.url}/t/{table_links.ensure(table)}/")
     match = table.matches.get()
     phone.tap(f"a[href='/matches/{match.pk}/enter/']")
-    phone.wait_for_selector("#deal-entry")
+    phone.wait_for_selector("#deal-entry[data-ready]")
     tap_deal(phone, NAPOLEON_FORM)
     new_token = table_links.make(table)  # meanwhile the organiser makes a new link
     phone.tap("#save")

@@ -61,6 +61,7 @@ PYTEST := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL)
 test: install engine services browser-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/djlint templates --check
 	$(MYPY)
 	$(PYTEST) $(PYTEST_ARGS)
 
@@ -69,6 +70,7 @@ test: install engine services browser-deps
 check: install engine services
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/djlint templates --check
 	$(PYTEST) -m "not browser and not worker and not slow" $(PYTEST_ARGS)
 
 # The documents as a site in build/site (mkdocs.yml; strict: a broken link stops it).
@@ -88,6 +90,7 @@ fuzz: install engine services
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/djlint templates --check
 	$(MYPY)
 
 # Benchmarks, run by hand (about 45 minutes the first time: federations of 100,000 and

@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 
 from scoring.models import MatchStanding, SeasonStanding
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
+from tests.markup import squeezed
 from tournaments import actions
 from tournaments.models import DealScore, Match
 
@@ -73,7 +74,7 @@ def test_a_correction_keeps_the_old_record_and_shows_the_effect(
     # The match page shows the correction and its effect, as stored with the version.
     page = Client()
     page.force_login(scorer)
-    html = page.get(f"/matches/{match.pk}/").content.decode()
+    html = squeezed(page.get(f"/matches/{match.pk}/").content.decode())
     assert "History of changes" in html and "wrong adjutant" in html
     row = re.search(r"<tr><td>Dai</td>(.*?)</tr>", html).group(1)  # by display name
     numbers = [int(n) for n in re.findall(r">(-?\d+)<", row)]

@@ -5,6 +5,7 @@ import pytest
 from django.utils import translation
 
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
+from tests.markup import squeezed
 from tournaments import actions, corrections
 from tournaments.history import changes
 
@@ -37,7 +38,7 @@ def test_the_match_page_shows_what_changed_and_the_effect_by_name(
     deal = actions.enter_deal(match, napoleon_deal(count=14), user=scorer)
     corrections.correct_deal(deal, napoleon_deal(count=16), scorer, "sixteen, not fourteen")
     client.force_login(club_admin)
-    page = client.get(f"/matches/{match.pk}/").content.decode()
+    page = squeezed(client.get(f"/matches/{match.pk}/").content.decode())
     history = page[page.index("History of changes") :]
     assert "sixteen, not fourteen" in history
     assert "<td>declaration · count</td><td>14</td><td>16</td>" in history

@@ -19,6 +19,7 @@ from scoring.documents import Document
 from scoring.models import SeasonStanding
 from scoring.rebuild import rebuild_all
 from tests import worlds
+from tests.markup import squeezed
 from tests.web.test_documents import pages_text
 from tournaments.models import Membership, Player, Season
 
@@ -41,6 +42,11 @@ def wide():
     return Season.objects.get(club__slug__startswith="fed-")
 
 
+def read(client, url: str, data=None) -> str:
+    """A page's markup, its layout taken out (``tests.markup.squeezed``)."""
+    return squeezed(client.get(url, data).content.decode())
+
+
 def ranks(html: str, game: str) -> list[int]:
     board = html[html.index(f'id="game-{game}"') :]
     board = board[: board.index("</table>")]
@@ -52,29 +58,29 @@ def test_a_page_of_each_board_at_a_time(wide, client):
     lines = SeasonStanding.objects.filter(season=wide, game=game).order_by("rank", "player_id")
     expected = list(lines.values_list("rank", flat=True))
     assert len(expected) > 2 * PAGE  # three pages
-    first = client.get(f"/seasons/{wide.pk}/").content.decode()
+    first = read(client, f"/seasons/{wide.pk}/")
     assert ranks(first, game) == expected[:PAGE]
     assert f"1–{PAGE} of {len(expected)}" in first
     link = re.search(rf'href="(\?game={game}&amp;page=2#game-{game})" rel="next"', first)
     assert link, "a next page"
-    second = client.get(f"/seasons/{wide.pk}/{link.group(1).replace('&amp;', '&')}").content
-    assert ranks(second.decode(), game) == expected[PAGE : 2 * PAGE]
+    second = read(client, f"/seasons/{wide.pk}/{link.group(1).replace('&amp;', '&')}")
+    assert ranks(second, game) == expected[PAGE : 2 * PAGE]
     rettler = SeasonStanding.objects.filter(season=wide, game="rettler").order_by(
         "rank", "player_id"
     )
     # the other boards: their first page
-    assert ranks(second.decode(), "rettler") == list(rettler.values_list("rank", flat=True)[:PAGE])
-    last = client.get(f"/seasons/{wide.pk}/?game={game}&page=999").content.decode()
+    assert ranks(second, "rettler") == list(rettler.values_list("rank", flat=True)[:PAGE])
+    last = read(client, f"/seasons/{wide.pk}/?game={game}&page=999")
     assert ranks(last, game) == expected[(len(expected) - 1) // PAGE * PAGE :]  # the last
     assert client.get(f"/seasons/{wide.pk}/?game={game}&page=x").status_code == 200
 
 
 def test_by_rating_a_page_at_a_time_too(wide, client):
-    page = client.get(f"/seasons/{wide.pk}/?sort=rating&game=napoleon&page=2").content.decode()
+    page = read(client, f"/seasons/{wide.pk}/?sort=rating&game=napoleon&page=2")
     board = page[page.index('id="game-napoleon"') :]
     ratings = [float(r) for r in re.findall(r'<td class="num">(-?\d+\.\d)</td></tr>', board)]
     assert len(ratings) >= PAGE and ratings[:PAGE] == sorted(ratings[:PAGE], reverse=True)
-    first = client.get(f"/seasons/{wide.pk}/?sort=rating").content.decode()
+    first = read(client, f"/seasons/{wide.pk}/?sort=rating")
     top = first[first.index('id="game-napoleon"') :]
     best = [float(r) for r in re.findall(r'<td class="num">(-?\d+\.\d)</td></tr>', top)][:PAGE]
     assert min(best) >= max(ratings[:PAGE])  # page 2 follows page 1
@@ -82,10 +88,10 @@ def test_by_rating_a_page_at_a_time_too(wide, client):
 
 def test_a_player_is_found_by_name(wide, client):
     player = Player.objects.get(club=wide.club, handle="p00017")
-    page = client.get(f"/seasons/{wide.pk}/", {"q": player.display_name}).content.decode()
+    page = read(client, f"/seasons/{wide.pk}/", {"q": player.display_name})
     names = re.findall(r'<a href="/players/(\d+)/">', page)
     assert names and set(names) == {str(player.pk)}
-    nobody = client.get(f"/seasons/{wide.pk}/", {"q": "<b>nobody"}).content.decode()
+    nobody = read(client, f"/seasons/{wide.pk}/", {"q": "<b>nobody"})
     assert "Nobody's name holds “&lt;b&gt;nobody”." in nobody
     assert "<b>nobody" not in nobody
 
@@ -99,12 +105,12 @@ def test_a_member_sees_their_own_line_and_is_taken_to_it(wide, django_user_model
     Player.objects.filter(pk=last.player_id).update(user=user)
     client = Client()
     client.force_login(user)
-    page = client.get(f"/seasons/{wide.pk}/").content.decode()
+    page = read(client, f"/seasons/{wide.pk}/")
     board = page[page.index(f'id="game-{game}"') :]
     mine = re.search(r'<p class="mine"><a href="([^"]+)">You: rank (\d+)', board)
     assert mine and int(mine.group(2)) == last.rank
-    there = client.get(f"/seasons/{wide.pk}/{mine.group(1).replace('&amp;', '&')}").content
-    board = there.decode()[there.decode().index(f'id="game-{game}"') :]
+    there = read(client, f"/seasons/{wide.pk}/{mine.group(1).replace('&amp;', '&')}")
+    board = there[there.index(f'id="game-{game}"') :]
     assert f'class="me" id="me-{game}"' in board.split("</table>")[0]
     # the plot draws the leaders and the reader, not everyone
     chart = board[board.index("<svg") : board.index("</svg>")]

@@ -10,6 +10,7 @@ from openpyxl import load_workbook
 
 from scoring.models import MatchStanding
 from tests import worlds
+from tests.markup import squeezed
 from tournaments.models import Match, Season
 
 pytestmark = pytest.mark.django_db
@@ -206,7 +207,7 @@ def test_japanese_through_and_through(client, scorer, make_match):
     match = make_match("comp13", ["aki", "ben", "chika", "dai"], rules={"jokers": 1})
     client.force_login(scorer)
     client.cookies["django_language"] = "ja"
-    page = client.get(f"/matches/{match.pk}/enter/").content.decode()
+    page = squeezed(client.get(f"/matches/{match.pk}/enter/").content.decode())
     assert "卓 1" in page and "Table 1" not in page
     assert 'data-code="SA"' in page and ">♠A</button>" in page and ">♡10</button>" in page
     assert 'data-code="JK"' in page and ">SA</button>" not in page

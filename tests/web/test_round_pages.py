@@ -12,6 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.conftest import member_of
+from tests.markup import squeezed
 from tournaments.models import Club, ClubNight, Match, Membership, Player, Round, Season, Table
 
 pytestmark = pytest.mark.django_db
@@ -237,7 +238,7 @@ def test_round_1_starts_from_the_nights_attendance(night, nine, director):
     )
     assert answer.status_code == 302 and answer["Location"] == f"/nights/{night.pk}/rounds/"
     assert sorted(night.present.values_list("pk", flat=True)) == sorted(came)
-    page = director.get(f"/nights/{night.pk}/rounds/").content.decode()
+    page = squeezed(director.get(f"/nights/{night.pk}/rounds/").content.decode())
     ticked = {pk for pk in nine if f'value="{pk}" id="id_players_{pk}" checked' in page}
     assert ticked == set(came)
     assert 'id="final-fields"' in page  # shown for the final table only (site.js)

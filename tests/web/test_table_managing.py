@@ -13,6 +13,7 @@ import pytest
 from django.test import Client
 
 from tests.conftest import NAPOLEON_SEATS, member_of, napoleon_deal
+from tests.markup import squeezed
 from tournaments import actions, nights, table_links
 from tournaments.models import Club, Invitation, Membership
 from tournaments.records import Rejection
@@ -25,7 +26,7 @@ def test_a_scorer_who_joined_after_the_draw_is_made_the_tables_scorer(
 ):
     match = actions.create_match(table, "napoleon", [players[h] for h in NAPOLEON_SEATS])
     late = member_of(club, django_user_model, "late", Membership.Role.SCORER)
-    listing = admin.get(f"/nights/{table.club_night_id}/tables/").content.decode()
+    listing = squeezed(admin.get(f"/nights/{table.club_night_id}/tables/").content.decode())
     assert f'<option value="{late.pk}">late</option>' in listing
     answer = admin.post(f"/tables/{table.pk}/scorer/", {"scorer": late.pk})
     assert answer.status_code == 302 and answer["Location"].endswith(f"#table-{table.pk}")

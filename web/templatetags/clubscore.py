@@ -72,3 +72,23 @@ def card_label(code: str) -> str:
 def sign_up_open() -> bool:
     """Whether the sign-up page takes new clubs (``ALLOW_SIGN_UP``)."""
     return bool(settings.ALLOW_SIGN_UP)
+
+
+# Lists written inline ("Aki, Ben, Chika"): a filter each, so that a template's loop never
+# has to sit on one line to keep its commas next to the names (djLint lays out the rest).
+@register.filter
+def names(people: Iterable[Any]) -> str:
+    """Players, or seats (their players), by display name: ``Aki, Ben, Chika``."""
+    return ", ".join(getattr(p, "player", p).display_name for p in people)
+
+
+@register.filter
+def game_labels(games: Iterable[str]) -> str:
+    """Games by their labels, in order: ``レットラー Rettler, ナポレオン Napoleon``."""
+    return ", ".join(label(g) for g in games)
+
+
+@register.filter
+def signed_scores(scores: Iterable[tuple[str, int]]) -> str:
+    """A deal's scores as the room display lists them: ``Aki +3, Ben -3`` (``live.js`` too)."""
+    return ", ".join(f"{name} {score:+d}" for name, score in scores)

@@ -170,7 +170,10 @@ def test_a_forgotten_password_by_mail_where_mail_is_set_up(
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     response = client.post("/accounts/password/", {"email": "sam@example.org"})
     assert response.status_code == 302 and len(mail.outbox) == 1
-    assert "/accounts/reset/" in mail.outbox[0].body
+    body = mail.outbox[0].body  # plain text: a line each, a blank line between paragraphs
+    assert body.startswith("Someone asked to set a new password for your Clubscore account sam")
+    lines = body.splitlines()
+    assert lines[1] == "" and lines[3].startswith("http://testserver/accounts/reset/")
 
 
 def test_the_add_a_member_menu_starts_at_the_least_role(admin_client, club):

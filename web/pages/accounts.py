@@ -184,6 +184,8 @@ class MemberNewPassword(NewPassword):
 class PasswordForgotten(auth_views.PasswordResetView):
     """Django's reset by e-mail where mail is set up; otherwise the page says whom to ask."""
 
+    email_template_name = "registration/password_reset_email.txt"  # plain text
+
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not settings.EMAIL_HOST:
             return render(request, "registration/password_ask.html")

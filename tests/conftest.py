@@ -86,6 +86,17 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.worker)
         if item.get_closest_marker("worker"):
             item.add_marker(pytest.mark.xdist_group("redis"))
+    # The longest first, so that a parallel run does not end on one process still busy
+    # with them while the others idle: the tests sharing Redis (one group, run by one
+    # process), the browser tests, the slow ones, then the rest, each in its order.
+    items.sort(key=_longest_first)
+
+
+def _longest_first(item) -> int:
+    for position, mark in enumerate(("worker", "browser", "slow")):
+        if item.get_closest_marker(mark):
+            return position
+    return 3
 
 
 def pytest_sessionstart(session):

@@ -19,7 +19,9 @@ same deal scores:
   running process, best of 3) and the command in a process of its own;
 - a deal of an old night (each of 20 clubs' second night) deleted: from the call to
   standings and ratings readable (the task run at the commit, in the process);
-- the peak resident memory of one process rebuilding every club (target < 500 MB).
+- the peak resident memory of one process rebuilding every club (target < 500 MB);
+- every season re-ranked under each other ranking method (``tournaments.ranking``), against
+  the standings part by total points with nothing changed (target: within 2×).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -210,6 +213,14 @@ def parts(database: str) -> None:
     )
 
 
+def _apart(part: str, database: str) -> dict[str, Any]:
+    """What one part (``--parts``, ``--ranking``) measured in a process of its own."""
+    done = subprocess.run(
+        [sys.executable, __file__, part, database], capture_output=True, text=True, check=True
+    )
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
 def main() -> None:
     import psycopg
 
@@ -232,13 +243,7 @@ def main() -> None:
                 conn.execute(BARE).fetchall()
                 bare.append(time.perf_counter() - start)
         base = min(bare)
-        done = subprocess.run(
-            [sys.executable, __file__, "--parts", database],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        part = json.loads(done.stdout.strip().splitlines()[-1])
+        part, methods = _apart("--parts", database), _apart("--ranking", database)
         fanned = {}
         for workers in (1, 2):
             with psycopg.connect(f"{PG}/{database}", autocommit=True) as conn:
@@ -254,6 +259,12 @@ def main() -> None:
         standings = part["standings"]
         print(
             f"    standings part alone: {standings:.2f} s, {standings / base:.1f}× the bare query"
+        )
+        today = methods.pop("today")
+        print(
+            "    re-ranked under a new method, every season (the standings part by total "
+            f"points, nothing changed: {today:.2f} s): "
+            + ", ".join(f"{m} {t:.2f} s ({t / today:.1f}×)" for m, t in methods.items())
         )
         library = part["events"] / part["library"]
         update = part["events"] / part["update"]
@@ -289,8 +300,47 @@ def main() -> None:
         )
 
 
+def ranking_methods(database: str) -> dict[str, float]:
+    """In a process of its own: every season totalled by its ranking (issue 40), as the
+    standings part does, first by total points with nothing changed (today's standings
+    part), then re-ranked under each other method (every season at once: best 6 club
+    nights qualified from 4, points per match, points per deal), then back."""
+    from common import setup_django
+
+    setup_django(environment(database, CELERY_TASK_ALWAYS_EAGER="1"))
+    from scoring.rebuild import club_batches
+    from scoring.standings import rebuild_seasons
+    from tournaments.models import Club, Season
+
+    batches = club_batches(list(Club.objects.order_by("pk").values_list("pk", flat=True)))
+
+    def ranked(**rule: object) -> float:
+        Season.objects.update(**rule)
+        start = time.perf_counter()
+        for batch in batches:
+            rebuild_seasons(
+                list(Season.objects.filter(club_id__in=batch).values_list("pk", flat=True))
+            )
+        return time.perf_counter() - start
+
+    total = {"ranking": "total", "best_of": None, "qualify_by": "nights", "qualify_minimum": 0}
+    ranked(**total)  # whatever an earlier run left, made good
+    seconds = {"today": min(ranked(**total) for _ in range(3))}
+    seconds["best_nights"] = ranked(
+        **{**total, "ranking": "best_nights", "best_of": 6, "qualify_minimum": 4}
+    )
+    seconds["per_match"] = ranked(**{**total, "ranking": "per_match"})
+    seconds["per_deal"] = ranked(
+        **{**total, "ranking": "per_deal", "qualify_by": "deals", "qualify_minimum": 30}
+    )
+    seconds["back"] = ranked(**total)
+    return seconds
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--parts"]:
         parts(sys.argv[2])
+    elif sys.argv[1:2] == ["--ranking"]:
+        print(json.dumps(ranking_methods(sys.argv[2])))
     else:
         main()

@@ -106,6 +106,10 @@ def export_club(
                 "club_nights": nights,
                 "require_confirmation": season.require_confirmation,
                 "public": season.public,
+                "ranking": season.ranking,
+                "best_of": season.best_of,
+                "qualify_by": season.qualify_by,
+                "qualify_minimum": season.qualify_minimum,
             }
         )
     return sign(

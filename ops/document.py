@@ -66,6 +66,16 @@ def flag(parent: Any, key: str, where: str) -> bool:
     return value
 
 
+def whole(parent: Any, key: str, where: str, default: Any = ...) -> Any:
+    """A whole number at ``key`` (``default`` when it is missing, which may be ``None``)."""
+    value = _field(parent, key, where, default)
+    if value is None and default is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ImportError_(f"{_at(where, key)}: a whole number, not {value!r:.40}")
+    return value
+
+
 def day(parent: Any, key: str, where: str, optional: bool = False) -> dt.date | None:
     return _parsed(parent, key, where, parse_date, "a date (YYYY-MM-DD)", optional)
 

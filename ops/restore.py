@@ -32,6 +32,7 @@ from ops.document import (
     obj,
     saved,
     text,
+    whole,
 )
 from tournaments import actions, confirmation, progress
 from tournaments.models import (
@@ -141,6 +142,11 @@ def _import_season(
             ends_on=day(s, "ends_on", where, optional=True),
             require_confirmation=flag(s, "require_confirmation", where),
             public=flag(s, "public", where),
+            # A backup made before seasons chose their ranking: total points, as then.
+            ranking=text(s, "ranking", where, "total"),
+            best_of=whole(s, "best_of", where, None),
+            qualify_by=text(s, "qualify_by", where, "nights"),
+            qualify_minimum=whole(s, "qualify_minimum", where, 0),
         ),
         where,
     )

@@ -33,6 +33,7 @@ from scoring.documents import Cell, Document
 from scoring.models import SeasonStanding
 from scoring.ratings import with_ratings
 from scoring.sheets import MatchSheet
+from tournaments import ranking
 from tournaments.games import label
 from tournaments.models import Season
 from tournaments.names import table_label
@@ -63,10 +64,13 @@ def standings_table(season: Season, scope: str) -> tuple[list[str], list[list[Ce
     """The season's leaderboards, games in the season's order as on the page, with each
     player's rating in the game (in the reader's ``scope``) and the club and season on
     every row."""
+    rule = ranking.Rule.of(season)
+    headings = {"score": rule.heading, "qualified": _("Qualified"), "nights": _("Club nights")}
     header = [
         _("Game"),
         _("Rank"),
         _("Player"),
+        *(headings[name] for name in rule.shown),  # what the season ranks by
         _("Points"),
         _("Deals"),
         _("Deals won"),
@@ -86,6 +90,7 @@ def standings_table(season: Season, scope: str) -> tuple[list[str], list[list[Ce
             label(r.game),
             r.rank,
             r.player.display_name,
+            *(_ranking_cells(r)[name] for name in rule.shown),
             r.total,
             r.deals,
             r.deals_won,
@@ -98,6 +103,14 @@ def standings_table(season: Season, scope: str) -> tuple[list[str], list[list[Ce
         for r in ranked
     ]
     return header, rows
+
+
+def _ranking_cells(line: SeasonStanding) -> dict[str, Cell]:
+    return {
+        "score": ranking.plain(line.score),
+        "qualified": _("yes") if line.qualified else _("no"),
+        "nights": line.nights,
+    }
 
 
 def exported_line() -> str:

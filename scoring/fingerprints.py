@@ -2,9 +2,9 @@
 not change reads a few aggregates and writes nothing.
 
 - **A season's leaderboards and plot points** are made from its checked match lines
-  alone (``MatchStanding``): every check of a match replaces its lines with new rows
-  (new ids), a deleted match or player takes its lines away, so the season's line ids
-  are its fingerprint.
+  (``MatchStanding``) and its ranking settings: every check of a match replaces its lines
+  with new rows (new ids), a deleted match or player takes its lines away, so the
+  season's line ids and its ranking are its fingerprint.
 - **A club's ratings** are made from its matches' deals in the order of their nights,
   and from its seasons' settings (public, confirmation, games): every change of a
   match's deals moves its ``version``, so the matches' ids, versions and nights, the
@@ -29,7 +29,8 @@ SEASON = "season"
 RATINGS = "ratings"
 
 _SEASONS = """
-    SELECT s.id, md5(COALESCE(string_agg(ms.id::text, ',' ORDER BY ms.id), ''))
+    SELECT s.id, md5(concat_ws(':', s.ranking, s.best_of, s.qualify_by, s.qualify_minimum)
+                     || COALESCE(string_agg(ms.id::text, ',' ORDER BY ms.id), ''))
       FROM tournaments_season s
       LEFT JOIN scoring_matchstanding ms ON ms.season_id = s.id
      WHERE s.id = ANY(%s)

@@ -22,9 +22,10 @@ from typing import Any
 from django.db.models import Count, F, Max, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 
-from scoring.models import Rating, SeasonPoint, SeasonStanding
+from scoring.models import MatchStanding, Rating, SeasonPoint, SeasonStanding
 from scoring.ratings import with_ratings
 from scoring.sheets import SeasonChart, Series
+from tournaments import ranking
 from tournaments.models import Player, Season
 
 PAGE = 25
@@ -119,6 +120,7 @@ def boards(
         for row in own:
             if all(r.pk != row.pk for r in shown[row.game]):
                 mine[row.game].append(row)
+    _explain(season, [*rows, *(row for own in mine.values() for row in own)])
     charts = _charts(season, reader)
     return [
         Board(
@@ -131,6 +133,36 @@ def boards(
         )
         for g in season.games
     ]
+
+
+def _explain(season: Season, rows: list[SeasonStanding]) -> None:
+    """Each shown line's figure explained by the season's ranking (``explained``: "best 6
+    of 9 club nights: …", empty for total points; ``not_yet``: "not yet qualified: 3 of 8
+    club nights"), from the lines' match lines (one query for the page)."""
+    rule = ranking.Rule.of(season)
+    for row in rows:
+        row.explained = row.not_yet = ""  # type: ignore[attr-defined]
+    if rule.method == ranking.Method.TOTAL and not rule.minimum or not rows:
+        return
+    lines = (
+        MatchStanding.objects.filter(
+            season=season, scored__gt=0, player__in={r.player_id for r in rows}
+        )
+        .order_by("night", "match_id")
+        .values_list("game", "player_id", "night", "points")
+    )
+    nights: dict[tuple[str, int], dict[Any, int]] = defaultdict(lambda: defaultdict(int))
+    matches: dict[tuple[str, int], list[int]] = defaultdict(list)
+    for game, player, night, points in lines:
+        nights[(game, player)][night] += points
+        matches[(game, player)].append(points)
+    for row in rows:
+        key = (row.game, row.player_id)
+        played = ranking.Played(
+            row.total, row.deals, row.matches, list(nights[key].values()), matches[key]
+        )
+        row.explained = ranking.explain(rule, played)  # type: ignore[attr-defined]
+        row.not_yet = rule.not_yet(played)  # type: ignore[attr-defined]
 
 
 def _placed(lines: QuerySet[SeasonStanding], scope: str, by_rating: bool) -> Any:

@@ -78,6 +78,11 @@ class SeasonStanding(models.Model):
     numbers = models.JSONField(
         default=dict, help_text="The game's own counts for the player (LeagueGame.player_numbers)."
     )
+    # By the season's ranking (tournaments.ranking): the figure ranked, whether the player has
+    # played the qualifying minimum (the others rank after the qualified), and the nights.
+    score = models.DecimalField(max_digits=14, decimal_places=3, default=0)
+    qualified = models.BooleanField(default=True)
+    nights = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["season", "game", "rank", "player"]

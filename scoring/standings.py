@@ -37,7 +37,7 @@ from dbtools import backend
 from dbtools.bulk import insert_rows, plain_plans
 from scoring import fingerprints
 from scoring.models import COUNT_COLUMNS, COUNTS, MatchStanding, SeasonPoint, SeasonStanding
-from tournaments import progress
+from tournaments import progress, ranking
 from tournaments.games import LEAGUE_GAMES, LeagueGame, league_game
 from tournaments.models import Deal, DealScore, Match, Season, Seat
 from tournaments.records import match_envelope
@@ -51,8 +51,9 @@ LINE = (
 ).split()
 """A match line's columns, in the order of ``_lines``' tuples."""
 STANDING = (
-    "season game player total deals deals_won matches matches_won rank updated_at numbers".split()
-)
+    "season game player total deals deals_won matches matches_won rank updated_at numbers "
+    "score qualified nights"
+).split()
 """A season line's columns, in the order of ``_season_in_python``'s tuples."""
 
 
@@ -212,7 +213,15 @@ def rebuild_seasons(
             ids = [i for i in ids if i not in now or before.get(i) != now[i]]
         if ids and backend.postgresql():
             with connection.cursor() as cursor:
-                cursor.execute(_totals_statement(), {"seasons": ids})
+                # The seasons that count their best nights or matches, named: the planner
+                # then reads their lines' number from the lines' statistics.
+                best = {
+                    str(method.value): [
+                        x.pk for x in seasons if x.pk in ids and x.ranking == method
+                    ]
+                    for method in ranking.BEST
+                }
+                cursor.execute(_totals_statement(), {"seasons": ids, **best})
                 cursor.execute(POINTS, {"seasons": ids})
         elif ids:
             SeasonStanding.objects.filter(season__in=ids).delete()
@@ -225,31 +234,68 @@ def rebuild_seasons(
 
 
 def _totals_statement() -> str:
-    """One INSERT … SELECT of every leaderboard line, ranked by each game's ``ranked_by``."""
-    columns = {"total": "SUM(ms.points)", "deals_won": "SUM(ms.deals_won)"}
+    """One INSERT … SELECT of every leaderboard line, by each season's ranking
+    (``tournaments.ranking``: its score, whether the player qualified, then each game's
+    ``ranked_by``)."""
     longest = max(len(g.ranked_by()) for g in engine.GAMES.values())
-    order = []
+    order = ["qualified DESC", "score DESC"]
     for i in range(longest):
         cases = " ".join(
-            f"WHEN '{name}' THEN {columns[game.ranked_by()[i]]}"
+            f"WHEN '{name}' THEN {game.ranked_by()[i]}"
             for name, game in sorted(engine.GAMES.items())
             if len(game.ranked_by()) > i
         )
-        order.append(f"CASE ms.game {cases} END DESC NULLS LAST")
+        order.append(f"CASE game {cases} END DESC NULLS LAST")
     compared = ["total", "deals", "deals_won", "matches", "matches_won", "rank", "numbers"]
+    compared += ["score", "qualified", "nights"]
     key = ["season_id", "game", "player_id"]
     written = _differences_statement("scoring_seasonstanding", key, compared, "updated_at")
     return f"""
-        WITH fresh AS (
+        WITH nightly AS (
+            SELECT season_id, game, player_id, SUM(points) AS points
+              FROM scoring_matchstanding
+             WHERE season_id = ANY(%(best_nights)s) AND scored > 0
+             GROUP BY season_id, game, player_id, night
+        ), best_nights AS (
+            SELECT n.season_id, n.game, n.player_id,
+                   (array_agg(n.points ORDER BY n.points DESC))[:MIN(s.best_of)] AS best
+              FROM nightly n JOIN tournaments_season s ON s.id = n.season_id
+             GROUP BY n.season_id, n.game, n.player_id
+        ), best_matches AS (
+            SELECT ms.season_id, ms.game, ms.player_id,
+                   (array_agg(ms.points ORDER BY ms.points DESC))[:MIN(s.best_of)] AS best
+              FROM scoring_matchstanding ms JOIN tournaments_season s ON s.id = ms.season_id
+             WHERE ms.season_id = ANY(%(best_matches)s) AND ms.scored > 0
+             GROUP BY ms.season_id, ms.game, ms.player_id
+        ), totals AS (
             SELECT ms.season_id, ms.game, ms.player_id, SUM(ms.points) AS total,
                    SUM(ms.scored) AS deals, SUM(ms.deals_won) AS deals_won, COUNT(*) AS matches,
                    COUNT(*) FILTER (WHERE ms.finished AND ms.rank = 1) AS matches_won,
-                   RANK() OVER (PARTITION BY ms.season_id, ms.game ORDER BY {", ".join(order)})
-                       AS rank,
-                   now() AS updated_at, {_season_numbers()} AS numbers
+                   COUNT(DISTINCT ms.night) AS nights, {_season_numbers()} AS numbers
               FROM scoring_matchstanding ms
              WHERE ms.season_id = ANY(%(seasons)s) AND ms.scored > 0
              GROUP BY ms.season_id, ms.game, ms.player_id
+        ), scored AS (
+            SELECT t.*,
+                   CASE s.ranking
+                       WHEN 'per_match' THEN ROUND(t.total::numeric / t.matches, {ranking.PLACES})
+                       WHEN 'per_deal' THEN ROUND(t.total::numeric / t.deals, {ranking.PLACES})
+                       WHEN 'best_nights' THEN (SELECT SUM(p) FROM unnest(bn.best) p)
+                       WHEN 'best_matches' THEN (SELECT SUM(p) FROM unnest(bm.best) p)
+                       ELSE t.total
+                   END AS score,
+                   CASE s.qualify_by
+                       WHEN 'matches' THEN t.matches WHEN 'deals' THEN t.deals ELSE t.nights
+                   END >= s.qualify_minimum AS qualified
+              FROM totals t
+              JOIN tournaments_season s ON s.id = t.season_id
+              LEFT JOIN best_nights bn USING (season_id, game, player_id)
+              LEFT JOIN best_matches bm USING (season_id, game, player_id)
+        ), fresh AS (
+            SELECT season_id, game, player_id, total, deals, deals_won, matches, matches_won,
+                   RANK() OVER (PARTITION BY season_id, game ORDER BY {", ".join(order)}) AS rank,
+                   now() AS updated_at, numbers, score, qualified, nights
+              FROM scored
         )
         {written}
     """
@@ -328,6 +374,7 @@ POINTS = f"""
 
 def _season_in_python(season: Season) -> None:
     """The same rows as the statements above, for databases without them (the demo's)."""
+    rule = ranking.Rule.of(season)
     lines = MatchStanding.objects.filter(season=season, scored__gt=0)
     totals = lines.values("game", "player_id").annotate(
         total=Sum("points"),
@@ -337,14 +384,29 @@ def _season_in_python(season: Season) -> None:
         matches_won=Count("id", filter=Q(finished=True, rank=1)),
         **{column: Sum(column) for column in COUNT_COLUMNS},
     )
+    per_night = sorted(
+        lines.values("game", "player_id", "night")
+        .annotate(points=Sum("points"))
+        .values_list("game", "night", "player_id", "points")
+    )
+    night_points: dict[tuple[str, int], list[int]] = defaultdict(list)
+    for game, _night, player_id, points in per_night:
+        night_points[(game, player_id)].append(points)
+    match_points: dict[tuple[str, int], list[int]] = defaultdict(list)
+    for game, player_id, points in lines.values_list("game", "player_id", "points"):
+        match_points[(game, player_id)].append(points)
     by_game: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in totals:
+        key = (row["game"], row["player_id"])
+        row["played"] = ranking.Played(
+            row["total"], row["deals"], row["matches"], night_points[key], match_points[key]
+        )
         by_game[row["game"]].append(row)
     rows: list[tuple[Any, ...]] = []
     now = timezone.now()
     for game_name, board in by_game.items():
-        ranks = engine.GAMES[game_name].ranks(
-            {line["player_id"]: (line["total"], line["deals_won"]) for line in board}
+        ranks = rule.ranks(
+            game_name, {line["player_id"]: (line["played"], line["deals_won"]) for line in board}
         )
         rows += [
             (
@@ -359,15 +421,13 @@ def _season_in_python(season: Season) -> None:
                 ranks[line["player_id"]],
                 now,
                 _numbers(game_name, line),
+                rule.score(line["played"]),
+                rule.qualified(line["played"]),
+                line["played"].nights,
             )
             for line in board
         ]
     insert_rows(SeasonStanding, STANDING, rows)
-    per_night = sorted(
-        lines.values("game", "player_id", "night")
-        .annotate(points=Sum("points"))
-        .values_list("game", "night", "player_id", "points")
-    )
     nights: dict[str, list[dt.date]] = defaultdict(list)
     for game, night, _pid, _p in per_night:
         if night not in nights[game]:

@@ -38,6 +38,9 @@ SEASON_LINE = (
     "matches",
     "matches_won",
     "rank",
+    "score",
+    "qualified",
+    "nights",
 )
 """The fields of a season standing that tests compare."""
 

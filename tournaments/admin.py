@@ -133,6 +133,7 @@ class PlayerAdmin(ClubScoped):
 @admin.register(Season)
 class SeasonAdmin(ClubScoped):
     list_display = ["name", "club", "starts_on", "ends_on", "require_confirmation", "public"]
+    list_display += ["ranking"]
     list_filter = ["club", "require_confirmation"]
     search_fields = ["name"]
 

@@ -20,6 +20,7 @@ restoring it asks for a confirmation again.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +32,7 @@ from django.utils.translation import gettext_noop
 
 import engine
 from dbtools.bulk import insert_rows
-from tournaments import progress
+from tournaments import progress, ranking
 from tournaments.models import Deal, DealScore, DealVersion, Match, MatchEvent, counting_deals
 from tournaments.records import (
     Rejection,
@@ -63,30 +64,54 @@ class Effect:
         }
 
 
-def _season_lines(match: Match) -> dict[str, tuple[int, int]]:
-    """Each player's season line for the match's game, counting what counts now: their
-    total and their deals won (what the game's leaderboard ranks by), by handle."""
+Lines = dict[str, tuple[ranking.Played, int]]
+"""Each player's season in the match's game (what they played, their deals won), by handle."""
+
+
+def _season_lines(match: Match) -> Lines:
+    """Each player's season line for the match's game, counting what counts now: what
+    the season's ranking reads (points by match and by club night, deals, matches) and
+    their deals won (the game's tie-break)."""
     rows = (
         DealScore.objects.filter(counting_deals("deal__"))
         .filter(
             deal__match__table__club_night__season=match.table.club_night.season_id,
             deal__match__game=match.game,
         )
-        .values("player__handle")
-        .annotate(total=Sum("score"), won=Count("pk", filter=Q(won=True)))
+        .values("player__handle", "deal__match_id", "deal__match__table__club_night__date")
+        .annotate(total=Sum("score"), deals=Count("pk"), won=Count("pk", filter=Q(won=True)))
+        .order_by("deal__match__table__club_night__date", "deal__match_id")
     )
-    return {r["player__handle"]: (r["total"], r["won"]) for r in rows}
+    matches: dict[str, list[int]] = defaultdict(list)
+    nights: dict[str, dict[Any, int]] = defaultdict(lambda: defaultdict(int))
+    deals: dict[str, int] = defaultdict(int)
+    won: dict[str, int] = defaultdict(int)
+    for r in rows:
+        handle = r["player__handle"]
+        matches[handle].append(r["total"])
+        nights[handle][r["deal__match__table__club_night__date"]] += r["total"]
+        deals[handle] += r["deals"]
+        won[handle] += r["won"]
+    return {
+        h: (
+            ranking.Played(sum(points), deals[h], len(points), list(nights[h].values()), points),
+            won[h],
+        )
+        for h, points in matches.items()
+    }
 
 
-def _effect(
-    match: Match, before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]
-) -> list[Effect]:
-    """The seated players' lines before and after, ranked as the leaderboard ranks them (the
-    game's own order: Comp-13's deals won break a tie on points)."""
-    game = engine.GAMES[match.game]
-    rb, ra = game.ranks(before), game.ranks(after)
+def _effect(match: Match, before: Lines, after: Lines) -> list[Effect]:
+    """The seated players' lines before and after, ranked as the leaderboard ranks them:
+    by the season's ranking, then the game's own order (Comp-13's deals won break a tie)."""
+    rule = ranking.Rule.of(match.table.club_night.season)
+    rb, ra = rule.ranks(match.game, before), rule.ranks(match.game, after)
+
+    def total(lines: Lines, player: str) -> int:
+        return lines[player][0].total if player in lines else 0
+
     return [
-        Effect(p, before.get(p, (0, 0))[0], after.get(p, (0, 0))[0], rb.get(p), ra.get(p))
+        Effect(p, total(before, p), total(after, p), rb.get(p), ra.get(p))
         for p in (seat.handle for seat in match.seated_players())
     ]
 

@@ -1,7 +1,8 @@
 """A season's settings, stored by one action that every page, the API and the admin use.
 
 A season's standings and its club's ratings are derived from some of its settings: whether
-it is public, whether its deals need a second person's confirmation, and its games.  When
+it is public, whether its deals need a second person's confirmation, its games, and how it
+ranks (``tournaments.ranking``: re-ranked from the stored match lines, no deal replayed).  When
 one of them changes, the derived rows are made again once the change commits
 (``tournaments.events.seasons_changed``: ``scoring`` rebuilds the season and its club's
 ratings); a change of confirmation changes what counts in every match, so each of them is
@@ -16,7 +17,10 @@ from django.db.models import F
 from tournaments import events
 from tournaments.models import Match, Season
 
-DERIVED_FROM = ("public", "require_confirmation", "games")
+RANKING = ("ranking", "best_of", "qualify_by", "qualify_minimum")
+"""How the season ranks (``tournaments.ranking``): a change re-ranks its stored lines."""
+
+DERIVED_FROM = ("public", "require_confirmation", "games", *RANKING)
 """A season's settings that its standings and its club's ratings are derived from."""
 
 

@@ -17,6 +17,7 @@ from scoring.exports import EXPORTERS
 from scoring.queries import readable_match
 from scoring.ratings import scope_for
 from scoring.sheets import match_sheet
+from tournaments import ranking
 from tournaments.access import visible
 from tournaments.games import LEAGUE_GAMES
 from tournaments.models import ClubNight, Season
@@ -51,7 +52,8 @@ def match_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
 def season_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
     season = get_object_or_404(visible(Season.objects.select_related("club"), request.user), pk=pk)
     header, rows = exports.standings_table(season, scope_for(request.user, season.club_id))
-    title = [f"{season.club.name} – {season.name}", _("Standings"), exports.exported_line()]
+    title = [f"{season.club.name} – {season.name}", _("Standings")]
+    title += [ranking.Rule.of(season).describe(), exports.exported_line()]
     # Printed, the club and season (the last two columns, on every row) are the title.
     document = Document(_("Standings"), title, header, rows, print_columns=len(header) - 2)
     return download(document, fmt, f"season-{season.pk}-standings")

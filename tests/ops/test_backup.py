@@ -10,7 +10,7 @@ from django.core.management.base import CommandError
 from scoring.models import MatchStanding, SeasonStanding
 from tests import worlds
 from tests.conftest import SEASON_LINE
-from tournaments import actions, corrections
+from tournaments import actions, corrections, seasons
 from tournaments.models import (
     Club,
     ClubNight,
@@ -57,7 +57,13 @@ def test_the_demo_club_round_trips_with_identical_standings(
         Deal.objects.filter(pk=second.pk).update(
             entered_at_table=True, confirmed_by_player=seated, confirmed_at=second.entered_at
         )
+        # Ranked by the best two club nights, qualified from two matches (issue 40).
+        league = Season.objects.get(club__slug="kanda", games__contains=["napoleon"])
+        league.ranking, league.best_of, league.qualify_by = "best_nights", 2, "matches"
+        league.qualify_minimum = 2
+        seasons.save_season(league)
     before = standings()
+    assert {q for *_line, q in SeasonStanding.objects.values_list("qualified")} == {True, False}
     deals_before = sorted(Deal.objects.values_list("match__game", "number", "record"), key=repr)
     history_before = history()
     path = tmp_path / "kanda.json"
@@ -106,7 +112,11 @@ def history():
     )
     roles = sorted(Membership.objects.values_list("club__slug", "user__username", "role"))
     linked = list(Player.objects.filter(user__isnull=False).values_list("handle", "user__username"))
-    public = list(Season.objects.values_list("name", "public", "require_confirmation"))
+    public = list(
+        Season.objects.values_list(
+            "name", "public", "require_confirmation", *seasons.RANKING
+        ).order_by("name")
+    )
     return deals, versions, roles, linked, public
 
 

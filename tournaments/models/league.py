@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from tournaments.names import KANA, look_alike, normal
+from tournaments.ranking import BEST, Counted, Method, refusals
 
 GAME_NAMES = sorted(engine.GAMES)
 """The games' names, for the API schema's one choice set of games."""
@@ -165,6 +166,26 @@ class Season(models.Model):
             "Anyone may read its leaderboards, score sheets and exports without signing in."
         ),
     )
+    # How the leaderboards rank (tournaments.ranking); changing it re-ranks the stored lines.
+    ranking = models.CharField(
+        max_length=20,
+        choices=Method.choices,
+        default=Method.TOTAL,
+        help_text=_("What the leaderboards rank by; each game's own tie-breaks come after."),
+    )
+    best_of = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("How many of a player's best club nights or matches count (best N)."),
+    )
+    qualify_by = models.CharField(max_length=10, choices=Counted.choices, default=Counted.NIGHTS)
+    qualify_minimum = models.PositiveSmallIntegerField(
+        default=0,
+        help_text=_(
+            "Players who played fewer club nights, matches or deals than this are listed "
+            "apart, after the qualified (0: everyone is)."
+        ),
+    )
 
     class Meta:
         ordering = ["club", "-starts_on", "name"]
@@ -185,6 +206,10 @@ class Season(models.Model):
             )
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
             raise ValidationError({"ends_on": _("A season cannot end before it starts.")})
+        if self.ranking not in BEST:
+            self.best_of = None  # counted by no other method
+        if wrong := refusals(self.ranking, self.best_of, self.qualify_minimum):
+            raise ValidationError(wrong)
         if self.club_id and Season.name_taken(self.club_id, self.name, self.pk):
             raise ValidationError({"name": _("The club has a season of this name already.")})
         if self.pk:

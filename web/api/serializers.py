@@ -11,7 +11,7 @@ from rest_framework import serializers
 
 import engine
 from scoring.models import MatchStanding, SeasonStanding
-from tournaments import access, nights, renames, seasons
+from tournaments import access, nights, ranking, renames, seasons
 from tournaments import members as club_members
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Deal, DealVersion, Match, Player, Season, Table
@@ -98,6 +98,10 @@ class SeasonSerializer(SavedByItsAction, serializers.ModelSerializer):
             "ends_on",
             "require_confirmation",
             "public",
+            "ranking",
+            "best_of",
+            "qualify_by",
+            "qualify_minimum",
         ]
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -114,6 +118,13 @@ class SeasonSerializer(SavedByItsAction, serializers.ModelSerializer):
             raise serializers.ValidationError(
                 {"name": "the club has a season of this name already"}, code="unique"
             )
+        method = attrs.get("ranking", getattr(self.instance, "ranking", ranking.Method.TOTAL))
+        if method not in ranking.BEST:
+            attrs["best_of"] = None  # counted by no other method
+        best_of = attrs.get("best_of", getattr(self.instance, "best_of", None))
+        minimum = attrs.get("qualify_minimum")
+        if wrong := ranking.refusals(method, best_of, minimum):
+            raise serializers.ValidationError(wrong, code="ranking")
         if self.instance is not None and "games" in attrs:
             played = self.instance.games_with_matches() - set(attrs["games"])
             if played:
@@ -174,6 +185,19 @@ class SeasonStandingSerializer(serializers.ModelSerializer):
     rating = serializers.SerializerMethodField(
         help_text="The player's current skill rating in the game (mu - 3 sigma), if rated."
     )
+    score = serializers.DecimalField(
+        max_digits=14,
+        decimal_places=3,
+        coerce_to_string=False,
+        read_only=True,
+        help_text="What the season ranks by (its `ranking`): total points, points per match "
+        "or deal, or the points of the best `best_of` club nights or matches.",
+    )
+    qualified = serializers.BooleanField(
+        read_only=True,
+        help_text="Whether the player played the season's `qualify_minimum` of its "
+        "`qualify_by`; the others rank after every qualified player.",
+    )
 
     class Meta:
         model = SeasonStanding
@@ -184,6 +208,9 @@ class SeasonStandingSerializer(serializers.ModelSerializer):
             "handle",
             "display_name",
             "rank",
+            "score",
+            "qualified",
+            "nights",
             "total",
             "deals",
             "deals_won",

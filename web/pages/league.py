@@ -18,7 +18,7 @@ from scoring.players import season_numbers
 from scoring.queries import matches_with_standings, readable_match
 from scoring.ratings import rating_charts, ratings_of, scope_for
 from scoring.sheets import NO_CHART, match_sheet, player_charts
-from tournaments import access, confirmation, history, table_links
+from tournaments import access, confirmation, history, ranking, table_links
 from tournaments.access import visible
 from tournaments.games import label
 from tournaments.models import ClubNight, DealVersion, Match, Player, Season, waiting_deals
@@ -107,6 +107,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
         for board in found
     ]
     nights = list(season.club_nights.order_by("date"))
+    rule = ranking.Rule.of(season)
     return render(
         request,
         "pages/season.html",
@@ -118,6 +119,8 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "search": search,
             "reader": reader,
             "leaders": leaderboard.LEADERS,
+            "ranking": rule,
+            "columns": 7 if rule.method == ranking.Method.TOTAL else 8,
         },
     )
 

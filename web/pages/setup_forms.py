@@ -155,21 +155,32 @@ class SeasonForm(forms.ModelForm):
     class Meta:
         model = Season
         fields = ["name", "games", "starts_on", "ends_on", "public", "require_confirmation"]
+        fields += ["ranking", "best_of", "qualify_minimum", "qualify_by"]
         labels = {
             "name": _("Name"),
             "starts_on": _("Starts on"),
             "ends_on": _("Ends on"),
             "public": _("Public"),
             "require_confirmation": _("Deals need a second person's confirmation"),
+            "ranking": _("The leaderboards rank by"),
+            "best_of": _("Best how many (for best club nights or matches)"),
+            "qualify_minimum": _("Qualifying minimum (0: none)"),
+            "qualify_by": _("The minimum counts"),
         }
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}),
             "ends_on": forms.DateInput(attrs={"type": "date"}),
+            "ranking": forms.RadioSelect,
+            "qualify_by": forms.RadioSelect,
+            "best_of": forms.NumberInput(attrs={"inputmode": "numeric", "min": 1}),
+            "qualify_minimum": forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}),
         }
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.instance.club = club
+        for name in ("ranking", "qualify_by", "qualify_minimum"):
+            self.fields[name].required = False  # left out: the season's setting stays
 
 
 class ClubNightForm(forms.ModelForm):

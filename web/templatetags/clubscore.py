@@ -12,6 +12,7 @@ from scoring.exports import EXPORTERS, Exporter
 from tournaments import access
 from tournaments.games import label
 from tournaments.names import table_label as _table_label
+from tournaments.ranking import plain
 
 register = template.Library()
 
@@ -92,3 +93,9 @@ def game_labels(games: Iterable[str]) -> str:
 def signed_scores(scores: Iterable[tuple[str, int]]) -> str:
     """A deal's scores as the room display lists them: ``Aki +3, Ben -3`` (``live.js`` too)."""
     return ", ".join(f"{name} {score:+d}" for name, score in scores)
+
+
+@register.filter
+def score(value: Any) -> int | float:
+    """A leaderboard's score: whole (412), or with its places (12.333)."""
+    return plain(value)

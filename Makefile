@@ -14,11 +14,11 @@ DEMO_PORT ?= 8000
 DEMO_ENV := DEBUG=0 HTTPS=0 SECRET_KEY=demo-only-this-key-is-public TIME_ZONE=Asia/Tokyo ALLOW_SIGN_UP=1 LOG_LEVEL=WARNING \
 	ALLOWED_HOSTS=127.0.0.1,localhost DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 CELERY_BROKER_URL=
 
-.PHONY: install engine engine-clean demo services browser-deps test check docs fuzz lint bench
+.PHONY: install engine engine-clean demo services browser-deps test check docs fuzz style lint bench
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(BIN)/pip install --quiet --no-compile --disable-pip-version-check -e '.[dev]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -58,19 +58,15 @@ PYTEST := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL)
 
 # Everything: lint and every test, with real Celery workers on Redis and headless Chromium
 # (tests/test_documents_site.py builds the documents and fails on a broken link).
-test: install engine services browser-deps
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(BIN)/djlint templates --check
-	$(MYPY)
+# The engine compiles on one core (gcc over one C file) while lint runs on another.
+test: install services browser-deps
+	$(MAKE) --no-print-directory -j2 engine lint
 	$(PYTEST) $(PYTEST_ARGS)
 
 # The quick answer while working: lint and every test but the browser, worker and slow
 # ones (`pytest -m` marks), in a minute or two.  `make test` still runs them all.
-check: install engine services
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(BIN)/djlint templates --check
+check: install services
+	$(MAKE) --no-print-directory -j2 engine style
 	$(PYTEST) -m "not browser and not worker and not slow" $(PYTEST_ARGS)
 
 # The documents as a site in build/site (mkdocs.yml; strict: a broken link stops it).
@@ -87,10 +83,13 @@ fuzz: install engine services
 	$(BIN)/pytest --hypothesis-profile=fuzz \
 	  tests/engine/test_hostile_records.py tests/web/test_schema_fuzz.py
 
-lint: install
+# ruff's rules and layout, djLint's layout of the templates; `lint` adds mypy.
+style: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/djlint templates --check
+
+lint: style
 	$(MYPY)
 
 # Benchmarks, run by hand (about 45 minutes the first time: federations of 100,000 and

@@ -38,7 +38,10 @@ def main() -> None:
         # No config file: pyproject's mypy settings load the Django plugin, which the
         # engine (no Django) neither needs nor may import.
         ext_modules=mypycify(
-            ["--config-file=", *sources()], group_name="engine.native", target_dir=str(build / "c")
+            # Its own cache: `make test` type-checks the project (`make lint`) meanwhile.
+            ["--config-file=", f"--cache-dir={build / 'cache'}", *sources()],
+            group_name="engine.native",
+            target_dir=str(build / "c"),
         ),
         script_args=["build_ext", "--inplace", "--build-temp", str(build / "temp"), "--quiet"],
     )

@@ -92,6 +92,7 @@ def export_club(
                     "deals_per_match": night.deals_per_match,
                     "standings": night.standings,
                     "rank_points": night.rank_points,
+                    "final": night.final,
                     "present": sorted(p.handle for p in night.present.all()),
                     "rounds": _rounds(night),
                     "tables": tables,

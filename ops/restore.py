@@ -160,6 +160,7 @@ def _import_season(
                 deals_per_match=n.get("deals_per_match"),
                 standings=text(n, "standings", at, ClubNight.Standings.POINTS),
                 rank_points=n.get("rank_points") or [],
+                final=flag(n, "final", at),
             ),
             at,
         )

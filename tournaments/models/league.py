@@ -239,6 +239,9 @@ class Season(models.Model):
         return {game for game in games if game is not None}
 
 
+FINAL_TAKEN = _("The season has its final night already.")
+
+
 class ClubNight(models.Model):
     season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="club_nights")
     date = models.DateField()
@@ -278,14 +281,36 @@ class ClubNight(models.Model):
         related_name="+",
         help_text=_("Who came, as the attendance page ticked them: round 1 starts from them."),
     )
+    final = models.BooleanField(
+        default=False,
+        help_text=_(
+            "The season's final: a final table drawn this night seats the top qualified "
+            "players of the season's leaderboard, and its winner is the season's champion."
+        ),
+    )
 
     class Meta:
         ordering = ["-date"]
         # The latest nights first (home page, admin) read from the newest end, not sorted.
         indexes = [models.Index(fields=["date", "id"], name="night_latest")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season"], condition=models.Q(final=True), name="one_final_a_season"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.season.name} {self.date:%Y-%m-%d}"
+
+    def clean(self) -> None:
+        if self.final and self.season_id and ClubNight.final_taken(self.season_id, self.pk):
+            raise ValidationError({"final": FINAL_TAKEN})
+
+    @staticmethod
+    def final_taken(season_id: int, pk: int | None = None) -> bool:
+        """Another night of the season is its final (a season has one)."""
+        others = ClubNight.objects.filter(season_id=season_id, final=True)
+        return others.exclude(pk=pk).exists() if pk else others.exists()
 
 
 class Round(models.Model):

@@ -13,6 +13,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from scoring import finals
 from scoring import night as night_data
 from scoring.tasks import live_refresher
 from tournaments import access, rounds
@@ -98,7 +99,7 @@ class RoundsMixin:
         payload = RoundInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         data = dict(payload.validated_data)
-        order = [line.player for line in night_data.standings(night)[1]]
+        order = finals.draw_order(night, data.get("game", ""))
         try:
             made = rounds.next_round(
                 night, user=access.signed_in(request.user), order=order, **data

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
-from scoring import leaderboard
+from scoring import finals, leaderboard
 from scoring import night as night_standings
 from scoring.charts import line_chart
 from scoring.players import season_numbers
@@ -120,6 +120,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "reader": reader,
             "leaders": leaderboard.LEADERS,
             "ranking": rule,
+            "final": finals.season_final(season),
             "columns": 7 if rule.method == ranking.Method.TOTAL else 8,
         },
     )

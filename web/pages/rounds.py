@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from scoring import finals
 from scoring import night as night_data
 from tournaments import access, confirmation, rounds, table_links
 from tournaments.games import LEAGUE_GAMES
@@ -25,10 +26,6 @@ from tournaments.records import Rejection
 from tournaments.round_draw import Seating
 from tournaments.textfile import whole_number
 from web.pages.getters import administered_night
-
-
-def _order(night: ClubNight) -> list[int]:
-    return [line.player for line in night_data.standings(night)[1]]
 
 
 def _rounds(night: ClubNight) -> list[dict[str, Any]]:
@@ -72,7 +69,8 @@ def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
                 )
                 messages.success(request, _("Round %(n)s is seated.") % {"n": made.number})
                 return redirect("night_rounds", pk=night.pk)
-            proposal = rounds.propose(night, order=_order(night), **_draw(form))
+            draw = _draw(form)
+            proposal = rounds.propose(night, order=finals.draw_order(night, draw["game"]), **draw)
             return _proposal(request, night, proposal, form)
         except Rejection as refused:
             problems = [localize(e) for e in refused.errors]

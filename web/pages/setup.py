@@ -18,7 +18,7 @@ from tournaments import access, invitations, roster, seasons
 from tournaments import members as club_members
 from tournaments.merge import merge
 from tournaments.messages import localize
-from tournaments.models import Membership, Player, Season
+from tournaments.models import ClubNight, Membership, Player, Season
 from tournaments.names import reading_order
 from tournaments.records import Rejection
 from tournaments.textfile import whole_number
@@ -224,7 +224,11 @@ def night_new(request: HttpRequest, pk: int) -> HttpResponse:
         access.visible(Season.objects.select_related("club"), request.user), pk=pk
     )
     administered(request, season)
-    form = ClubNightForm(request.POST or None, initial={"date": timezone.localdate()})
+    form = ClubNightForm(
+        request.POST or None,
+        instance=ClubNight(season=season),  # checked in its season (one final a season)
+        initial={"date": timezone.localdate()},
+    )
     if request.method == "POST" and form.is_valid():
         night = form.save(commit=False)
         night.season = season

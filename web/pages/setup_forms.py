@@ -192,8 +192,9 @@ class ClubNightForm(forms.ModelForm):
 
     class Meta:
         model = ClubNight
-        fields = ["date", "venue", "deals_per_match", "standings"]
+        fields = ["date", "venue", "deals_per_match", "standings", "final"]
         labels = {
+            "final": _("The season's final"),
             "date": _("Date"),
             "venue": _("Venue"),
             "deals_per_match": _("Deals per match"),

@@ -90,7 +90,9 @@ def test_the_final_seats_the_top_qualified_and_its_winner_is_the_champion(
     assert f"<strong>Champion: {names} (ナポレオン Napoleon)</strong>" in shown
     with translation.override("ja"):
         page.cookies["django_language"] = "ja"
-        assert f"優勝：{names}（ナポレオン Napoleon）" in squeezed(page.get(f"/seasons/{season.pk}/").content.decode())
+        assert f"優勝：{names}（ナポレオン Napoleon）" in squeezed(
+            page.get(f"/seasons/{season.pk}/").content.decode()
+        )
 
     # The final's last deal taken out (the match reopened): no champion until it ends again.
     with django_capture_on_commit_callbacks(execute=True):

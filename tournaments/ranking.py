@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 import engine
 from engine.match import competition_ranks
@@ -275,7 +275,7 @@ def explain(rule: Rule, played: Played) -> str:
         )
         if left:
             parts.append(str(_("left out: %(points)s")) % {"points": ", ".join(map(str, left))})
-    return "; ".join(parts)
+    return str(pgettext("between the parts of an explained figure", "; ")).join(parts)
 
 
 def not_yet(counted: str, minimum: int, played: int) -> str:

@@ -11,6 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 from django.db.models import Count, Q, Sum
+from django.utils import translation
 
 import engine
 from dbtools import backend
@@ -181,6 +182,9 @@ def test_best_n_counts_the_best_and_all_of_a_player_with_fewer():
     assert score("best_matches", 9, five) == 30  # fewer than nine: every one
     rule = Rule("best_nights", 3, "nights", 6)
     assert explain(rule, five) == "best 3 of 5 club nights: 12 + 10 + 6; left out: 5, -3"
+    with translation.override("ja"):
+        assert explain(rule, five) == "5 例会のうち上位 3：12 + 10 + 6。数えない分：5, -3"
+        assert rule.not_yet(five) == "規定未到達：5 / 6 例会"
     assert rule.not_yet(five) == "not yet qualified: 5 of 6 club nights"
     assert Rule("best_nights", 3, "nights", 5).not_yet(five) == ""
 

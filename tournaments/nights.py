@@ -17,9 +17,23 @@ from django.utils.translation import gettext_noop
 import engine
 from tournaments import access, actions
 from tournaments.draw import GameSizes, Pair, ProposedTable, draw
-from tournaments.models import ClubNight, Match, Player, Seat, Table
+from tournaments.models import ClubNight, Match, Player, Season, Seat, Table
 from tournaments.names import unique_handle
 from tournaments.records import Rejection, error
+
+FINAL_TAKEN = gettext_noop("The season has its final night already.")
+
+
+def save_night(night: ClubNight) -> ClubNight:
+    """Store a new or changed club night, as the pages and the API do.  A season has one
+    final night: under the season's row lock a second is refused, so that two
+    administrators marking two nights at once store one final and get an answer each."""
+    with transaction.atomic():
+        Season.objects.select_for_update().filter(pk=night.season_id).first()
+        if night.final and ClubNight.final_taken(night.season_id, night.pk):
+            raise Rejection((error("final_taken", "final", FINAL_TAKEN),))
+        night.save()
+    return night
 
 
 def game_sizes(names: Sequence[str]) -> list[GameSizes]:

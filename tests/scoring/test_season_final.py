@@ -7,8 +7,10 @@ one.  A season has one final night: a second is refused on the page and by the A
 from __future__ import annotations
 
 import datetime as dt
+import threading
 
 import pytest
+from django.db import connection
 from django.test import Client
 from django.utils import translation
 
@@ -121,4 +123,38 @@ def test_a_season_has_one_final_night(season, admin):
     )
     assert answer.status_code == 200
     assert "このシーズンにはもう決勝の例会があります" in answer.content.decode()
+    assert ClubNight.objects.filter(season=season, final=True).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_administrators_marking_two_finals_at_once_store_one_and_both_get_an_answer(
+    club, django_user_model
+):
+    """Both pass the form's check before either stores: the season's row lock in
+    ``nights.save_night`` lets one in, and refuses the other in words, never a 500."""
+    season = Season.objects.create(club=club, name="Winter", games=["napoleon"])
+    admins = [
+        member_of(club, django_user_model, name, Membership.Role.ADMIN) for name in ("a", "b")
+    ]
+    start = threading.Barrier(2)
+    answers: list[int] = []
+
+    def mark(admin, day):
+        api = client_of(admin)
+        try:
+            start.wait(timeout=10)
+            body = {"season": season.pk, "date": day, "final": True}
+            answers.append(api.post("/api/club-nights/", body, format="json").status_code)
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=mark, args=(admin, day))
+        for admin, day in zip(admins, ("2027-03-06", "2027-03-13"), strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(answers) == [201, 400]
     assert ClubNight.objects.filter(season=season, final=True).count() == 1

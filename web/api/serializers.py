@@ -138,7 +138,8 @@ class SeasonSerializer(SavedByItsAction, serializers.ModelSerializer):
         return attrs
 
 
-class ClubNightSerializer(serializers.ModelSerializer):
+class ClubNightSerializer(SavedByItsAction, serializers.ModelSerializer):
+    saved_by = staticmethod(nights.save_night)  # one final a season, under its lock
     rank_points = serializers.ListField(
         child=serializers.IntegerField(min_value=-1000, max_value=1000),
         required=False,

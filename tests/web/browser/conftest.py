@@ -53,6 +53,13 @@ KEPT_WAIT_MS = 30_000
 control, the page in its cache): seconds when two browsers share two busy cores."""
 
 
+def back_online(page) -> None:
+    """The network back, as the page sees it: a Save tapped before ``navigator.onLine``
+    turns true is kept in the queue, as on a phone whose signal has not come back yet."""
+    page.context.set_offline(False)
+    page.wait_for_function("() => navigator.onLine")
+
+
 def kept_offline(page, *, cached: bool = True) -> None:
     """Wait until the page is kept for use offline: its service worker is active and controls
     the page (a page loaded before its worker took control is loaded again, as the next

@@ -8,7 +8,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.browser.conftest import kept_offline, pad_cards, pad_taps, sign_in
+from tests.web.browser.conftest import back_online, kept_offline, pad_cards, pad_taps, sign_in
 from tournaments import actions
 from tournaments.models import Deal, Match
 
@@ -271,7 +271,7 @@ def test_a_deal_entered_offline_is_stored_once_when_the_network_returns(
     )
     assert Deal.objects.filter(match=rettler).count() == 3
 
-    phone.context.set_offline(False)
+    back_online(phone)
     assert wait_for(lambda: Deal.objects.filter(match=rettler).count() == 4)
     phone.wait_for_function(
         "() => document.getElementById('queue-status').textContent.includes('Sent')"
@@ -315,7 +315,7 @@ def test_a_save_answered_just_before_the_network_drops_is_never_offered_again(
     assert phone.input_value("#id_number") == "5"
 
     phone.unroute("**/enter/")
-    phone.context.set_offline(False)
+    back_online(phone)
     enter_rettler(phone)  # the scorer, unsure, types deal 4 again
     phone.click("#save")
     phone.wait_for_selector("#same-as")
@@ -383,7 +383,7 @@ def test_two_deals_queued_across_a_reload_and_a_sign_in_both_arrive_once_in_orde
     assert next(c["value"] for c in phone.context.cookies() if c["name"] == "csrftoken") != before
     assert Deal.objects.filter(match=rettler).count() == 3
 
-    phone.context.set_offline(False)
+    back_online(phone)
     assert wait_for(lambda: Deal.objects.filter(match=rettler).count() == 5)
     time.sleep(1)
     deals = list(Deal.objects.filter(match=rettler).order_by("number"))
@@ -439,7 +439,7 @@ def test_signing_out_forgets_the_kept_pages_but_not_the_queued_deals(phone, live
     phone.wait_for_function(
         "() => document.getElementById('queue-status').textContent.includes('1')"
     )
-    phone.context.set_offline(False)
+    back_online(phone)
     phone.wait_for_selector("#queue-refused li")  # sent, refused, kept for correction
     with phone.expect_navigation():
         phone.click("form[data-sign-out] button")
@@ -451,7 +451,7 @@ def test_signing_out_forgets_the_kept_pages_but_not_the_queued_deals(phone, live
     except Exception:  # no network and nothing kept: the browser's own error
         served = ""
     assert "Aki" not in served and "deal-entry" not in served
-    phone.context.set_offline(False)
+    back_online(phone)
     phone.goto(f"{live_server.url}/")
     waiting = phone.evaluate("""() => new Promise(done => { const open = indexedDB.open('clubscore', 1);
         open.onsuccess = () => { const all = open.result.transaction('queue').objectStore('queue').getAll();

@@ -122,7 +122,7 @@ def parts(database: str) -> None:
     from scoring.models import Rating, RatingHistory
     from scoring.ratings import rebuild_clubs_ratings
     from scoring.rebuild import club_batches
-    from scoring.standings import rebuild_seasons
+    from scoring.season_totals import rebuild_seasons
     from scoring.tasks import rebuild_everything
     from tournaments import corrections
     from tournaments.models import Club, Deal, Match, Season
@@ -309,7 +309,7 @@ def ranking_methods(database: str) -> dict[str, float]:
 
     setup_django(environment(database, CELERY_TASK_ALWAYS_EAGER="1"))
     from scoring.rebuild import club_batches
-    from scoring.standings import rebuild_seasons
+    from scoring.season_totals import rebuild_seasons
     from tournaments.models import Club, Season
 
     batches = club_batches(list(Club.objects.order_by("pk").values_list("pk", flat=True)))

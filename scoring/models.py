@@ -1,5 +1,5 @@
-"""Standings and ratings: derived data, rebuilt from the deals by ``scoring.standings``
-and ``scoring.ratings``."""
+"""Standings and ratings: derived data, rebuilt from the deals by ``scoring.standings`` (matches),
+``scoring.season_totals`` (seasons) and ``scoring.ratings``."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Rebuilding what is derived from the deals, for a club, a batch of clubs, some seasons
 or everything: the matches whose deals changed checked again (all of them with
-``recheck``), the seasons totalled (``scoring.standings``), the clubs' ratings replayed
+``recheck``), the seasons totalled (``scoring.season_totals``), the clubs' ratings replayed
 (``scoring.ratings``).  What the rebuild commands, the Celery tasks and the imports
 call; each step writes only what differs and skips what its fingerprint says did not
 change (``scoring.fingerprints``)."""
@@ -12,7 +12,8 @@ from typing import Any
 from django.db.models import F
 
 from scoring.ratings import rebuild_clubs_ratings
-from scoring.standings import CHUNK, rebuild_matches, rebuild_seasons
+from scoring.season_totals import rebuild_seasons
+from scoring.standings import CHUNK, rebuild_matches
 from tournaments.models import Club, Match, Season
 
 CLUBS_AT_ONCE = 10

@@ -1,14 +1,10 @@
-"""Standings from the stored deals.
+"""Checking matches: the standings' first half (``scoring.season_totals`` is the second).
 
-Two kinds of work, at two speeds:
-
-- **Checking a match** (:func:`rebuild_matches`) runs the engine over the match's
-  deal records: who leads by the game's match rules (tie-breaks, eliminations,
-  titles), the player's points and deals, the game's own counts.  It records the
-  version of the match it checked (``checked_version``).
-- **Totalling a season** (:func:`rebuild_season_standings`) trusts the checked
-  matches: one aggregate over the season's match lines gives every leaderboard,
-  one more the plot's points per club night.
+**Checking a match** (:func:`rebuild_matches`) runs the engine over the match's deal
+records: who leads by the game's match rules (tie-breaks, eliminations, titles), the
+player's points and deals, the game's own counts.  It records the version of the match it
+checked (``checked_version``), and its lines (``MatchStanding``) are what a season's
+leaderboards are totalled from (:mod:`scoring.season_totals`).
 
 A full rebuild (``scoring.rebuild``, one Celery task per batch of clubs) checks only the
 matches whose deals changed since their last check (``version`` ≠
@@ -28,18 +24,16 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from django.db import connection, transaction
-from django.db.models import Count, Q, Sum
+from django.db import transaction
 from django.utils import timezone
 
 import engine
-from dbtools import backend
 from dbtools.bulk import insert_rows, plain_plans
-from scoring import fingerprints
-from scoring.models import COUNT_COLUMNS, COUNTS, MatchStanding, SeasonPoint, SeasonStanding
-from tournaments import progress, ranking
-from tournaments.games import LEAGUE_GAMES, LeagueGame, league_game
-from tournaments.models import Deal, DealScore, Match, Season, Seat
+from scoring.models import COUNT_COLUMNS, COUNTS, MatchStanding
+from scoring.season_totals import count_columns
+from tournaments import progress
+from tournaments.games import LeagueGame, league_game
+from tournaments.models import Deal, DealScore, Match, Seat
 from tournaments.records import match_envelope
 
 CHUNK = 500
@@ -50,11 +44,6 @@ LINE = (
     + " ".join(COUNT_COLUMNS)
 ).split()
 """A match line's columns, in the order of ``_lines``' tuples."""
-STANDING = (
-    "season game player total deals deals_won matches matches_won rank updated_at numbers "
-    "score qualified nights"
-).split()
-"""A season line's columns, in the order of ``_season_in_python``'s tuples."""
 
 
 def rebuild_match_standings(match_id: int) -> int | None:
@@ -171,279 +160,5 @@ def _lines(
 def _counts(league: LeagueGame, numbers: dict[str, int]) -> list[int | None]:
     """A match line's count columns: the game's own counts in the order of its labels."""
     assert set(numbers) <= set(league.number_labels), f"{league}: counts without a label"
-    values = [numbers.get(key) for key, _column in _count_columns(league)]
+    values = [numbers.get(key) for key, _column in count_columns(league)]
     return values + [None] * (COUNTS - len(values))
-
-
-def _count_columns(league: LeagueGame) -> list[tuple[str, str]]:
-    """The game's own counts (the keys of its ``number_labels``), each with the match line's
-    column that holds it."""
-    return list(zip(league.number_labels, COUNT_COLUMNS, strict=False))
-
-
-def rebuild_season_standings(season_id: int) -> bool:
-    """Rewrite a season's leaderboards (one per game) and plot points from its checked
-    match lines; ``False`` when there is no such season."""
-    return bool(rebuild_seasons([season_id]))
-
-
-def rebuild_seasons(
-    season_ids: list[int], *, fingerprinted: bool = False, every: bool = False
-) -> int:
-    """Bring these seasons' leaderboards and plot points up to date with their checked
-    match lines, under a lock on each season; returns how many seasons there were.
-
-    On PostgreSQL a fixed handful of set-based statements whatever the number of seasons
-    and deals, which write only what differs (a line or point whose numbers are the
-    same is not touched).  ``fingerprinted`` (a rebuild): a season whose match lines
-    are the ones it was last totalled from (:mod:`scoring.fingerprints`) is skipped,
-    unless ``every``, and the fingerprints are kept.  After a deal (not fingerprinted)
-    the season's lines have changed anyway: no fingerprint is taken on that hot path,
-    and the one kept no longer matches (line ids are never reused)."""
-    with transaction.atomic():
-        plain_plans()
-        seasons = list(Season.objects.select_for_update().filter(pk__in=season_ids).order_by("pk"))
-        ids = [s.pk for s in seasons]
-        if not ids:
-            return 0
-        # Taken before the totals: lines added meanwhile make a difference next time.
-        now = fingerprints.of_seasons(ids) if fingerprinted else {}
-        if fingerprinted and not every:
-            before = fingerprints.kept(fingerprints.SEASON, ids)
-            ids = [i for i in ids if i not in now or before.get(i) != now[i]]
-        if ids and backend.postgresql():
-            with connection.cursor() as cursor:
-                # The seasons that count their best nights or matches, named: the planner
-                # then reads their lines' number from the lines' statistics.
-                best = {
-                    str(method.value): [
-                        x.pk for x in seasons if x.pk in ids and x.ranking == method
-                    ]
-                    for method in ranking.BEST
-                }
-                cursor.execute(_totals_statement(), {"seasons": ids, **best})
-                cursor.execute(POINTS, {"seasons": ids})
-        elif ids:
-            SeasonStanding.objects.filter(season__in=ids).delete()
-            SeasonPoint.objects.filter(season__in=ids).delete()
-            for season in seasons:
-                if season.pk in ids:
-                    _season_in_python(season)
-        fingerprints.keep(fingerprints.SEASON, {i: now[i] for i in ids if i in now})
-        return len(seasons)
-
-
-def _totals_statement() -> str:
-    """One INSERT … SELECT of every leaderboard line, by each season's ranking
-    (``tournaments.ranking``: its score, whether the player qualified, then each game's
-    ``ranked_by``)."""
-    longest = max(len(g.ranked_by()) for g in engine.GAMES.values())
-    order = ["qualified DESC", "score DESC"]
-    for i in range(longest):
-        cases = " ".join(
-            f"WHEN '{name}' THEN {game.ranked_by()[i]}"
-            for name, game in sorted(engine.GAMES.items())
-            if len(game.ranked_by()) > i
-        )
-        order.append(f"CASE game {cases} END DESC NULLS LAST")
-    compared = ["total", "deals", "deals_won", "matches", "matches_won", "rank", "numbers"]
-    compared += ["score", "qualified", "nights"]
-    key = ["season_id", "game", "player_id"]
-    written = _differences_statement("scoring_seasonstanding", key, compared, "updated_at")
-    return f"""
-        WITH nightly AS (
-            SELECT season_id, game, player_id, SUM(points) AS points
-              FROM scoring_matchstanding
-             WHERE season_id = ANY(%(best_nights)s) AND scored > 0
-             GROUP BY season_id, game, player_id, night
-        ), best_nights AS (
-            SELECT n.season_id, n.game, n.player_id,
-                   (array_agg(n.points ORDER BY n.points DESC))[:MIN(s.best_of)] AS best
-              FROM nightly n JOIN tournaments_season s ON s.id = n.season_id
-             GROUP BY n.season_id, n.game, n.player_id
-        ), best_matches AS (
-            SELECT ms.season_id, ms.game, ms.player_id,
-                   (array_agg(ms.points ORDER BY ms.points DESC))[:MIN(s.best_of)] AS best
-              FROM scoring_matchstanding ms JOIN tournaments_season s ON s.id = ms.season_id
-             WHERE ms.season_id = ANY(%(best_matches)s) AND ms.scored > 0
-             GROUP BY ms.season_id, ms.game, ms.player_id
-        ), totals AS (
-            SELECT ms.season_id, ms.game, ms.player_id, SUM(ms.points) AS total,
-                   SUM(ms.scored) AS deals, SUM(ms.deals_won) AS deals_won, COUNT(*) AS matches,
-                   COUNT(*) FILTER (WHERE ms.finished AND ms.rank = 1) AS matches_won,
-                   COUNT(DISTINCT ms.night) AS nights, {_season_numbers()} AS numbers
-              FROM scoring_matchstanding ms
-             WHERE ms.season_id = ANY(%(seasons)s) AND ms.scored > 0
-             GROUP BY ms.season_id, ms.game, ms.player_id
-        ), scored AS (
-            SELECT t.*,
-                   CASE s.ranking
-                       WHEN 'per_match' THEN ROUND(t.total::numeric / t.matches, {ranking.PLACES})
-                       WHEN 'per_deal' THEN ROUND(t.total::numeric / t.deals, {ranking.PLACES})
-                       WHEN 'best_nights' THEN (SELECT SUM(p) FROM unnest(bn.best) p)
-                       WHEN 'best_matches' THEN (SELECT SUM(p) FROM unnest(bm.best) p)
-                       ELSE t.total
-                   END AS score,
-                   CASE s.qualify_by
-                       WHEN 'matches' THEN t.matches WHEN 'deals' THEN t.deals ELSE t.nights
-                   END >= s.qualify_minimum AS qualified
-              FROM totals t
-              JOIN tournaments_season s ON s.id = t.season_id
-              LEFT JOIN best_nights bn USING (season_id, game, player_id)
-              LEFT JOIN best_matches bm USING (season_id, game, player_id)
-        ), fresh AS (
-            SELECT season_id, game, player_id, total, deals, deals_won, matches, matches_won,
-                   RANK() OVER (PARTITION BY season_id, game ORDER BY {", ".join(order)}) AS rank,
-                   now() AS updated_at, numbers, score, qualified, nights
-              FROM scored
-        )
-        {written}
-    """
-
-
-def _season_numbers() -> str:
-    """A season line's own counts (``SeasonStanding.numbers``): each game's labels with
-    the sums of its count columns (a count no line has is left out), ``{}`` for a game
-    without counts."""
-    cases = []
-    for name, league in sorted(LEAGUE_GAMES.items()):
-        if league.number_labels:
-            pairs = [f"'{key}', SUM(ms.{column})" for key, column in _count_columns(league)]
-            cases.append(
-                f"WHEN '{name}' THEN jsonb_strip_nulls(jsonb_build_object({', '.join(pairs)}))"
-            )
-    return f"CASE ms.game {' '.join(cases)} ELSE '{{}}'::jsonb END" if cases else "'{}'::jsonb"
-
-
-def _numbers(game: str, line: dict[str, Any]) -> dict[str, int]:
-    """The same counts as :func:`_season_numbers`, from a line's summed count columns."""
-    columns = _count_columns(league_game(game))
-    return {key: line[column] for key, column in columns if line[column] is not None}
-
-
-def _differences_statement(
-    table: str, key: list[str], compared: list[str], touched: str = ""
-) -> str:
-    """Make the seasons' rows of ``table`` the ``fresh`` ones, writing only what differs: a
-    row no longer fresh deleted, one whose ``compared`` columns differ updated (and its
-    ``touched`` time), one missing inserted.  Fresh and stored rows are matched by one
-    hash join (not a probe of the unique index per row, nor a second join for the rows
-    gone): a season whose numbers did not change costs two reads and writes nothing.
-    The seasons are the statement's parameter ``seasons``."""
-    changed = [*compared, *([touched] if touched else [])]
-    columns = [*key, *changed]
-    same_key = " AND ".join(f"f.{c} = o.{c}" for c in key)
-    fresh = ", ".join(f"f.{c}" for c in columns)
-    return f"""
-        , old AS (
-            SELECT id, {", ".join(key + compared)} FROM {table} WHERE season_id = ANY(%(seasons)s)
-        ), diff AS (
-            SELECT o.id AS old_id, f.{key[0]} IS NULL AS gone, {fresh}
-              FROM fresh f FULL JOIN old o ON {same_key}
-             WHERE o.id IS NULL OR f.{key[0]} IS NULL
-                OR ({", ".join(f"o.{c}" for c in compared)})
-                   IS DISTINCT FROM ({", ".join(f"f.{c}" for c in compared)})
-        ), deleted AS (
-            DELETE FROM {table} t USING diff d
-             WHERE t.id = d.old_id AND d.gone AND t.season_id = ANY(%(seasons)s)
-        ), updated AS (
-            UPDATE {table} t SET {", ".join(f"{c} = d.{c}" for c in changed)}
-              FROM diff d
-             WHERE t.id = d.old_id AND NOT d.gone AND t.season_id = ANY(%(seasons)s)
-        )
-        INSERT INTO {table} ({", ".join(columns)})
-        SELECT {", ".join(columns)} FROM diff WHERE old_id IS NULL
-    """
-
-
-_POINTS_KEY = ["season_id", "game", "player_id", "night"]
-POINTS = f"""
-    WITH fresh AS (
-        SELECT season_id, game, player_id, night,
-               DENSE_RANK() OVER (PARTITION BY season_id, game ORDER BY night) AS ordinal,
-               SUM(SUM(points)) OVER (PARTITION BY season_id, game, player_id ORDER BY night)
-                   AS total
-          FROM scoring_matchstanding
-         WHERE season_id = ANY(%(seasons)s) AND scored > 0
-         GROUP BY season_id, game, player_id, night
-    )
-    {_differences_statement("scoring_seasonpoint", _POINTS_KEY, ["ordinal", "total"])}
-"""
-"""The plot's points: each player's cumulative total after each club night of a game."""
-
-
-def _season_in_python(season: Season) -> None:
-    """The same rows as the statements above, for databases without them (the demo's)."""
-    rule = ranking.Rule.of(season)
-    lines = MatchStanding.objects.filter(season=season, scored__gt=0)
-    totals = lines.values("game", "player_id").annotate(
-        total=Sum("points"),
-        deals=Sum("scored"),
-        deals_won=Sum("deals_won"),
-        matches=Count("id"),
-        matches_won=Count("id", filter=Q(finished=True, rank=1)),
-        **{column: Sum(column) for column in COUNT_COLUMNS},
-    )
-    per_night = sorted(
-        lines.values("game", "player_id", "night")
-        .annotate(points=Sum("points"))
-        .values_list("game", "night", "player_id", "points")
-    )
-    night_points: dict[tuple[str, int], list[int]] = defaultdict(list)
-    for game, _night, player_id, points in per_night:
-        night_points[(game, player_id)].append(points)
-    match_points: dict[tuple[str, int], list[int]] = defaultdict(list)
-    for game, player_id, points in lines.values_list("game", "player_id", "points"):
-        match_points[(game, player_id)].append(points)
-    by_game: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in totals:
-        key = (row["game"], row["player_id"])
-        row["played"] = ranking.Played(
-            row["total"], row["deals"], row["matches"], night_points[key], match_points[key]
-        )
-        by_game[row["game"]].append(row)
-    rows: list[tuple[Any, ...]] = []
-    now = timezone.now()
-    for game_name, board in by_game.items():
-        ranks = rule.ranks(
-            game_name, {line["player_id"]: (line["played"], line["deals_won"]) for line in board}
-        )
-        rows += [
-            (
-                season.pk,
-                game_name,
-                line["player_id"],
-                line["total"],
-                line["deals"],
-                line["deals_won"],
-                line["matches"],
-                line["matches_won"],
-                ranks[line["player_id"]],
-                now,
-                _numbers(game_name, line),
-                rule.score(line["played"]),
-                rule.qualified(line["played"]),
-                line["played"].nights,
-            )
-            for line in board
-        ]
-    insert_rows(SeasonStanding, STANDING, rows)
-    nights: dict[str, list[dt.date]] = defaultdict(list)
-    for game, night, _pid, _p in per_night:
-        if night not in nights[game]:
-            nights[game].append(night)
-    cumulative: dict[tuple[str, int], int] = defaultdict(int)
-    out = []
-    for game, night, player_id, points in per_night:
-        cumulative[(game, player_id)] += points
-        out.append(
-            (
-                season.pk,
-                game,
-                player_id,
-                night,
-                nights[game].index(night) + 1,
-                cumulative[(game, player_id)],
-            )
-        )
-    insert_rows(SeasonPoint, ["season", "game", "player", "night", "ordinal", "total"], out)

@@ -23,7 +23,8 @@ from scoring import night as night_data
 from scoring.models import Export
 from scoring.ratings import refresh_match_ratings
 from scoring.rebuild import club_batches, rebuild_clubs, rebuild_season, rebuild_seasons_of
-from scoring.standings import rebuild_match_standings, rebuild_season_standings
+from scoring.season_totals import rebuild_season_standings
+from scoring.standings import rebuild_match_standings
 from tournaments.models import Club, ClubNight
 
 

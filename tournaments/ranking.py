@@ -12,7 +12,7 @@ tie-breaks (``engine.Game.ranked_by``: its points, then deals won in the games t
 A **qualifying minimum** (規定打数) of club nights, matches or deals puts a player below it
 apart: ranked after every qualified player, listed as "not yet qualified: 3 of 8 nights".
 
-The figures are made from the season's match lines by ``scoring.standings`` (one SQL
+The figures are made from the season's match lines by ``scoring.season_totals`` (one SQL
 statement on PostgreSQL, :func:`score` and :func:`qualified` in Python elsewhere); this
 module holds the rules both follow, and the words the pages use for them.
 """

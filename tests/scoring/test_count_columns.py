@@ -12,7 +12,7 @@ from django.db.migrations.executor import MigrationExecutor
 from ops.federation import generate
 from scoring.models import COUNTS, MatchStanding, SeasonStanding
 from scoring.rebuild import rebuild_all
-from scoring.standings import rebuild_seasons
+from scoring.season_totals import rebuild_seasons
 from tests.scoring.derived import derived
 from tournaments.games import LEAGUE_GAMES
 from tournaments.models import Season

@@ -17,7 +17,7 @@ import engine
 from dbtools import backend
 from scoring.models import MatchStanding, SeasonStanding
 from scoring.rebuild import rebuild_all
-from scoring.standings import rebuild_season_standings
+from scoring.season_totals import rebuild_season_standings
 from tests import worlds
 from tournaments import corrections, seasons
 from tournaments.models import Deal, DealScore, Match, Season, counting_deals

@@ -6,7 +6,8 @@ import pytest
 from django.db import connection
 
 from scoring.models import MatchStanding, SeasonStanding
-from scoring.standings import rebuild_match_standings, rebuild_season_standings
+from scoring.season_totals import rebuild_season_standings
+from scoring.standings import rebuild_match_standings
 from scoring.tasks import refresh_season, refresh_standings
 from tests import worlds
 from tests.conftest import NAPOLEON_SEATS, SEASON_LINE, napoleon_deal
@@ -103,7 +104,7 @@ def test_the_set_based_season_totals_equal_the_python_ones_for_every_game():
     runs the same rules in Python.  Both give the same rows, ties and tie-breaks included."""
     from scoring.models import SeasonPoint, SeasonStanding
     from scoring.rebuild import rebuild_all
-    from scoring.standings import _season_in_python
+    from scoring.season_totals import _season_in_python
     from tests.scoring.derived import derived
     from tournaments.models import Season
 

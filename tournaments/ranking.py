@@ -200,16 +200,6 @@ def refusals(method: str, best_of: int | None, minimum: int | None) -> dict[str,
     return wrong
 
 
-def counted_nights(method: str, best_of: int | None, nights: Sequence[tuple[str, int]]) -> set[str]:
-    """Which of a player's nights (or matches), each ``(name, points)``, a best-*N* score
-    counts: the best ``best_of``, the earlier first among equal points (as the SQL's
-    ``ROW_NUMBER`` orders them)."""
-    if method not in BEST:
-        return {name for name, _points in nights}
-    ordered = sorted(enumerate(nights), key=lambda item: (-item[1][1], item[0]))
-    return {name for _i, (name, _points) in ordered[: best_of or len(nights)]}
-
-
 def describe(method: str, best_of: int | None, counted: str, minimum: int) -> str:
     """How a season ranks, in a sentence the leaderboard and the exports show."""
     if method == Method.BEST_NIGHTS:

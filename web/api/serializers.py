@@ -15,7 +15,6 @@ from tournaments import access, nights, ranking, renames, seasons
 from tournaments import members as club_members
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Deal, DealVersion, Match, Player, Season, Table
-from tournaments.models.league import FINAL_TAKEN
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -151,16 +150,6 @@ class ClubNightSerializer(SavedByItsAction, serializers.ModelSerializer):
         model = ClubNight
         fields = ["id", "season", "date", "venue", "deals_per_match", "standings", "rank_points"]
         fields += ["final"]
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        season = attrs.get("season", getattr(self.instance, "season", None))
-        if (
-            attrs.get("final")
-            and season is not None
-            and ClubNight.final_taken(season.pk, getattr(self.instance, "pk", None))
-        ):
-            raise serializers.ValidationError({"final": str(FINAL_TAKEN)}, code="final_taken")
-        return attrs
 
 
 class TableSerializer(AccountFieldsForAdministrators, serializers.ModelSerializer):

@@ -136,6 +136,7 @@ class SeasonAdmin(ClubScoped):
     list_display += ["ranking"]
     list_filter = ["club", "require_confirmation"]
     search_fields = ["name"]
+    readonly_fields = ["closed_at", "next_season"]  # set by closing it (scoring.divisions)
 
     def save_model(self, request: HttpRequest, obj: Season, form: forms.Form, change: bool) -> None:
         seasons.save_season(obj)  # a changed setting rebuilds what derives from it

@@ -15,8 +15,8 @@ from django.db import transaction
 from django.utils.translation import gettext_noop
 
 import engine
-from tournaments import access, actions
-from tournaments.draw import GameSizes, Pair, ProposedTable, draw
+from tournaments import access, actions, divisions
+from tournaments.draw import GameSizes, NoDraw, Pair, ProposedTable, draw
 from tournaments.models import ClubNight, Match, Player, Season, Seat, Table
 from tournaments.names import unique_handle
 from tournaments.records import Rejection, error
@@ -60,10 +60,22 @@ def pair_history(night: ClubNight) -> dict[Pair, int]:
 
 
 def propose(
-    night: ClubNight, players: Sequence[int], games: Sequence[str], seed: int
+    night: ClubNight, players: Sequence[int], games: Sequence[str], seed: int, mixed: bool = False
 ) -> list[ProposedTable]:
-    """The draw for the present ``players`` (ids) and the night's ``games``."""
-    return draw(list(players), game_sizes(games), pair_history(night), random.Random(seed))
+    """The draw for the present ``players`` (ids) and the night's ``games``; in a season
+    with divisions, each division at tables of its own (top first; guests and players
+    without a division after them), unless ``mixed``."""
+    rng, sizes, met = random.Random(seed), game_sizes(games), pair_history(night)
+    groups = [(None, list(players))] if mixed else divisions.groups(night.season, players)
+    tables: list[ProposedTable] = []
+    for division, group in groups:
+        try:
+            tables += draw(group, sizes, met, rng)
+        except NoDraw as exc:
+            if division is None:
+                raise
+            raise NoDraw(f"{division.name}: {exc}") from None
+    return tables
 
 
 @dataclass(frozen=True)

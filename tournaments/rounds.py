@@ -33,7 +33,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 import engine
-from tournaments import actions, corrections
+from tournaments import actions, corrections, divisions
 from tournaments.draw import NoDraw, Pair
 from tournaments.games import league_game
 from tournaments.models import (
@@ -64,6 +64,10 @@ NO_TABLES = gettext_noop(
 DRAWN = gettext_noop("round %(number)s was drawn meanwhile")
 WAITING = gettext_noop(
     "round %(number)s has %(waiting)s deals waiting for confirmation: confirm them first"
+)
+NO_TABLES_IN = gettext_noop(
+    "division %(division)s: %(n)s players cannot make the tables of this round: %(game)s takes "
+    "%(sizes)s players a table (or draw the divisions together)"
 )
 NOT_IN_SEASON = gettext_noop("%(game)s is not a game of this season")
 NO_LENGTH = gettext_noop("this game ends by its own rules: a round of it takes no number of deals")
@@ -198,33 +202,40 @@ def propose(
     others: str = "balanced",
     order: Sequence[int] = (),
     seed: int | None = None,
+    mixed: bool = False,
 ) -> Proposal:
     """Draw the night's next round (nothing written).  ``order``: the night's standings
-    so far (player ids, first first), for a Swiss round and a final."""
+    so far (player ids, first first), for a Swiss round and a final.  In a season with
+    divisions each division is drawn at tables of its own, top division first (and its
+    players without one after them), unless ``mixed``."""
     chosen = list(players) if players else present_by_default(night)
     _check(night, game, method, chosen, deals)
     rules = engine.GAMES[game]
     sizes, best = sorted(rules.player_counts), rules.best_players
     rng = random.Random(seed if seed is not None else random.SystemRandom().randrange(2**31))
     place = {p: i for i, p in enumerate(order)}
-    ranked = sorted(chosen, key=lambda p: (place.get(p, len(place)), p))
     met, season, sat = met_this_night(night), pair_history(night), sat_out_counts(night)
-    try:
-        if method == Round.Method.SWISS:
-            seating = swiss(ranked, sizes, best, met, season, sat, rng)
-        elif method == Round.Method.FINAL:
-            seating = final(ranked, size or best, others, sizes, best, met, season, sat, rng)
-        else:
-            seating = balanced(chosen, sizes, best, met, season, sat, rng)
-    except NoDraw:
-        raise _problem(
-            "no_draw",
-            "players",
-            NO_TABLES,
-            n=len(chosen),
-            game=league_game(game).label,
-            sizes=", ".join(map(str, sizes)),
-        ) from None
+    tables: list[list[int]] = []
+    sat_out: list[int] = []
+    for division, group in [(None, chosen)] if mixed else divisions.groups(night.season, chosen):
+        ranked = sorted(group, key=lambda p: (place.get(p, len(place)), p))
+        try:
+            if method == Round.Method.SWISS:
+                drawn = swiss(ranked, sizes, best, met, season, sat, rng)
+            elif method == Round.Method.FINAL:
+                drawn = final(ranked, size or best, others, sizes, best, met, season, sat, rng)
+            else:
+                drawn = balanced(group, sizes, best, met, season, sat, rng)
+        except NoDraw:
+            where = {"game": league_game(game).label, "sizes": ", ".join(map(str, sizes))}
+            if division is None:
+                raise _problem("no_draw", "players", NO_TABLES, n=len(group), **where) from None
+            raise _problem(
+                "no_draw", "players", NO_TABLES_IN, n=len(group), division=division.name, **where
+            ) from None
+        tables += drawn.tables
+        sat_out += drawn.sat_out
+    seating = Seating(tables, sat_out)
     last = current(night)
     return Proposal((last.number if last else 0) + 1, game, method, deals, seating)
 

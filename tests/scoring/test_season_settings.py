@@ -95,6 +95,7 @@ def test_the_api_and_the_admin_change_a_setting_through_the_same_action(
     client.force_login(league_admin)
     form = {"club": season.club_id, "name": season.name, "games": json.dumps(season.games)}
     form |= {"ranking": "total", "qualify_by": "nights", "qualify_minimum": 0}  # as shown
+    form |= {"moves_by": "count", "moves": 2}
     with django_capture_on_commit_callbacks(execute=True):
         page = client.post(f"/admin/tournaments/season/{season.pk}/change/", form)
     assert page.status_code == 302, page.content.decode()[:2000]

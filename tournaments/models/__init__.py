@@ -5,12 +5,14 @@ the single source of which club owns what.  Rules live in ``engine/``: these
 models only store what the engine checked (see ``tournaments.actions``).
 """
 
+from tournaments.models.divisions import Division, Move, Placement
 from tournaments.models.invitations import AccountName, Invitation, SignUp
 from tournaments.models.league import (
     GAME_NAMES,
     Club,
     ClubNight,
     Membership,
+    MovesBy,
     Player,
     Round,
     Season,
@@ -36,12 +38,16 @@ __all__ = [
     "Club",
     "ClubNight",
     "Deal",
+    "Division",
     "DealScore",
     "DealVersion",
     "Invitation",
     "Match",
     "MatchEvent",
     "Membership",
+    "Move",
+    "MovesBy",
+    "Placement",
     "Player",
     "Round",
     "Season",

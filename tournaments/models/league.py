@@ -148,6 +148,11 @@ class Player(models.Model):
         return f"{self.display_name} ({self.handle})"
 
 
+class MovesBy(models.TextChoices):
+    COUNT = "count", _("players")
+    PERCENT = "percent", _("per cent of the division")
+
+
 class Season(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="seasons")
     name = models.CharField(max_length=200)
@@ -185,6 +190,25 @@ class Season(models.Model):
             "Players who played fewer club nights, matches or deals than this are listed "
             "apart, after the qualified (0: everyone is)."
         ),
+    )
+
+    # Divisions (tournaments.divisions): who moves between them when the season closes.
+    moves_by = models.CharField(max_length=10, choices=MovesBy.choices, default=MovesBy.COUNT)
+    moves = models.PositiveSmallIntegerField(
+        default=2,
+        help_text=_(
+            "When the season closes, this many players of each division (or this per cent of "
+            "it) move up to the division above and down to the one below."
+        ),
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+    next_season = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=_("The season its divisions moved on to when it closed."),
     )
 
     class Meta:

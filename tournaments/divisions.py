@@ -1,0 +1,171 @@
+"""A season's divisions (issue 40), set by one action that the page and the API call.
+
+A season may have divisions, named by its administrator in order from the top (A, B, C…),
+and each of its players placed in at most one.  Each division has its own leaderboards
+(the season's ranking, counted among its players: ``scoring.divisions``), and a round of
+a club night seats each division at tables of its own unless the administrator draws
+them together (``tournaments.rounds``).  How many players move between neighbouring
+divisions when the season closes is the season's ``moves_by`` and ``moves``.
+
+:func:`set_divisions` replaces the divisions and the placements in one transaction under
+the season's row lock: the same request sent twice leaves the same divisions.  A closed
+season's divisions are what its moves were made from, so they no longer change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils.translation import gettext_noop
+
+from tournaments.models import Division, MovesBy, Placement, Player, Season
+from tournaments.names import normal
+from tournaments.records import Rejection, error
+
+MOST_DIVISIONS = 10
+NAME_LENGTH = 20
+MOST_MOVES = 100
+CLOSED = gettext_noop("the season is closed: its divisions no longer change")
+
+
+def _refuse(code: str, path: str, message: str, **params: Any) -> Rejection:
+    return Rejection((error(code, path, message, **params),))
+
+
+def division_names(names: Any) -> list[str]:
+    """The divisions' names as given (a list, or one text of names split by spaces or
+    commas), checked: at most ten, each one to twenty characters, none twice."""
+    if isinstance(names, str):
+        names = names.replace(",", " ").replace("、", " ").split()
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise _refuse("invalid", "names", gettext_noop("list the divisions' names, top first"))
+    names = [n.strip() for n in names if n.strip()]
+    if len(names) > MOST_DIVISIONS:
+        raise _refuse(
+            "out_of_range",
+            "names",
+            gettext_noop("a season has at most %(n)s divisions"),
+            n=MOST_DIVISIONS,
+        )
+    for i, name in enumerate(names):
+        if len(name) > NAME_LENGTH:
+            raise _refuse(
+                "too_long",
+                f"names[{i}]",
+                gettext_noop("a division's name is at most %(n)s characters"),
+                n=NAME_LENGTH,
+            )
+    seen = [normal(n) for n in names]
+    for i, name in enumerate(names):
+        if seen.index(normal(name)) != i:
+            raise _refuse(
+                "duplicate",
+                f"names[{i}]",
+                gettext_noop("division %(name)s is named twice"),
+                name=name,
+            )
+    return names
+
+
+def moves_rule(moves_by: Any, moves: Any) -> tuple[str, int]:
+    """The closing rule as given, checked: a count of players or a per cent, 0 to 100."""
+    if moves_by not in MovesBy.values:
+        raise _refuse(
+            "invalid_choice", "moves_by", gettext_noop("moves are counted in players or per cent")
+        )
+    if isinstance(moves, bool) or not isinstance(moves, int) or not 0 <= moves <= MOST_MOVES:
+        raise _refuse("out_of_range", "moves", gettext_noop("moves are 0 to %(n)s"), n=MOST_MOVES)
+    return moves_by, moves
+
+
+def set_divisions(
+    season: Season,
+    names: Any,
+    places: Mapping[Any, Any],
+    *,
+    moves_by: Any = MovesBy.COUNT,
+    moves: Any = 2,
+) -> list[Division]:
+    """Make the season's divisions ``names`` (top first; none: the season has no
+    divisions) with ``places`` (player id → a division's name; ``""``: none) and the
+    closing rule, all or nothing."""
+    names = division_names(names)
+    moves_by, moves = moves_rule(moves_by, moves)
+    if not isinstance(places, Mapping):
+        raise _refuse("invalid", "places", gettext_noop("say each player's division"))
+    by_name = {normal(n): n for n in names}
+    wanted: dict[int, str] = {}
+    for key, value in places.items():
+        player = int(key) if isinstance(key, int | str) and str(key).isdigit() else None
+        if player is None or len(str(key)) > 18:
+            raise _refuse(
+                "not_found",
+                "places",
+                gettext_noop("no player %(id)s in this club"),
+                id=str(key)[:20],
+            )
+        if value in ("", None):
+            continue
+        if not isinstance(value, str) or normal(value) not in by_name:
+            raise _refuse(
+                "invalid_choice",
+                f"places.{player}",
+                gettext_noop("no division %(name)s in this season"),
+                name=str(value)[:NAME_LENGTH],
+            )
+        wanted[player] = by_name[normal(value)]
+    known = set(
+        Player.objects.filter(club_id=season.club_id, pk__in=list(wanted)).values_list(
+            "pk", flat=True
+        )
+    )
+    if unknown := sorted(set(wanted) - known):
+        raise _refuse(
+            "not_found", "places", gettext_noop("no player %(id)s in this club"), id=unknown[0]
+        )
+    with transaction.atomic():
+        locked = Season.objects.select_for_update().get(pk=season.pk)
+        if locked.closed_at is not None:
+            raise Rejection((error("closed", "", CLOSED),), conflict=True)
+        Placement.objects.filter(season=season).delete()
+        Division.objects.filter(season=season).exclude(name__in=names).delete()
+        kept = {d.name: d for d in Division.objects.filter(season=season)}
+        # Orders move out of the way first: (season, order) is unique.
+        Division.objects.filter(season=season).update(order=F("order") + 1000)
+        made = []
+        for order, name in enumerate(names):
+            division = kept.get(name) or Division(season=season, name=name, order=order)
+            division.order = order
+            division.save()
+            made.append(division)
+        at = {d.name: d for d in made}
+        Placement.objects.bulk_create(
+            Placement(season=season, division=at[name], player_id=player)
+            for player, name in sorted(wanted.items())
+        )
+        Season.objects.filter(pk=season.pk).update(moves_by=moves_by, moves=moves)
+        season.moves_by, season.moves = moves_by, moves
+    return made
+
+
+def placed(season: Season) -> dict[int, Division]:
+    """Player id → the player's division in ``season``."""
+    lines = Placement.objects.filter(season=season).select_related("division")
+    return {p.player_id: p.division for p in lines}
+
+
+def groups(season: Season, players: Sequence[int]) -> list[tuple[Division | None, list[int]]]:
+    """``players`` by division, top first, in their given order; those placed in none last
+    (``None``).  A season without divisions is one group."""
+    division_of = placed(season)
+    if not division_of:
+        return [(None, list(players))]
+    divisions = sorted(set(division_of.values()), key=lambda d: d.order)
+    out: list[tuple[Division | None, list[int]]] = [
+        (d, [p for p in players if division_of.get(p) == d]) for d in divisions
+    ]
+    out.append((None, [p for p in players if p not in division_of]))
+    return [(d, ps) for d, ps in out if ps]

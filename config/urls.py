@@ -16,6 +16,7 @@ from web.api import sheets as sheet_api
 from web.pages import (
     accounts,
     corrections,
+    divisions,
     draw,
     entry,
     exports,
@@ -84,6 +85,8 @@ urlpatterns = [
     path("clubs/<slug:slug>/seasons/new/", setup.season_edit, name="season_new"),
     path("clubs/<slug:slug>/seasons/<int:pk>/", setup.season_edit, name="season_edit"),
     path("seasons/<int:pk>/nights/new/", setup.night_new, name="night_new"),
+    path("seasons/<int:pk>/divisions/", divisions.season_divisions, name="season_divisions"),
+    path("seasons/<int:pk>/close/", divisions.season_close, name="season_close"),
     path("nights/<int:pk>/draw/", draw.night_draw, name="night_draw"),
     path("nights/<int:pk>/tables/", draw.night_tables, name="night_tables"),
     path("nights/<int:pk>/rounds/", rounds.night_rounds, name="night_rounds"),

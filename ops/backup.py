@@ -25,7 +25,7 @@ from django.core import signing
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-from tournaments.models import Club, ClubNight, Deal
+from tournaments.models import Club, ClubNight, Deal, Move, Placement, Season
 
 FORMAT = "clubscore-club/1"
 
@@ -111,6 +111,7 @@ def export_club(
                 "best_of": season.best_of,
                 "qualify_by": season.qualify_by,
                 "qualify_minimum": season.qualify_minimum,
+                **_divisions(season),
             }
         )
     return sign(
@@ -135,6 +136,37 @@ def export_club(
             "seasons": seasons,
         }
     )
+
+
+def _divisions(season: Season) -> dict[str, Any]:
+    """The season's divisions with their players, its closing rule and, once closed, the
+    next season's name and each player's move."""
+    placed = Placement.objects.filter(season=season).select_related("player", "division")
+    moves = Move.objects.filter(season=season).select_related("player").order_by("pk")
+    return {
+        "moves_by": season.moves_by,
+        "moves": season.moves,
+        "divisions": [
+            {
+                "name": d.name,
+                "players": sorted(p.player.handle for p in placed if p.division_id == d.pk),
+            }
+            for d in season.divisions.order_by("order")
+        ],
+        "closed_at": season.closed_at.isoformat() if season.closed_at else None,
+        "next_season": season.next_season.name if season.next_season else None,
+        "moves_made": [
+            {
+                "player": m.player.handle,
+                "kind": m.kind,
+                "division": m.division,
+                "rank": m.rank,
+                "next_division": m.next_division,
+                "made_at": m.made_at.isoformat(),
+            }
+            for m in moves
+        ],
+    }
 
 
 def _rounds(night: ClubNight) -> list[dict[str, Any]]:

@@ -34,7 +34,7 @@ from ops.document import (
     text,
     whole,
 )
-from tournaments import actions, confirmation, progress
+from tournaments import actions, confirmation, divisions, progress
 from tournaments.models import (
     Club,
     ClubNight,
@@ -43,12 +43,15 @@ from tournaments.models import (
     Match,
     MatchEvent,
     Membership,
+    Move,
+    MovesBy,
     Player,
     Round,
     Season,
     Table,
 )
 from tournaments.names import look_alike
+from tournaments.records import Rejection
 
 
 def _kept_pin(encoded: str) -> bool:
@@ -124,14 +127,18 @@ def import_club(
         user = accounts.get(text(m, "user", where), f"{where}.user")
         if user is not None:
             saved(Membership(club=club, user=user, role=text(m, "role", where)), where)
-    for i, s in enumerate(listed(doc, "seasons", "")):
+    made = [
         _import_season(club, s, f"seasons[{i}]", players, accounts)
+        for i, s in enumerate(listed(doc, "seasons", ""))
+    ]
+    for i, (season, s) in enumerate(zip(made, listed(doc, "seasons", ""), strict=True)):
+        _import_closing(season, s, f"seasons[{i}]", players, {x.name: x for x in made})
     return club
 
 
 def _import_season(
     club: Club, s: Any, where: str, players: dict[str, Player], accounts: Accounts
-) -> None:
+) -> Season:
     games = s.get("games") if isinstance(s, dict) else None
     season = saved(
         Season(
@@ -147,9 +154,13 @@ def _import_season(
             best_of=whole(s, "best_of", where, None),
             qualify_by=text(s, "qualify_by", where, "nights"),
             qualify_minimum=whole(s, "qualify_minimum", where, 0),
+            # A backup made before divisions: the default rule.
+            moves_by=text(s, "moves_by", where, MovesBy.COUNT),
+            moves=whole(s, "moves", where, 2),
         ),
         where,
     )
+    _import_divisions(season, s, where, players)
     for j, n in enumerate(listed(s, "club_nights", where)):
         at = f"{where}.club_nights[{j}]"
         night = saved(
@@ -182,6 +193,59 @@ def _import_season(
             )
             for m, match in enumerate(listed(t, "matches", table_at)):
                 _import_match(table, match, f"{table_at}.matches[{m}]", players, accounts)
+    return season
+
+
+def _import_divisions(season: Season, s: Any, where: str, players: dict[str, Player]) -> None:
+    """The season's divisions and who is placed in each (checked as the page checks them)."""
+    given = listed(s, "divisions", where, [])
+    names = [text(d, "name", f"{where}.divisions[{i}]") for i, d in enumerate(given)]
+    places: dict[int, str] = {}
+    for i, d in enumerate(given):
+        at = f"{where}.divisions[{i}]"
+        for player in _named(d, "players", at, players):
+            if player.pk in places:
+                raise ImportError_(f"{at}.players: {player.handle} is in two divisions")
+            places[player.pk] = names[i]
+    if not names:
+        return
+    try:
+        divisions.set_divisions(season, names, places, moves_by=season.moves_by, moves=season.moves)
+    except Rejection as refused:
+        problem = refused.errors[0]
+        raise ImportError_(f"{where}.divisions: {problem['message']}") from None
+
+
+def _import_closing(
+    season: Season, s: Any, where: str, players: dict[str, Player], seasons: dict[str, Season]
+) -> None:
+    """A closed season's next season (one of the file's) and its moves."""
+    following = s.get("next_season") if isinstance(s, dict) else None
+    if following is None:
+        return
+    if following not in seasons or seasons[following].pk == season.pk:
+        raise ImportError_(f"{where}.next_season: no other season {following!r} in the file")
+    season.closed_at = moment(s, "closed_at", where)
+    season.next_season = seasons[following]
+    season.save(update_fields=["closed_at", "next_season"])
+    for j, m in enumerate(listed(s, "moves_made", where, [])):
+        at = f"{where}.moves_made[{j}]"
+        handle = text(m, "player", at)
+        if handle not in players:
+            raise ImportError_(f"{at}.player: no player {handle!r} in the file")
+        saved(
+            Move(
+                season=season,
+                next_season=seasons[following],
+                player=players[handle],
+                kind=text(m, "kind", at),
+                division=text(m, "division", at, ""),
+                rank=whole(m, "rank", at, None),
+                next_division=text(m, "next_division", at, ""),
+                made_at=moment(m, "made_at", at),
+            ),
+            at,
+        )
 
 
 def _named(doc: dict[str, Any], key: str, at: str, players: dict[str, Player]) -> list[Player]:

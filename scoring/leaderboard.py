@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, F, Max, Q, QuerySet, Window
-from django.db.models.functions import RowNumber
+from django.db.models.functions import Rank, RowNumber
 
 from scoring.models import MatchStanding, Rating, SeasonPoint, SeasonStanding
 from scoring.ratings import with_ratings
 from scoring.sheets import SeasonChart, Series
 from tournaments import ranking
-from tournaments.models import Player, Season
+from tournaments.models import Division, Player, Season
 
 PAGE = 25
 """Lines of a board on one page."""
@@ -80,11 +80,16 @@ def boards(
     page: int = 1,
     search: str = "",
     reader: Player | None = None,
+    division: Division | None = None,
 ) -> list[Board]:
     """The season's boards, one per game of the season, in its order: ``page`` of the
     board of ``game`` and the first page of every other; lines whose player's name holds
-    ``search`` alone when one is given."""
-    lines = SeasonStanding.objects.filter(season=season)
+    ``search`` alone when one is given.  With a ``division``, the boards of its players
+    alone, ranked among them (``scoring.divisions``: the season's order, ranks from 1)."""
+    base = SeasonStanding.objects.filter(season=season)
+    if division is not None:
+        base = base.filter(player__placements__division=division)
+    lines = base
     if search:
         lines = lines.filter(
             Q(player__display_name__icontains=search)
@@ -93,7 +98,7 @@ def boards(
             | Q(player__handle__icontains=search)
         )
     counts = dict(lines.order_by().values_list("game").annotate(n=Count("pk")))
-    placed = _placed(lines, scope, by_rating)
+    placed = _placed(lines, scope, by_rating, division is not None)
     pages = {g: 1 for g in season.games}
     if game in pages:
         pages[game] = max(1, min(page, -(-counts.get(game, 0) // PAGE)))
@@ -108,7 +113,7 @@ def boards(
         shown[row.game].append(row)
     mine: dict[str, list[SeasonStanding]] = defaultdict(list)
     if reader is not None and not search:
-        every = _placed(SeasonStanding.objects.filter(season=season), scope, by_rating)
+        every = _placed(base, scope, by_rating, division is not None)
         # Kept by a filter on a window, which comes after the places are counted (a plain
         # filter on the player would count places among the reader's own lines alone).
         of_player = Window(Max("player_id"), partition_by="player_id")
@@ -120,8 +125,12 @@ def boards(
         for row in own:
             if all(r.pk != row.pk for r in shown[row.game]):
                 mine[row.game].append(row)
-    _explain(season, [*rows, *(row for own in mine.values() for row in own)])
-    charts = _charts(season, reader)
+    shown_rows = [*rows, *(row for own in mine.values() for row in own)]
+    if division is not None:
+        for row in shown_rows:  # shown, never saved: the rank in the division
+            row.rank = row.division_rank
+    _explain(season, shown_rows)
+    charts = _charts(season, reader, base if division is not None else None)
     return [
         Board(
             game=g,
@@ -165,15 +174,23 @@ def _explain(season: Season, rows: list[SeasonStanding]) -> None:
         row.not_yet = rule.not_yet(played)  # type: ignore[attr-defined]
 
 
-def _placed(lines: QuerySet[SeasonStanding], scope: str, by_rating: bool) -> Any:
+def _placed(
+    lines: QuerySet[SeasonStanding], scope: str, by_rating: bool, ranked_again: bool = False
+) -> Any:
     """``lines`` each with its ``position`` in its game's board (by points: the rank; by
-    rating: the rating, none last, then the rank)."""
+    rating: the rating, none last, then the rank); ``ranked_again``: with the rank among
+    ``lines`` (``division_rank``: ties kept, from 1)."""
     if by_rating:
         lines = with_ratings(lines, scope)
         order: list[Any] = [F("rating").desc(nulls_last=True), "rank", "player_id"]
     else:
         order = ["rank", "player_id"]
-    return lines.annotate(position=Window(RowNumber(), partition_by="game", order_by=order))
+    lines = lines.annotate(position=Window(RowNumber(), partition_by="game", order_by=order))
+    if ranked_again:
+        lines = lines.annotate(
+            division_rank=Window(Rank(), partition_by="game", order_by=F("rank").asc())
+        )
+    return lines
 
 
 def _add_ratings(rows: list[SeasonStanding], scope: str) -> None:
@@ -190,11 +207,16 @@ def _add_ratings(rows: list[SeasonStanding], scope: str) -> None:
         row.rating = by_key.get((row.player_id, row.game))  # type: ignore[attr-defined]
 
 
-def _charts(season: Season, reader: Player | None) -> dict[str, SeasonChart]:
-    """Per game, cumulative points after each club night of the leaders and the reader."""
-    leaders = SeasonStanding.objects.filter(season=season, rank__lte=LEADERS).order_by(
-        "game", "rank", "player_id"
-    )
+def _charts(
+    season: Season, reader: Player | None, division: QuerySet[SeasonStanding] | None = None
+) -> dict[str, SeasonChart]:
+    """Per game, cumulative points after each club night of the leaders (of the
+    ``division``'s lines, when given) and the reader."""
+    leaders = (
+        SeasonStanding.objects.filter(season=season, rank__lte=LEADERS)
+        if division is None
+        else division
+    ).order_by("game", "rank", "player_id")
     drawn: dict[str, list[int]] = defaultdict(list)
     for game, player in leaders.values_list("game", "player_id"):
         if len(drawn[game]) < LEADERS:

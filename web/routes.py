@@ -187,6 +187,8 @@ ROUTES.update(
         "season_new": Route("", page(ADMINS, ADMINS, **ADMIN_PAGE)),
         "season_edit": Route("season", page(ADMINS, ADMINS, **ADMIN_PAGE)),
         "night_new": Route("season", page(ADMINS, ADMINS, **ADMIN_PAGE)),
+        "season_divisions": Route("season", page(ADMINS, ADMINS, **ADMIN_PAGE)),
+        "season_close": Route("season", page(ADMINS, ADMINS, **ADMIN_PAGE)),
         "night_draw": Route("night", page(ADMINS, ADMINS, **ADMIN_PAGE)),
         "night_rounds": Route("night", page(ADMINS, ADMINS, **ADMIN_PAGE)),
         "restore_deal": Route("deal", post(ADMINS, **ADMIN_PAGE)),
@@ -208,6 +210,12 @@ ROUTES.update(
         "player-detail": Route("player", api_object()),
         "season-list": Route("", api_list()),
         "season-detail": Route("season", api_object()),
+        "season-divisions": Route(
+            "season", {"GET": Access(CLUB, anonymous=404), "PUT": api_change(ADMINS)}
+        ),
+        "season-close": Route(
+            "season", {"GET": Access(CLUB, anonymous=404), "POST": api_change(ADMINS)}
+        ),
         "clubnight-list": Route("", api_list()),
         "clubnight-detail": Route("night", api_object()),
         "clubnight-live": Route("night", read(CLUB, **PRIVATE)),

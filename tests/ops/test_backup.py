@@ -7,10 +7,11 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from scoring import divisions as ranked
 from scoring.models import MatchStanding, SeasonStanding
 from tests import worlds
 from tests.conftest import SEASON_LINE
-from tournaments import actions, corrections, seasons
+from tournaments import actions, corrections, divisions, seasons
 from tournaments.models import (
     Club,
     ClubNight,
@@ -18,6 +19,8 @@ from tournaments.models import (
     DealVersion,
     Match,
     Membership,
+    Move,
+    Placement,
     Player,
     Season,
     Seat,
@@ -62,6 +65,11 @@ def test_the_demo_club_round_trips_with_identical_standings(
         league.ranking, league.best_of, league.qualify_by = "best_nights", 2, "matches"
         league.qualify_minimum = 2
         seasons.save_season(league)
+        # In two divisions, closed into the next season (issue 40).
+        people = Player.objects.filter(club=league.club).order_by("handle")
+        places = {p.pk: "AB"[i % 2] for i, p in enumerate(people)}
+        divisions.set_divisions(league, ["A", "B"], places, moves=1)
+    ranked.close(league, "Next season", {str(people[0].pk): ""})
     before = standings()
     assert {q for *_line, q in SeasonStanding.objects.values_list("qualified")} == {True, False}
     deals_before = sorted(Deal.objects.values_list("match__game", "number", "record"), key=repr)
@@ -117,7 +125,27 @@ def history():
             "name", "public", "require_confirmation", *seasons.RANKING
         ).order_by("name")
     )
-    return deals, versions, roles, linked, public
+    placed = sorted(
+        Placement.objects.values_list(
+            "season__name", "division__name", "division__order", "player__handle"
+        )
+    )
+    moves = sorted(
+        Move.objects.values_list(
+            "season__name",
+            "next_season__name",
+            "player__handle",
+            "kind",
+            "division",
+            "rank",
+            "next_division",
+            "made_at",
+        )
+    )
+    closed = sorted(
+        Season.objects.values_list("name", "closed_at", "next_season__name", "moves_by", "moves")
+    )
+    return deals, versions, roles, linked, public, placed, moves, closed
 
 
 def test_an_import_over_an_existing_club_changes_nothing(tmp_path):

@@ -11,6 +11,7 @@ from tournaments.models import Club, ClubNight, Player, Season, Table
 from web.api.base import (
     ClubScopedViewSet,
 )
+from web.api.divisions import DivisionsMixin
 from web.api.pagination import InOrderAdded
 from web.api.rounds import RoundsMixin
 from web.api.serializers import (
@@ -43,7 +44,7 @@ class PlayerViewSet(ClubScopedViewSet):
     parent = "club"
 
 
-class SeasonViewSet(ClubScopedViewSet):
+class SeasonViewSet(DivisionsMixin, ClubScopedViewSet):
     queryset = Season.objects.all()
     serializer_class = SeasonSerializer
     filterset_fields = ["club"]

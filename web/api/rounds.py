@@ -49,6 +49,11 @@ class RoundInputSerializer(serializers.Serializer):
         default="balanced",
         help_text="final: the players not at the final table are drawn balanced or sit out.",
     )
+    mixed = serializers.BooleanField(
+        default=False,
+        help_text="In a season with divisions: draw them together (default: each division "
+        "at tables of its own, the top division first).",
+    )
 
 
 def round_json(round_: Round) -> dict[str, Any]:

@@ -102,7 +102,13 @@ class SeasonSerializer(SavedByItsAction, serializers.ModelSerializer):
             "best_of",
             "qualify_by",
             "qualify_minimum",
+            "moves_by",
+            "moves",
+            "closed_at",
+            "next_season",
         ]
+        read_only_fields = ["closed_at", "next_season"]
+        extra_kwargs = {"moves": {"min_value": 0, "max_value": 100}}
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         starts, ends = attrs.get("starts_on"), attrs.get("ends_on")

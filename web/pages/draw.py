@@ -92,7 +92,13 @@ def night_draw(request: HttpRequest, pk: int) -> HttpResponse:
         present += [g.pk for g in guests]
         games = form.cleaned_data["games"]
         try:
-            drawn = propose(night, present, games, seed=random.SystemRandom().randrange(2**31))
+            drawn = propose(
+                night,
+                present,
+                games,
+                seed=random.SystemRandom().randrange(2**31),
+                mixed="together" in form.cleaned_data.get("divisions", []),
+            )
         except NoDraw as exc:
             form.add_error("games", str(exc))
         else:

@@ -19,7 +19,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy
 
 from tournaments import access
-from tournaments.models import Club, ClubNight, Deal, Table
+from tournaments.models import Club, ClubNight, Deal, Season, Table
 
 ADMINS_ONLY = gettext_lazy("Only a league administrator of this club sets it up.")
 """Every page of a club's set-up: players, members, seasons, nights, draws and rounds."""
@@ -61,6 +61,12 @@ def administered_club(request: HttpRequest, slug: str) -> Club:
     """A club its league administrator sets up."""
     club = get_object_or_404(access.visible(Club.objects.all(), request.user), slug=slug)
     return administered(request, club)
+
+
+def administered_season(request: HttpRequest, pk: int) -> Season:
+    """A season whose divisions its league administrator sets and closes."""
+    season = visible(request, Season.objects.select_related("club"), pk)
+    return administered(request, season)
 
 
 def administered_night(request: HttpRequest, pk: int) -> ClubNight:

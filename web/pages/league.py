@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
@@ -21,7 +21,17 @@ from scoring.sheets import NO_CHART, match_sheet, player_charts
 from tournaments import access, confirmation, history, ranking, table_links
 from tournaments.access import visible
 from tournaments.games import label
-from tournaments.models import ClubNight, DealVersion, Match, Player, Season, waiting_deals
+from tournaments.models import (
+    ClubNight,
+    DealVersion,
+    Division,
+    Match,
+    Move,
+    Placement,
+    Player,
+    Season,
+    waiting_deals,
+)
 from web.pages import roles
 
 
@@ -74,6 +84,8 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
     reader = None
     if request.user.is_authenticated:
         reader = Player.objects.filter(user=request.user, club=season.club_id).first()
+    divisions = list(season.divisions.order_by("order"))
+    division = _division(request, season, divisions, reader)
     found = leaderboard.boards(
         season,
         scope_for(request.user, season.club_id),
@@ -82,8 +94,10 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
         page=page,
         search=search,
         reader=reader,
+        division=division,
     )
-    keep = {"sort": "rating" if by_rating else "", "q": search}
+    chosen = (division.name if division else "all") if divisions else ""
+    keep = {"sort": "rating" if by_rating else "", "q": search, "division": chosen}
 
     def href(board: leaderboard.Board, page: int) -> str:
         query = urlencode(
@@ -121,9 +135,33 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "leaders": leaderboard.LEADERS,
             "ranking": rule,
             "final": finals.season_final(season),
+            "divisions": divisions,
+            "division": division,
+            "division_query": f"&division={quote(chosen)}" if chosen else "",
             "columns": 7 if rule.method == ranking.Method.TOTAL else 8,
         },
     )
+
+
+def _division(
+    request: HttpRequest, season: Season, divisions: list[Division], reader: Player | None
+) -> Division | None:
+    """The division whose boards the page shows (``?division=``; ``all``: the whole
+    season): by default the reader's own, else the top one."""
+    if not divisions:
+        return None
+    wanted = request.GET.get("division", "")
+    if wanted == "all":
+        return None
+    named = next((d for d in divisions if d.name == wanted), None)
+    if named is None and reader is not None:
+        own = set(
+            Placement.objects.filter(season=season, player=reader).values_list(
+                "division_id", flat=True
+            )
+        )
+        named = next((d for d in divisions if d.pk in own), None)
+    return named or divisions[0]
 
 
 def _number(text: str | None) -> int:
@@ -272,5 +310,23 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "charts": charts,
             "ratings": ratings,
             "numbers": season_numbers(player, seasons),
+            "divisions": _divisions_of(player, seasons),
         },
     )
+
+
+def _divisions_of(player: Player, seasons: list[Season]) -> list[dict[str, Any]]:
+    """The player's division in each season that has one, and the move made when it
+    closed (two queries however many seasons)."""
+    placed = {
+        p.season_id: p.division.name
+        for p in Placement.objects.filter(player=player, season__in=seasons).select_related(
+            "division"
+        )
+    }
+    moves = {m.season_id: m for m in Move.objects.filter(player=player, season__in=seasons)}
+    return [
+        {"season": s, "division": placed.get(s.pk) or moves[s.pk].division, "move": moves.get(s.pk)}
+        for s in seasons
+        if s.pk in placed or s.pk in moves
+    ]

@@ -89,6 +89,7 @@ def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
             "unfinished": len(rounds.unfinished(current)) if current else 0,
             "waiting": _waiting(request, current),
             "open_ended": [g for g in night.season.games if rounds.open_ended(g)],
+            "has_divisions": night.season.divisions.exists(),
         },
         status=400 if problems else 200,
     )
@@ -115,6 +116,7 @@ def _form(request: HttpRequest, night: ClubNight) -> dict[str, Any]:
             "size": whole_number(request.POST.get("size")),
             "others": request.POST.get("others", "balanced"),
             "players": [p for p in map(whole_number, request.POST.getlist("players")) if p],
+            "mixed": request.POST.get("mixed") == "1",
         }
     game = last.game if last else (night.season.games or [""])[0]
     return {
@@ -124,6 +126,7 @@ def _form(request: HttpRequest, night: ClubNight) -> dict[str, Any]:
         "size": None,
         "others": "balanced",
         "players": rounds.present_by_default(night),
+        "mixed": False,
     }
 
 
@@ -136,6 +139,7 @@ def _draw(form: dict[str, Any]) -> dict[str, Any]:
         "deals": form["deals"] if game in LEAGUE_GAMES and rounds.open_ended(game) else None,
         "size": form["size"],
         "others": form["others"],
+        "mixed": form["mixed"],
     }
 
 

@@ -243,6 +243,13 @@ class AttendanceForm(forms.Form):
     games = forms.MultipleChoiceField(
         label=_("Games of the night"), widget=forms.CheckboxSelectMultiple
     )
+    divisions = forms.MultipleChoiceField(
+        label=_("Divisions"),
+        choices=[("together", _("draw the divisions together"))],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text=_("Otherwise each division plays at tables of its own."),
+    )
 
     def __init__(self, *args: Any, night: ClubNight, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -257,6 +264,8 @@ class AttendanceForm(forms.Form):
         ]
         if len(games.choices) <= 2:  # a season of one or two games: tonight's, ticked
             games.initial = [g for g, _label in games.choices]
+        if not night.season.divisions.exists():
+            del self.fields["divisions"]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

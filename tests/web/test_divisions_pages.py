@@ -1,0 +1,148 @@
+"""Divisions on the pages and in the API (issue 40, 2): the administrator names them and
+places the players, the season page shows each division's leaderboard ranked within it,
+the close page proposes the moves, takes changes and confirms once, the player page keeps
+the moves; the API does the same through the same actions."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from scoring.models import SeasonStanding
+from tests.conftest import client_of, member_of
+from tests.markup import squeezed
+from tests.scoring.test_divisions import league, standings_of
+from tournaments.models import Membership, Move, Placement, Season
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def ladder(django_user_model):
+    season, people = league("A B", players=8)
+    Season.objects.filter(pk=season.pk).update(ranking="total", best_of=None, qualify_minimum=0)
+    season.refresh_from_db()
+    standings_of(season, {p: (i + 1, True) for i, p in enumerate(people)})
+    admin = member_of(season.club, django_user_model, "secretary", Membership.Role.ADMIN)
+    member = member_of(season.club, django_user_model, "reader", Membership.Role.MEMBER)
+    people[5].user = member
+    people[5].save()
+    return season, people, admin, member
+
+
+def page_of(user, language: str = "en") -> Client:
+    client = Client()
+    client.force_login(user)
+    client.cookies["django_language"] = language
+    return client
+
+
+def test_the_administrator_names_divisions_then_places_the_players(ladder):
+    season, people, admin, _member = ladder
+    client = page_of(admin)
+    answer = client.post(
+        f"/seasons/{season.pk}/divisions/",
+        {"names": "Gold Silver", "moves": "1", "moves_by": "count"},
+    )
+    assert answer.status_code == 302
+    assert list(season.divisions.values_list("name", flat=True)) == ["Gold", "Silver"]
+    assert not Placement.objects.filter(season=season).exists()  # the names changed
+    shown = squeezed(client.get(f"/seasons/{season.pk}/divisions/").content.decode())
+    assert f'<select id="id_player-{people[0].pk}" name="player-{people[0].pk}">' in shown
+    places = {f"player-{p.pk}": "Gold" if i < 4 else "Silver" for i, p in enumerate(people)}
+    answer = client.post(
+        f"/seasons/{season.pk}/divisions/",
+        {"names": "Gold Silver", "moves": "1", "moves_by": "count", **places},
+    )
+    assert answer.status_code == 302
+    assert Placement.objects.filter(season=season, division__name="Silver").count() == 4
+    season.refresh_from_db()
+    assert season.moves == 1
+    refused = page_of(admin, "ja").post(
+        f"/seasons/{season.pk}/divisions/", {"names": "A a", "moves": "1", "moves_by": "count"}
+    )
+    assert refused.status_code == 400
+    assert "ディビジョン a が二度" in refused.content.decode()
+    assert list(season.divisions.values_list("name", flat=True)) == ["Gold", "Silver"]
+
+
+def test_the_season_page_shows_the_readers_division_ranked_within_it(ladder):
+    season, people, _admin, member = ladder
+    shown = squeezed(page_of(member).get(f"/seasons/{season.pk}/").content.decode())
+    assert '<strong aria-current="page">B</strong>' in shown  # the reader's own division
+    names = re.findall(r'<a href="/players/\d+/">(Player \d+)</a>', shown)
+    assert names == [p.display_name for p in people[4:]]
+    ranks = re.findall(r'<td class="num">(\d+)</td><td class="name">', shown)
+    assert ranks == ["1", "2", "3", "4"]  # season ranks 5 to 8, counted again in B
+    everyone = squeezed(page_of(member).get(f"/seasons/{season.pk}/?division=all").content.decode())
+    assert re.findall(r'<a href="/players/\d+/">(Player \d+)</a>', everyone) == [
+        p.display_name for p in people
+    ]
+    ja = squeezed(page_of(member, "ja").get(f"/seasons/{season.pk}/?division=A").content.decode())
+    assert "ディビジョン A" in ja and "全員" in ja
+
+
+def test_closing_takes_the_changes_once_and_the_moves_are_each_players_history(ladder):
+    season, people, admin, _member = ladder
+    client = page_of(admin)
+    shown = squeezed(client.get(f"/seasons/{season.pk}/close/").content.decode())
+    lowest_of_a = people[3]
+    row = shown.split(f'<label for="id_move-{lowest_of_a.pk}">')[1].split("</tr>")[0]
+    assert '<option value="B" selected>B</option>' in row and "relegated" in row
+    body = {"next_season": "Spring", f"move-{lowest_of_a.pk}": "A"}  # kept up by hand
+    for _ in range(2):  # a double tap
+        answer = client.post(f"/seasons/{season.pk}/close/", body)
+        assert answer.status_code == 302
+    assert Move.objects.filter(season=season).count() == 8
+    spring = Season.objects.get(name="Spring", club=season.club)
+    assert Placement.objects.get(season=spring, player=lowest_of_a).division.name == "A"
+    assert Move.objects.get(season=season, player=lowest_of_a).kind == "stay"
+    assert Move.objects.get(season=season, player=people[4]).kind == "up"
+    closed = squeezed(client.get(f"/seasons/{season.pk}/close/").content.decode())
+    assert "The season is closed; its players are placed in the next season:" in closed
+    assert f'<a href="/seasons/{spring.pk}/">Spring</a>' in closed
+    history = squeezed(page_of(admin, "ja").get(f"/players/{people[4].pk}/").content.decode())
+    assert "ディビジョン B · 1位 · 昇格 → A" in history
+    shown = squeezed(page_of(admin).get(f"/seasons/{season.pk}/").content.decode())
+    assert "Its players moved on to Spring" in shown
+
+
+def test_the_api_sets_divisions_reads_them_and_closes_once(ladder):
+    season, people, admin, member = ladder
+    api = client_of(admin)
+    places = {str(p.pk): "Top" if i < 2 else "Rest" for i, p in enumerate(people)}
+    made = api.put(
+        f"/api/seasons/{season.pk}/divisions/",
+        {"names": ["Top", "Rest"], "places": places, "moves": 1},
+        format="json",
+    )
+    assert made.status_code == 200, made.json()
+    read = client_of(member).get(f"/api/seasons/{season.pk}/divisions/").json()
+    assert [d["name"] for d in read["divisions"]] == ["Top", "Rest"]
+    assert read["divisions"][0]["players"] == sorted(p.pk for p in people[:2])
+    assert read["moves"] == 1 and read["closed_at"] is None
+    refused = client_of(member).put(
+        f"/api/seasons/{season.pk}/divisions/", {"names": [], "places": {}}, format="json"
+    )
+    assert refused.status_code == 403
+    wrong = api.put(
+        f"/api/seasons/{season.pk}/divisions/",
+        {"names": ["Top"], "places": {str(people[0].pk): "Nowhere"}},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    assert wrong.status_code == 400
+    assert wrong.json()["errors"][0]["path"] == f"places.{people[0].pk}"
+    proposal = api.get(f"/api/seasons/{season.pk}/close/").json()
+    assert not proposal["closed"] and len(proposal["moves"]) == 8
+    assert [m["kind"] for m in proposal["moves"][:3]] == ["stay", "down", "up"]
+    first = api.post(f"/api/seasons/{season.pk}/close/", {"next_season": "Spring"}, format="json")
+    again = api.post(f"/api/seasons/{season.pk}/close/", {"next_season": "Spring"}, format="json")
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert first.json() == again.json()
+    assert [m["next_division"] for m in first.json()["moves"] if m["player"] == people[2].pk] == [
+        "Top"
+    ]
+    assert SeasonStanding.objects.filter(season=season).count() == 8

@@ -1,0 +1,150 @@
+"""Actions of ``/api/seasons/{id}/``: ``divisions/`` and ``close/`` (issue 40), calling the
+actions the pages call (``tournaments.divisions``, ``scoring.divisions``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring import divisions as ranked
+from scoring.finals import season_final
+from tournaments import access, divisions
+from tournaments.models import Move, Season
+from tournaments.records import Rejection
+from web.api.base import ADMINS_ONLY, deny, rejection_response
+from web.api.serializers import RejectionSerializer
+
+
+class DivisionsInputSerializer(serializers.Serializer):
+    names = serializers.ListField(
+        child=serializers.CharField(), help_text="The divisions' names, the top one first."
+    )
+    places = serializers.DictField(
+        child=serializers.CharField(allow_blank=True),
+        help_text="Player id → the player's division (a name of `names`; '' for none).",
+    )
+    moves_by = serializers.ChoiceField(choices=["count", "percent"], required=False)
+    moves = serializers.IntegerField(
+        min_value=0, max_value=100, required=False, help_text="Players (or per cent) who move."
+    )
+
+
+class CloseInputSerializer(serializers.Serializer):
+    next_season = serializers.CharField(
+        help_text="The next season's name: the club's season of this name, or a new one."
+    )
+    moves = serializers.DictField(
+        child=serializers.CharField(allow_blank=True),
+        required=False,
+        help_text="Player id → the next division ('' for none); a player left out goes as "
+        "proposed.",
+    )
+
+
+def divisions_json(season: Season) -> dict[str, Any]:
+    placed = divisions.placed(season)
+    final = season_final(season)
+    return {
+        "moves_by": season.moves_by,
+        "moves": season.moves,
+        "closed_at": season.closed_at,
+        "next_season": season.next_season_id,
+        "divisions": [
+            {
+                "name": d.name,
+                "players": sorted(p for p, at in placed.items() if at.pk == d.pk),
+            }
+            for d in season.divisions.order_by("order")
+        ],
+        "champions": [p.pk for p in final.champions] if final else [],
+    }
+
+
+def move_json(move: Move) -> dict[str, Any]:
+    return {
+        "player": move.player_id,
+        "division": move.division,
+        "rank": move.rank,
+        "next_division": move.next_division,
+        "kind": move.kind,
+    }
+
+
+def proposal_json(line: ranked.Line) -> dict[str, Any]:
+    return {
+        "player": line.player.pk,
+        "division": line.division.name if line.division else "",
+        "rank": line.rank,
+        "qualified": line.qualified,
+        "next_division": line.going,
+        "kind": line.kind,
+    }
+
+
+class DivisionsMixin:
+    @extend_schema(
+        request=DivisionsInputSerializer,
+        responses={200: dict, 400: RejectionSerializer, 409: RejectionSerializer},
+    )
+    @action(detail=True, methods=["get", "put"], filter_backends=[])
+    def divisions(self, request: Request, pk: str | None = None) -> Response:
+        """GET: the season's divisions, the top one first, with their players, the
+        closing rule, whether it is closed, and its champions (the final's winners).
+        PUT (a league administrator): the divisions and every placement at once."""
+        season: Season = self.get_object()  # type: ignore[attr-defined]
+        if request.method == "PUT":
+            deny(access.can_administer(request.user, season), ADMINS_ONLY)
+            payload = DivisionsInputSerializer(data=request.data)
+            payload.is_valid(raise_exception=True)
+            data = payload.validated_data
+            try:
+                divisions.set_divisions(
+                    season,
+                    data["names"],
+                    data["places"],
+                    moves_by=data.get("moves_by", season.moves_by),
+                    moves=data.get("moves", season.moves),
+                )
+            except Rejection as rejection:
+                return rejection_response(rejection)
+        return Response(divisions_json(season))
+
+    @extend_schema(
+        request=CloseInputSerializer, responses={200: dict, 201: dict, 400: RejectionSerializer}
+    )
+    @action(detail=True, methods=["get", "post"], filter_backends=[])
+    def close(self, request: Request, pk: str | None = None) -> Response:
+        """GET: the moves the season's rule proposes (``"closed": false``) or, once it is
+        closed, the moves made.  POST (a league administrator): close it, placing its
+        players in the next season; sent again, it answers the moves made the first time
+        (200, nothing changed) instead of 201."""
+        season: Season = self.get_object()  # type: ignore[attr-defined]
+        if request.method == "GET":
+            if season.closed_at is not None:
+                moves = [move_json(m) for m in ranked.made(season)]
+                return Response(
+                    {"closed": True, "next_season": season.next_season_id, "moves": moves}
+                )
+            lines = [proposal_json(line) for line in ranked.lines(season)]
+            return Response({"closed": False, "moves": lines})
+        deny(access.can_administer(request.user, season), ADMINS_ONLY)
+        payload = CloseInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        try:
+            closed = ranked.close(season, data["next_season"], data.get("moves", {}))
+        except Rejection as rejection:
+            return rejection_response(rejection)
+        body = {
+            "closed": True,
+            "next_season": closed.next_season.pk,
+            "moves": [move_json(m) for m in closed.moves],
+        }
+        return Response(
+            body, status=status.HTTP_200_OK if closed.again else status.HTTP_201_CREATED
+        )

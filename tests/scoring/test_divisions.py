@@ -37,8 +37,10 @@ RARELY = {"p09", "p19", "p29"}
 """One player of each division who comes to three nights of eight: not yet qualified."""
 
 
-def league(names: str = "A B C", players: int = 30) -> tuple[Season, list[Player]]:
-    club = Club.objects.create(name="Ladder", slug="ladder")
+def league(
+    names: str = "A B C", players: int = 30, slug: str = "ladder"
+) -> tuple[Season, list[Player]]:
+    club = Club.objects.create(name=slug.title(), slug=slug)
     season = Season.objects.create(
         club=club,
         name="Autumn",
@@ -49,7 +51,7 @@ def league(names: str = "A B C", players: int = 30) -> tuple[Season, list[Player
         qualify_minimum=5,
     )
     people = [
-        Player.objects.create(club=club, handle=f"p{i:02d}", display_name=f"Player {i:02d}")
+        Player.objects.create(club=club, handle=f"p{i:02d}", display_name=f"{slug} {i:02d}")
         for i in range(players)
     ]
     split = names.split()

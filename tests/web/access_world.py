@@ -4,7 +4,8 @@ of every route of ``web.routes`` filled with the ids of club A's private objects
 - **Club A** ("Kanda"): a public season with a played match, and a private season
   ("Secret Winter League") whose night is tonight, in one round, with a table whose
   scorer and link holder are known, a match seating "Hidden Hiro" (a player seen nowhere
-  public), a confirmed deal and a pending one, a PIN, an invitation, an uploaded sheet.
+  public), a confirmed deal and a pending one, two divisions, a PIN, an invitation, an
+  uploaded sheet.
 - **Club B** ("Rival"): its own administrator and a private season with "Rival Rika".
 """
 
@@ -19,7 +20,7 @@ from django.test import Client
 from django.utils import timezone
 
 from scoring.models import Export
-from tournaments import actions, invitations, pins, rounds, table_links
+from tournaments import actions, divisions, invitations, pins, rounds, table_links
 from tournaments.models import (
     Club,
     ClubNight,
@@ -177,6 +178,9 @@ def build() -> World:
     deal = actions.enter_deal(match, NAPOLEON, user=users[Role.SCORER])
     actions.confirm_deal(deal, users[Role.ADMIN])
     pending = actions.enter_deal(match, NAPOLEON, user=users[Role.SCORER])
+    # In two divisions: the divisions and close pages show their lists (issue 40).
+    placed = {hiro.pk: "A", people["gen"].pk: "A", people["hana"].pk: "B", people["ito"].pk: "B"}
+    divisions.set_divisions(season, ["A", "B"], placed)
 
     rival_season = Season.objects.create(club=rival, name="Rival Secret Season", games=["napoleon"])
     rika = Player.objects.create(club=rival, handle="rika", display_name="Rival Rika")

@@ -14,6 +14,7 @@ from scoring.models import SeasonStanding
 from tests.conftest import client_of, member_of
 from tests.markup import squeezed
 from tests.scoring.test_divisions import league, standings_of
+from tournaments import divisions
 from tournaments.models import Membership, Move, Placement, Season
 
 pytestmark = pytest.mark.django_db
@@ -72,12 +73,12 @@ def test_the_season_page_shows_the_readers_division_ranked_within_it(ladder):
     season, people, _admin, member = ladder
     shown = squeezed(page_of(member).get(f"/seasons/{season.pk}/").content.decode())
     assert '<strong aria-current="page">B</strong>' in shown  # the reader's own division
-    names = re.findall(r'<a href="/players/\d+/">(Player \d+)</a>', shown)
+    names = re.findall(r'<a href="/players/\d+/">(ladder \d+)</a>', shown)
     assert names == [p.display_name for p in people[4:]]
     ranks = re.findall(r'<td class="num">(\d+)</td><td class="name">', shown)
     assert ranks == ["1", "2", "3", "4"]  # season ranks 5 to 8, counted again in B
     everyone = squeezed(page_of(member).get(f"/seasons/{season.pk}/?division=all").content.decode())
-    assert re.findall(r'<a href="/players/\d+/">(Player \d+)</a>', everyone) == [
+    assert re.findall(r'<a href="/players/\d+/">(ladder \d+)</a>', everyone) == [
         p.display_name for p in people
     ]
     ja = squeezed(page_of(member, "ja").get(f"/seasons/{season.pk}/?division=A").content.decode())
@@ -146,3 +147,44 @@ def test_the_api_sets_divisions_reads_them_and_closes_once(ladder):
         "Top"
     ]
     assert SeasonStanding.objects.filter(season=season).count() == 8
+
+
+def test_another_clubs_players_and_seasons_are_out_of_reach(ladder, django_user_model):
+    season, people, admin, _member = ladder
+    rival, rival_people = league("X Y", players=4, slug="rival")
+    Season.objects.filter(pk=rival.pk).update(name="Rival spring")
+    rival.refresh_from_db()
+    rival_admin = member_of(rival.club, django_user_model, "rival", Membership.Role.ADMIN)
+    before = sorted(Placement.objects.values_list("season", "player", "division__name"))
+    # The rival's administrator: this season does not exist for them.
+    answer = client_of(rival_admin).put(
+        f"/api/seasons/{season.pk}/divisions/", {"names": ["A"], "places": {}}, format="json"
+    )
+    assert answer.status_code == 404
+    assert (
+        page_of(rival_admin).post(f"/seasons/{season.pk}/close/", {"next_season": "X"}).status_code
+        == 404
+    )
+    # This club's administrator: the rival's players cannot be placed, nor the rival's
+    # season be the next one (a season of this name is made in this club instead).
+    answer = client_of(admin).put(
+        f"/api/seasons/{season.pk}/divisions/",
+        {"names": ["A"], "places": {str(rival_people[0].pk): "A"}},
+        format="json",
+    )
+    assert answer.status_code == 400 and answer.json()["errors"][0]["code"] == "not_found"
+    answer = page_of(admin).post(
+        f"/seasons/{season.pk}/divisions/",
+        {"names": "A", "moves": "2", "moves_by": "count", f"player-{rival_people[0].pk}": "A"},
+    )
+    assert answer.status_code == 302  # the form has no field for another club's player
+    assert not Placement.objects.filter(season=season, player__club=rival.club).exists()
+    divisions.set_divisions(season, ["A", "B"], {p.pk: "AB"[i // 4] for i, p in enumerate(people)})
+    closed = client_of(admin).post(
+        f"/api/seasons/{season.pk}/close/", {"next_season": rival.name}, format="json"
+    )
+    assert closed.status_code == 201
+    assert Season.objects.get(pk=closed.json()["next_season"]).club == season.club
+    assert sorted(
+        Placement.objects.filter(season=rival).values_list("season", "player", "division__name")
+    ) == [b for b in before if b[0] == rival.pk]

@@ -29,11 +29,12 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 
 from scoring import pdf
+from scoring.divisions import division_ranks
 from scoring.documents import Cell, Document
 from scoring.models import SeasonStanding
 from scoring.ratings import with_ratings
 from scoring.sheets import MatchSheet
-from tournaments import ranking
+from tournaments import divisions, ranking
 from tournaments.games import label
 from tournaments.models import Season
 from tournaments.names import table_label
@@ -84,11 +85,37 @@ def standings_table(season: Season, scope: str) -> tuple[list[str], list[list[Ce
     standings = with_ratings(
         SeasonStanding.objects.filter(season=season).select_related("player"), scope
     )
-    ranked = sorted(standings, key=lambda r: (order.get(r.game, len(order)), r.game, r.rank))
+    division_of = divisions.placed(season)
+    last = divisions.MOST_DIVISIONS  # players without a division after every division
+
+    def place(r: SeasonStanding) -> tuple[Any, ...]:
+        at = division_of.get(r.player_id)
+        return (order.get(r.game, len(order)), r.game, at.order if at else last, r.rank)
+
+    ranked = sorted(standings, key=place)
+    in_division: dict[tuple[str, int | None], list[tuple[int, int]]] = {}
+    for r in ranked:
+        at = division_of.get(r.player_id)
+        in_division.setdefault((r.game, at.pk if at else None), []).append((r.player_id, r.rank))
+    ranks = {
+        (game, player): rank
+        for (game, _at), lines in in_division.items()
+        for player, rank in division_ranks(lines).items()
+    }
+    if division_of:  # a season in divisions: each line's division and rank in it
+        header[2:2] = [_("Division"), _("Rank in division")]
+
+    def in_its_division(r: SeasonStanding) -> list[Cell]:
+        if not division_of:
+            return []
+        at = division_of.get(r.player_id)
+        return [at.name if at else "", ranks[(r.game, r.player_id)]]
+
     rows: list[list[Cell]] = [
         [
             label(r.game),
             r.rank,
+            *in_its_division(r),
             r.player.display_name,
             *(_ranking_cells(r)[name] for name in rule.shown),
             r.total,

@@ -5,6 +5,8 @@ the moves; the API does the same through the same actions."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 
 import pytest
@@ -188,3 +190,17 @@ def test_another_clubs_players_and_seasons_are_out_of_reach(ladder, django_user_
     assert sorted(
         Placement.objects.filter(season=rival).values_list("season", "player", "division__name")
     ) == [b for b in before if b[0] == rival.pk]
+
+
+def test_the_standings_export_says_each_players_division_and_rank_in_it(ladder):
+    season, people, _admin, member = ladder
+    answer = page_of(member).get(f"/seasons/{season.pk}/standings.csv")
+    lines = list(csv.reader(io.StringIO(b"".join(answer.streaming_content).decode("utf-8-sig"))))
+    header = lines[0]
+    assert header[:5] == ["Game", "Rank", "Division", "Rank in division", "Player"]
+    rows = [dict(zip(header, line, strict=False)) for line in lines[1:] if len(line) > 4]
+    assert [(r["Player"], r["Division"], r["Rank in division"]) for r in rows] == [
+        (p.display_name, "AB"[i // 4], str(i % 4 + 1)) for i, p in enumerate(people)
+    ]
+    ja = page_of(member, "ja").get(f"/seasons/{season.pk}/standings.csv")
+    assert "ディビジョン内の順位" in b"".join(ja.streaming_content).decode("utf-8-sig")

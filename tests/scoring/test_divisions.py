@@ -16,7 +16,7 @@ from scoring import leaderboard
 from scoring.finals import season_final
 from scoring.models import Scope, SeasonStanding
 from scoring.rebuild import rebuild_all
-from tests.conftest import at_the_same_moment, play
+from tests.conftest import SEASON_LINE, at_the_same_moment, play
 from tournaments import corrections, divisions, rounds
 from tournaments.models import (
     Club,
@@ -148,8 +148,10 @@ def test_a_season_in_three_divisions_is_drawn_ranked_closed_and_its_final_played
         return [(x.player.pk, x.rank, x.qualified, x.kind) for x in ranked.lines(season)]
 
     before = figures()
+    stored = sorted(SeasonStanding.objects.filter(season=season).values_list(*SEASON_LINE))
     rebuild_all()
     assert figures() == before
+    assert sorted(SeasonStanding.objects.filter(season=season).values_list(*SEASON_LINE)) == stored
     # The season page's board of a division ranks as the close page does.
     for division in season.divisions.all():
         (board,) = leaderboard.boards(season, Scope.CLUB, division=division)

@@ -151,6 +151,17 @@ def set_divisions(
     return made
 
 
+def carried(
+    places: Mapping[int, str], before: Sequence[str], after: Sequence[str]
+) -> dict[int, str]:
+    """``places`` made with the divisions ``before`` (a form's selects), for the divisions
+    ``after``: as many divisions renamed keep their players in order (A, B → Gold,
+    Silver); a division gone takes its players out of every division."""
+    renamed = dict(zip(before, after, strict=True)) if len(before) == len(after) else {}
+    out = {player: renamed.get(name, name) for player, name in places.items()}
+    return {player: name for player, name in out.items() if name in after}
+
+
 def placed(season: Season) -> dict[int, Division]:
     """Player id → the player's division in ``season``."""
     lines = Placement.objects.filter(season=season).select_related("division")

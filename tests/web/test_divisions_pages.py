@@ -15,7 +15,7 @@ from django.test import Client
 from scoring.models import SeasonStanding
 from tests.conftest import client_of, member_of
 from tests.markup import squeezed
-from tests.scoring.test_divisions import league, standings_of
+from tests.scoring.test_divisions import division_of, league, standings_of
 from tournaments import divisions
 from tournaments.models import Membership, Move, Placement, Season
 
@@ -63,6 +63,16 @@ def test_the_administrator_names_divisions_then_places_the_players(ladder):
     assert Placement.objects.filter(season=season, division__name="Silver").count() == 4
     season.refresh_from_db()
     assert season.moves == 1
+    # Renamed with every select still naming the old divisions, as a browser sends them:
+    # the players keep their places; a division taken away takes its players out.
+    renamed = {"names": "Top Bottom", "moves": "1", "moves_by": "count", **places}
+    assert client.post(f"/seasons/{season.pk}/divisions/", renamed).status_code == 302
+    assert division_of(season) == {p.pk: "Top" if i < 4 else "Bottom" for i, p in enumerate(people)}
+    fewer = {"names": "Top", "moves": "1", "moves_by": "count"}
+    fewer |= {f"player-{p.pk}": "Top" if i < 4 else "Bottom" for i, p in enumerate(people)}
+    assert client.post(f"/seasons/{season.pk}/divisions/", fewer).status_code == 302
+    assert division_of(season) == {p.pk: "Top" for p in people[:4]}
+    client.post(f"/seasons/{season.pk}/divisions/", {**renamed, "names": "Gold Silver"})
     refused = page_of(admin, "ja").post(
         f"/seasons/{season.pk}/divisions/", {"names": "A a", "moves": "1", "moves_by": "count"}
     )

@@ -30,7 +30,8 @@ def season_divisions(request: HttpRequest, pk: int) -> HttpResponse:
     season = administered_season(request, pk)
     players = reading_order(Player.objects.filter(club_id=season.club_id))
     placed = {p: d.name for p, d in divisions.placed(season).items()}
-    names = " ".join(season.divisions.order_by("order").values_list("name", flat=True))
+    stored = list(season.divisions.order_by("order").values_list("name", flat=True))
+    names = " ".join(stored)
     problems: list[str] = []
     rule = {"moves_by": season.moves_by, "moves": season.moves}
     if request.method == "POST":
@@ -43,8 +44,10 @@ def season_divisions(request: HttpRequest, pk: int) -> HttpResponse:
         moves = whole_number(request.POST.get("moves"))
         rule = {"moves_by": request.POST.get("moves_by", ""), "moves": moves}
         try:
+            # The selects name the divisions as they were when the page was drawn.
+            kept = divisions.carried(placed, stored, divisions.division_names(names))
             divisions.set_divisions(
-                season, names, placed, moves_by=rule["moves_by"], moves=rule["moves"]
+                season, names, kept, moves_by=rule["moves_by"], moves=rule["moves"]
             )
         except Rejection as refused:
             problems = [localize(e) for e in refused.errors]

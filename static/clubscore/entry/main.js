@@ -26,10 +26,29 @@ function start(element) {
     problem.focus();
   }
 
+  // A signal that comes back is often not quite back when the phone says so, and a send
+  // can fail with the signal on: what waits is tried again after 1 s, then 2, 4, 8 and 15 s.
+  const restore = (kept) => form.restore(kept);
+  let retry = 1000;
+  let timer = 0;
+
+  async function sync() {
+    clearTimeout(timer);
+    if (await queue.sync(labels, restore)) later();
+    else retry = 1000;
+  }
+
+  function later() {
+    clearTimeout(timer);
+    timer = setTimeout(sync, retry);
+    retry = Math.min(retry * 2, 15000);
+  }
+
   async function keep(entry) {  // no network: on the phone, and the next form
     await queue.add(entry);
-    await queue.show(labels.offlineLabel, (kept) => form.restore(kept));
+    await queue.show(labels.offlineLabel, restore);
     form.next();
+    if (navigator.onLine !== false) later();  // the signal is on, yet the send failed
   }
 
   async function send(entry, submitter) {
@@ -47,7 +66,7 @@ function start(element) {
     }
     if (answer.status === "withdrawn" && queue) {  // kept for the page the new link opens
       await queue.add({ ...entry, status: "refused", errors: answer.errors }).catch(() => {});
-      await queue.show("", (kept) => form.restore(kept));
+      await queue.show("", restore);
     }
     if (["signin", "server", "withdrawn"].includes(answer.status)) {
       say(answer.errors);
@@ -77,8 +96,7 @@ function start(element) {
   if (!form.bound) form.numberAfterTheLastSaved();
   if (queue) {
     if (!form.bound) queue.lastNumber().then((last) => form.numberAfter(last));
-    const sync = () => queue.sync(labels, (kept) => form.restore(kept));
-    queue.show("", (kept) => form.restore(kept));
+    queue.show("", restore);
     sync();
     window.addEventListener("online", sync);
     setInterval(sync, 15000);

@@ -56,6 +56,7 @@ export class Queue {
     const mine = await this.mine();
     const refused = mine.filter((e) => e.status === "refused");
     this.box.hidden = !mine.length && !note;
+    this.box.dataset.waiting = String(mine.length);  // what waits, refused ones included
     this.status.textContent = (note ? note + " " : "") +
       (mine.length ? this.labels.waitingLabel.replace("%s", mine.length) : "");
     this.refused.textContent = "";
@@ -77,18 +78,19 @@ export class Queue {
   }
 
   // Send what waits, in order, each once; stop at a refusal (corrected first) or when the
-  // server fails (tried again later).
+  // network or the server fails.  True when entries wait to be tried again.
   async sync(labels, restore) {
-    if (this.syncing || navigator.onLine === false) return;
+    if (this.syncing || navigator.onLine === false) return false;
     this.syncing = true;
     let note = "";
+    let again = false;
     try {
       const mine = await this.mine();
       if (!mine.some((e) => e.status === "refused")) {
         for (const entry of mine) {
           let answer;
-          try { answer = await post(entry, true, labels); } catch { break; }  // no network
-          if (answer.status === "server") break;  // the server failed: try again later
+          try { answer = await post(entry, true, labels); } catch { again = true; break; }  // no network
+          if (answer.status === "server") { again = true; break; }  // the server failed
           if (answer.status === "stored") {
             remember(answer);
             await this.remove(entry);
@@ -102,5 +104,6 @@ export class Queue {
       await this.show(note, restore);
     } catch { /* the phone's storage failed: the next sync tries again */ }
     finally { this.syncing = false; }
+    return again;
   }
 }

@@ -179,11 +179,7 @@ def test_a_club_from_nothing_to_confirmed_deals(browser, live_server, settings, 
         "() => document.getElementById('queue-status').textContent.includes('1')"
     )
     phone_context.set_offline(False)
-    phone.wait_for_function(
-        "() => !document.getElementById('queue-status').textContent.match(/[1-9]/) || "
-        "document.getElementById('queue').hidden",
-        timeout=15000,
-    )
+    phone.wait_for_selector("#queue[data-waiting='0']", state="attached", timeout=15000)
     deals = list(Deal.objects.filter(match=rettler).order_by("number"))
     assert [d.number for d in deals] == [1, 2]
     assert all(d.entered_at_table and d.entered_by is None for d in deals)

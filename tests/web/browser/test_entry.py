@@ -283,6 +283,34 @@ def test_a_deal_entered_offline_is_stored_once_when_the_network_returns(
     assert Deal.objects.get(match=rettler, number=4).record["point_cards"]["fumi"] == 4
 
 
+def test_a_save_that_fails_with_the_signal_on_is_sent_again_within_seconds(
+    phone, live_server, rettler
+):
+    """The phone says it is online, yet the Save gets no answer (the signal flickered):
+    the deal waits on the phone and is sent again by itself a second later, once."""
+    open_entry(phone, live_server, rettler)
+    dropped: list[str] = []
+
+    def drop_the_first_save(route) -> None:
+        if route.request.method == "POST" and not dropped:
+            dropped.append(route.request.url)
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    phone.route("**/enter/", drop_the_first_save)
+    enter_rettler(phone)
+    phone.click("#save")
+    phone.wait_for_function(
+        "() => document.getElementById('queue-status').textContent.includes('1')"
+    )
+    assert dropped and Deal.objects.filter(match=rettler).count() == 3
+    phone.wait_for_selector("#queue[data-waiting='0']", state="attached", timeout=5000)
+    assert Deal.objects.filter(match=rettler).count() == 4
+    time.sleep(1)
+    assert Deal.objects.filter(match=rettler).count() == 4
+
+
 def test_a_save_answered_just_before_the_network_drops_is_never_offered_again(
     phone, live_server, rettler
 ):

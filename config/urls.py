@@ -20,6 +20,7 @@ from web.pages import (
     draw,
     entry,
     exports,
+    head_to_head,
     league,
     rounds,
     setup,
@@ -66,6 +67,7 @@ urlpatterns = [
     ),
     path("sheets/blank-<str:game>.pdf", downloads.blank_sheet, name="blank_sheet"),
     path("players/<int:pk>/", league.player_detail, name="player"),
+    path("players/<int:pk>/head-to-head/", head_to_head.head_to_head, name="head_to_head"),
     # A league administrator's own pages: the club, its players, members, seasons and nights.
     path("clubs/<slug:slug>/setup/", setup.club_setup, name="club_setup"),
     path("clubs/<slug:slug>/players/<int:pk>/", setup.player_edit, name="player_edit"),

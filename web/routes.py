@@ -160,6 +160,7 @@ ROUTES.update(
         "match_export": Route("match", read(CLUB, **PRIVATE)),
         "paper_sheet": Route("match", read(CLUB, **PRIVATE)),
         "player": Route("player", read(CLUB, **PRIVATE)),
+        "head_to_head": Route("player", read(CLUB, **PRIVATE)),
         # -- at the table: its scorer, the club's administrators, the link's holder -------------
         "table": Route("table", read(AT_TABLE)),
         "deal_entry": Route("match", page(AT_TABLE, AT_TABLE, by_role=MEMBER_403)),
@@ -208,6 +209,7 @@ ROUTES.update(
         ),
         "player-list": Route("", api_list()),
         "player-detail": Route("player", api_object()),
+        "player-head-to-head": Route("player", read(CLUB, anonymous=404)),
         "season-list": Route("", api_list()),
         "season-detail": Route("season", api_object()),
         "season-divisions": Route(

@@ -5,9 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
 
+from scoring import head_to_head as h2h
+from tournaments.access import visible
 from tournaments.models import Club, ClubNight, Player, Season, Table
+from tournaments.textfile import whole_number
 from web.api.base import (
     ClubScopedViewSet,
 )
@@ -42,6 +50,48 @@ class PlayerViewSet(ClubScopedViewSet):
     filterset_fields = ["club", "handle"]
     pagination_class = InOrderAdded
     parent = "club"
+
+    @extend_schema(
+        parameters=[OpenApiParameter("with", int, description="Another player of the club.")],
+        responses={200: dict},
+    )
+    @action(detail=True, methods=["get"], url_path="head-to-head", filter_backends=[])
+    def head_to_head(self, request: Request, pk: str | None = None) -> Response:
+        """Everyone the player finished a match with, at one table (``opponents``), or with
+        ``?with=`` the two players' ``records`` per season and game and in all (``season``
+        null): ``matches``, ``ahead``, ``behind``, ``level`` (by the match's ranking) and
+        ``points`` (the player's minus the other's), in the seasons the reader reads."""
+        player: Player = self.get_object()
+        user = request.user
+        seasons = list(visible(Season.objects.filter(club=player.club_id), user))
+        if "with" not in request.query_params:
+            return Response(
+                {
+                    "player": player.pk,
+                    "opponents": [_record(r) for r in h2h.opponents(player, seasons)],
+                }
+            )
+        number = whole_number(request.query_params["with"])
+        club = visible(Player.objects.filter(club=player.club_id), user)
+        opponent = club.filter(pk=number).exclude(pk=player.pk).first() if number else None
+        if opponent is None:
+            raise NotFound("no other player of this club by that id")
+        records = [_record(r) for r in h2h.against(player, opponent, seasons)]
+        return Response({"player": player.pk, "with": opponent.pk, "records": records})
+
+
+def _record(r: h2h.Record) -> dict[str, Any]:
+    return {
+        "opponent": r.opponent.pk,
+        "display_name": r.opponent.display_name,
+        "season": r.season.pk if r.season else None,
+        "game": r.game or None,
+        "matches": r.matches,
+        "ahead": r.ahead,
+        "behind": r.behind,
+        "level": r.level,
+        "points": r.points,
+    }
 
 
 class SeasonViewSet(DivisionsMixin, ClubScopedViewSet):

@@ -1,0 +1,90 @@
+"""Head to head (issue 41, 3): how a player fared against each player met at a table.
+
+Read from the matches' checked lines (``MatchStanding``), finished matches only, in the
+seasons the reader may read.  For two players at one table:
+
+- **ahead** / **behind**: the player finished the match ranked better / worse than the
+  other (the game's own ranking of the match: points, then its tie-breaks); **level**:
+  the same rank (a shared place, or partners who win and lose together);
+- **points**: the player's points minus the other's, summed over those matches.
+
+One query, whatever the number of matches: every line of the player's finished matches
+with the player's own rank and points beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import OuterRef, Subquery
+
+from scoring.models import MatchStanding
+from tournaments.models import Player, Season
+
+
+@dataclass
+class Record:
+    """The player against ``opponent`` (in one season's game, or everywhere)."""
+
+    opponent: Player
+    season: Season | None = None
+    game: str = ""
+    matches: int = 0
+    ahead: int = 0
+    behind: int = 0
+    level: int = 0
+    points: int = 0
+
+    def add(self, mine: int, theirs: int, my_total: int, their_total: int) -> None:
+        self.matches += 1
+        self.ahead += mine < theirs
+        self.behind += mine > theirs
+        self.level += mine == theirs
+        self.points += my_total - their_total
+
+
+def _lines(player: Player, seasons: Iterable[Season], opponent: Player | None = None) -> list:
+    mine = MatchStanding.objects.filter(match=OuterRef("match"), player=player)
+    matches = MatchStanding.objects.filter(
+        player=player, finished=True, season__in=list(seasons)
+    ).values("match")
+    others = MatchStanding.objects.filter(match__in=matches).exclude(player=player)
+    if opponent is not None:
+        others = others.filter(player=opponent)
+    return list(
+        others.annotate(
+            my_rank=Subquery(mine.values("rank")[:1]),
+            my_total=Subquery(mine.values("total")[:1]),
+        ).values_list("player_id", "season_id", "game", "rank", "total", "my_rank", "my_total")
+    )
+
+
+def opponents(player: Player, seasons: Iterable[Season]) -> list[Record]:
+    """Everyone the player met at a table, the most often met first."""
+    records: dict[int, Record] = {}
+    rows = _lines(player, seasons)
+    people = Player.objects.in_bulk({row[0] for row in rows})
+    for other, _season, _game, rank, total, my_rank, my_total in rows:
+        record = records.setdefault(other, Record(people[other]))
+        record.add(my_rank, rank, my_total, total)
+    return sorted(
+        records.values(), key=lambda r: (-r.matches, r.opponent.display_name, r.opponent.pk)
+    )
+
+
+def against(player: Player, opponent: Player, seasons: Iterable[Season]) -> list[Record]:
+    """The two players' record in each season and game (the latest season first), then in
+    all of them (``season`` None, ``game`` "")."""
+    by_season = {s.pk: s for s in seasons}
+    records: dict[tuple[int, str], Record] = {}
+    overall = Record(opponent)
+    for _other, season, game, rank, total, my_rank, my_total in _lines(
+        player, by_season.values(), opponent
+    ):
+        key = (season, game)
+        record = records.setdefault(key, Record(opponent, by_season[season], game))
+        record.add(my_rank, rank, my_total, total)
+        overall.add(my_rank, rank, my_total, total)
+    listed = sorted(records.values(), key=lambda r: (-r.season.pk if r.season else 0, r.game))
+    return [*listed, overall] if listed else []

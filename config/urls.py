@@ -22,6 +22,7 @@ from web.pages import (
     exports,
     head_to_head,
     league,
+    my_night,
     rounds,
     setup,
     sheets,
@@ -93,6 +94,7 @@ urlpatterns = [
     path("nights/<int:pk>/tables/", draw.night_tables, name="night_tables"),
     path("nights/<int:pk>/rounds/", rounds.night_rounds, name="night_rounds"),
     path("nights/<int:pk>/live/", rounds.night_live, name="night_live"),
+    path("nights/<int:pk>/me/", my_night.my_night, name="my_night"),
     re_path(
         rf"^nights/(?P<pk>\d+)/standings\.(?P<fmt>{downloads.FORMATS})$",
         downloads.night_export,

@@ -193,6 +193,7 @@ def live(night: ClubNight, admin: bool) -> dict[str, Any]:
             "match": m.pk,
             "game": label(m.game),
             "players": [p.display_name for p in m.seated_players()],
+            "ids": [p.pk for p in m.seated_players()],
             "entered": m.entered,
             "length": m.target,
             "finished": m.status == Match.Status.FINISHED,
@@ -227,12 +228,18 @@ def live(night: ClubNight, admin: bool) -> dict[str, Any]:
                 "method_label": str(Round.Method(current.method).label),
                 "deals": current.deals,
                 "sat_out": [p.display_name for p in current.sat_out.all()],
+                "sat_out_ids": [p.pk for p in current.sat_out.all()],
             }
             if current
             else None
         ),
         "tables": shown,
         "standings": {"method": method, "rows": [asdict(line) for line in lines[:24]]},
+        # Every player's own line, for each player's own view of the night (``my_night``).
+        "players": {
+            str(line.player): {"rank": line.rank, "total": line.total, "of": len(lines)}
+            for line in lines
+        },
         "latest": [
             {
                 "table": table_label(d.match.table.name),

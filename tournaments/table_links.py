@@ -108,3 +108,10 @@ def holds(session: Any, table: Table) -> bool:
         and secrets.compare_digest(table.link_token, token)
         and in_time(table)
     )
+
+
+def holds_night(session: Any, night_id: int) -> bool:
+    """This session holds a working link of a table of the night (checked again now)."""
+    kept = [int(pk) for pk in session.get(SESSION_KEY, {}) if str(pk).isdigit()]
+    tables = Table.objects.select_related("club_night").filter(pk__in=kept, club_night=night_id)
+    return any(holds(session, table) for table in tables)

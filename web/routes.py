@@ -153,6 +153,8 @@ ROUTES.update(
         "season_export": Route("season", read(CLUB, **PRIVATE)),
         "club_night": Route("night", read(CLUB, **PRIVATE)),
         "night_live": Route("night", read(CLUB, **PRIVATE)),
+        # A player's own night: its readers, and whoever holds a link of one of its tables.
+        "my_night": Route("night", read(CLUB | {Role.LINK}, **PRIVATE)),
         "night_export": Route("night", read(CLUB, **PRIVATE)),
         "night_tables": Route("night", read(CLUB, **PRIVATE)),
         "night_paper": Route("night", read(CLUB, **PRIVATE)),

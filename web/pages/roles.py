@@ -57,6 +57,8 @@ def for_user(user: Any) -> dict[str, Any]:
         "my_standings": SeasonStanding.objects.filter(player__in=mine)
         .select_related("season", "player")
         .order_by("-season__starts_on", "game"),
+        # A club night of today or yesterday where the user played: their own night first.
+        "my_nights": _my_nights(mine, today),
         "administered": list(clubs),
         "scores_for": list(
             Club.objects.filter(memberships__user=user, memberships__role=Membership.Role.SCORER)
@@ -84,3 +86,19 @@ def for_user(user: Any) -> dict[str, Any]:
         ).select_related("match__table")[:20]
         context["unfinished"] = Match.objects.filter(in_clubs, status=Match.Status.OPEN).count()
     return context
+
+
+def _my_nights(mine: Any, today: dt.date) -> list[tuple[ClubNight, Player]]:
+    """Tonight's nights (today's and yesterday's) where one of the user's players is
+    seated, each with that player (a player is one club's)."""
+    players = {p.club_id: p for p in mine}
+    nights = (
+        ClubNight.objects.filter(
+            date__range=(today - dt.timedelta(days=1), today),
+            tables__matches__seats__player__in=list(players.values()),
+        )
+        .select_related("season")
+        .distinct()
+        .order_by("-date", "-pk")[:2]
+    )
+    return [(night, players[night.season.club_id]) for night in nights]

@@ -1,0 +1,27 @@
+// A player's own night: asks the page again every few seconds with the ETag of what it
+// shows (answered 304 while nothing changed) and puts the new part in place.  The new
+// part is the server's own markup for this page, read with DOMParser: never built here.
+(function () {
+  "use strict";
+  var box = document.getElementById("mine");
+  if (!box) return;
+  var tag = null;
+  function ask() {
+    var headers = tag ? { "If-None-Match": tag } : {};
+    fetch(location.href, { headers: headers, cache: "no-store", credentials: "same-origin" })
+      .then(function (answer) {
+        if (answer.status !== 200) return null;
+        tag = answer.headers.get("ETag");
+        return answer.text();
+      })
+      .then(function (text) {
+        if (!text) return;
+        var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("mine");
+        if (fresh) box.replaceChildren.apply(box, Array.from(fresh.childNodes).map(function (n) {
+          return document.importNode(n, true);
+        }));
+      })
+      .catch(function () { /* no network: asked again later */ });
+  }
+  setInterval(ask, 4000);
+})();

@@ -1,0 +1,125 @@
+"""A player's own night (issue 41, 1): from the table's link with no account, or as a
+reader of the night; what it shows equals the night's standings; answered 304 while
+nothing changed; nothing for those who hold neither a link of the night nor the right
+to read it."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.utils import timezone
+
+from scoring import night as night_data
+from tests.conftest import member_of
+from tests.markup import squeezed
+from tournaments import actions, rounds, table_links
+from tournaments.games import league_game
+from tournaments.games.base import demo_deals
+from tournaments.models import Club, ClubNight, Match, Membership, Player, Season
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def tonight():
+    club = Club.objects.create(name="Hall", slug="hall")
+    season = Season.objects.create(club=club, name="Private", games=["napoleon"])
+    night = ClubNight.objects.create(season=season, date=timezone.localdate())
+    people = [
+        Player.objects.create(club=club, handle=f"p{i}", display_name=f"Player {i}")
+        for i in range(9)
+    ]
+    round_ = rounds.next_round(
+        night, game="napoleon", method="balanced", deals=2, players=[p.pk for p in people], seed=3
+    )
+    sitting = round_.sat_out.all()
+    assert not sitting  # nine players: three tables of three
+    return night, people, round_
+
+
+def deal(match: Match, seed: int) -> None:
+    handles = [p.handle for p in match.seated_players()]
+    record = demo_deals(league_game("napoleon"), seed, handles, target=2, first_in_full=False)[0]
+    actions.enter_deal(match, record)
+
+
+def holding_the_link(match: Match) -> Client:
+    phone = Client()
+    token = table_links.ensure(match.table)
+    assert phone.get(f"/t/{token}/").status_code == 302
+    return phone
+
+
+def test_a_link_holder_sees_their_table_and_rank_and_it_follows_the_night(tonight):
+    night, people, round_ = tonight
+    match = Match.objects.filter(table__round=round_).order_by("table__name").first()
+    other = Match.objects.filter(table__round=round_).order_by("table__name").last()
+    me = match.seated_players()[0]
+    phone = holding_the_link(match)
+    chooser = squeezed(phone.get(f"/nights/{night.pk}/me/").content.decode())
+    assert all(f'href="?player={p.pk}">{p.display_name}</a>' in chooser for p in people)
+    cache.clear()
+    deal(match, 4)
+    deal(other, 5)
+    answer = phone.get(f"/nights/{night.pk}/me/", {"player": me.pk})
+    assert answer.status_code == 200
+    shown = squeezed(answer.content.decode())
+    _method, lines = night_data.standings(night)
+    line = next(x for x in lines if x.player == me.pk)
+    assert f"Tonight: rank {line.rank} of {len(lines)} · {line.total} points" in shown
+    assert f"Round 1 · {match.table.name}" in shown and "1 of 2 deals" in shown
+    mates = ", ".join(p.display_name for p in match.seated_players()[1:])
+    assert f"With: {mates}" in shown
+    # Asked again while nothing changed: 304, no body.
+    again = phone.get(
+        f"/nights/{night.pk}/me/", {"player": me.pk}, HTTP_IF_NONE_MATCH=answer["ETag"]
+    )
+    assert again.status_code == 304 and not again.content
+    # A deal entered at the player's table: the next answer says so.
+    deal(match, 6)
+    cache.clear()
+    changed = phone.get(
+        f"/nights/{night.pk}/me/", {"player": me.pk}, HTTP_IF_NONE_MATCH=answer["ETag"]
+    )
+    assert changed.status_code == 200 and "2 of 2 deals" in changed.content.decode()
+    ja = phone.get(f"/nights/{night.pk}/me/", {"player": me.pk}, HTTP_ACCEPT_LANGUAGE="ja")
+    assert "今夜" in ja.content.decode()
+
+
+def test_nobody_without_a_link_or_the_right_to_read_sees_anything(tonight, django_user_model):
+    night, people, round_ = tonight
+    match = Match.objects.filter(table__round=round_).first()
+    me = match.seated_players()[0].pk
+    url = f"/nights/{night.pk}/me/"
+    assert Client().get(url).status_code == 404
+    assert Client().get(url, {"player": me}).status_code == 404
+    other_club = Club.objects.create(name="Other", slug="other")
+    outsider = Client()
+    outsider.force_login(member_of(other_club, django_user_model, "o", Membership.Role.ADMIN))
+    assert outsider.get(url, {"player": me}).status_code == 404
+    # A link of another night opens nothing of this one.
+    elsewhere = ClubNight.objects.create(season=night.season, date=night.date - dt.timedelta(1))
+    far = rounds.next_round(
+        elsewhere, game="napoleon", method="balanced", deals=1, players=[p.pk for p in people[:3]]
+    )
+    assert holding_the_link(far.tables.get().matches.get()).get(url).status_code == 404
+    # A revoked link stops at once; a player who is not of the night is nobody's.
+    phone = holding_the_link(match)
+    assert phone.get(url, {"player": me}).status_code == 200
+    stranger = Player.objects.create(club=night.season.club, handle="z", display_name="Z")
+    assert phone.get(url, {"player": stranger.pk}).status_code == 404
+    assert phone.get(url, {"player": "x"}).status_code == 404
+    table_links.revoke(match.table)
+    assert phone.get(url, {"player": me}).status_code == 404
+    # The club's own member reads it, and lands there from the home page.
+    member = django_user_model.objects.create_user("m", password="m-pass-2026")
+    Membership.objects.create(club=night.season.club, user=member, role="member")
+    Player.objects.filter(pk=me).update(user=member)
+    reader = Client()
+    reader.force_login(member)
+    home = squeezed(reader.get("/").content.decode())
+    assert f'href="/nights/{night.pk}/me/?player={me}">My night' in home
+    assert reader.get(url, {"player": me}).status_code == 200

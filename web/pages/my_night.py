@@ -1,0 +1,81 @@
+"""A player's own night (issue 41, 1): "my table, my score, my rank tonight, my next
+table", from the table's code (its link, with no account) or as a reader of the night.
+
+``/nights/N/me/`` asks who you are (the night's players, one tap); ``?player=M`` shows
+that player's night, read from the room display's cached answer
+(``scoring.night.cached_live``): a phone asking every few seconds costs the database
+nothing while nothing changes, and is answered 304 with the answer's ETag.  The page
+is for those who read the night (its club; everyone for a public season) and for
+whoever holds a working link of one of its tables: nothing else is shown to anyone.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import render
+from django.utils.translation import get_language
+from django.views.decorators.http import require_safe
+
+from scoring import night as night_data
+from tournaments import access, table_links
+from tournaments.models import ClubNight, Player
+from tournaments.textfile import whole_number
+
+
+def _night(request: HttpRequest, pk: int) -> ClubNight:
+    night = ClubNight.objects.select_related("season__club").filter(pk=pk).first()
+    if night is None:
+        raise Http404
+    readable = access.visible(ClubNight.objects.filter(pk=pk), request.user).exists()
+    if not readable and not table_links.holds_night(request.session, night.pk):
+        raise Http404
+    return night
+
+
+def mine(data: dict[str, Any], player: int) -> dict[str, Any]:
+    """The player's part of the room display's answer: tonight's line, the table in the
+    latest round (or that they sit out), with whom."""
+    table = next((t for t in data["tables"] if player in t.get("ids", [])), None)
+    current = data.get("round") or {}
+    return {
+        "line": data.get("players", {}).get(str(player)),
+        "table": table,
+        "with": [n for n, i in zip(table["players"], table["ids"], strict=True) if i != player]
+        if table
+        else [],
+        "round": current,
+        "sits_out": player in current.get("sat_out_ids", []),
+    }
+
+
+@require_safe
+def my_night(request: HttpRequest, pk: int) -> HttpResponse:
+    night = _night(request, pk)
+    players = {
+        p.pk: p for p in Player.objects.filter(seats__match__table__club_night=night).distinct()
+    }
+    for p in night.present.all():
+        players.setdefault(p.pk, p)
+    asked = request.GET.get("player")
+    if asked is None:
+        ordered = sorted(players.values(), key=lambda p: (p.display_name, p.pk))
+        return render(request, "pages/my_night.html", {"night": night, "players": ordered})
+    number = whole_number(asked)
+    player = players.get(number) if number else None
+    if player is None:
+        raise Http404
+    tag, body = night_data.cached_live(night, False)
+    etag = f'"{tag}-{player.pk}-{get_language()}"'
+    if etag in request.headers.get("If-None-Match", ""):
+        return HttpResponseNotModified(headers={"ETag": etag})
+    answer = render(
+        request,
+        "pages/my_night.html",
+        {"night": night, "player": player, **mine(json.loads(body), player.pk)},
+    )
+    answer["ETag"] = etag
+    answer["Cache-Control"] = "private, no-cache"
+    return answer

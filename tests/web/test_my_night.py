@@ -19,6 +19,7 @@ from tournaments import actions, rounds, table_links
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
 from tournaments.models import Club, ClubNight, Match, Membership, Player, Season
+from web.pages.tables import qr_svg
 
 pytestmark = pytest.mark.django_db
 
@@ -123,3 +124,12 @@ def test_nobody_without_a_link_or_the_right_to_read_sees_anything(tonight, djang
     home = squeezed(reader.get("/").content.decode())
     assert f'href="/nights/{night.pk}/me/?player={me}">My night' in home
     assert reader.get(url, {"player": me}).status_code == 200
+
+
+def test_the_room_display_shows_the_code_of_each_players_night(tonight, django_user_model):
+    night, _people, _round = tonight
+    reader = Client()
+    reader.force_login(member_of(night.season.club, django_user_model, "r", "member"))
+    shown = reader.get(f"/nights/{night.pk}/live/").content.decode()
+    code = qr_svg(f"http://testserver/nights/{night.pk}/me/")
+    assert f'src="{code}"' in shown

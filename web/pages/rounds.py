@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -26,6 +27,7 @@ from tournaments.records import Rejection
 from tournaments.round_draw import Seating
 from tournaments.textfile import whole_number
 from web.pages.getters import administered_night
+from web.pages.tables import qr_svg
 
 
 def _rounds(night: ClubNight) -> list[dict[str, Any]]:
@@ -201,5 +203,10 @@ def night_live(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "pages/live.html",
-        {"night": night, "data": night_data.live(night, admin), "admin": admin},
+        {
+            "night": night,
+            "data": night_data.live(night, admin),
+            "admin": admin,
+            "mine_qr": qr_svg(request.build_absolute_uri(reverse("my_night", args=[night.pk]))),
+        },
     )

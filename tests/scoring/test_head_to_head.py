@@ -8,7 +8,9 @@ import datetime as dt
 from collections import defaultdict
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from scoring import head_to_head as h2h
 from scoring.models import MatchStanding
@@ -148,3 +150,37 @@ def test_the_page_and_the_api_for_the_club_and_for_others(played, django_user_mo
     )
     assert reader.get(f"/players/{people[0].pk}/head-to-head/?with=x").status_code == 404
     assert reader.get(f"/players/{people[0].pk}/head-to-head/?with=99999999").status_code == 404
+
+
+def test_the_pages_cost_the_same_queries_however_many_matches(played):
+    club, people, seasons = played
+    reader = Client()
+
+    def queries(url: str) -> int:
+        with CaptureQueriesContext(connection) as seen:
+            assert reader.get(url).status_code == 200
+        return len(seen)
+
+    urls = [
+        f"/players/{people[0].pk}/head-to-head/",
+        f"/players/{people[0].pk}/head-to-head/?with={people[1].pk}",
+    ]
+    before = [queries(url) for url in urls]
+    for day in range(4):  # as many nights again, in a season of their own
+        season = Season.objects.create(
+            club=club, name=f"Extra {day}", games=["napoleon"], public=True
+        )
+        night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 1 + day))
+        play(
+            rounds.next_round(
+                night,
+                game="napoleon",
+                method="balanced",
+                deals=2,
+                players=[p.pk for p in people],
+                seed=day,
+            ),
+            seed=day,
+        )
+    rebuild_all()
+    assert [queries(url) for url in urls] == before

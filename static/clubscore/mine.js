@@ -6,10 +6,13 @@
   var box = document.getElementById("mine");
   if (!box) return;
   var tag = null;
+  var timer = null;
   function ask() {
+    if (document.hidden) return;  // a phone in a pocket asks nothing
     var headers = tag ? { "If-None-Match": tag } : {};
     fetch(location.href, { headers: headers, cache: "no-store", credentials: "same-origin" })
       .then(function (answer) {
+        if (answer.status === 404) clearInterval(timer);  // the link was withdrawn
         if (answer.status !== 200) return null;
         tag = answer.headers.get("ETag");
         return answer.text();
@@ -23,5 +26,6 @@
       })
       .catch(function () { /* no network: asked again later */ });
   }
-  setInterval(ask, 4000);
+  timer = setInterval(ask, 4000);
+  document.addEventListener("visibilitychange", ask);  // back in hand: asked at once
 })();

@@ -214,3 +214,13 @@ def test_the_standings_export_says_each_players_division_and_rank_in_it(ladder):
     ]
     ja = page_of(member, "ja").get(f"/seasons/{season.pk}/standings.csv")
     assert "ディビジョン内の順位" in b"".join(ja.streaming_content).decode("utf-8-sig")
+
+
+def test_the_closing_rule_is_checked_wherever_it_is_set(ladder):
+    season, _people, admin, _member = ladder
+    api = client_of(admin)
+    refused = api.patch(f"/api/seasons/{season.pk}/", {"moves": 101}, format="json")
+    assert refused.status_code == 400 and "moves" in str(refused.json())
+    assert api.patch(f"/api/seasons/{season.pk}/", {"moves": 3}, format="json").status_code == 200
+    season.refresh_from_db()
+    assert season.moves == 3

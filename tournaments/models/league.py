@@ -8,6 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -196,6 +197,7 @@ class Season(models.Model):
     moves_by = models.CharField(max_length=10, choices=MovesBy.choices, default=MovesBy.COUNT)
     moves = models.PositiveSmallIntegerField(
         default=2,
+        validators=[MaxValueValidator(100)],
         help_text=_(
             "When the season closes, this many players of each division (or this per cent of "
             "it) move up to the division above and down to the one below."

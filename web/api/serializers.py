@@ -108,7 +108,6 @@ class SeasonSerializer(SavedByItsAction, serializers.ModelSerializer):
             "next_season",
         ]
         read_only_fields = ["closed_at", "next_season"]
-        extra_kwargs = {"moves": {"min_value": 0, "max_value": 100}}
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         starts, ends = attrs.get("starts_on"), attrs.get("ends_on")

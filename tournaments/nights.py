@@ -18,10 +18,9 @@ import engine
 from tournaments import access, actions, divisions
 from tournaments.draw import GameSizes, NoDraw, Pair, ProposedTable, draw
 from tournaments.models import ClubNight, Match, Player, Season, Seat, Table
+from tournaments.models.nights import FINAL_TAKEN
 from tournaments.names import unique_handle
 from tournaments.records import Rejection, error
-
-FINAL_TAKEN = gettext_noop("The season has its final night already.")
 
 
 def save_night(night: ClubNight) -> ClubNight:

@@ -10,15 +10,13 @@ from tournaments.models.invitations import AccountName, Invitation, SignUp
 from tournaments.models.league import (
     GAME_NAMES,
     Club,
-    ClubNight,
     Membership,
     MovesBy,
     Player,
-    Round,
     Season,
-    Table,
     game_choices,
 )
+from tournaments.models.nights import ClubNight, Round, Table
 from tournaments.models.play import (
     Deal,
     DealScore,

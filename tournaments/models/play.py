@@ -13,7 +13,8 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from dbtools import backend
-from tournaments.models.league import Player, Season, Table, game_choices
+from tournaments.models.league import Player, Season, game_choices
+from tournaments.models.nights import Table
 
 
 class JSONText(models.JSONField):

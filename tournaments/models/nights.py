@@ -1,0 +1,176 @@
+"""A season's club nights, a night's rounds (each a draw of the present players) and its
+tables: where the league meets at the table."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
+
+from tournaments.models.league import Player, Season, game_choices
+
+FINAL_TAKEN = gettext_noop("The season has its final night already.")
+"""The refusal of a second final night (the model's check and ``nights.save_night``'s)."""
+
+
+class ClubNight(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="club_nights")
+    date = models.DateField()
+    venue = models.CharField(max_length=200, blank=True)
+    deals_per_match = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "Matches of open-ended games (Napoleon, Rettler; 1234 and Bhabhi count games) "
+            "started this night end by themselves after this many deals."
+        ),
+    )
+
+    class Standings(models.TextChoices):
+        POINTS = "points", _("raw points")
+        RANKS = "ranks", _("table ranks")
+
+    standings = models.CharField(
+        max_length=10,
+        choices=Standings.choices,
+        default=Standings.POINTS,
+        help_text=_(
+            "The night's standings across tables: the deal scores summed, or points for "
+            "each place at a table (a night of several games or table sizes)."
+        ),
+    )
+    rank_points = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_(
+            "Points for first, second, third… at a table (table ranks); empty: 4, 2, 1, 0."
+        ),
+    )
+    present = models.ManyToManyField(
+        Player,
+        blank=True,
+        related_name="+",
+        help_text=_("Who came, as the attendance page ticked them: round 1 starts from them."),
+    )
+    final = models.BooleanField(
+        default=False,
+        help_text=_(
+            "The season's final: a final table drawn this night seats the top qualified "
+            "players of the season's leaderboard, and its winner is the season's champion."
+        ),
+    )
+
+    class Meta:
+        ordering = ["-date"]
+        # The latest nights first (home page, admin) read from the newest end, not sorted.
+        indexes = [models.Index(fields=["date", "id"], name="night_latest")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season"], condition=models.Q(final=True), name="one_final_a_season"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season.name} {self.date:%Y-%m-%d}"
+
+    def clean(self) -> None:
+        if self.final and self.season_id and ClubNight.final_taken(self.season_id, self.pk):
+            raise ValidationError({"final": _(FINAL_TAKEN)})
+
+    @staticmethod
+    def final_taken(season_id: int, pk: int | None = None) -> bool:
+        """Another night of the season is its final (a season has one)."""
+        others = ClubNight.objects.filter(season_id=season_id, final=True)
+        return others.exclude(pk=pk).exists() if pk else others.exists()
+
+
+class Round(models.Model):
+    """A round of a club night played in rounds (``tournaments.rounds``): a draw of the
+    present players onto tables, each playing the round's length; who sat out."""
+
+    class Method(models.TextChoices):
+        BALANCED = "balanced", _("balanced")
+        SWISS = "swiss", _("Swiss")
+        FINAL = "final", _("final table")
+
+    club_night = models.ForeignKey(ClubNight, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    game = models.CharField(max_length=20, choices=game_choices)
+    method = models.CharField(max_length=10, choices=Method.choices)
+    deals = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("Deals per match (open-ended games); else the game's end."),
+    )
+    sat_out = models.ManyToManyField(Player, blank=True, related_name="rounds_sat_out")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    ended_early_at = models.DateTimeField(null=True, blank=True)
+    ended_early_reason = models.CharField(max_length=500, blank=True, default="")
+
+    class Meta:
+        ordering = ["club_night", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["club_night", "number"], name="round_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_night} round {self.number}"
+
+
+class Table(models.Model):
+    club_night = models.ForeignKey(ClubNight, on_delete=models.CASCADE, related_name="tables")
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.CASCADE, related_name="tables"
+    )
+    name = models.CharField(max_length=60)
+    scorer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="scored_tables",
+    )
+    link_token = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        db_default="",
+        db_index=True,
+        help_text=_(
+            "The secret of the table's link (tournaments.table_links): whoever holds it enters "
+            "and corrects this table's deals that night. Empty: no link (or revoked)."
+        ),
+    )
+    link_revoked_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "The table's link was revoked: no link is made for it until an administrator "
+            "makes a new one."
+        ),
+    )
+
+    class Meta:
+        ordering = ["club_night", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club_night", "name"],
+                condition=models.Q(round__isnull=True),
+                name="table_name_unique_per_night",
+            ),
+            # A night in rounds names its tables again in every round (the room's tables).
+            models.UniqueConstraint(
+                fields=["round", "name"],
+                condition=models.Q(round__isnull=False),
+                name="table_name_unique_per_round",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_night} {self.name}"

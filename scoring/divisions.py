@@ -37,11 +37,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from engine.match import competition_ranks
 from scoring.models import SeasonStanding
 from tournaments import seasons
 from tournaments.models import Division, Move, MovesBy, Placement, Player, Season
 from tournaments.names import normal
-from tournaments.records import Rejection, error
+from tournaments.records import refusal
 
 NAME_LENGTH = 200
 
@@ -58,22 +59,6 @@ class Line:
     going: str
     """The division proposed (or chosen) in the next season; ``""``: none."""
     kind: str
-
-
-def _refuse(code: str, path: str, message: str, **params: Any) -> Rejection:
-    return Rejection((error(code, path, message, **params),))
-
-
-def division_ranks(lines: list[tuple[int, int]]) -> dict[int, int]:
-    """Player → rank among ``lines`` ((player, season rank), best first): the season's
-    ties kept, ranks counted from 1 (competition ranking: 1, 1, 3)."""
-    out: dict[int, int] = {}
-    for place, (player, rank) in enumerate(lines):
-        if place and rank == lines[place - 1][1]:
-            out[player] = out[lines[place - 1][0]]
-        else:
-            out[player] = place + 1
-    return out
 
 
 def _moving(size: int, season: Season) -> int:
@@ -105,7 +90,7 @@ def lines(season: Season) -> list[Line]:
     ordered: list[list[Line]] = []
     for division in divisions:
         ranked = by_division.get(division.pk, [])
-        ranks = division_ranks([(s.player_id, s.rank) for s in ranked])
+        ranks = competition_ranks({s.player_id: (s.rank,) for s in ranked})
         seen = {s.player_id for s in ranked}
         idle = sorted(
             (p for p, d in division_of.items() if d == division.pk and p not in seen),
@@ -169,10 +154,10 @@ def _next_season(season: Season, name: Any) -> Season:
     """The season the divisions move on to: the club's season of this name, or a new one
     made like ``season`` (its games, ranking, rules and closing rule)."""
     if not isinstance(name, str) or not name.strip():
-        raise _refuse("missing_field", "next_season", gettext_noop("name the next season"))
+        raise refusal("missing_field", "next_season", gettext_noop("name the next season"))
     name = name.strip()
     if len(name) > NAME_LENGTH:
-        raise _refuse(
+        raise refusal(
             "too_long",
             "next_season",
             gettext_noop("a season's name is at most %(n)s characters"),
@@ -186,11 +171,11 @@ def _next_season(season: Season, name: Any) -> Season:
     if same:
         found = same[0]
         if found.pk == season.pk:
-            raise _refuse(
+            raise refusal(
                 "invalid", "next_season", gettext_noop("the next season is another season")
             )
         if found.closed_at is not None or Placement.objects.filter(season=found).exists():
-            raise _refuse(
+            raise refusal(
                 "conflict",
                 "next_season",
                 gettext_noop("season %(name)s has its divisions already"),
@@ -214,7 +199,7 @@ def _next_season(season: Season, name: Any) -> Season:
         made.full_clean()
     except ValidationError as refused:
         first = next(iter(refused.messages), "")
-        raise _refuse("invalid", "next_season", "%(reason)s", reason=first) from None
+        raise refusal("invalid", "next_season", "%(reason)s", reason=first) from None
     return seasons.save_season(made)
 
 
@@ -224,14 +209,14 @@ def close(season: Season, next_name: Any, choices: Mapping[Any, Any] | None = No
     proposed), every move kept.  Closed already: the moves made then, nothing changed."""
     choices = choices or {}
     if not isinstance(choices, Mapping):
-        raise _refuse("invalid", "moves", gettext_noop("say each player's next division"))
+        raise refusal("invalid", "moves", gettext_noop("say each player's next division"))
     with transaction.atomic():
         locked = Season.objects.select_for_update().get(pk=season.pk)
         if locked.closed_at is not None and locked.next_season is not None:
             return Closed(locked, locked.next_season, made(locked), True)
         proposal = lines(locked)
         if not proposal:
-            raise _refuse(
+            raise refusal(
                 "no_divisions",
                 "",
                 gettext_noop("the season has no divisions to move players between"),
@@ -239,7 +224,7 @@ def close(season: Season, next_name: Any, choices: Mapping[Any, Any] | None = No
         listed = {str(line.player.pk): line for line in proposal}
         for key in choices:
             if str(key) not in listed:
-                raise _refuse(
+                raise refusal(
                     "not_found",
                     "moves",
                     gettext_noop("player %(id)s is not in this season's divisions"),
@@ -257,7 +242,7 @@ def close(season: Season, next_name: Any, choices: Mapping[Any, Any] | None = No
         for key, line in listed.items():
             going = choices.get(key, choices.get(line.player.pk, line.going))
             if going not in ("", None) and (not isinstance(going, str) or normal(going) not in at):
-                raise _refuse(
+                raise refusal(
                     "invalid_choice",
                     f"moves.{key}",
                     gettext_noop("no division %(name)s in season %(season)s"),

@@ -28,8 +28,8 @@ from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 
+from engine.match import competition_ranks
 from scoring import pdf
-from scoring.divisions import division_ranks
 from scoring.documents import Cell, Document
 from scoring.models import SeasonStanding
 from scoring.ratings import with_ratings
@@ -93,14 +93,14 @@ def standings_table(season: Season, scope: str) -> tuple[list[str], list[list[Ce
         return (order.get(r.game, len(order)), r.game, at.order if at else last, r.rank)
 
     ranked = sorted(standings, key=place)
-    in_division: dict[tuple[str, int | None], list[tuple[int, int]]] = {}
+    in_division: dict[tuple[str, int | None], dict[int, tuple[int]]] = {}
     for r in ranked:
         at = division_of.get(r.player_id)
-        in_division.setdefault((r.game, at.pk if at else None), []).append((r.player_id, r.rank))
-    ranks = {
+        in_division.setdefault((r.game, at.pk if at else None), {})[r.player_id] = (r.rank,)
+    ranks = {  # counted again inside each division, as its board counts them
         (game, player): rank
-        for (game, _at), lines in in_division.items()
-        for player, rank in division_ranks(lines).items()
+        for (game, _at), keys in in_division.items()
+        for player, rank in competition_ranks(keys).items()
     }
     if division_of:  # a season in divisions: each line's division and rank in it
         header[2:2] = [_("Division"), _("Rank in division")]

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import OuterRef, Subquery
 
 from scoring.models import MatchStanding
+from tournaments import access
 from tournaments.models import Player, Season
+from tournaments.textfile import whole_number
 
 
 @dataclass
@@ -88,3 +91,19 @@ def against(player: Player, opponent: Player, seasons: Iterable[Season]) -> list
         overall.add(my_rank, rank, my_total, total)
     listed = sorted(records.values(), key=lambda r: (-r.season.pk if r.season else 0, r.game))
     return [*listed, overall] if listed else []
+
+
+def for_reader(player: Player, user: Any, other: str | None) -> tuple[Player | None, list[Record]]:
+    """What the page and the API show ``user``: with no ``other``, everyone the player met
+    (:func:`opponents`); with ``other`` (a player id, as a query string gives it), that
+    player and the two's records (:func:`against`).  In the seasons ``user`` may read;
+    ``LookupError`` when ``other`` names no other player of the club ``user`` may see."""
+    seasons = list(access.visible(Season.objects.filter(club=player.club_id), user))
+    if other is None:
+        return None, opponents(player, seasons)
+    number = whole_number(other)
+    club = access.visible(Player.objects.filter(club=player.club_id), user)
+    opponent = club.filter(pk=number).exclude(pk=player.pk).first() if number else None
+    if opponent is None:
+        raise LookupError(other)
+    return opponent, against(player, opponent, seasons)

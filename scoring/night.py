@@ -177,6 +177,7 @@ def live(night: ClubNight, admin: bool) -> dict[str, Any]:
     """The room display's data: the current round with each table's progress, the
     night's standings, the latest deals; ``admin`` marks the tables that are behind."""
     current = night.rounds.order_by("-number").first()
+    sitting = list(current.sat_out.all()) if current else []
     tables = night.tables.filter(round=current) if current else night.tables.all()
     matches = list(
         Match.objects.filter(table__in=tables)
@@ -227,8 +228,8 @@ def live(night: ClubNight, admin: bool) -> dict[str, Any]:
                 "method": current.method,
                 "method_label": str(Round.Method(current.method).label),
                 "deals": current.deals,
-                "sat_out": [p.display_name for p in current.sat_out.all()],
-                "sat_out_ids": [p.pk for p in current.sat_out.all()],
+                "sat_out": [p.display_name for p in sitting],
+                "sat_out_ids": [p.pk for p in sitting],
             }
             if current
             else None

@@ -23,16 +23,13 @@ from django.utils.translation import gettext_noop
 
 from tournaments.models import Division, MovesBy, Placement, Player, Season
 from tournaments.names import normal
-from tournaments.records import Rejection, error
+from tournaments.records import Rejection, error, refusal
+from tournaments.textfile import whole_number
 
 MOST_DIVISIONS = 10
 NAME_LENGTH = 20
 MOST_MOVES = 100
 CLOSED = gettext_noop("the season is closed: its divisions no longer change")
-
-
-def _refuse(code: str, path: str, message: str, **params: Any) -> Rejection:
-    return Rejection((error(code, path, message, **params),))
 
 
 def division_names(names: Any) -> list[str]:
@@ -41,10 +38,10 @@ def division_names(names: Any) -> list[str]:
     if isinstance(names, str):
         names = names.replace(",", " ").replace("、", " ").split()
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise _refuse("invalid", "names", gettext_noop("list the divisions' names, top first"))
+        raise refusal("invalid", "names", gettext_noop("list the divisions' names, top first"))
     names = [n.strip() for n in names if n.strip()]
     if len(names) > MOST_DIVISIONS:
-        raise _refuse(
+        raise refusal(
             "out_of_range",
             "names",
             gettext_noop("a season has at most %(n)s divisions"),
@@ -52,7 +49,7 @@ def division_names(names: Any) -> list[str]:
         )
     for i, name in enumerate(names):
         if len(name) > NAME_LENGTH:
-            raise _refuse(
+            raise refusal(
                 "too_long",
                 f"names[{i}]",
                 gettext_noop("a division's name is at most %(n)s characters"),
@@ -61,7 +58,7 @@ def division_names(names: Any) -> list[str]:
     seen = [normal(n) for n in names]
     for i, name in enumerate(names):
         if seen.index(normal(name)) != i:
-            raise _refuse(
+            raise refusal(
                 "duplicate",
                 f"names[{i}]",
                 gettext_noop("division %(name)s is named twice"),
@@ -73,11 +70,11 @@ def division_names(names: Any) -> list[str]:
 def moves_rule(moves_by: Any, moves: Any) -> tuple[str, int]:
     """The closing rule as given, checked: a count of players or a per cent, 0 to 100."""
     if moves_by not in MovesBy.values:
-        raise _refuse(
+        raise refusal(
             "invalid_choice", "moves_by", gettext_noop("moves are counted in players or per cent")
         )
     if isinstance(moves, bool) or not isinstance(moves, int) or not 0 <= moves <= MOST_MOVES:
-        raise _refuse("out_of_range", "moves", gettext_noop("moves are 0 to %(n)s"), n=MOST_MOVES)
+        raise refusal("out_of_range", "moves", gettext_noop("moves are 0 to %(n)s"), n=MOST_MOVES)
     return moves_by, moves
 
 
@@ -95,13 +92,13 @@ def set_divisions(
     names = division_names(names)
     moves_by, moves = moves_rule(moves_by, moves)
     if not isinstance(places, Mapping):
-        raise _refuse("invalid", "places", gettext_noop("say each player's division"))
+        raise refusal("invalid", "places", gettext_noop("say each player's division"))
     by_name = {normal(n): n for n in names}
     wanted: dict[int, str] = {}
     for key, value in places.items():
-        player = int(key) if isinstance(key, int | str) and str(key).isdigit() else None
-        if player is None or len(str(key)) > 18:
-            raise _refuse(
+        player = whole_number(str(key)) if isinstance(key, int | str) else None
+        if player is None:
+            raise refusal(
                 "not_found",
                 "places",
                 gettext_noop("no player %(id)s in this club"),
@@ -110,7 +107,7 @@ def set_divisions(
         if value in ("", None):
             continue
         if not isinstance(value, str) or normal(value) not in by_name:
-            raise _refuse(
+            raise refusal(
                 "invalid_choice",
                 f"places.{player}",
                 gettext_noop("no division %(name)s in this season"),
@@ -123,7 +120,7 @@ def set_divisions(
         )
     )
     if unknown := sorted(set(wanted) - known):
-        raise _refuse(
+        raise refusal(
             "not_found", "places", gettext_noop("no player %(id)s in this club"), id=unknown[0]
         )
     with transaction.atomic():

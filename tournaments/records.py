@@ -48,6 +48,11 @@ def error(code: str, path: str, template: str, **params: Any) -> dict[str, Any]:
     return {"code": code, "path": path, "message": message, "template": template, "params": kept}
 
 
+def refusal(code: str, path: str, template: str, **params: Any) -> Rejection:
+    """A refusal of one problem (:func:`error`): raise it, nothing is written."""
+    return Rejection((error(code, path, template, **params),))
+
+
 def problems(found: Iterable[Problem]) -> tuple[dict[str, Any], ...]:
     """The engine's problems as the league's errors (with the templates that translate them)."""
     return tuple({**p.to_dict(), "template": p.template} for p in found)

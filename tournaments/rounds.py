@@ -47,7 +47,7 @@ from tournaments.models import (
     waiting_deals,
 )
 from tournaments.nights import pair_history
-from tournaments.records import Rejection, error
+from tournaments.records import Rejection, error, refusal
 from tournaments.round_draw import Seating, balanced, final, pairs, swiss
 
 METHODS = tuple(Round.Method.values)
@@ -153,23 +153,19 @@ def _unfinished(number: int, open_matches: int) -> Rejection:
     return Rejection((problem,), conflict=True)
 
 
-def _problem(code: str, path: str, message: str, **params: Any) -> Rejection:
-    return Rejection((error(code, path, message, **params),))
-
-
 def _check(
     night: ClubNight, game: str, method: str, players: Sequence[int], deals: int | None
 ) -> None:
     if game not in night.season.games or game not in engine.GAMES:
-        raise _problem("invalid_choice", "game", NOT_IN_SEASON, game=game)
+        raise refusal("invalid_choice", "game", NOT_IN_SEASON, game=game)
     if method not in METHODS:
-        raise _problem(
+        raise refusal(
             "invalid_choice", "method", gettext_noop("the method is balanced, swiss or final")
         )
     if not players:
-        raise _problem("missing_field", "players", gettext_noop("say who plays this round"))
+        raise refusal("missing_field", "players", gettext_noop("say who plays this round"))
     if len(players) > MOST_PLAYERS:
-        raise _problem(
+        raise refusal(
             "out_of_range",
             "players",
             gettext_noop("a round takes at most %(n)s players"),
@@ -180,15 +176,15 @@ def _check(
         Player.objects.filter(club_id=night.season.club_id, pk__in=ids).values_list("pk", flat=True)
     )
     if unknown := [p for p in players if p not in known]:
-        raise _problem(
+        raise refusal(
             "not_found", "players", gettext_noop("no player %(id)s in this club"), id=unknown[0]
         )
     if len(set(players)) != len(players):
-        raise _problem("duplicate_player", "players", gettext_noop("a player is listed twice"))
+        raise refusal("duplicate_player", "players", gettext_noop("a player is listed twice"))
     if deals is not None and not open_ended(game):
-        raise _problem("not_allowed", "deals", NO_LENGTH)
+        raise refusal("not_allowed", "deals", NO_LENGTH)
     if deals is not None and not 1 <= deals <= 100:
-        raise _problem("out_of_range", "deals", gettext_noop("a round is 1 to 100 deals"))
+        raise refusal("out_of_range", "deals", gettext_noop("a round is 1 to 100 deals"))
 
 
 def propose(
@@ -229,8 +225,8 @@ def propose(
         except NoDraw:
             where = {"game": league_game(game).label, "sizes": ", ".join(map(str, sizes))}
             if division is None:
-                raise _problem("no_draw", "players", NO_TABLES, n=len(group), **where) from None
-            raise _problem(
+                raise refusal("no_draw", "players", NO_TABLES, n=len(group), **where) from None
+            raise refusal(
                 "no_draw", "players", NO_TABLES_IN, n=len(group), division=division.name, **where
             ) from None
         tables += drawn.tables
@@ -248,10 +244,10 @@ def seat(night: ClubNight, proposal: Proposal, user: Any = None) -> Round:
     table (each table's size is checked as its match is made)."""
     everyone = [p for t in proposal.seating.tables for p in t] + list(proposal.seating.sat_out)
     if len(set(everyone)) != len(everyone):
-        raise _problem("duplicate_player", "tables", gettext_noop("a player is seated twice"))
+        raise refusal("duplicate_player", "tables", gettext_noop("a player is seated twice"))
     _check(night, proposal.game, proposal.method, everyone, proposal.deals)
     if not proposal.seating.tables:
-        raise _problem("no_table", "tables", gettext_noop("seat at least one table"))
+        raise refusal("no_table", "tables", gettext_noop("seat at least one table"))
     with transaction.atomic():
         ClubNight.objects.select_for_update().filter(pk=night.pk).exists()
         last = current(night)
@@ -304,7 +300,7 @@ def end_early(round_: Round, user: Any, reason: str) -> list[Match]:
     history); the next round can then be drawn."""
     text = (reason or "").strip()
     if not text:
-        raise _problem("missing_field", "reason", gettext_noop("say why the round ends early"))
+        raise refusal("missing_field", "reason", gettext_noop("say why the round ends early"))
     ended = []
     with transaction.atomic():
         for match in unfinished(round_):

@@ -13,9 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring import head_to_head as h2h
-from tournaments.access import visible
 from tournaments.models import Club, ClubNight, Player, Season, Table
-from tournaments.textfile import whole_number
 from web.api.base import (
     ClubScopedViewSet,
 )
@@ -62,22 +60,16 @@ class PlayerViewSet(ClubScopedViewSet):
         null): ``matches``, ``ahead``, ``behind``, ``level`` (by the match's ranking) and
         ``points`` (the player's minus the other's), in the seasons the reader reads."""
         player: Player = self.get_object()
-        user = request.user
-        seasons = list(visible(Season.objects.filter(club=player.club_id), user))
-        if "with" not in request.query_params:
-            return Response(
-                {
-                    "player": player.pk,
-                    "opponents": [_record(r) for r in h2h.opponents(player, seasons)],
-                }
+        try:
+            opponent, records = h2h.for_reader(
+                player, request.user, request.query_params.get("with")
             )
-        number = whole_number(request.query_params["with"])
-        club = visible(Player.objects.filter(club=player.club_id), user)
-        opponent = club.filter(pk=number).exclude(pk=player.pk).first() if number else None
+        except LookupError:
+            raise NotFound("no other player of this club by that id") from None
         if opponent is None:
-            raise NotFound("no other player of this club by that id")
-        records = [_record(r) for r in h2h.against(player, opponent, seasons)]
-        return Response({"player": player.pk, "with": opponent.pk, "records": records})
+            return Response({"player": player.pk, "opponents": [_record(r) for r in records]})
+        body = {"player": player.pk, "with": opponent.pk, "records": [_record(r) for r in records]}
+        return Response(body)
 
 
 def _record(r: h2h.Record) -> dict[str, Any]:

@@ -61,6 +61,7 @@ def prepare(scene: str) -> str:
         except psycopg.Error:
             have = -1
     manage("migrate", "-v0", env=env)
+    manage("collectstatic", "--noinput", "-v0", env=env)  # gunicorn serves the hashed names
     if have != wanted:
         print(f"  {scene}: generating {wanted:,} deals (once)", flush=True)
         manage("flush", "--noinput", env=env)

@@ -58,6 +58,11 @@ urlpatterns = [
         downloads.season_export,
         name="season_export",
     ),
+    re_path(
+        rf"^seasons/(?P<pk>\d+)/statistics\.(?P<fmt>{downloads.FORMATS})$",
+        downloads.season_statistics,
+        name="season_statistics",
+    ),
     path("nights/<int:pk>/", league.club_night_detail, name="club_night"),
     path("matches/<int:pk>/", league.match_detail, name="match"),
     path("matches/<int:pk>/enter/", entry.deal_entry, name="deal_entry"),

@@ -32,6 +32,7 @@ from engine.match import competition_ranks
 from scoring import pdf
 from scoring.documents import Cell, Document
 from scoring.models import SeasonStanding
+from scoring.players import figures
 from scoring.ratings import with_ratings
 from scoring.sheets import MatchSheet
 from tournaments import divisions, ranking
@@ -129,6 +130,24 @@ def standings_table(season: Season, scope: str) -> tuple[list[str], list[list[Ce
         ]
         for r in ranked
     ]
+    return header, rows
+
+
+def statistics_table(season: Season) -> tuple[list[str], list[list[Cell]]]:
+    """The season's statistics, one row per game, player and statistic (a table that a
+    spreadsheet pivots): games in the season's order, players by their rank; a rate's
+    name says it is in per cent, and a figure with nothing to divide by is empty."""
+    header = [_("Game"), _("Rank"), _("Player"), _("Statistic"), _("Value"), _("Club"), _("Season")]
+    order = {game: i for i, game in enumerate(season.games)}
+    lines = SeasonStanding.objects.filter(season=season).select_related("player")
+    rows: list[list[Cell]] = []
+    for line in sorted(lines, key=lambda r: (order.get(r.game, len(order)), r.game, r.rank)):
+        for statistic, value in figures(line):
+            name = f"{statistic.label} (%)" if statistic.percent else str(statistic.label)
+            rows.append(
+                [label(line.game), line.rank, line.player.display_name, name, value,
+                 season.club.name, season.name]
+            )  # fmt: skip
     return header, rows
 
 

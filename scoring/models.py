@@ -11,10 +11,11 @@ from django.utils.translation import gettext_lazy as _
 from tournaments import access
 from tournaments.models import Club, Match, Player, Season
 
-COUNTS = 4
+COUNTS = 20
 """Columns of a match line for the game's own counts (``count_1`` …): the values of
 ``LeagueGame.player_numbers`` in the order of its ``number_labels``.  Numbers in
-columns, so that a season's are summed as numbers (not taken apart from JSON per key)."""
+columns, so that a season's are summed as numbers (not taken apart from JSON per key);
+a game uses as many as it has counts, the others stay null (a null costs a bit)."""
 COUNT_COLUMNS = [f"count_{i}" for i in range(1, COUNTS + 1)]
 
 
@@ -39,12 +40,36 @@ class MatchStanding(models.Model):
     finished = models.BooleanField()
     points = models.IntegerField(help_text="The sum of the player's deal scores in the match.")
     scored = models.PositiveIntegerField(help_text="The match's deals with a score for the player.")
-    count_1 = models.PositiveIntegerField(
-        null=True, help_text="The game's first own count for the player (see COUNTS)."
+    top_half = models.BooleanField(
+        default=False,
+        help_text="A finished match the player ended in its top half: rank × 2 ≤ its players.",
     )
-    count_2 = models.PositiveIntegerField(null=True, help_text="The game's second own count.")
-    count_3 = models.PositiveIntegerField(null=True, help_text="The game's third own count.")
-    count_4 = models.PositiveIntegerField(null=True, help_text="The game's fourth own count.")
+    last_place = models.BooleanField(
+        default=False,
+        help_text="A finished match the player ended last: nobody below, somebody above.",
+    )
+    # The game's own counts (see COUNTS), in columns: a score as declarer is one, so they
+    # may be negative.
+    count_1 = models.IntegerField(null=True)
+    count_2 = models.IntegerField(null=True)
+    count_3 = models.IntegerField(null=True)
+    count_4 = models.IntegerField(null=True)
+    count_5 = models.IntegerField(null=True)
+    count_6 = models.IntegerField(null=True)
+    count_7 = models.IntegerField(null=True)
+    count_8 = models.IntegerField(null=True)
+    count_9 = models.IntegerField(null=True)
+    count_10 = models.IntegerField(null=True)
+    count_11 = models.IntegerField(null=True)
+    count_12 = models.IntegerField(null=True)
+    count_13 = models.IntegerField(null=True)
+    count_14 = models.IntegerField(null=True)
+    count_15 = models.IntegerField(null=True)
+    count_16 = models.IntegerField(null=True)
+    count_17 = models.IntegerField(null=True)
+    count_18 = models.IntegerField(null=True)
+    count_19 = models.IntegerField(null=True)
+    count_20 = models.IntegerField(null=True)
 
     class Meta:
         ordering = ["match", "rank", "player"]
@@ -78,6 +103,12 @@ class SeasonStanding(models.Model):
     numbers = models.JSONField(
         default=dict, help_text="The game's own counts for the player (LeagueGame.player_numbers)."
     )
+    # The rank statistics' sums over the player's finished matches (``MatchStanding``):
+    # average rank = rank_sum / finished_matches, the top-half and last-place rates by it.
+    finished_matches = models.PositiveIntegerField(default=0, help_text="Finished matches played.")
+    rank_sum = models.PositiveIntegerField(default=0, help_text="The sum of their ranks.")
+    top_half = models.PositiveIntegerField(default=0, help_text="Those ended in the top half.")
+    last_place = models.PositiveIntegerField(default=0, help_text="Those ended last.")
     # By the season's ranking (tournaments.ranking): the figure ranked, whether the player has
     # played the qualifying minimum (the others rank after the qualified), and the nights.
     score = models.DecimalField(max_digits=14, decimal_places=3, default=0)

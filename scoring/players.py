@@ -1,26 +1,52 @@
-"""A player's season in numbers, per game: the leaderboard's line (points, rank, deals,
-deals won, matches won) and the game's own counts (``LeagueGame.player_numbers``,
-added up by the season rebuild into ``SeasonStanding.numbers``): one query, whatever
-the number of deals."""
+"""A player's season in numbers, per game: the leaderboard's line (points, rank) and the
+game's statistics (``tournaments.games.statistics``), made of the sums the season
+rebuild keeps on the line (``SeasonStanding``): one query, whatever the number of deals."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from scoring.models import SeasonStanding
 from tournaments.games import LEAGUE_GAMES
+from tournaments.games.statistics import GENERIC, Statistic
 from tournaments.models import Player, Season
 
+LINE_SUMS = ("matches", "matches_won", "deals", "deals_won", "finished_matches", "rank_sum",
+             "top_half", "last_place")  # fmt: skip
+"""The season line's own columns the generic statistics are made of (and ``points``)."""
 
-def season_numbers(player: Player, seasons: list[Season]) -> list[dict[str, Any]]:
+
+def sums(line: SeasonStanding) -> dict[str, int]:
+    """Everything a statistic of the line's game may be made of: the game's own counts,
+    the line's sums, and its points."""
+    return {
+        **line.numbers,
+        **{name: getattr(line, name) for name in LINE_SUMS},
+        "points": line.total,
+    }
+
+
+def statistics_of(game: str) -> tuple[Statistic, ...]:
+    """The game's statistics, the generic ones first."""
+    league = LEAGUE_GAMES.get(game)
+    return league.all_statistics() if league else GENERIC
+
+
+def figures(line: SeasonStanding) -> list[tuple[Statistic, int | float | None]]:
+    """Each statistic of the line's game with its value (``None``: nothing to divide by)."""
+    have = sums(line)
+    return [(s, s.value(have)) for s in statistics_of(line.game)]
+
+
+def season_numbers(player: Player, seasons: Iterable[Season]) -> list[dict[str, Any]]:
     """One entry per season and game the player played, in the season's order of games."""
     rows = SeasonStanding.objects.filter(player=player, season__in=seasons).select_related("season")
     out = []
     for row in sorted(rows, key=lambda r: (-r.season.pk, _order(r.season, r.game))):
-        league = LEAGUE_GAMES.get(row.game)
-        labels = league.number_labels if league else {}
-        extra = [(label, row.numbers.get(key, 0)) for key, label in labels.items()]
-        out.append({"season": row.season, "game": row.game, "standing": row, "extra": extra})
+        have = sums(row)
+        shown = [(s, s.shown(have)) for s in statistics_of(row.game)]
+        out.append({"season": row.season, "game": row.game, "standing": row, "statistics": shown})
     return out
 
 

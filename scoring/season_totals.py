@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Count, Q, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 import engine
@@ -30,15 +31,19 @@ from tournaments.models import Season
 
 STANDING = (
     "season game player total deals deals_won matches matches_won rank updated_at numbers "
-    "score qualified nights"
+    "score qualified nights finished_matches rank_sum top_half last_place"
 ).split()
 """A season line's columns, in the order of ``_season_in_python``'s tuples."""
 
 
+RANK_SUMS = ["finished_matches", "rank_sum", "top_half", "last_place"]
+"""A season line's sums over the player's finished matches, for the rank statistics."""
+
+
 def count_columns(league: LeagueGame) -> list[tuple[str, str]]:
-    """The game's own counts (the keys of its ``number_labels``), each with the match line's
-    column that holds it."""
-    return list(zip(league.number_labels, COUNT_COLUMNS, strict=False))
+    """The game's own counts (its ``counts``), each with the match line's column that
+    holds it."""
+    return list(zip(league.counts, COUNT_COLUMNS, strict=False))
 
 
 def rebuild_season_standings(season_id: int) -> bool:
@@ -107,7 +112,7 @@ def _totals_statement() -> str:
         )
         order.append(f"CASE game {cases} END DESC NULLS LAST")
     compared = ["total", "deals", "deals_won", "matches", "matches_won", "rank", "numbers"]
-    compared += ["score", "qualified", "nights"]
+    compared += ["score", "qualified", "nights", *RANK_SUMS]
     key = ["season_id", "game", "player_id"]
     written = _differences_statement("scoring_seasonstanding", key, compared, "updated_at")
     return f"""
@@ -131,7 +136,11 @@ def _totals_statement() -> str:
             SELECT ms.season_id, ms.game, ms.player_id, SUM(ms.points) AS total,
                    SUM(ms.scored) AS deals, SUM(ms.deals_won) AS deals_won, COUNT(*) AS matches,
                    COUNT(*) FILTER (WHERE ms.finished AND ms.rank = 1) AS matches_won,
-                   COUNT(DISTINCT ms.night) AS nights, {_season_numbers()} AS numbers
+                   COUNT(DISTINCT ms.night) AS nights, {_season_numbers()} AS numbers,
+                   COUNT(*) FILTER (WHERE ms.finished) AS finished_matches,
+                   COALESCE(SUM(ms.rank) FILTER (WHERE ms.finished), 0) AS rank_sum,
+                   COUNT(*) FILTER (WHERE ms.top_half) AS top_half,
+                   COUNT(*) FILTER (WHERE ms.last_place) AS last_place
               FROM scoring_matchstanding ms
              WHERE ms.season_id = ANY(%(seasons)s) AND ms.scored > 0
              GROUP BY ms.season_id, ms.game, ms.player_id
@@ -154,7 +163,8 @@ def _totals_statement() -> str:
         ), fresh AS (
             SELECT season_id, game, player_id, total, deals, deals_won, matches, matches_won,
                    RANK() OVER (PARTITION BY season_id, game ORDER BY {", ".join(order)}) AS rank,
-                   now() AS updated_at, numbers, score, qualified, nights
+                   now() AS updated_at, numbers, score, qualified, nights,
+                   {", ".join(RANK_SUMS)}
               FROM scored
         )
         {written}
@@ -167,7 +177,7 @@ def _season_numbers() -> str:
     without counts."""
     cases = []
     for name, league in sorted(LEAGUE_GAMES.items()):
-        if league.number_labels:
+        if league.counts:
             pairs = [f"'{key}', SUM(ms.{column})" for key, column in count_columns(league)]
             cases.append(
                 f"WHEN '{name}' THEN jsonb_strip_nulls(jsonb_build_object({', '.join(pairs)}))"
@@ -242,6 +252,10 @@ def _season_in_python(season: Season) -> None:
         deals_won=Sum("deals_won"),
         matches=Count("id"),
         matches_won=Count("id", filter=Q(finished=True, rank=1)),
+        finished_matches=Count("id", filter=Q(finished=True)),
+        rank_sum=Coalesce(Sum("rank", filter=Q(finished=True)), 0),
+        top_half=Count("id", filter=Q(top_half=True)),
+        last_place=Count("id", filter=Q(last_place=True)),
         **{column: Sum(column) for column in COUNT_COLUMNS},
     )
     per_night = sorted(
@@ -284,6 +298,7 @@ def _season_in_python(season: Season) -> None:
                 rule.score(line["played"]),
                 rule.qualified(line["played"]),
                 line["played"].nights,
+                *(line[name] for name in RANK_SUMS),
             )
             for line in board
         ]

@@ -33,6 +33,7 @@ from scoring.models import COUNT_COLUMNS, COUNTS, MatchStanding
 from scoring.season_totals import count_columns
 from tournaments import progress
 from tournaments.games import LeagueGame, league_game
+from tournaments.games.statistics import Played
 from tournaments.models import Deal, DealScore, Match, Seat
 from tournaments.records import match_envelope
 
@@ -41,7 +42,7 @@ CHUNK = 500
 
 LINE = (
     "match player total deals deals_won rank updated_at season game night finished points scored "
-    + " ".join(COUNT_COLUMNS)
+    "top_half last_place " + " ".join(COUNT_COLUMNS)
 ).split()
 """A match line's columns, in the order of ``_lines``' tuples."""
 
@@ -127,15 +128,16 @@ def _lines(
     """The match's standings rows: the engine's lines, and what the season adds up."""
     ids = dict(seats)
     points: dict[str, int] = defaultdict(int)
-    played: dict[str, list[tuple[dict[str, Any], int]]] = defaultdict(list)
+    played: dict[str, list[Played]] = defaultdict(list)
     for (_deal_id, record), outcome in zip(counting, result.deals, strict=True):
         if outcome.valid:
             for handle, score in outcome.scores.items():
                 points[handle] += score
-                played[handle].append((record, score))
+                played[handle].append(Played(record, outcome.details, score, outcome.scores))
     league = league_game(match.game)
     finished, _winners = match.outcome(result)
     finished = finished and any(s.deals for s in result.standings)  # ended before a deal: no win
+    size, worst = len(result.standings), max((s.rank for s in result.standings), default=1)
     return [
         (
             match.pk,
@@ -151,7 +153,9 @@ def _lines(
             finished,
             points[s.player],
             len(played[s.player]),
-            *_counts(league, league.player_numbers(played[s.player], s.player)),
+            finished and s.rank * 2 <= size,  # top half
+            finished and 1 < s.rank == worst,  # last: nobody below, somebody above
+            *_counts(league, league.player_numbers(played[s.player], s.player, result.details)),
         )
         for s in result.standings
     ]
@@ -159,6 +163,6 @@ def _lines(
 
 def _counts(league: LeagueGame, numbers: dict[str, int]) -> list[int | None]:
     """A match line's count columns: the game's own counts in the order of its labels."""
-    assert set(numbers) <= set(league.number_labels), f"{league}: counts without a label"
+    assert set(numbers) <= set(league.counts), f"{league}: counts not in its list"
     values = [numbers.get(key) for key, _column in count_columns(league)]
     return values + [None] * (COUNTS - len(values))

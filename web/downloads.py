@@ -60,6 +60,16 @@ def season_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
 
 
 @require_safe
+def season_statistics(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
+    """Every player's statistics in each game of a season (``scoring.exports``)."""
+    season = get_object_or_404(visible(Season.objects.select_related("club"), request.user), pk=pk)
+    header, rows = exports.statistics_table(season)
+    title = [f"{season.club.name} – {season.name}", _("Statistics"), exports.exported_line()]
+    document = Document(_("Statistics"), title, header, rows, print_columns=len(header) - 2)
+    return download(document, fmt, f"season-{season.pk}-statistics")
+
+
+@require_safe
 def blank_sheet(request: HttpRequest, game: str) -> HttpResponseBase:
     """A printable score sheet to fill in by hand, for tables that keep paper."""
     if game not in engine.GAMES or game not in LEAGUE_GAMES:

@@ -151,6 +151,7 @@ ROUTES.update(
         # -- a private season's pages: its club reads them -------------------------------------
         "season": Route("season", read(CLUB, **PRIVATE)),
         "season_export": Route("season", read(CLUB, **PRIVATE)),
+        "season_statistics": Route("season", read(CLUB, **PRIVATE)),
         "club_night": Route("night", read(CLUB, **PRIVATE)),
         "night_live": Route("night", read(CLUB, **PRIVATE)),
         # A player's own night: its readers, and whoever holds a link of one of its tables.

@@ -5,15 +5,23 @@ from __future__ import annotations
 
 from django.db.models.expressions import RawSQL
 
-from scoring.models import MatchStanding, Rating, RatingHistory, SeasonPoint, SeasonStanding
+from scoring.models import (
+    COUNT_COLUMNS,
+    MatchStanding,
+    Rating,
+    RatingHistory,
+    SeasonPoint,
+    SeasonStanding,
+)
 from tournaments import corrections
 
 COLUMNS = {
     MatchStanding: ("match_id", "player_id", "total", "deals", "deals_won", "rank", "season_id",
-                    "game", "night", "finished", "points", "scored", "count_1", "count_2", "count_3",
-                    "count_4"),
+                    "game", "night", "finished", "points", "scored", "top_half", "last_place",
+                    *COUNT_COLUMNS),
     SeasonStanding: ("season_id", "game", "player_id", "total", "deals", "deals_won", "matches",
-                     "matches_won", "rank", "numbers"),
+                     "matches_won", "rank", "numbers", "finished_matches", "rank_sum", "top_half",
+                     "last_place"),
     SeasonPoint: ("season_id", "game", "player_id", "night", "ordinal", "total"),
     Rating: ("player_id", "game", "mu", "sigma", "rating", "deals"),
     RatingHistory: ("player_id", "game", "night", "mu", "sigma", "deals"),

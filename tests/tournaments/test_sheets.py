@@ -186,6 +186,11 @@ def test_each_mistake_is_reported_at_its_row_and_column_and_nothing_is_written(g
 # -- the corrected file ----------------------------------------------------------------------
 
 
+ORDER_OUT = {"ordered", "first_out", "place_sum"}
+"""Bhabhi's counts of the order the others went out in: a sheet keeps the bhabhi alone, the
+records entered one by one keep the order too."""
+
+
 def standings(club: Club) -> dict[tuple[str, str, str], tuple]:
     lines = SeasonStanding.objects.filter(season__club=club)
     return {
@@ -196,7 +201,7 @@ def standings(club: Club) -> dict[tuple[str, str, str], tuple]:
             s.matches,
             s.matches_won,
             s.rank,
-            s.numbers,
+            {k: v for k, v in s.numbers.items() if not (s.game == "bhabhi" and k in ORDER_OUT)},
         )
         for s in lines.select_related("season", "player")
     }

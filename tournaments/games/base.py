@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 import engine
 from engine.deal import play_match
 from engine.game import Game
+from tournaments.games.statistics import GENERIC, Played, Statistic
 from tournaments.models import Match, Player
 
 if TYPE_CHECKING:
@@ -178,16 +179,23 @@ class LeagueGame(ABC):
         return []
 
     # -- a player's season ------------------------------------------------------------
-    number_labels: ClassVar[dict[str, Text]] = {}
-    """The names of the counts :meth:`player_numbers` gives, in the order shown."""
+    counts: ClassVar[tuple[str, ...]] = ()
+    """The keys of :meth:`player_numbers`, in the order of the match line's count columns
+    (``scoring.models.COUNT_COLUMNS``: a key keeps its column once data is kept in it)."""
+    statistics: ClassVar[tuple[Statistic, ...]] = ()
+    """The game's own statistics, after the generic ones (:data:`statistics.GENERIC`),
+    made of the season's sums of :attr:`counts`."""
+
+    def all_statistics(self) -> tuple[Statistic, ...]:
+        return GENERIC + self.statistics
 
     def player_numbers(
-        self, deals: Sequence[tuple[Mapping[str, Any], int]], handle: str
+        self, deals: Sequence[Played], handle: str, match: Mapping[str, Any]
     ) -> dict[str, int]:
-        """The game's own counts for a player's season page (keys of :attr:`number_labels`)
-        from their deals of one match (record, the player's score): counts, so that a
-        season's are the sum of its matches'.  By default none beyond points, rank and
-        deals won."""
+        """The game's own counts (keys of :attr:`counts`) of a player in one match, from
+        their checked deals in it and the engine's ``match`` details (eliminations,
+        titles): counts or sums, so that a season's are the sum of its matches'.  By
+        default none beyond the generic ones."""
         return {}
 
     # -- ratings --------------------------------------------------------------------------

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from engine.games.bhabhi import FULL_PLAY_KEYS
 from tournaments.games.base import (
     DemoMatch,
     EntryForm,
@@ -16,6 +17,7 @@ from tournaments.games.base import (
     chips,
     demo_deals,
 )
+from tournaments.games.statistics import Played, Statistic
 
 
 class BhabhiLeague(LeagueGame):
@@ -44,6 +46,42 @@ class BhabhiLeague(LeagueGame):
         return gettext("bhabhi: %(name)s") % {
             "name": names.get(who, who) if isinstance(who, str) else who
         }
+
+    counts = ("bhabhi", "first_out", "place_sum", "again", "clean_matches", "ordered")
+    statistics = (
+        Statistic("bhabhi", _("Times bhabhi"), _("Games the player was left holding cards in."),
+                  "bhabhi"),
+        Statistic("bhabhi_rate", _("Bhabhi rate"), _("Games the player was bhabhi in, of all played."),
+                  "bhabhi", "deals", percent=True),
+        Statistic("first_out", _("First out"), _("Games the player got rid of their cards first in, of those whose order out was kept."),
+                  "first_out", "ordered", percent=True),
+        Statistic("place", _("Average place out"), _("The mean of the player's places in going out (the bhabhi last), where the order was kept."),
+                  "place_sum", "ordered", places=2),
+        Statistic("again", _("Bhabhi twice running"), _("Games the player was bhabhi in right after being bhabhi."),
+                  "again"),
+        Statistic("clean_matches", _("Matches never bhabhi"), _("Matches the player was never bhabhi in, of all played."),
+                  "clean_matches", "matches", percent=True),
+    )  # fmt: skip
+
+    def player_numbers(
+        self, deals: Sequence[Played], handle: str, match: Mapping[str, Any]
+    ) -> dict[str, int]:
+        """From each game's bhabhi and, where the record keeps it (a full play, or ``out``:
+        the entry form asks only for the bhabhi), the order the others went out in."""
+        n = dict.fromkeys(self.counts, 0)
+        before = False
+        for record, details, _score, _scores in deals:
+            out = details.get("out", [])
+            bhabhi = details.get("bhabhi") == handle
+            n["bhabhi"] += bhabhi
+            if "out" in record or not FULL_PLAY_KEYS.isdisjoint(record):
+                n["ordered"] += 1
+                n["first_out"] += bool(out) and out[0] == handle
+                n["place_sum"] += out.index(handle) + 1 if handle in out else len(out) + 1
+            n["again"] += bhabhi and before
+            before = bhabhi
+        n["clean_matches"] = int(n["bhabhi"] == 0)
+        return n
 
     def demo_matches(self) -> list[DemoMatch]:
         seated = ["aki", "ben", "chika", "dai", "emi"]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from engine.cards import parse_card
 from tournaments.games.base import (
     DemoMatch,
     EntryForm,
@@ -18,6 +19,7 @@ from tournaments.games.base import (
     demo_deals,
     winner_note,
 )
+from tournaments.games.statistics import Played, Statistic
 
 CARD_PAD = [s + r for s in "SHDC" for r in ("A", "10", "J", "Q", "K")] + ["JK"]
 """The cards a Comp-13 entry needs: the twenty face cards and the joker."""
@@ -63,6 +65,47 @@ class Comp13League(LeagueGame):
 
     def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:
         return winner_note(details, names)
+
+    counts = ("faces", "jokers", "fours", "four_kings", "penalty", "clean", "place_sum", "last")
+    statistics = (
+        Statistic("faces", _("Face cards per deal"), _("Face cards (A 10 J Q K) the player captured, per deal."),
+                  "faces", "deals"),
+        Statistic("jokers", _("Jokers captured"), _("Jokers the player captured."),
+                  "jokers"),
+        Statistic("fours", _("Four of a kind"), _("Bonuses for four cards of a rank other than kings captured."),
+                  "fours"),
+        Statistic("four_kings", _("Four kings"), _("Bonuses for the four kings captured."),
+                  "four_kings"),
+        Statistic("penalty", _("Penalty per deal"), _("Points lost for face cards and jokers left in hand, per deal."),
+                  "penalty", "deals"),
+        Statistic("clean", _("Clean hands"), _("Deals ended with no face card or joker in hand, of all played."),
+                  "clean", "deals", percent=True),
+        Statistic("deal_place", _("Average place in a deal"), _("The mean of 1 + the players who scored more than the player in a deal."),
+                  "place_sum", "deals", places=2),
+        Statistic("deal_last", _("Last in a deal"), _("Deals the player scored least in (alone or level), of all played."),
+                  "last", "deals", percent=True),
+    )  # fmt: skip
+
+    def player_numbers(
+        self, deals: Sequence[Played], handle: str, match: Mapping[str, Any]
+    ) -> dict[str, int]:
+        """From each deal's captured cards (a full play's, replayed, or the summary's), the
+        penalties and the deal's scores: places by score alone, level scores sharing one
+        (the deal's own tie-breaks need the order of play, which a summary may not give)."""
+        n = dict.fromkeys(self.counts, 0)
+        for record, details, score, scores in deals:
+            given = details.get("captured", record.get("captured", {})).get(handle, [])
+            captured = [parse_card(c) for c in given]  # checked: each is a card
+            ranks = [c.rank for c in captured if not c.is_joker]
+            n["faces"] += len(ranks)
+            n["jokers"] += len(captured) - len(ranks)
+            n["fours"] += sum(1 for r in set(ranks) if r != "K" and ranks.count(r) == 4)
+            n["four_kings"] += ranks.count("K") == 4
+            n["penalty"] += details.get("penalties", {}).get(handle, 0)
+            n["clean"] += details.get("penalties", {}).get(handle, 0) == 0
+            n["place_sum"] += 1 + sum(1 for x in scores.values() if x > score)
+            n["last"] += score == min(scores.values()) < max(scores.values())
+        return n
 
     def demo_matches(self) -> list[DemoMatch]:
         seated = ["aki", "ben", "chika", "dai"]

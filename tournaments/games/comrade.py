@@ -6,7 +6,7 @@ Not rated (the engine's ``rated``): everyone wins or loses together.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext
@@ -24,6 +24,7 @@ from tournaments.games.base import (
     demo_deals,
     text_field,
 )
+from tournaments.games.statistics import Played, Statistic
 from tournaments.textfile import whole_number
 
 LETTER = {name: letter for letter, name in SUIT_NAME.items()}
@@ -110,6 +111,51 @@ class ComradeLeague(LeagueGame):
         }
         title = TITLES.get(str(details.get("title")), details.get("title"))
         return f"{line}: {title}" if finished else line
+
+    counts = ("bids", "bids_met", "tricks", "dealt", "dealt_won", "short", "wrong_suit",
+              "too_many", "bidding", "titled")  # fmt: skip
+    statistics = (
+        Statistic("bids", _("Bids per game"), _("Tricks the player bid, per game."),
+                  "bids", "deals"),
+        Statistic("bids_met", _("Own bids met"), _("Games the player won exactly the tricks they bid in, of all played."),
+                  "bids_met", "deals", percent=True),
+        Statistic("tricks", _("Tricks per game"), _("Tricks the player won, per game."),
+                  "tricks", "deals"),
+        Statistic("dealt_won", _("Won as dealer"), _("Games the player dealt that the table won, of those they dealt."),
+                  "dealt_won", "dealt", percent=True),
+        Statistic("short", _("Lost to a bid not met"), _("Games lost because a bid was not met, of all played."),
+                  "short", "deals", percent=True),
+        Statistic("wrong_suit", _("Lost to an unbid suit"), _("Games lost to a trick of a suit nobody bid, of all played."),
+                  "wrong_suit", "deals", percent=True),
+        Statistic("too_many", _("Lost beyond a bid"), _("Games lost to a trick beyond a bid, of all played."),
+                  "too_many", "deals", percent=True),
+        Statistic("bidding", _("Lost in the bidding"), _("Games lost before play, in the bidding, of all played."),
+                  "bidding", "deals", percent=True),
+        Statistic("titled", _("Excellent or Great"), _("Finished series the table ended with the title Excellent or Great, of all finished."),
+                  "titled", "finished_matches", percent=True),
+    )  # fmt: skip
+
+    def player_numbers(
+        self, deals: Sequence[Played], handle: str, match: Mapping[str, Any]
+    ) -> dict[str, int]:
+        """From each game's bids, tricks and outcome, and the series' title."""
+        n = dict.fromkeys(self.counts, 0)
+        for record, details, _score, _scores in deals:
+            bids = {s: k for s, k in details.get("bids", {}).get(handle, {}).items() if k}
+            won = {s: k for s, k in details.get("tricks_won", {}).get(handle, {}).items() if k}
+            outcome = details.get("outcome")
+            dealt = record.get("dealer") == handle
+            n["bids"] += sum(bids.values())
+            n["bids_met"] += bids == won
+            n["tricks"] += sum(won.values())
+            n["dealt"] += dealt
+            n["dealt_won"] += dealt and bool(details.get("success"))
+            if outcome in ("short", "wrong_suit", "too_many"):
+                n[str(outcome)] += 1
+            elif outcome != "success":
+                n["bidding"] += 1
+        n["titled"] = int(match.get("title") in ("Excellent", "Great"))
+        return n
 
     def demo_matches(self) -> list[DemoMatch]:
         seated = ["gen", "hana", "ito"]

@@ -17,10 +17,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-import engine
 from engine.games.declarer import TRUMPS, DeclarerGame
 from tournaments.games.base import (
     EntryForm,
@@ -35,6 +35,7 @@ from tournaments.games.base import (
     player_choices,
     suit_pad_sections,
 )
+from tournaments.games.statistics import TRICKS, Played, Statistic, count_tricks
 
 TRUMP_LABELS = {
     "black": "黒 black",
@@ -55,6 +56,51 @@ OUTCOMES = {
     "coalition_win": _("lost"),
     "all_taken": _("全付け (all taken)"),
 }
+
+
+def declarer_statistics(low: int, high: int) -> tuple[Statistic, ...]:
+    """Napoleon's and Rettler's own statistics; ``low`` and ``high`` are the game's
+    :attr:`DeclarerLeagueGame.bands`."""
+    bands = (("low", f"≤{low}"), ("middle", f"{low + 1}–{high - 1}"), ("high", f"≥{high}"))
+    by_count = tuple(
+        Statistic(
+            f"made_{band}",
+            format_lazy(_("Made at {counts}"), counts=counts),
+            format_lazy(
+                _("Declarations of {counts} point cards made, of those declared."), counts=counts
+            ),
+            f"{band}_made",
+            band,
+            percent=True,
+        )
+        for band, counts in bands
+    )
+    return (
+        Statistic("declared", _("Declarations (立った)"), _("Deals the player declared."),
+                  "declared"),
+        Statistic("made", _("Declarations made"), _("Declarations won (a positive score), of all declared."),
+                  "won_declaring", "declared", percent=True),
+        Statistic("average_count", _("Average count declared"), _("The mean count of point cards declared."),
+                  "count_sum", "declared"),
+        *by_count,
+        Statistic("adjutant_found", _("Adjutant found"), _("Declarations whose named card made another player adjutant, of all declared."),
+                  "found", "declared", percent=True),
+        Statistic("all_taken", _("全付け (all taken)"), _("Declarations whose army took every point card without declaring them all."),
+                  "all_taken"),
+        Statistic("declarer_points", _("Points per declaration"), _("The player's points as declarer divided by their declarations."),
+                  "declarer_points", "declared"),
+        Statistic("adjutant", _("Adjutant (副官)"), _("Deals the player was an adjutant."),
+                  "adjutant"),
+        Statistic("adjutant_won", _("Won as adjutant"), _("Deals won as adjutant, of those as adjutant."),
+                  "won_adjutant", "adjutant", percent=True),
+        Statistic("adjutant_points", _("Points per deal as adjutant"), _("The player's points as adjutant divided by those deals."),
+                  "adjutant_points", "adjutant"),
+        Statistic("coalition_won", _("Won in the coalition"), _("Deals won against the army, of those in the coalition."),
+                  "won_coalition", "coalition", percent=True),
+        Statistic("coalition_points", _("Points per deal in the coalition"), _("The player's points in the coalition divided by those deals."),
+                  "coalition_points", "coalition"),
+        TRICKS,
+    )  # fmt: skip
 
 
 def stake(multiplier: int) -> float:
@@ -198,35 +244,48 @@ class DeclarerLeagueGame(LeagueGame):
         }
         return line + (f" ×{multiplier}" if multiplier else "")
 
-    number_labels = {
-        "declared": _("Declared (立った)"),
-        "won_declaring": _("Won as declarer"),
-        "adjutant": _("Adjutant (副官)"),
-        "won_adjutant": _("Won as adjutant"),
-    }
+    bands: ClassVar[tuple[int, int]]
+    """Counts declared up to the first are low, from the second high, between them middle:
+    the books' stake bands (Napoleon's 5-player table, Rettler's table C.4)."""
+    counts = (
+        "declared", "won_declaring", "adjutant", "won_adjutant", "count_sum", "declarer_points",
+        "found", "all_taken", "low", "low_made", "middle", "middle_made", "high", "high_made",
+        "adjutant_points", "coalition", "won_coalition", "coalition_points", "full_plays", "tricks",
+    )  # fmt: skip
 
     def player_numbers(
-        self, deals: Sequence[tuple[Mapping[str, Any], int]], handle: str
+        self, deals: Sequence[Played], handle: str, match: Mapping[str, Any]
     ) -> dict[str, int]:
-        """How often the player declared and won as declarer, was an adjutant and won so."""
-        declared = won_declaring = adjutant = won_adjutant = 0
-        for record, score in deals:
-            if record.get("declaration", {}).get("player") == handle:
-                declared += 1
-                won_declaring += score > 0
-                continue
-            found = record.get("adjutants")
-            if found is None:  # a full-play record: the replay finds them
-                found = engine.check(record).details.get("adjutants", [])
-            if handle in found:
-                adjutant += 1
-                won_adjutant += score > 0
-        return {
-            "declared": declared,
-            "won_declaring": won_declaring,
-            "adjutant": adjutant,
-            "won_adjutant": won_adjutant,
-        }
+        """How the player fared as declarer (by the count declared), as adjutant and in the
+        coalition, and the tricks they won in full plays.  A declaration is made when the
+        declarer's score is positive; 全付け (the army took every point card it had not
+        declared) is not made."""
+        n = dict.fromkeys(self.counts, 0)
+        low, high = self.bands
+        for record, details, score, _scores in deals:
+            declaration = record.get("declaration", {})
+            if declaration.get("player") == handle:
+                count = int(declaration.get("count", 0))
+                made = score > 0
+                band = "low" if count <= low else "high" if count >= high else "middle"
+                n["declared"] += 1
+                n["won_declaring"] += made
+                n["count_sum"] += count
+                n["declarer_points"] += score
+                n["found"] += bool(details.get("adjutants"))
+                n["all_taken"] += details.get("outcome") == "all_taken"
+                n[band] += 1
+                n[f"{band}_made"] += made
+            elif handle in details.get("adjutants", ()):
+                n["adjutant"] += 1
+                n["won_adjutant"] += score > 0
+                n["adjutant_points"] += score
+            elif handle in details.get("coalition", ()):
+                n["coalition"] += 1
+                n["won_coalition"] += score > 0
+                n["coalition_points"] += score
+            count_tricks(n, details, handle)
+        return n
 
     def rating_teams(
         self,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from tournaments.games.base import DemoMatch, PlannedMatch
-from tournaments.games.declarer import DeclarerLeagueGame
+from tournaments.games.declarer import DeclarerLeagueGame, declarer_statistics
 
 
 class NapoleonLeague(DeclarerLeagueGame):
@@ -13,6 +13,9 @@ class NapoleonLeague(DeclarerLeagueGame):
     name_en = "Napoleon"
     name_ja = "ナポレオン"
     label = "ナポレオン Napoleon"
+    bands = (15, 18)
+    """The stake bands of the 5-player table: up to 15 ×1, 16–17 ×2, 18 and up ×4 or ×16."""
+    statistics = declarer_statistics(*bands)
     point_total: ClassVar[int] = 20
     federation = (PlannedMatch(4), PlannedMatch(5))
 

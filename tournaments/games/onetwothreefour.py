@@ -3,7 +3,7 @@ cards left in every hand."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext
@@ -24,6 +24,7 @@ from tournaments.games.base import (
     suit_pad_sections,
     winner_note,
 )
+from tournaments.games.statistics import Played, Statistic
 
 CHIPS = {"scoring": "chips", "limit": 100}
 
@@ -86,6 +87,40 @@ class OneTwoThreeFourLeague(LeagueGame):
             return ""
         chips = ", ".join(f"{names[h]} {n}" for h, n in details["chips"].items())
         return gettext("Chips: %(chips)s") % {"chips": chips}
+
+    counts = ("dropped", "first_dropped", "cards_left", "hand_value", "dealt", "dealt_won", "pot")
+    statistics = (
+        Statistic("dropped", _("Dropped out"), _("Games the player dropped out of, of all played."),
+                  "dropped", "deals", percent=True),
+        Statistic("first_dropped", _("First to drop out"), _("Games the player was the first to drop out of."),
+                  "first_dropped"),
+        Statistic("cards_left", _("Cards left per game"), _("Cards left in the player's hand at the end, per game."),
+                  "cards_left", "deals"),
+        Statistic("hand_value", _("Hand value per game"), _("The worth of the cards left in the player's hand, per game."),
+                  "hand_value", "deals"),
+        Statistic("dealt_won", _("Won as dealer"), _("Games the player dealt and won, of those they dealt."),
+                  "dealt_won", "dealt", percent=True),
+        Statistic("pot", _("Pot per win"), _("The points the player took as winner, per game won."),
+                  "pot", "deals_won"),
+    )  # fmt: skip
+
+    def player_numbers(
+        self, deals: Sequence[Played], handle: str, match: Mapping[str, Any]
+    ) -> dict[str, int]:
+        """From each game's winner, drop-outs and the hands left."""
+        n = dict.fromkeys(self.counts, 0)
+        for record, details, score, _scores in deals:
+            dropped = details.get("dropped", [])
+            won = details.get("winner") == handle
+            dealt = record.get("dealer") == handle
+            n["dropped"] += handle in dropped
+            n["first_dropped"] += bool(dropped) and dropped[0] == handle
+            n["cards_left"] += len(details.get("hands_left", {}).get(handle, []))
+            n["hand_value"] += details.get("hand_sums", {}).get(handle, 0)
+            n["dealt"] += dealt
+            n["dealt_won"] += dealt and won
+            n["pot"] += score if won else 0
+        return n
 
     def demo_matches(self) -> list[DemoMatch]:
         seated = ["emi", "fumi", "jun"]

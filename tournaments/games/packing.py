@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from engine.cards import parse_card
+from engine.games.packing import pack_value
 from tournaments.games.base import (
     DemoMatch,
     EntryForm,
@@ -18,6 +20,7 @@ from tournaments.games.base import (
     codes,
     demo_deals,
 )
+from tournaments.games.statistics import Played, Statistic
 
 
 class PackingLeague(LeagueGame):
@@ -66,6 +69,57 @@ class PackingLeague(LeagueGame):
 
     def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:
         return " / ".join(str(s) for s in details.get("side_scores", []))
+
+    counts = ("packs", "pack_points", "thrown", "thrown_points", "margin", "partnered",
+              "partnered_won", "thrown_deals")  # fmt: skip
+    statistics = (
+        Statistic("packs", _("Packs per deal"), _("Packs the player held at the end of a deal, per deal."),
+                  "packs", "deals"),
+        Statistic("pack_points", _("Pack points per deal"), _("The end-of-deal worth of the player's own packs, per deal."),
+                  "pack_points", "deals"),
+        Statistic("thrown", _("Packs thrown off"), _("The player's packs thrown off at the end of a deal, of all they held."),
+                  "thrown", "packs", percent=True),
+        Statistic("thrown_points", _("Points thrown off per deal"), _("The worth of the player's packs thrown off, per deal."),
+                  "thrown_points", "deals"),
+        Statistic("thrown_deals", _("Deals with a throw-off"), _("Deals in which a pack of the player was thrown off, of all played."),
+                  "thrown_deals", "deals", percent=True),
+        Statistic("margin", _("Margin per deal"), _("The player's side's score less the best other side's, per deal."),
+                  "margin", "deals"),
+        Statistic("partnered", _("Deals with a partner"), _("Deals played in partnership (4 or 6 players)."),
+                  "partnered"),
+        Statistic("partnered_won", _("Won with a partner"), _("Deals the player's partnership scored most in, of those with a partner."),
+                  "partnered_won", "partnered", percent=True),
+    )  # fmt: skip
+
+    def player_numbers(
+        self, deals: Sequence[Played], handle: str, match: Mapping[str, Any]
+    ) -> dict[str, int]:
+        """From each deal's packs (a full play's, replayed, or the summary's) and the
+        engine's throw-off per side."""
+        n = dict.fromkeys(self.counts, 0)
+        for record, details, _score, _scores in deals:
+            given = details.get("packs", record.get("packs", {})).get(handle, [])
+            packs = [sorted(parse_card(c).code for c in pack) for pack in given]
+            side = next(i for i, s in enumerate(details["sides"]) if handle in s)
+            off = [sorted(pack) for pack in details["thrown_off"][side]]
+            mine_off = []
+            for pack in packs:  # a pack of the side thrown off is the player's if they held it
+                if pack in off:
+                    off.remove(pack)
+                    mine_off.append(pack)
+            scores = details["side_scores"]
+            others = [x for i, x in enumerate(scores) if i != side]
+            value = [pack_value([parse_card(c) for c in pack]) for pack in packs]
+            n["packs"] += len(packs)
+            n["pack_points"] += sum(value)
+            n["thrown"] += len(mine_off)
+            n["thrown_points"] += sum(pack_value([parse_card(c) for c in p]) for p in mine_off)
+            n["thrown_deals"] += bool(mine_off)
+            n["margin"] += scores[side] - max(others, default=scores[side])
+            if len(details["sides"][side]) > 1:
+                n["partnered"] += 1
+                n["partnered_won"] += scores[side] == max(scores)
+        return n
 
     def demo_matches(self) -> list[DemoMatch]:
         # Partners sit alternately: emi and gen against fumi and hana.

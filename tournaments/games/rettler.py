@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from tournaments.games.base import DemoMatch, PlannedMatch
-from tournaments.games.declarer import DeclarerLeagueGame
+from tournaments.games.declarer import DeclarerLeagueGame, declarer_statistics
 
 
 class RettlerLeague(DeclarerLeagueGame):
@@ -13,6 +13,9 @@ class RettlerLeague(DeclarerLeagueGame):
     name_en = "Rettler"
     name_ja = "レットラー"
     label = "レットラー Rettler"
+    bands = (29, 35)
+    """The stake bands of table C.4: up to 29 ×1, 30–34 ×2, 35 and up ×4 or ×16."""
+    statistics = declarer_statistics(*bands)
     point_total: ClassVar[int] = 40
     federation = (PlannedMatch(6),)
 

@@ -6,7 +6,7 @@ dealer is filled in when the rules name them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -25,6 +25,7 @@ from tournaments.games.base import (
     player_choices,
     suit_pad_sections,
 )
+from tournaments.games.statistics import TRICKS, Played, Statistic, count_tricks
 
 
 class TwentyTwoLeague(LeagueGame):
@@ -89,6 +90,43 @@ class TwentyTwoLeague(LeagueGame):
             gettext("%(name)s (deal %(n)s)") % {"name": names[h], "n": n} for h, n in out
         )
         return gettext("Out: %(players)s") % {"players": gone}
+
+    counts = ("lost", "penalty", "shared", "bought", "dealt", "dealt_lost", "eliminated",
+              "full_plays", "tricks")  # fmt: skip
+    statistics = (
+        Statistic("lost", _("Deals lost"), _("Deals the player held the highest last card in, of all played."),
+                  "lost", "deals", percent=True),
+        Statistic("penalty", _("Penalty per deal"), _("Penalty points the player took (not bought back), per deal."),
+                  "penalty", "deals"),
+        Statistic("shared", _("Shared losses"), _("Deals lost together with another player (cards of equal strength)."),
+                  "shared"),
+        Statistic("bought", _("Bought back"), _("Penalties the player bought back (gambling)."),
+                  "bought"),
+        Statistic("dealt_lost", _("Lost as dealer"), _("Deals the player dealt and lost, of those they dealt."),
+                  "dealt_lost", "dealt", percent=True),
+        Statistic("eliminated", _("Put out"), _("Matches the player was put out of at the penalty limit, of all played."),
+                  "eliminated", "matches", percent=True),
+        TRICKS,
+    )  # fmt: skip
+
+    def player_numbers(
+        self, deals: Sequence[Played], handle: str, match: Mapping[str, Any]
+    ) -> dict[str, int]:
+        """From each deal's losers, penalty and buy-backs, and the match's eliminations."""
+        n = dict.fromkeys(self.counts, 0)
+        for record, details, score, _scores in deals:
+            losers = details.get("losers", [])
+            lost = handle in losers
+            dealt = record.get("dealer") == handle
+            n["lost"] += lost
+            n["penalty"] -= score
+            n["shared"] += lost and len(losers) > 1
+            n["bought"] += handle in details.get("buy_back", [])
+            n["dealt"] += dealt
+            n["dealt_lost"] += dealt and lost
+            count_tricks(n, details, handle)
+        n["eliminated"] = int(handle in match.get("eliminated", {}))
+        return n
 
     def demo_matches(self) -> list[DemoMatch]:
         seated = ["aki", "ben", "chika", "dai"]

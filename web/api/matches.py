@@ -326,7 +326,8 @@ class DealViewSet(
 
 
 class StandingsView(generics.GenericAPIView):
-    """Standings of one match (``?match=``) or one season's leaderboards (``?season=[&game=]``)."""
+    """Standings of one match (``?match=``) or one season's leaderboards
+    (``?season=[&game=][&player=]``), each season line with its game's statistics."""
 
     queryset = SeasonStanding.objects.none()
 
@@ -335,6 +336,7 @@ class StandingsView(generics.GenericAPIView):
             OpenApiParameter("match", int, description="a match id"),
             OpenApiParameter("season", int, description="a season id"),
             OpenApiParameter("game", str, description="with season: one game's leaderboard"),
+            OpenApiParameter("player", int, description="with season: one player's lines"),
             OpenApiParameter(
                 "order", str, enum=["points", "rating"], description="with season: the order"
             ),
@@ -361,6 +363,8 @@ class StandingsView(generics.GenericAPIView):
             standings = SeasonStanding.objects.filter(season=season)
             if game := request.query_params.get("game"):
                 standings = standings.filter(game=game)
+            if player := request.query_params.get("player"):
+                standings = standings.filter(player=_int(player, "player"))
             order = request.query_params.get("order", "points")
             if order not in ("points", "rating"):
                 raise ValidationError({"order": "points or rating"})

@@ -11,6 +11,7 @@ from rest_framework import serializers
 
 import engine
 from scoring.models import MatchStanding, SeasonStanding
+from scoring.players import figures
 from tournaments import access, nights, ranking, renames, seasons
 from tournaments import members as club_members
 from tournaments.messages import localize
@@ -205,6 +206,10 @@ class SeasonStandingSerializer(serializers.ModelSerializer):
         help_text="Whether the player played the season's `qualify_minimum` of its "
         "`qualify_by`; the others rank after every qualified player.",
     )
+    statistics = serializers.SerializerMethodField(
+        help_text="The game's statistics by key (docs/statistics.md): a count, an average, "
+        "or a rate in per cent; null while there is nothing to divide by."
+    )
 
     class Meta:
         model = SeasonStanding
@@ -224,11 +229,18 @@ class SeasonStandingSerializer(serializers.ModelSerializer):
             "matches",
             "matches_won",
             "rating",
+            "statistics",
         ]
 
     def get_rating(self, row: SeasonStanding) -> float | None:
         rating = getattr(row, "rating", None)
         return round(rating, 2) if rating is not None else None
+
+    @extend_schema_field(
+        {"type": "object", "additionalProperties": {"type": "number", "nullable": True}}
+    )
+    def get_statistics(self, row: SeasonStanding) -> dict[str, int | float | None]:
+        return {s.key: value for s, value in figures(row)}
 
 
 class SeatSerializer(serializers.Serializer):

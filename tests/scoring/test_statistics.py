@@ -436,6 +436,11 @@ def test_the_page_the_api_and_the_export_show_them_to_readers_alone(season, djan
         name = f"{statistic.label} (%)" if statistic.percent else str(statistic.label)
         assert mine[name] == ("" if value is None else str(value))
     assert Client().get(f"/seasons/{season.pk}/statistics.csv").status_code == 404
+    for fmt, starts in (("xlsx", b"PK"), ("pdf", b"%PDF")):
+        answer = client.get(f"/seasons/{season.pk}/statistics.{fmt}")
+        assert answer.status_code == 200
+        body = b"".join(answer.streaming_content) if answer.streaming else answer.content
+        assert body.startswith(starts), fmt
 
 
 def test_the_documents_page_lists_every_statistic_as_the_code_defines_it():

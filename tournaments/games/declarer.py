@@ -61,19 +61,23 @@ OUTCOMES = {
 def declarer_statistics(low: int, high: int) -> tuple[Statistic, ...]:
     """Napoleon's and Rettler's own statistics; ``low`` and ``high`` are the game's
     :attr:`DeclarerLeagueGame.bands`."""
-    bands = (("low", f"≤{low}"), ("middle", f"{low + 1}–{high - 1}"), ("high", f"≥{high}"))
+    middle = f"{low + 1}–{high - 1}"
+    bands = (
+        ("low", _("Made at {n} or fewer"), _("Declarations of {n} point cards or fewer made, of those declared.")),
+        ("middle", _("Made at {n}"), _("Declarations of {n} point cards made, of those declared.")),
+        ("high", _("Made at {n} or more"), _("Declarations of {n} point cards or more made, of those declared.")),
+    )  # fmt: skip
+    counts = {"low": low, "middle": middle, "high": high}
     by_count = tuple(
         Statistic(
             f"made_{band}",
-            format_lazy(_("Made at {counts}"), counts=counts),
-            format_lazy(
-                _("Declarations of {counts} point cards made, of those declared."), counts=counts
-            ),
+            format_lazy(label, n=counts[band]),
+            format_lazy(definition, n=counts[band]),
             f"{band}_made",
             band,
             percent=True,
         )
-        for band, counts in bands
+        for band, label, definition in bands
     )
     return (
         Statistic("declared", _("Declarations (立った)"), _("Deals the player declared."),

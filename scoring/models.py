@@ -100,9 +100,27 @@ class SeasonStanding(models.Model):
     matches_won = models.PositiveIntegerField()
     rank = models.PositiveIntegerField()
     updated_at = models.DateTimeField(auto_now=True)
-    numbers = models.JSONField(
-        default=dict, help_text="The game's own counts for the player (LeagueGame.player_numbers)."
-    )
+    # The game's own counts summed over the player's match lines, in the same columns.
+    count_1 = models.IntegerField(null=True)
+    count_2 = models.IntegerField(null=True)
+    count_3 = models.IntegerField(null=True)
+    count_4 = models.IntegerField(null=True)
+    count_5 = models.IntegerField(null=True)
+    count_6 = models.IntegerField(null=True)
+    count_7 = models.IntegerField(null=True)
+    count_8 = models.IntegerField(null=True)
+    count_9 = models.IntegerField(null=True)
+    count_10 = models.IntegerField(null=True)
+    count_11 = models.IntegerField(null=True)
+    count_12 = models.IntegerField(null=True)
+    count_13 = models.IntegerField(null=True)
+    count_14 = models.IntegerField(null=True)
+    count_15 = models.IntegerField(null=True)
+    count_16 = models.IntegerField(null=True)
+    count_17 = models.IntegerField(null=True)
+    count_18 = models.IntegerField(null=True)
+    count_19 = models.IntegerField(null=True)
+    count_20 = models.IntegerField(null=True)
     # The rank statistics' sums over the player's finished matches (``MatchStanding``):
     # average rank = rank_sum / finished_matches, the top-half and last-place rates by it.
     finished_matches = models.PositiveIntegerField(default=0, help_text="Finished matches played.")

@@ -1,6 +1,6 @@
 """A player's season in numbers, per game: the leaderboard's line (points, rank) and the
 game's statistics (``tournaments.games.statistics``), made of the sums the season
-rebuild keeps on the line (``SeasonStanding``): one query, whatever the number of deals."""
+rebuild keeps on the line (``SeasonStanding``: its count columns and rank sums): one query, whatever the number of deals."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from scoring.models import SeasonStanding
+from scoring.season_totals import count_columns
 from tournaments.games import LEAGUE_GAMES
 from tournaments.games.statistics import GENERIC, Statistic
 from tournaments.models import Player, Season
@@ -18,13 +19,12 @@ LINE_SUMS = ("matches", "matches_won", "deals", "deals_won", "finished_matches",
 
 
 def sums(line: SeasonStanding) -> dict[str, int]:
-    """Everything a statistic of the line's game may be made of: the game's own counts,
-    the line's sums, and its points."""
-    return {
-        **line.numbers,
-        **{name: getattr(line, name) for name in LINE_SUMS},
-        "points": line.total,
-    }
+    """Everything a statistic of the line's game may be made of: the game's own counts
+    (from their columns), the line's sums, and its points."""
+    league = LEAGUE_GAMES.get(line.game)
+    columns = count_columns(league) if league else []
+    own = {key: getattr(line, column) or 0 for key, column in columns}
+    return {**own, **{name: getattr(line, name) for name in LINE_SUMS}, "points": line.total}
 
 
 def statistics_of(game: str) -> tuple[Statistic, ...]:

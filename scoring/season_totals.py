@@ -26,12 +26,13 @@ from dbtools.bulk import insert_rows, plain_plans
 from scoring import fingerprints
 from scoring.models import COUNT_COLUMNS, MatchStanding, SeasonPoint, SeasonStanding
 from tournaments import ranking
-from tournaments.games import LEAGUE_GAMES, LeagueGame, league_game
+from tournaments.games import LeagueGame
 from tournaments.models import Season
 
 STANDING = (
-    "season game player total deals deals_won matches matches_won rank updated_at numbers "
-    "score qualified nights finished_matches rank_sum top_half last_place"
+    "season game player total deals deals_won matches matches_won rank updated_at "
+    "score qualified nights finished_matches rank_sum top_half last_place "
+    + " ".join(COUNT_COLUMNS)
 ).split()
 """A season line's columns, in the order of ``_season_in_python``'s tuples."""
 
@@ -111,8 +112,8 @@ def _totals_statement() -> str:
             if len(game.ranked_by()) > i
         )
         order.append(f"CASE game {cases} END DESC NULLS LAST")
-    compared = ["total", "deals", "deals_won", "matches", "matches_won", "rank", "numbers"]
-    compared += ["score", "qualified", "nights", *RANK_SUMS]
+    compared = ["total", "deals", "deals_won", "matches", "matches_won", "rank"]
+    compared += ["score", "qualified", "nights", *RANK_SUMS, *COUNT_COLUMNS]
     key = ["season_id", "game", "player_id"]
     written = _differences_statement("scoring_seasonstanding", key, compared, "updated_at")
     return f"""
@@ -136,7 +137,8 @@ def _totals_statement() -> str:
             SELECT ms.season_id, ms.game, ms.player_id, SUM(ms.points) AS total,
                    SUM(ms.scored) AS deals, SUM(ms.deals_won) AS deals_won, COUNT(*) AS matches,
                    COUNT(*) FILTER (WHERE ms.finished AND ms.rank = 1) AS matches_won,
-                   COUNT(DISTINCT ms.night) AS nights, {_season_numbers()} AS numbers,
+                   COUNT(DISTINCT ms.night) AS nights,
+                   {", ".join(f"SUM(ms.{c}) AS {c}" for c in COUNT_COLUMNS)},
                    COUNT(*) FILTER (WHERE ms.finished) AS finished_matches,
                    COALESCE(SUM(ms.rank) FILTER (WHERE ms.finished), 0) AS rank_sum,
                    COUNT(*) FILTER (WHERE ms.top_half) AS top_half,
@@ -163,32 +165,12 @@ def _totals_statement() -> str:
         ), fresh AS (
             SELECT season_id, game, player_id, total, deals, deals_won, matches, matches_won,
                    RANK() OVER (PARTITION BY season_id, game ORDER BY {", ".join(order)}) AS rank,
-                   now() AS updated_at, numbers, score, qualified, nights,
-                   {", ".join(RANK_SUMS)}
+                   now() AS updated_at, score, qualified, nights,
+                   {", ".join(RANK_SUMS + COUNT_COLUMNS)}
               FROM scored
         )
         {written}
     """
-
-
-def _season_numbers() -> str:
-    """A season line's own counts (``SeasonStanding.numbers``): each game's labels with
-    the sums of its count columns (a count no line has is left out), ``{}`` for a game
-    without counts."""
-    cases = []
-    for name, league in sorted(LEAGUE_GAMES.items()):
-        if league.counts:
-            pairs = [f"'{key}', SUM(ms.{column})" for key, column in count_columns(league)]
-            cases.append(
-                f"WHEN '{name}' THEN jsonb_strip_nulls(jsonb_build_object({', '.join(pairs)}))"
-            )
-    return f"CASE ms.game {' '.join(cases)} ELSE '{{}}'::jsonb END" if cases else "'{}'::jsonb"
-
-
-def _numbers(game: str, line: dict[str, Any]) -> dict[str, int]:
-    """The same counts as :func:`_season_numbers`, from a line's summed count columns."""
-    columns = count_columns(league_game(game))
-    return {key: line[column] for key, column in columns if line[column] is not None}
 
 
 def _differences_statement(
@@ -294,11 +276,10 @@ def _season_in_python(season: Season) -> None:
                 line["matches_won"],
                 ranks[line["player_id"]],
                 now,
-                _numbers(game_name, line),
                 rule.score(line["played"]),
                 rule.qualified(line["played"]),
                 line["played"].nights,
-                *(line[name] for name in RANK_SUMS),
+                *(line[name] for name in RANK_SUMS + COUNT_COLUMNS),
             )
             for line in board
         ]

@@ -12,6 +12,7 @@ import pytest
 from openpyxl import load_workbook
 
 from scoring.models import Rating, SeasonStanding
+from scoring.players import sums
 from tournaments import actions
 from tournaments.games import LEAGUE_GAMES, league_game
 from tournaments.models import Club, ClubNight, Deal, Match, Player, Season, Table
@@ -201,7 +202,7 @@ def standings(club: Club) -> dict[tuple[str, str, str], tuple]:
             s.matches,
             s.matches_won,
             s.rank,
-            {k: v for k, v in s.numbers.items() if not (s.game == "bhabhi" and k in ORDER_OUT)},
+            {k: v for k, v in sums(s).items() if not (s.game == "bhabhi" and k in ORDER_OUT)},
         )
         for s in lines.select_related("season", "player")
     }

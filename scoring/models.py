@@ -19,7 +19,36 @@ a game uses as many as it has counts, the others stay null (a null costs a bit).
 COUNT_COLUMNS = [f"count_{i}" for i in range(1, COUNTS + 1)]
 
 
-class MatchStanding(models.Model):
+class Counts(models.Model):
+    """The game's own counts of a line (see COUNTS): a match line's, and a season line's
+    sums of them.  A score as declarer is one, so they may be negative."""
+
+    count_1 = models.IntegerField(null=True)
+    count_2 = models.IntegerField(null=True)
+    count_3 = models.IntegerField(null=True)
+    count_4 = models.IntegerField(null=True)
+    count_5 = models.IntegerField(null=True)
+    count_6 = models.IntegerField(null=True)
+    count_7 = models.IntegerField(null=True)
+    count_8 = models.IntegerField(null=True)
+    count_9 = models.IntegerField(null=True)
+    count_10 = models.IntegerField(null=True)
+    count_11 = models.IntegerField(null=True)
+    count_12 = models.IntegerField(null=True)
+    count_13 = models.IntegerField(null=True)
+    count_14 = models.IntegerField(null=True)
+    count_15 = models.IntegerField(null=True)
+    count_16 = models.IntegerField(null=True)
+    count_17 = models.IntegerField(null=True)
+    count_18 = models.IntegerField(null=True)
+    count_19 = models.IntegerField(null=True)
+    count_20 = models.IntegerField(null=True)
+
+    class Meta:
+        abstract = True
+
+
+class MatchStanding(Counts):
     """One player's line in a match, as the engine's match rules rank it, and what the
     season's leaderboard adds up from it (``season``, ``game``, ``finished``, ``points``,
     ``scored``, the game's own counts): a season is totalled from these rows alone."""
@@ -48,28 +77,6 @@ class MatchStanding(models.Model):
         default=False,
         help_text="A finished match the player ended last: nobody below, somebody above.",
     )
-    # The game's own counts (see COUNTS), in columns: a score as declarer is one, so they
-    # may be negative.
-    count_1 = models.IntegerField(null=True)
-    count_2 = models.IntegerField(null=True)
-    count_3 = models.IntegerField(null=True)
-    count_4 = models.IntegerField(null=True)
-    count_5 = models.IntegerField(null=True)
-    count_6 = models.IntegerField(null=True)
-    count_7 = models.IntegerField(null=True)
-    count_8 = models.IntegerField(null=True)
-    count_9 = models.IntegerField(null=True)
-    count_10 = models.IntegerField(null=True)
-    count_11 = models.IntegerField(null=True)
-    count_12 = models.IntegerField(null=True)
-    count_13 = models.IntegerField(null=True)
-    count_14 = models.IntegerField(null=True)
-    count_15 = models.IntegerField(null=True)
-    count_16 = models.IntegerField(null=True)
-    count_17 = models.IntegerField(null=True)
-    count_18 = models.IntegerField(null=True)
-    count_19 = models.IntegerField(null=True)
-    count_20 = models.IntegerField(null=True)
 
     class Meta:
         ordering = ["match", "rank", "player"]
@@ -87,7 +94,7 @@ class MatchStanding(models.Model):
         return f"{self.match}: {self.rank}. {self.player} {self.total}"
 
 
-class SeasonStanding(models.Model):
+class SeasonStanding(Counts):
     """One player's line in a season's leaderboard for one game."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
@@ -100,27 +107,6 @@ class SeasonStanding(models.Model):
     matches_won = models.PositiveIntegerField()
     rank = models.PositiveIntegerField()
     updated_at = models.DateTimeField(auto_now=True)
-    # The game's own counts summed over the player's match lines, in the same columns.
-    count_1 = models.IntegerField(null=True)
-    count_2 = models.IntegerField(null=True)
-    count_3 = models.IntegerField(null=True)
-    count_4 = models.IntegerField(null=True)
-    count_5 = models.IntegerField(null=True)
-    count_6 = models.IntegerField(null=True)
-    count_7 = models.IntegerField(null=True)
-    count_8 = models.IntegerField(null=True)
-    count_9 = models.IntegerField(null=True)
-    count_10 = models.IntegerField(null=True)
-    count_11 = models.IntegerField(null=True)
-    count_12 = models.IntegerField(null=True)
-    count_13 = models.IntegerField(null=True)
-    count_14 = models.IntegerField(null=True)
-    count_15 = models.IntegerField(null=True)
-    count_16 = models.IntegerField(null=True)
-    count_17 = models.IntegerField(null=True)
-    count_18 = models.IntegerField(null=True)
-    count_19 = models.IntegerField(null=True)
-    count_20 = models.IntegerField(null=True)
     # The rank statistics' sums over the player's finished matches (``MatchStanding``):
     # average rank = rank_sum / finished_matches, the top-half and last-place rates by it.
     finished_matches = models.PositiveIntegerField(default=0, help_text="Finished matches played.")

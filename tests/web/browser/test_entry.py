@@ -48,8 +48,10 @@ def enter_rettler(page) -> Taps:
     taps.tap(chip("trump", "diamonds"))
     taps.tap("#id_count")
     taps.type("28")  # two digits: on to the adjutant card by itself
+    expect(page.locator("#id_adjutant_cards")).to_be_focused()  # the page moved on: pad it
     for selector in pad_taps("adjutant_cards", "SA")[1:]:  # the field has the focus
         taps.tap(selector)
+    expect(page.locator("#id_adjutant_cards")).to_have_value("SA")
     taps.tap(chip("adjutants", "chika"))
     taps.tap(chip("adjutants", "dai"))
     taps.tap("#id_pc_aki")

@@ -145,9 +145,16 @@ def statistics_table(season: Season) -> tuple[list[str], list[list[Cell]]]:
         for statistic, value in figures(line):
             name = f"{statistic.label} (%)" if statistic.percent else str(statistic.label)
             rows.append(
-                [label(line.game), line.rank, line.player.display_name, name, value,
-                 season.club.name, season.name]
-            )  # fmt: skip
+                [
+                    label(line.game),
+                    line.rank,
+                    line.player.display_name,
+                    name,
+                    value,
+                    season.club.name,
+                    season.name,
+                ]
+            )
     return header, rows
 
 

@@ -8,13 +8,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from scoring.models import SeasonStanding
-from scoring.season_totals import count_columns
+from scoring.season_totals import RANK_SUMS, count_columns
 from tournaments.games import LEAGUE_GAMES
 from tournaments.games.statistics import GENERIC, Statistic
 from tournaments.models import Player, Season
 
-LINE_SUMS = ("matches", "matches_won", "deals", "deals_won", "finished_matches", "rank_sum",
-             "top_half", "last_place")  # fmt: skip
+LINE_SUMS = ("matches", "matches_won", "deals", "deals_won", *RANK_SUMS)
 """The season line's own columns the generic statistics are made of (and ``points``)."""
 
 

@@ -49,19 +49,52 @@ class BhabhiLeague(LeagueGame):
 
     counts = ("bhabhi", "first_out", "place_sum", "again", "clean_matches", "ordered")
     statistics = (
-        Statistic("bhabhi", _("Times bhabhi"), _("Games the player was left holding cards in."),
-                  "bhabhi"),
-        Statistic("bhabhi_rate", _("Bhabhi rate"), _("Games the player was bhabhi in, of all played."),
-                  "bhabhi", "deals", percent=True),
-        Statistic("first_out", _("First out"), _("Games the player got rid of their cards first in, of those whose order out was kept."),
-                  "first_out", "ordered", percent=True),
-        Statistic("place", _("Average place out"), _("The mean of the player's places in going out (the bhabhi last), where the order was kept."),
-                  "place_sum", "ordered", places=2),
-        Statistic("again", _("Bhabhi twice running"), _("Games the player was bhabhi in right after being bhabhi."),
-                  "again"),
-        Statistic("clean_matches", _("Matches never bhabhi"), _("Matches the player was never bhabhi in, of all played."),
-                  "clean_matches", "matches", percent=True),
-    )  # fmt: skip
+        Statistic(
+            "bhabhi", _("Times bhabhi"), _("Games the player was left holding cards in."), "bhabhi"
+        ),
+        Statistic(
+            "bhabhi_rate",
+            _("Bhabhi rate"),
+            _("Games the player was bhabhi in, of all played."),
+            "bhabhi",
+            "deals",
+            percent=True,
+        ),
+        Statistic(
+            "first_out",
+            _("First out"),
+            _(
+                "Games the player got rid of their cards first in, of those whose order out was kept."
+            ),
+            "first_out",
+            "ordered",
+            percent=True,
+        ),
+        Statistic(
+            "place",
+            _("Average place out"),
+            _(
+                "The mean of the player's places in going out (the bhabhi last), where the order was kept."
+            ),
+            "place_sum",
+            "ordered",
+            places=2,
+        ),
+        Statistic(
+            "again",
+            _("Bhabhi twice running"),
+            _("Games the player was bhabhi in right after being bhabhi."),
+            "again",
+        ),
+        Statistic(
+            "clean_matches",
+            _("Matches never bhabhi"),
+            _("Matches the player was never bhabhi in, of all played."),
+            "clean_matches",
+            "matches",
+            percent=True,
+        ),
+    )
 
     def player_numbers(
         self, deals: Sequence[Played], handle: str, match: Mapping[str, Any]

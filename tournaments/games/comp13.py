@@ -68,23 +68,55 @@ class Comp13League(LeagueGame):
 
     counts = ("faces", "jokers", "fours", "four_kings", "penalty", "clean", "place_sum", "last")
     statistics = (
-        Statistic("faces", _("Face cards per deal"), _("Face cards (A 10 J Q K) the player captured, per deal."),
-                  "faces", "deals"),
-        Statistic("jokers", _("Jokers captured"), _("Jokers the player captured."),
-                  "jokers"),
-        Statistic("fours", _("Four of a kind"), _("Bonuses for four cards of a rank other than kings captured."),
-                  "fours"),
-        Statistic("four_kings", _("Four kings"), _("Bonuses for the four kings captured."),
-                  "four_kings"),
-        Statistic("penalty", _("Penalty per deal"), _("Points lost for face cards and jokers left in hand, per deal."),
-                  "penalty", "deals"),
-        Statistic("clean", _("Clean hands"), _("Deals ended with no face card or joker in hand, of all played."),
-                  "clean", "deals", percent=True),
-        Statistic("deal_place", _("Average place in a deal"), _("The mean of 1 + the players who scored more than the player in a deal."),
-                  "place_sum", "deals", places=2),
-        Statistic("deal_last", _("Last in a deal"), _("Deals the player scored least in (alone or level), of all played."),
-                  "last", "deals", percent=True),
-    )  # fmt: skip
+        Statistic(
+            "faces",
+            _("Face cards per deal"),
+            _("Face cards (A 10 J Q K) the player captured, per deal."),
+            "faces",
+            "deals",
+        ),
+        Statistic("jokers", _("Jokers captured"), _("Jokers the player captured."), "jokers"),
+        Statistic(
+            "fours",
+            _("Four of a kind"),
+            _("Bonuses for four cards of a rank other than kings captured."),
+            "fours",
+        ),
+        Statistic(
+            "four_kings", _("Four kings"), _("Bonuses for the four kings captured."), "four_kings"
+        ),
+        Statistic(
+            "penalty",
+            _("Penalty per deal"),
+            _("Points lost for face cards and jokers left in hand, per deal."),
+            "penalty",
+            "deals",
+        ),
+        Statistic(
+            "clean",
+            _("Clean hands"),
+            _("Deals ended with no face card or joker in hand, of all played."),
+            "clean",
+            "deals",
+            percent=True,
+        ),
+        Statistic(
+            "deal_place",
+            _("Average place in a deal"),
+            _("The mean of 1 + the players who scored more than the player in a deal."),
+            "place_sum",
+            "deals",
+            places=2,
+        ),
+        Statistic(
+            "deal_last",
+            _("Last in a deal"),
+            _("Deals the player scored least in (alone or level), of all played."),
+            "last",
+            "deals",
+            percent=True,
+        ),
+    )
 
     def player_numbers(
         self, deals: Sequence[Played], handle: str, match: Mapping[str, Any]

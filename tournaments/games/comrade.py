@@ -112,28 +112,84 @@ class ComradeLeague(LeagueGame):
         title = TITLES.get(str(details.get("title")), details.get("title"))
         return f"{line}: {title}" if finished else line
 
-    counts = ("bids", "bids_met", "tricks", "dealt", "dealt_won", "short", "wrong_suit",
-              "too_many", "bidding", "titled")  # fmt: skip
+    counts = (
+        "bids",
+        "bids_met",
+        "tricks",
+        "dealt",
+        "dealt_won",
+        "short",
+        "wrong_suit",
+        "too_many",
+        "bidding",
+        "titled",
+    )
     statistics = (
-        Statistic("bids", _("Bids per game"), _("Tricks the player bid, per game."),
-                  "bids", "deals"),
-        Statistic("bids_met", _("Own bids met"), _("Games the player won exactly the tricks they bid in, of all played."),
-                  "bids_met", "deals", percent=True),
-        Statistic("tricks", _("Tricks per game"), _("Tricks the player won, per game."),
-                  "tricks", "deals"),
-        Statistic("dealt_won", _("Won as dealer"), _("Games the player dealt that the table won, of those they dealt."),
-                  "dealt_won", "dealt", percent=True),
-        Statistic("short", _("Lost to a bid not met"), _("Games lost because a bid was not met, of all played."),
-                  "short", "deals", percent=True),
-        Statistic("wrong_suit", _("Lost to an unbid suit"), _("Games lost to a trick of a suit nobody bid, of all played."),
-                  "wrong_suit", "deals", percent=True),
-        Statistic("too_many", _("Lost beyond a bid"), _("Games lost to a trick beyond a bid, of all played."),
-                  "too_many", "deals", percent=True),
-        Statistic("bidding", _("Lost in the bidding"), _("Games lost before play, in the bidding, of all played."),
-                  "bidding", "deals", percent=True),
-        Statistic("titled", _("Excellent or Great"), _("Finished series the table ended with the title Excellent or Great, of all finished."),
-                  "titled", "finished_matches", percent=True),
-    )  # fmt: skip
+        Statistic(
+            "bids", _("Bids per game"), _("Tricks the player bid, per game."), "bids", "deals"
+        ),
+        Statistic(
+            "bids_met",
+            _("Own bids met"),
+            _("Games the player won exactly the tricks they bid in, of all played."),
+            "bids_met",
+            "deals",
+            percent=True,
+        ),
+        Statistic(
+            "tricks", _("Tricks per game"), _("Tricks the player won, per game."), "tricks", "deals"
+        ),
+        Statistic(
+            "dealt_won",
+            _("Won as dealer"),
+            _("Games the player dealt that the table won, of those they dealt."),
+            "dealt_won",
+            "dealt",
+            percent=True,
+        ),
+        Statistic(
+            "short",
+            _("Lost to a bid not met"),
+            _("Games lost because a bid was not met, of all played."),
+            "short",
+            "deals",
+            percent=True,
+        ),
+        Statistic(
+            "wrong_suit",
+            _("Lost to an unbid suit"),
+            _("Games lost to a trick of a suit nobody bid, of all played."),
+            "wrong_suit",
+            "deals",
+            percent=True,
+        ),
+        Statistic(
+            "too_many",
+            _("Lost beyond a bid"),
+            _("Games lost to a trick beyond a bid, of all played."),
+            "too_many",
+            "deals",
+            percent=True,
+        ),
+        Statistic(
+            "bidding",
+            _("Lost in the bidding"),
+            _("Games lost before play, in the bidding, of all played."),
+            "bidding",
+            "deals",
+            percent=True,
+        ),
+        Statistic(
+            "titled",
+            _("Excellent or Great"),
+            _(
+                "Finished series the table ended with the title Excellent or Great, of all finished."
+            ),
+            "titled",
+            "finished_matches",
+            percent=True,
+        ),
+    )
 
     def player_numbers(
         self, deals: Sequence[Played], handle: str, match: Mapping[str, Any]

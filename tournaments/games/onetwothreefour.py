@@ -90,19 +90,50 @@ class OneTwoThreeFourLeague(LeagueGame):
 
     counts = ("dropped", "first_dropped", "cards_left", "hand_value", "dealt", "dealt_won", "pot")
     statistics = (
-        Statistic("dropped", _("Dropped out"), _("Games the player dropped out of, of all played."),
-                  "dropped", "deals", percent=True),
-        Statistic("first_dropped", _("First to drop out"), _("Games the player was the first to drop out of."),
-                  "first_dropped"),
-        Statistic("cards_left", _("Cards left per game"), _("Cards left in the player's hand at the end, per game."),
-                  "cards_left", "deals"),
-        Statistic("hand_value", _("Hand value per game"), _("The worth of the cards left in the player's hand, per game."),
-                  "hand_value", "deals"),
-        Statistic("dealt_won", _("Won as dealer"), _("Games the player dealt and won, of those they dealt."),
-                  "dealt_won", "dealt", percent=True),
-        Statistic("pot", _("Pot per win"), _("The points the player took as winner, per game won."),
-                  "pot", "deals_won"),
-    )  # fmt: skip
+        Statistic(
+            "dropped",
+            _("Dropped out"),
+            _("Games the player dropped out of, of all played."),
+            "dropped",
+            "deals",
+            percent=True,
+        ),
+        Statistic(
+            "first_dropped",
+            _("First to drop out"),
+            _("Games the player was the first to drop out of."),
+            "first_dropped",
+        ),
+        Statistic(
+            "cards_left",
+            _("Cards left per game"),
+            _("Cards left in the player's hand at the end, per game."),
+            "cards_left",
+            "deals",
+        ),
+        Statistic(
+            "hand_value",
+            _("Hand value per game"),
+            _("The worth of the cards left in the player's hand, per game."),
+            "hand_value",
+            "deals",
+        ),
+        Statistic(
+            "dealt_won",
+            _("Won as dealer"),
+            _("Games the player dealt and won, of those they dealt."),
+            "dealt_won",
+            "dealt",
+            percent=True,
+        ),
+        Statistic(
+            "pot",
+            _("Pot per win"),
+            _("The points the player took as winner, per game won."),
+            "pot",
+            "deals_won",
+        ),
+    )
 
     def player_numbers(
         self, deals: Sequence[Played], handle: str, match: Mapping[str, Any]

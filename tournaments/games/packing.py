@@ -70,26 +70,76 @@ class PackingLeague(LeagueGame):
     def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:
         return " / ".join(str(s) for s in details.get("side_scores", []))
 
-    counts = ("packs", "pack_points", "thrown", "thrown_points", "margin", "partnered",
-              "partnered_won", "thrown_deals")  # fmt: skip
+    counts = (
+        "packs",
+        "pack_points",
+        "thrown",
+        "thrown_points",
+        "margin",
+        "partnered",
+        "partnered_won",
+        "thrown_deals",
+    )
     statistics = (
-        Statistic("packs", _("Packs per deal"), _("Packs the player held at the end of a deal, per deal."),
-                  "packs", "deals"),
-        Statistic("pack_points", _("Pack points per deal"), _("The end-of-deal worth of the player's own packs, per deal."),
-                  "pack_points", "deals"),
-        Statistic("thrown", _("Packs thrown off"), _("The player's packs thrown off at the end of a deal, of all they held."),
-                  "thrown", "packs", percent=True),
-        Statistic("thrown_points", _("Points thrown off per deal"), _("The worth of the player's packs thrown off, per deal."),
-                  "thrown_points", "deals"),
-        Statistic("thrown_deals", _("Deals with a throw-off"), _("Deals in which a pack of the player was thrown off, of all played."),
-                  "thrown_deals", "deals", percent=True),
-        Statistic("margin", _("Margin per deal"), _("The player's side's score less the best other side's, per deal."),
-                  "margin", "deals"),
-        Statistic("partnered", _("Deals with a partner"), _("Deals played in partnership (4 or 6 players)."),
-                  "partnered"),
-        Statistic("partnered_won", _("Won with a partner"), _("Deals the player's partnership scored most in, of those with a partner."),
-                  "partnered_won", "partnered", percent=True),
-    )  # fmt: skip
+        Statistic(
+            "packs",
+            _("Packs per deal"),
+            _("Packs the player held at the end of a deal, per deal."),
+            "packs",
+            "deals",
+        ),
+        Statistic(
+            "pack_points",
+            _("Pack points per deal"),
+            _("The end-of-deal worth of the player's own packs, per deal."),
+            "pack_points",
+            "deals",
+        ),
+        Statistic(
+            "thrown",
+            _("Packs thrown off"),
+            _("The player's packs thrown off at the end of a deal, of all they held."),
+            "thrown",
+            "packs",
+            percent=True,
+        ),
+        Statistic(
+            "thrown_points",
+            _("Points thrown off per deal"),
+            _("The worth of the player's packs thrown off, per deal."),
+            "thrown_points",
+            "deals",
+        ),
+        Statistic(
+            "thrown_deals",
+            _("Deals with a throw-off"),
+            _("Deals in which a pack of the player was thrown off, of all played."),
+            "thrown_deals",
+            "deals",
+            percent=True,
+        ),
+        Statistic(
+            "margin",
+            _("Margin per deal"),
+            _("The player's side's score less the best other side's, per deal."),
+            "margin",
+            "deals",
+        ),
+        Statistic(
+            "partnered",
+            _("Deals with a partner"),
+            _("Deals played in partnership (4 or 6 players)."),
+            "partnered",
+        ),
+        Statistic(
+            "partnered_won",
+            _("Won with a partner"),
+            _("Deals the player's partnership scored most in, of those with a partner."),
+            "partnered_won",
+            "partnered",
+            percent=True,
+        ),
+    )
 
     def player_numbers(
         self, deals: Sequence[Played], handle: str, match: Mapping[str, Any]
@@ -99,22 +149,22 @@ class PackingLeague(LeagueGame):
         n = dict.fromkeys(self.counts, 0)
         for record, details, _score, _scores in deals:
             given = details.get("packs", record.get("packs", {})).get(handle, [])
-            packs = [sorted(parse_card(c).code for c in pack) for pack in given]
+            cards = [[parse_card(c) for c in pack] for pack in given]
+            held = [(sorted(c.code for c in pack), pack_value(pack)) for pack in cards]
             side = next(i for i, s in enumerate(details["sides"]) if handle in s)
             off = [sorted(pack) for pack in details["thrown_off"][side]]
-            mine_off = []
-            for pack in packs:  # a pack of the side thrown off is the player's if they held it
+            thrown = []  # the worth of each pack of the side thrown off that the player held
+            for pack, value in held:
                 if pack in off:
                     off.remove(pack)
-                    mine_off.append(pack)
+                    thrown.append(value)
             scores = details["side_scores"]
             others = [x for i, x in enumerate(scores) if i != side]
-            value = [pack_value([parse_card(c) for c in pack]) for pack in packs]
-            n["packs"] += len(packs)
-            n["pack_points"] += sum(value)
-            n["thrown"] += len(mine_off)
-            n["thrown_points"] += sum(pack_value([parse_card(c) for c in p]) for p in mine_off)
-            n["thrown_deals"] += bool(mine_off)
+            n["packs"] += len(held)
+            n["pack_points"] += sum(value for _codes, value in held)
+            n["thrown"] += len(thrown)
+            n["thrown_points"] += sum(thrown)
+            n["thrown_deals"] += bool(thrown)
             n["margin"] += scores[side] - max(others, default=scores[side])
             if len(details["sides"][side]) > 1:
                 n["partnered"] += 1

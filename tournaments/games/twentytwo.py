@@ -91,23 +91,60 @@ class TwentyTwoLeague(LeagueGame):
         )
         return gettext("Out: %(players)s") % {"players": gone}
 
-    counts = ("lost", "penalty", "shared", "bought", "dealt", "dealt_lost", "eliminated",
-              "full_plays", "tricks")  # fmt: skip
+    counts = (
+        "lost",
+        "penalty",
+        "shared",
+        "bought",
+        "dealt",
+        "dealt_lost",
+        "eliminated",
+        "full_plays",
+        "tricks",
+    )
     statistics = (
-        Statistic("lost", _("Deals lost"), _("Deals the player held the highest last card in, of all played."),
-                  "lost", "deals", percent=True),
-        Statistic("penalty", _("Penalty per deal"), _("Penalty points the player took (not bought back), per deal."),
-                  "penalty", "deals"),
-        Statistic("shared", _("Shared losses"), _("Deals lost together with another player (cards of equal strength)."),
-                  "shared"),
-        Statistic("bought", _("Bought back"), _("Penalties the player bought back (gambling)."),
-                  "bought"),
-        Statistic("dealt_lost", _("Lost as dealer"), _("Deals the player dealt and lost, of those they dealt."),
-                  "dealt_lost", "dealt", percent=True),
-        Statistic("eliminated", _("Put out"), _("Matches the player was put out of at the penalty limit, of all played."),
-                  "eliminated", "matches", percent=True),
+        Statistic(
+            "lost",
+            _("Deals lost"),
+            _("Deals the player held the highest last card in, of all played."),
+            "lost",
+            "deals",
+            percent=True,
+        ),
+        Statistic(
+            "penalty",
+            _("Penalty per deal"),
+            _("Penalty points the player took (not bought back), per deal."),
+            "penalty",
+            "deals",
+        ),
+        Statistic(
+            "shared",
+            _("Shared losses"),
+            _("Deals lost together with another player (cards of equal strength)."),
+            "shared",
+        ),
+        Statistic(
+            "bought", _("Bought back"), _("Penalties the player bought back (gambling)."), "bought"
+        ),
+        Statistic(
+            "dealt_lost",
+            _("Lost as dealer"),
+            _("Deals the player dealt and lost, of those they dealt."),
+            "dealt_lost",
+            "dealt",
+            percent=True,
+        ),
+        Statistic(
+            "eliminated",
+            _("Put out"),
+            _("Matches the player was put out of at the penalty limit, of all played."),
+            "eliminated",
+            "matches",
+            percent=True,
+        ),
         TRICKS,
-    )  # fmt: skip
+    )
 
     def player_numbers(
         self, deals: Sequence[Played], handle: str, match: Mapping[str, Any]

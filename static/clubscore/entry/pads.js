@@ -6,6 +6,14 @@ export function connectPads(form) {
     el.addEventListener("focus", () => { target = el; });
   });
   // A pad that pops up (a card field among others) shows while its section has the focus.
+  // It goes once the press that took the focus away is over: a mouse button pressed on a
+  // chip below the pad would otherwise be released where the chip was before the page
+  // moved up, and its click lost.
+  let pressed = false;
+  document.addEventListener("pointerdown", () => { pressed = true; }, true);
+  const released = () => { pressed = false; };
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
   form.querySelectorAll(".entry-section").forEach((section) => {
     const pad = section.querySelector(".cardpad.popup");
     if (!pad) return;
@@ -15,7 +23,12 @@ export function connectPads(form) {
       pad.scrollIntoView({ block: "nearest" });  // above the Save bar (scroll-margin)
     });
     section.addEventListener("focusout", () => {
-      setTimeout(() => { if (!section.contains(document.activeElement)) pad.hidden = true; }, 0);
+      const hide = () => { if (!section.contains(document.activeElement)) pad.hidden = true; };
+      if (!pressed) { setTimeout(hide, 0); return; }
+      const over = new AbortController();  // after the press's click (the same task)
+      const after = () => { over.abort(); setTimeout(hide, 0); };
+      document.addEventListener("pointerup", after, { signal: over.signal });
+      document.addEventListener("pointercancel", after, { signal: over.signal });
     });
   });
   // A sticky pad's height, for the fields that scroll under it to stop below it (site.css).

@@ -62,8 +62,8 @@ PYTEST := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL)
 
 # Everything: lint and every test, with real Celery workers on Redis and headless Chromium
 # (tests/test_documents_site.py builds the documents and fails on a broken link).
-# The engine compiles on one core (gcc over one C file) while lint runs on another, and
-# the services and Chromium are made ready meanwhile.
+# The engine compiles (a gcc per core, one C file per module) while lint runs, and the
+# services and Chromium are made ready meanwhile.
 test: install
 	$(MAKE) --no-print-directory -j4 engine lint services browser-deps
 	$(PYTEST) $(PYTEST_ARGS)

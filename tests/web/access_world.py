@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
@@ -35,6 +37,7 @@ from tournaments.models import (
 )
 from web.routes import Role
 
+SESSION = settings.SESSION_COOKIE_NAME
 SECRETS_OF_A = ("Secret Winter League", "Hidden Hiro", "priv-scorer-7f3")
 SECRETS_OF_B = ("Rival Secret Season", "Rival Rika", "rival-admin-9c")
 
@@ -63,15 +66,36 @@ class World:
     upload: SheetUpload
     export: Export
     users: dict[Role, User | None] = field(default_factory=dict)
+    signed_in: dict[Role, tuple[dict[str, Any], dict[str, str]]] = field(default_factory=dict)
+    """What signing in (or following the table's link) left in a role's first client: its
+    session's data and its cookies."""
 
     def client(self, role: Role) -> Client:
-        """A fresh client acting as ``role`` (the link holder followed the table's link)."""
+        """A fresh client acting as ``role`` (the link holder followed the table's link).
+
+        The first signs in; each later one starts with its own cookies and a session of its
+        own holding the same data (one row written, where signing in again would write
+        several and send its signals: the access table asks for thousands of clients)."""
         client = Client()
-        user = self.users.get(role)
-        if user is not None:
-            client.force_login(user)
-        if role is Role.LINK:
-            client.get(f"/t/{self.table.link_token}/")
+        kept = self.signed_in.get(role)
+        if kept is None:
+            user = self.users.get(role)
+            if user is not None:
+                client.force_login(user)
+            if role is Role.LINK:
+                client.get(f"/t/{self.table.link_token}/")
+            cookies = {name: morsel.value for name, morsel in client.cookies.items()}
+            data = dict(client.session.items()) if SESSION in cookies else {}
+            self.signed_in[role] = (data, cookies)
+            return client
+        data, cookies = kept
+        for name, value in cookies.items():
+            client.cookies[name] = value
+        if data:
+            session = import_module(settings.SESSION_ENGINE).SessionStore()
+            session.update(data)
+            session.create()
+            client.cookies[SESSION] = session.session_key
         return client
 
     def kwargs(self, names: list[str], obj: str) -> dict[str, Any]:

@@ -8,6 +8,9 @@ club night and a table.
 from __future__ import annotations
 
 import datetime as dt
+import os
+import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -47,7 +50,8 @@ SEASON_LINE = (
 HANDLES = ["aki", "ben", "chika", "dai", "emi", "fumi", "gen", "hana", "ito", "jun"]
 
 
-ENGINE = Path(__file__).resolve().parents[1] / "engine"
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = ROOT / "engine"
 
 # `make test` (and so CI) tries the same examples on every run: a red run is reproducible and
 # never the luck of the draw. `make fuzz` runs with fresh randomness (`--hypothesis-profile=fuzz`).
@@ -309,10 +313,9 @@ def at_the_same_moment(*work: Callable[[], T]) -> list[T | BaseException]:
 def run_manage(env: dict[str, str], *args: str) -> str:
     """``manage.py`` in a process of its own with ``env`` (another database, the embedded
     demo's settings); its standard output, or the test fails with its standard error."""
-    root = Path(__file__).resolve().parents[1]
     done = subprocess.run(
         [sys.executable, "manage.py", *args],
-        cwd=root,
+        cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
@@ -320,6 +323,51 @@ def run_manage(env: dict[str, str], *args: str) -> str:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
+
+
+EMBEDDED = pytest.mark.xdist_group("embedded")
+"""The tests of ``make demo``'s database: in one process of a parallel run, which loads it once."""
+
+
+def demo_env(database: Path) -> dict[str, str]:
+    """`make demo`'s environment (read from the Makefile) on the SQLite file ``database``."""
+    makefile = (ROOT / "Makefile").read_text()
+    line = re.search(r"^DEMO_ENV := (.*?[^\\])$", makefile, re.M | re.S).group(1)
+    demo = dict(pair.split("=", 1) for pair in line.replace("\\\n", " ").split())
+    return {**os.environ, **demo, "DATABASE_URL": f"sqlite:///{database}"}
+
+
+@pytest.fixture(scope="session")
+def _embedded_demo(tmp_path_factory) -> tuple[Path, str]:
+    """`make demo`'s database as its commands leave it (migrated, then ``load_demo`` in its
+    own process), loaded once; and what ``load_demo`` said."""
+    database = tmp_path_factory.mktemp("embedded") / "demo.sqlite3"
+    env = demo_env(database)
+    run_manage(env, "migrate", "-v0")
+    done = subprocess.run(
+        [sys.executable, "manage.py", "load_demo"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return database, done.stdout + done.stderr
+
+
+def copy_of_demo(loaded: Path, folder: Path) -> dict[str, str]:
+    """`make demo`'s environment on a copy of the ``loaded`` database, in ``folder``."""
+    database = folder / "demo.sqlite3"
+    shutil.copyfile(loaded, database)
+    return demo_env(database)
+
+
+@pytest.fixture
+def embedded_demo(_embedded_demo, tmp_path) -> tuple[dict[str, str], str]:
+    """A copy of `make demo`'s loaded database for this test: `make demo`'s environment on
+    it, and what loading it said."""
+    loaded, said = _embedded_demo
+    return copy_of_demo(loaded, tmp_path), said
 
 
 @pytest.fixture(scope="session", autouse=True)

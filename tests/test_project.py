@@ -1,7 +1,6 @@
 """Project-level checks: migrations match the models, settings fail loudly."""
 
 import os
-import re
 import subprocess
 import sys
 from io import StringIO
@@ -10,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from tests.conftest import run_manage
+from tests.conftest import EMBEDDED, run_manage
 
 pytestmark = pytest.mark.slow
 
@@ -56,29 +55,18 @@ def test_without_a_broker_tasks_run_eagerly_and_with_one_they_do_not():
     assert with_broker.stdout.split() == ["False", "False"]
 
 
-def test_the_embedded_demo_loads_with_standings_and_ratings_that_a_rebuild_repeats(tmp_path):
+@EMBEDDED
+def test_the_embedded_demo_loads_with_standings_and_ratings_that_a_rebuild_repeats(embedded_demo):
     """`make demo`'s database: SQLite, tasks run in the web process (no PostgreSQL, no COPY)."""
-    env = {
-        **os.environ,
-        "DEBUG": "1",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'demo.sqlite3'}",
-        "CELERY_BROKER_URL": "",
-        "CELERY_TASK_ALWAYS_EAGER": "1",
-    }
+    env, _said = embedded_demo
     report = (
         "from scoring.models import Rating, SeasonStanding as S; "
         "print(S.objects.count(), sorted(Rating.objects.values_list('player__handle', 'game', 'mu', 'sigma')))"
     )
-
-    def manage(*args):
-        return run_manage(env, *args)
-
-    manage("migrate", "-v0")
-    manage("load_demo")
-    loaded = manage("shell", "-c", report)
+    loaded = run_manage(env, "shell", "-c", report)
     assert not loaded.startswith("0 ") and "('aki', 'comp13'" in loaded
-    manage("rebuild_standings")
-    assert manage("shell", "-c", report) == loaded
+    run_manage(env, "rebuild_standings")
+    assert run_manage(env, "shell", "-c", report) == loaded
 
 
 def production_env(**extra: str) -> dict[str, str]:
@@ -154,22 +142,10 @@ def test_every_page_carries_a_content_security_policy_of_its_own_scripts_and_sty
     assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
 
 
-def test_make_demo_says_the_accounts_and_nothing_of_its_tasks(tmp_path):
+@EMBEDDED
+def test_make_demo_says_the_accounts_and_nothing_of_its_tasks(embedded_demo):
     """`make demo`'s environment (read from the Makefile): loading the demo prints the
     three accounts, not a line per background task."""
-    makefile = (Path(__file__).resolve().parents[1] / "Makefile").read_text()
-    line = re.search(r"^DEMO_ENV := (.*?[^\\])$", makefile, re.M | re.S).group(1)
-    demo = dict(pair.split("=", 1) for pair in line.replace("\\\n", " ").split())
-    database = f"sqlite:///{tmp_path / 'demo.sqlite3'}"
-    env = {**os.environ, **demo, "DATABASE_URL": database}
-    run_manage(env, "migrate", "-v0")
-    done = subprocess.run(
-        [sys.executable, "manage.py", "load_demo"],
-        cwd=Path(__file__).resolve().parents[1],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    said = (done.stdout + done.stderr).strip().splitlines()
-    assert any("admin" in line for line in said) and len(said) <= 6, said[:10]
+    _env, said = embedded_demo
+    lines = said.strip().splitlines()
+    assert any("admin" in line for line in lines) and len(lines) <= 6, lines[:10]

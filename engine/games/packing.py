@@ -24,7 +24,8 @@ from typing import Any
 
 from engine.cards import Card, Suit, standard_deck
 from engine.game import DealResult, Game, Scored
-from engine.games.packing_play import random_packing_deal, replay_packing
+from engine.games.packing_play import replay_packing
+from engine.games.packing_random import random_packing_deal
 from engine.match import MatchState
 from engine.problems import MISSING, Checker, gettext_noop, join
 

@@ -9,14 +9,8 @@ from hypothesis import strategies as st
 
 import engine
 from engine.cards import Card, standard_deck
-from engine.games.packing_play import (
-    Table,
-    _pack_options,
-    can_pack,
-    hand_value,
-    play_value,
-    random_packing_deal,
-)
+from engine.games.packing_play import Table, can_pack, hand_value, play_value
+from engine.games.packing_random import _pack_options, random_packing_deal
 from engine.registry import GAMES
 
 PACKING = GAMES["packing"]

@@ -66,7 +66,9 @@ class World:
     upload: SheetUpload
     export: Export
     users: dict[Role, User | None] = field(default_factory=dict)
-    signed_in: dict[Role, tuple[dict[str, Any], dict[str, str]]] = field(default_factory=dict)
+    signed_in: dict[Role, tuple[dict[str, Any], dict[str, str]]] = field(
+        default_factory=dict, init=False, repr=False
+    )
     """What signing in (or following the table's link) left in a role's first client: its
     session's data and its cookies."""
 

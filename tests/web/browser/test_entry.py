@@ -525,25 +525,22 @@ def test_a_clean_rettler_deal_fits_within_one_scroll_at_375_by_740(
     context.close()
 
 
-def test_a_chip_pressed_below_an_open_card_pad_is_chosen(browser, live_server, rettler):
+def test_a_chip_pressed_below_an_open_card_pad_is_chosen(phone, live_server, rettler):
     """A mouse pressed on a chip below a card pad that pops up: the pad goes once the
     button is released, so the chip stays under the pointer and the click reaches it
     (the pad went as soon as the press took the focus away, and the chip moved up)."""
-    context = browser.new_context(viewport={"width": 375, "height": 812})
-    page = context.new_page()
-    open_entry(page, live_server, rettler)
-    page.click(chip("declarer", "aki"))
-    page.click("#id_count")
-    page.keyboard.type("28")
-    pad_cards(page, "adjutant_cards", "SA")
-    chika = page.locator(chip("adjutants", "chika"))
+    open_entry(phone, live_server, rettler)
+    phone.click(chip("declarer", "aki"))
+    phone.click("#id_count")
+    phone.keyboard.type("28")
+    pad_cards(phone, "adjutant_cards", "SA")
+    chika = phone.locator(chip("adjutants", "chika"))
     chika.scroll_into_view_if_needed()
     aimed = chika.bounding_box()
-    page.mouse.move(aimed["x"] + aimed["width"] / 2, aimed["y"] + aimed["height"] / 2)
-    page.mouse.down()
-    page.wait_for_timeout(100)  # a person's press: the page handles the lost focus meanwhile
+    phone.mouse.move(aimed["x"] + aimed["width"] / 2, aimed["y"] + aimed["height"] / 2)
+    phone.mouse.down()
+    phone.wait_for_timeout(100)  # a person's press: the page handles the lost focus meanwhile
     assert chika.bounding_box()["y"] == aimed["y"]
-    page.mouse.up()
-    assert page.is_checked("#field-adjutants input[value=chika]")
-    expect(page.locator(".entry-section:has(#id_adjutant_cards) .cardpad")).to_be_hidden()
-    context.close()
+    phone.mouse.up()
+    assert phone.is_checked("#field-adjutants input[value=chika]")
+    expect(phone.locator(".entry-section:has(#id_adjutant_cards) .cardpad")).to_be_hidden()

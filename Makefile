@@ -16,9 +16,16 @@ DEMO_ENV := DEBUG=0 HTTPS=0 SECRET_KEY=demo-only-this-key-is-public TIME_ZONE=As
 
 .PHONY: install engine engine-clean demo services browser-deps test check docs fuzz style lint bench
 
+# The packages are installed by uv (pinned here), with the machine's certificates as pip
+# uses them, and compiled to bytecode once: where PYTHONDONTWRITEBYTECODE is set, each of
+# the thirty-odd Python processes a test run starts would otherwise compile Django and the
+# rest again (`manage.py check`: 2.3 s, 1.1 s with the bytecode).
+UV_VERSION := 0.13.9
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --no-compile --disable-pip-version-check -e '.[dev]'
+	$(BIN)/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(BIN)/uv pip install --quiet --system-certs --compile-bytecode --python $(BIN)/python \
+		-e '.[dev]'
 	touch $@
 
 install: $(VENV)/.installed

@@ -12,24 +12,37 @@ from config.wsgi import application
 
 pytestmark = pytest.mark.slow
 
-schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+
+@pytest.fixture
+def wsgi_in_the_test(db):
+    """Called as a WSGI app, Django closes the connection after each request; the test's
+    transaction needs it open (Django's own test client does the same)."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def api_schema(wsgi_in_the_test):
+    """The API's OpenAPI schema, read when the test runs: each operation's cases are made
+    once, by the process that runs the test, not by every process while it collects."""
+    return schemathesis.openapi.from_wsgi("/api/schema/", application)
+
+
+schema = schemathesis.pytest.from_fixture("api_schema")
 
 STAFF = ("fuzz-admin", "fuzz-password-1")
 
 
 @pytest.fixture
-def staff_auth(django_user_model, make_match):
-    # Called as a WSGI app, Django closes the connection after each request; the test's
-    # transaction needs it open (Django's own test client does the same).
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
+def staff_auth(wsgi_in_the_test, django_user_model, make_match):
     staff = django_user_model.objects.create_user(
         STAFF[0], "", STAFF[1], is_staff=True, is_superuser=True
     )
     make_match("napoleon", ["aki", "ben", "chika", "dai"])  # something for the operations to find
-    yield {"Authorization": f"Token {Token.objects.create(user=staff).key}"}
-    request_started.connect(close_old_connections)
-    request_finished.connect(close_old_connections)
+    return {"Authorization": f"Token {Token.objects.create(user=staff).key}"}
 
 
 @pytest.mark.django_db

@@ -19,34 +19,16 @@ def sign_in_as(page, base, user, password):
         page.click("button[type=submit]")
 
 
-def watched(context, refused: list[str]):
-    """A new page of ``context`` whose refusals under its policy go into ``refused``."""
+def test_no_page_breaks_its_content_security_policy(browser, live_server, demo):
+    context = browser.new_context(viewport={"width": 1366, "height": 800})
     page = context.new_page()
+    refused: list[str] = []
     page.on(
         "console",
         lambda m: refused.append(f"{page.url}: {m.text}")
         if "Content Security Policy" in m.text
         else None,
     )
-    return page
-
-
-def open_all(context, base: str, urls: list[str], refused: list[str]) -> None:
-    """Every page of ``urls`` opened at once, each in a tab of its own, and each waited for
-    until its network is idle (what its scripts fetch after loading included): the waits
-    overlap instead of following one another."""
-    pages = [watched(context, refused) for _ in urls]
-    for page, url in zip(pages, urls, strict=True):
-        page.goto(base + url, wait_until="commit")
-    for page in pages:
-        page.wait_for_load_state("networkidle")
-        page.close()
-
-
-def test_no_page_breaks_its_content_security_policy(browser, live_server, demo):
-    context = browser.new_context(viewport={"width": 1366, "height": 800})
-    refused: list[str] = []
-    page = watched(context, refused)
     base = live_server.url
     season = Season.objects.get()
     night = ClubNight.objects.order_by("date").first()
@@ -64,7 +46,9 @@ def test_no_page_breaks_its_content_security_policy(browser, live_server, demo):
         "/admin/login/",
         "/api-auth/login/",
     ]
-    open_all(context, base, public, refused)
+    for url in public:
+        page.goto(base + url)
+        page.wait_for_load_state("networkidle")
     page.goto(base + "/api/docs/")
     page.wait_for_selector(".swagger-ui .opblock", timeout=15000)  # Swagger UI ran its script
 
@@ -79,7 +63,9 @@ def test_no_page_breaks_its_content_security_policy(browser, live_server, demo):
         "/admin/tournaments/match/",
         f"/admin/tournaments/match/{match.pk}/change/",
     ]
-    open_all(context, base, admin_pages, refused)
+    for url in admin_pages:
+        page.goto(base + url)
+        page.wait_for_load_state("networkidle")
     assert refused == [], "\n".join(refused)
 
     # The scripts that left the templates: the attendance count, the language menu.

@@ -11,8 +11,39 @@ from tests import worlds
 from tournaments.models import Match
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]  # fmt: skip
+PLAYWRIGHTS_OFF = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,"
+    "HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,"
+    "ThirdPartyStoragePartitioning,AvoidCorsURLLoaderRestartOnRedirect,TcpPortRandomizationWin,"
+    "OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch,"
+    "msForceBrowserSignIn,msEdgeUpdateLaunchServicesPreferredVersion"
+)
+"""The features Playwright 1.65 turns off; a later ``--disable-features`` replaces its own,
+so :data:`ARGS` repeats them."""
+UNUSED_OFF = (
+    "SpareRendererForSitePerProcess,Prerender2,BackForwardCache,Translate,"
+    "AutofillServerCommunication,OptimizationGuideModelDownloading,OptimizationHintsFetching,"
+    "OptimizationTargetPrediction,InterestFeedContentSuggestions,"
+    "CertificateTransparencyComponentUpdater,PrivacySandboxSettings4"
+)
+"""Browser services no page of ours uses: a spare renderer started after each navigation,
+prerendering, translation, Google's hints and feeds.  With them and the services below off,
+the entry and club-night tests take 11% less CPU (99 → 88 core-seconds, sampled from
+``/proc``) and 7% less time; each new tab costs Chromium about 0.2 s of CPU, and the suite
+opens some 350."""
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    f"--disable-features={PLAYWRIGHTS_OFF},{UNUSED_OFF}",
+    "--disable-client-side-phishing-detection",
+    "--disable-domain-reliability",
+    "--safebrowsing-disable-auto-update",
+    "--disable-print-preview",
+]
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,9 @@ week, tables, and matches of every game in turn: the kinds of match each game's
 web module plans (``LeagueGame.federation``: seats, rules, target).  Every deal
 is legal because the engine produced it: a pool of whole matches per planned
 kind is played at random by the engine's own generators
-(``engine.deal.play_match``), summarised with ``engine.summarize``, and each
+(``engine.deal.play_match``), summarised with ``engine.summarize``, once per
+process (:func:`pools`: a federation's seed chooses its players, seats and which
+pool match each table plays, not the pools themselves), and each
 stored match is one of those with the club's players in its seats, its deals
 checked again by ``engine.check`` for their scores.  Matches run until the
 engine's match rules end them (Comp-13's 12 deals, Packing's 500, the last
@@ -19,6 +21,7 @@ not hours; standings and ratings are derived afterwards by ``rebuild_all``.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import random
 from collections.abc import Callable
@@ -58,6 +61,18 @@ def match_pool(game: str, planned: PlannedMatch, rng: random.Random, size: int =
         deals = play_match(rules, rng, seats, planned.rules, planned.target, most)
         pool.append(json.dumps([strip_envelope(engine.summarize(d)) for d in deals]))
     return pool
+
+
+POOL_SEED = 2026
+
+
+@functools.cache
+def pools() -> tuple[list[str], ...]:
+    """The pool of every kind of match of :data:`PLAN`, in its order, played once per
+    process from :data:`POOL_SEED`: every federation a process generates draws its matches
+    from the same pools, so a process that generates many (the test suite) plays them once."""
+    rng = random.Random(POOL_SEED)
+    return tuple(match_pool(game, planned, rng) for game, planned in PLAN)
 
 
 def seated(template: str, handles: list[str]) -> Any:
@@ -116,14 +131,14 @@ def generate(
     """Create ``clubs`` clubs sharing ``players`` players and ``deals`` deals in all, at
     ``tables`` tables a club night."""
     rng = random.Random(seed)
-    pools = [match_pool(game, planned, rng) for game, planned in PLAN]
+    played = pools()
     report = Report(clubs=clubs, players=players)
     per_club = [deals // clubs + (1 if i < deals % clubs else 0) for i in range(clubs)]
     start = Club.objects.count()
     for c in range(clubs):
         with transaction.atomic():
             made = _club(
-                start + c + 1, max(players // clubs, 6), per_club[c], rng, pools, report, tables
+                start + c + 1, max(players // clubs, 6), per_club[c], rng, played, report, tables
             )
         progress(f"club {c + 1}/{clubs}: {made} deals")
     analyze([Club, Player, Season, ClubNight, Table, Match, Seat, Deal, DealScore])
@@ -135,7 +150,7 @@ def _club(
     n_players: int,
     n_deals: int,
     rng: random.Random,
-    pools: list[list[str]],
+    played: tuple[list[str], ...],
     report: Report,
     tables_per_night: int,
 ) -> int:
@@ -191,7 +206,7 @@ def _club(
             match._prefetched_objects_cache = {  # type: ignore[attr-defined]
                 "seats": by_match[match.pk]
             }  # complete_record reads them
-            count, done = _match(match, players, pools[k], n_deals - made, rng, writer)
+            count, done = _match(match, players, played[k], n_deals - made, rng, writer)
             made += count
             report.matches += 1
             report.deals += count

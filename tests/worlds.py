@@ -122,6 +122,28 @@ def federation(clubs: int, players: int, deals: int, seed: int, **options: int) 
     )
 
 
+def rebuilt_federation(
+    clubs: int, players: int, deals: int, seed: int, *, public: bool = False, **options: int
+) -> None:
+    """A :func:`federation` (its seasons made public with ``public``) with its standings and
+    ratings rebuilt, built once per process: for tests that start from a ranked league
+    rather than test the rebuild."""
+    from scoring.rebuild import rebuild_all
+    from tournaments.models import Season
+
+    def build() -> None:
+        federation(clubs, players, deals, seed, **options)
+        if public:
+            Season.objects.update(public=True)
+        rebuild_all()
+
+    built_once(
+        f"federation {clubs} {players} {deals} {seed} {options}, public {public}, rebuilt",
+        build,
+        analyze=True,
+    )
+
+
 def demo(*, scored: bool = False) -> None:
     """The demo club, as ``manage.py load_demo`` makes it where the test stands: outside a
     transaction each commit runs its hooks as it goes; inside a test's transaction,

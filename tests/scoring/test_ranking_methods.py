@@ -109,8 +109,7 @@ def ranked(season: Season, method: str, best_of: int | None, minimum: int, commi
 @pytest.fixture
 def league():
     """A season of 30 players over several club nights (some came more often than others)."""
-    worlds.federation(1, 30, 900, 41, tables=3)
-    rebuild_all()
+    worlds.rebuilt_federation(1, 30, 900, 41, tables=3)
     season = Season.objects.annotate(n=Count("club_nights")).order_by("-n", "pk").first()
     assert season.club_nights.count() >= 5
     return season

@@ -16,7 +16,6 @@ from django.utils import translation
 
 from scoring.finals import draw_order, season_final
 from scoring.models import SeasonStanding
-from scoring.rebuild import rebuild_all
 from tests import worlds
 from tests.conftest import client_of, member_of
 from tests.markup import squeezed
@@ -31,8 +30,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 @pytest.fixture
 def season(django_capture_on_commit_callbacks):
     """A generated season of 30 players, ranked by the best 6 club nights, qualified from 4."""
-    worlds.federation(1, 30, 900, 41, tables=3)
-    rebuild_all()
+    worlds.rebuilt_federation(1, 30, 900, 41, tables=3)
     season = Season.objects.order_by("pk").first()
     season.ranking, season.best_of, season.qualify_minimum = "best_nights", 6, 4
     with django_capture_on_commit_callbacks(execute=True):

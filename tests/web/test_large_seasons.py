@@ -17,7 +17,6 @@ from scoring import leaderboard
 from scoring import pdf as printed
 from scoring.documents import Document
 from scoring.models import SeasonStanding
-from scoring.rebuild import rebuild_all
 from tests import worlds
 from tests.markup import squeezed
 from tests.web.test_documents import pages_text
@@ -36,9 +35,7 @@ def _short_pages(monkeypatch):
 @pytest.fixture
 def wide():
     """One public season of 130 players (every game; standings rebuilt)."""
-    worlds.federation(1, 130, 1500, 39, tables=12)
-    Season.objects.update(public=True)
-    rebuild_all()
+    worlds.rebuilt_federation(1, 130, 1500, 39, public=True, tables=12)
     return Season.objects.get(club__slug__startswith="fed-")
 
 

@@ -18,8 +18,8 @@ DEMO_ENV := DEBUG=0 HTTPS=0 SECRET_KEY=demo-only-this-key-is-public TIME_ZONE=As
 
 # The packages are installed by uv (pinned here), with the machine's certificates as pip
 # uses them, and compiled to bytecode once: where PYTHONDONTWRITEBYTECODE is set, each of
-# the thirty-odd Python processes a test run starts would otherwise compile Django and the
-# rest again (`manage.py check`: 2.3 s, 1.1 s with the bytecode).
+# the Python processes a test run starts would otherwise compile Django and the rest again
+# (docs/testing.md).
 UV_VERSION := 0.13.9
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)

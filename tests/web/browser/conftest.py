@@ -27,10 +27,8 @@ UNUSED_OFF = (
     "CertificateTransparencyComponentUpdater,PrivacySandboxSettings4"
 )
 """Browser services no page of ours uses: a spare renderer started after each navigation,
-prerendering, translation, Google's hints and feeds.  With them and the services below off,
-the entry and club-night tests take 11% less CPU (99 → 88 core-seconds, sampled from
-``/proc``) and 7% less time; each new tab costs Chromium about 0.2 s of CPU, and the suite
-opens some 350."""
+prerendering, translation, Google's hints and feeds.  Turned off with the services below,
+they leave Chromium less work for each tab the suite opens (docs/testing.md)."""
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",

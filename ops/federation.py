@@ -24,7 +24,7 @@ import datetime as dt
 import functools
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,12 +67,12 @@ POOL_SEED = 2026
 
 
 @functools.cache
-def pools() -> tuple[list[str], ...]:
+def pools() -> tuple[tuple[str, ...], ...]:
     """The pool of every kind of match of :data:`PLAN`, in its order, played once per
     process from :data:`POOL_SEED`: every federation a process generates draws its matches
     from the same pools, so a process that generates many (the test suite) plays them once."""
     rng = random.Random(POOL_SEED)
-    return tuple(match_pool(game, planned, rng) for game, planned in PLAN)
+    return tuple(tuple(match_pool(game, planned, rng)) for game, planned in PLAN)
 
 
 def seated(template: str, handles: list[str]) -> Any:
@@ -150,7 +150,7 @@ def _club(
     n_players: int,
     n_deals: int,
     rng: random.Random,
-    played: tuple[list[str], ...],
+    played: tuple[tuple[str, ...], ...],
     report: Report,
     tables_per_night: int,
 ) -> int:
@@ -223,7 +223,7 @@ def _club(
 def _match(
     match: Match,
     players: list[Player],
-    pool: list[str],
+    pool: Sequence[str],
     room: int,
     rng: random.Random,
     writer: _Writer,

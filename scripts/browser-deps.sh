@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Debian's Chromium (driven by Playwright; never a browser download), poppler-utils
+# Debian's Chromium (driven by Playwright; never a browser download): its headless shell
+# for the browser tests and the full browser for scripts/screenshots.py; poppler-utils
 # (pdftoppm, for the PDF tests) and a Japanese font for Chromium (the pages in 日本語),
 # installed when missing.
 set -euo pipefail
 missing=()
+command -v chromium-headless-shell >/dev/null || missing+=(chromium-headless-shell)
 command -v chromium >/dev/null || missing+=(chromium)
 command -v pdftoppm >/dev/null || missing+=(poppler-utils)
 [ -e /usr/share/fonts/opentype/ipafont-gothic ] || missing+=(fonts-ipafont-gothic)

@@ -60,8 +60,8 @@ browser-deps:
 # The suite on PostgreSQL in parallel, one process per core (pytest-xdist; each process has
 # its own test database, and the tests that share Redis run in one of them).
 # A test process per core (`make test PROCESSES=3` for another number). On 2 cores a third
-# process did not make the suite reliably faster (296-367 s against 316 s with 2; 355 s
-# with 4) and left the offline browser tests less time to see the network come back.
+# process did not make the suite reliably faster and left the offline browser tests less
+# time to see the network come back.
 PROCESSES ?= $(shell nproc)
 PYTEST := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
 	CELERY_TASK_ALWAYS_EAGER=1 DEBUG=0 HTTPS=0 SECRET_KEY=test-only-$$(date +%s%N) \

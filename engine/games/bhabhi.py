@@ -50,7 +50,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.game import DealResult, Game, Scored
-from engine.games.bhabhi_play import Replay, random_game
+from engine.games.bhabhi_play import Replay
+from engine.games.bhabhi_random import random_game
 from engine.match import MatchState
 from engine.problems import MISSING, Checker, gettext_noop, join
 
@@ -152,7 +153,7 @@ def random_deal(
     rng: random.Random, players: list[str], rules: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
     """A full-play record of one game by random legal choices, under any of the rules
-    (given as a record would give them; played by ``bhabhi_play.random_game``)."""
+    (given as a record would give them; played by ``bhabhi_random.random_game``)."""
     given = dict(rules or {})
     checked = Bhabhi().check_rules(given, Checker(), "rules")
     return random_game(rng, players, given, checked)

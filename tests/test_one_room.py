@@ -5,8 +5,9 @@
   and a rename (``tournaments.renames.save_player``).
 - The database toolkit and its one seam between PostgreSQL and SQLite are a package of
   their own (``dbtools``).
-- The page views fetch their objects and say their refusals in one module
-  (``web.pages.getters``), and never replay a match: they ask the action layer
+- The page views fetch their objects in one module (``web.pages.getters``) and say their
+  refusals with ``web.refusals``'s sentences (``tests/web/test_api_words.py`` holds the
+  API to them too), and never replay a match: they ask the action layer
   (``actions.next_deal``) or the score sheet (``scoring.sheets``).
 """
 
@@ -41,7 +42,7 @@ def test_no_workflow_hides_in_a_models_save_or_a_model_signal():
 
 
 def test_page_views_refuse_in_one_module():
-    """``PermissionDenied`` is raised with a sentence of ``web.pages.getters``: no page
+    """``PermissionDenied`` is raised with a sentence of ``web.refusals``: no page
     module writes its own refusal text (a ``gettext_lazy`` or ``_`` call in the raise)."""
     own = [
         f"{path.relative_to(ROOT)}:{node.lineno}"

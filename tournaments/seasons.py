@@ -26,7 +26,12 @@ DERIVED_FROM = ("public", "require_confirmation", "games", *RANKING)
 
 def save_season(season: Season) -> Season:
     """Store a new or changed season; what derives from a changed setting is made again
-    once the change commits (a new season has no match yet: nothing to make)."""
+    once the change commits (a new season has no match yet: nothing to make).
+
+    The season is checked first (``Season.clean`` and its fields): a page, the API, the
+    admin and the divisions' next season are refused alike, in the reader's language, and
+    a refused season stores nothing (Django's ``ValidationError``, by field)."""
+    season.full_clean()
     with transaction.atomic():
         before = (
             Season.objects.select_for_update().filter(pk=season.pk).values(*DERIVED_FROM).first()

@@ -18,6 +18,7 @@ TECHNICAL = {
     # identifiers a scorer types or reads in a record, and names that stay as they are
     "json", "true", "false", "rules", "take_hand", "lead_when_empty", "first_round", "stock",
     "capture", "left", "any", "shoot", "out", "jk", "sa", "h10", "dj",
+    "csv", "xlsx", "utf",  # file formats and an encoding, named as the reader's software names them
 }  # fmt: skip
 
 

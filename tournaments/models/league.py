@@ -235,20 +235,17 @@ class Season(models.Model):
         if self.ranking not in BEST:
             self.best_of = None  # counted by no other method
         if wrong := refusals(self.ranking, self.best_of, self.qualify_minimum):
-            raise ValidationError(wrong)
+            raise ValidationError({k: ValidationError(v, code="ranking") for k, v in wrong.items()})
         if self.club_id and Season.name_taken(self.club_id, self.name, self.pk):
-            raise ValidationError({"name": _("The club has a season of this name already.")})
+            taken = _("The club has a season of this name already.")
+            raise ValidationError({"name": ValidationError(taken, code="unique")})
         if self.pk:
             played = self.games_with_matches() - set(self.games)
             if played:
-                raise ValidationError(
-                    {
-                        "games": _(
-                            "%(games)s has matches in this season: a game with matches stays in its season."
-                        )
-                        % {"games": ", ".join(sorted(played))}
-                    }
-                )
+                kept = _(
+                    "%(games)s has matches in this season: a game with matches stays in its season."
+                ) % {"games": ", ".join(sorted(played))}
+                raise ValidationError({"games": ValidationError(kept, code="game_has_matches")})
 
     @staticmethod
     def name_taken(club_id: int, name: str, pk: int | None = None) -> bool:

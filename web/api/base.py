@@ -15,12 +15,13 @@ from tournaments.messages import public
 from web.api.serializers import (
     DealSerializer,
 )
+from web.refusals import ADMINS_ONLY
 
 
 class ClubRole(permissions.BasePermission):
     """Reads are scoped by ``access.visible``; a change needs the object's club administrator."""
 
-    message = "only a league administrator of this club may change it"
+    message = ADMINS_ONLY
 
     def has_permission(self, request: Request, view: Any) -> bool:
         if request.method in permissions.SAFE_METHODS:
@@ -33,18 +34,11 @@ class ClubRole(permissions.BasePermission):
         return access.can_administer(request.user, obj)
 
 
-def deny(allowed: bool, message: str) -> None:
+def deny(allowed: bool, refusal: object) -> None:
+    """403 saying ``refusal`` (a sentence of ``web.refusals``, or an action's own) unless
+    ``allowed``."""
     if not allowed:
-        raise PermissionDenied(message)
-
-
-ADMINS_ONLY = "only a league administrator of this club may do this"
-NOT_YOUR_TABLE = (
-    "only this table's scorer or a league administrator of the club may enter or correct its deals"
-)
-NOT_AT_THE_TABLE = (
-    "only a scorer or administrator of the club, or a player seated in the match, may confirm"
-)
+        raise PermissionDenied(str(refusal))
 
 
 def rejection_response(rejection: actions.Rejection) -> Response:

@@ -16,8 +16,9 @@ from scoring.finals import season_final
 from tournaments import access, divisions
 from tournaments.models import Move, Season
 from tournaments.records import Rejection
-from web.api.base import ADMINS_ONLY, deny, rejection_response
+from web.api.base import deny, rejection_response
 from web.api.serializers import RejectionSerializer
+from web.refusals import ADMINS_ONLY
 
 
 class DivisionsInputSerializer(serializers.Serializer):

@@ -11,6 +11,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db.models import ProtectedError, RestrictedError
 from django.http import Http404
+from django.utils.translation import gettext
 from rest_framework.exceptions import APIException, ErrorDetail, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -26,7 +27,7 @@ def _flatten(detail: Any, path: str) -> list[dict[str, str]]:
             if isinstance(key, int):  # a list field's item
                 errors.extend(_flatten(value, f"{path}[{key}]"))
                 continue
-            key = "" if key == "non_field_errors" else str(key)
+            key = "" if key in ("non_field_errors", "__all__") else str(key)
             errors.extend(_flatten(value, f"{path}.{key}" if path and key else path or key))
         return errors
     if isinstance(detail, list):
@@ -53,7 +54,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
                 )[:50]
             }
         )
-        message = f"still used by {', '.join(str(n) for n in names)}: delete or move those first"
+        message = gettext("still used by %(names)s: delete or move those first") % {
+            "names": ", ".join(str(n) for n in names)
+        }
         return Response(
             {"errors": [{"code": "in_use", "path": "", "message": message}]}, status=409
         )
@@ -64,13 +67,19 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return response
     if isinstance(exc, Http404):
         response.data = {
-            "errors": [{"code": "not_found", "path": "", "message": str(exc) or "not found"}]
+            "errors": [
+                {"code": "not_found", "path": "", "message": str(exc) or gettext("not found")}
+            ]
         }
         return response
     if isinstance(exc, DjangoPermissionDenied):
         response.data = {
             "errors": [
-                {"code": "permission_denied", "path": "", "message": str(exc) or "not allowed"}
+                {
+                    "code": "permission_denied",
+                    "path": "",
+                    "message": str(exc) or gettext("not allowed"),
+                }
             ]
         }
         return response

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
 from rest_framework.decorators import action
@@ -65,7 +66,7 @@ class PlayerViewSet(ClubScopedViewSet):
                 player, request.user, request.query_params.get("with")
             )
         except LookupError:
-            raise NotFound("no other player of this club by that id") from None
+            raise NotFound(gettext("no other player of this club has that id")) from None
         if opponent is None:
             return Response({"player": player.pk, "opponents": [_record(r) for r in records]})
         body = {"player": player.pk, "with": opponent.pk, "records": [_record(r) for r in records]}

@@ -10,6 +10,7 @@ from typing import Any
 import django_filters
 from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, mixins, permissions, status, throttling, viewsets
 from rest_framework.decorators import action
@@ -21,14 +22,9 @@ from scoring.models import MatchStanding, SeasonStanding
 from scoring.queries import matches_with_standings
 from scoring.ratings import by_rating, scope_for, with_ratings
 from tournaments import access, actions, confirmation, corrections, table_links
+from tournaments.messages import localize
 from tournaments.models import Deal, DealScore, Match, Player, Season, Table
-from web.api.base import (
-    ADMINS_ONLY,
-    NOT_AT_THE_TABLE,
-    NOT_YOUR_TABLE,
-    deny,
-    rejection_response,
-)
+from web.api.base import deny, rejection_response
 from web.api.filters import ClubScopedFilterSet
 from web.api.pagination import NewestFirst
 from web.api.serializers import (
@@ -42,6 +38,12 @@ from web.api.serializers import (
     ReasonSerializer,
     RejectionSerializer,
     SeasonStandingSerializer,
+)
+from web.refusals import (
+    DEALS_ADMINS_ONLY,
+    NOT_YOUR_MATCH,
+    NOT_YOUR_TABLE,
+    SCORERS_ENTER,
 )
 
 
@@ -129,7 +131,7 @@ class MatchViewSet(
         """Administrators reopen a finished match (``{"reason"}``, kept in its history) so
         that its deals can be corrected, or more entered when it was ended by hand."""
         match = self.get_object()
-        deny(access.can_administer(request.user, match), ADMINS_ONLY)
+        deny(access.can_administer(request.user, match), DEALS_ADMINS_ONLY)
         return self._ended_or_reopened(corrections.reopen_match, match)
 
     @extend_schema(
@@ -141,7 +143,7 @@ class MatchViewSet(
         """End the match as it stands (``{"reason"}``): the table's scorer or an
         administrator; an open-ended Napoleon or Rettler match, a night that stops early."""
         match = self.get_object()
-        deny(access.scores_table(request.user, match.table), NOT_YOUR_TABLE)
+        deny(access.scores_table(request.user, match.table), NOT_YOUR_MATCH)
         return self._ended_or_reopened(corrections.end_match, match)
 
     def _ended_or_reopened(self, change: Any, match: Match) -> Response:
@@ -184,7 +186,7 @@ class MatchViewSet(
         if request.method == "GET":
             deals = deals_queryset().filter(match=match).order_by("number")
             return Response(DealSerializer(deals, many=True).data)
-        deny(access.scores_table(request.user, match.table), NOT_YOUR_TABLE)
+        deny(access.scores_table(request.user, match.table), SCORERS_ENTER)
         payload = DealInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         try:
@@ -238,7 +240,7 @@ class DealViewSet(
 
     def _administered_deal(self) -> Deal:
         deal = self.get_object()
-        deny(access.can_administer(self.request.user, deal), ADMINS_ONLY)
+        deny(access.can_administer(self.request.user, deal), DEALS_ADMINS_ONLY)
         return deal
 
     def _changed(self, change: Any, deal: Deal, *args: Any) -> Response:
@@ -320,7 +322,8 @@ class DealViewSet(
         try:
             deal = actions.confirm_deal(deal, access.signed_in(request.user), holder=holder)
         except actions.Rejection as rejection:
-            deny(rejection.errors[0]["code"] not in confirmation.FORBIDDEN, NOT_AT_THE_TABLE)
+            forbidden = rejection.errors[0]["code"] in confirmation.FORBIDDEN
+            deny(not forbidden, localize(rejection.errors[0]))
             return rejection_response(rejection)
         return Response(DealSerializer(deals_queryset().get(pk=deal.pk)).data)
 
@@ -347,7 +350,7 @@ class StandingsView(generics.GenericAPIView):
         match_id = request.query_params.get("match")
         season_id = request.query_params.get("season")
         if bool(match_id) == bool(season_id):
-            raise ValidationError({"match": "give either match or season"})
+            raise ValidationError({"match": gettext("give either a match or a season")})
         user = request.user
         rows: QuerySet[Any]
         if match_id:
@@ -367,7 +370,7 @@ class StandingsView(generics.GenericAPIView):
                 standings = standings.filter(player=_int(player, "player"))
             order = request.query_params.get("order", "points")
             if order not in ("points", "rating"):
-                raise ValidationError({"order": "points or rating"})
+                raise ValidationError({"order": gettext("order by 'points' or 'rating'")})
             scope = scope_for(user, season.club_id)
             rows = (
                 by_rating(standings, scope) if order == "rating" else with_ratings(standings, scope)
@@ -381,4 +384,5 @@ def _int(value: str, name: str) -> int:
     try:
         return int(value)
     except ValueError:
-        raise ValidationError({name: f"{value!r} is not a number"}) from None
+        wrong = gettext("%(value)s is not a whole number") % {"value": repr(value)}
+        raise ValidationError({name: wrong}) from None

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import JSONParser
@@ -30,9 +31,21 @@ def depth(value: Any, limit: int = MAX_DEPTH) -> int:
     return deepest
 
 
+def not_json(exc: ValueError | RecursionError) -> str:
+    """Why a text is not JSON, and where, in the reader's language."""
+    if isinstance(exc, json.JSONDecodeError):
+        return gettext("not JSON: line %(line)s, column %(column)s") % {
+            "line": exc.lineno,
+            "column": exc.colno,
+        }
+    if isinstance(exc, RecursionError):
+        return gettext("JSON nested more than %(most)s levels deep") % {"most": MAX_DEPTH}
+    return gettext("not JSON: the text is not UTF-8")
+
+
 class PayloadTooLarge(APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "the request body is larger than 1 MB"
+    default_detail = gettext_lazy("the request body is larger than 1 MB")
     default_code = "too_large"
 
 
@@ -50,10 +63,8 @@ class SafeJSONParser(JSONParser):
             raise PayloadTooLarge()
         try:
             data = json.loads(raw.decode("utf-8"))
-        except RecursionError:
-            raise ParseError("JSON nested too deeply") from None
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise ParseError(f"JSON parse error - {exc}") from None
+        except (ValueError, RecursionError) as exc:
+            raise ParseError(not_json(exc)) from None
         if depth(data) > MAX_DEPTH:
-            raise ParseError(f"JSON nested more than {MAX_DEPTH} levels deep")
+            raise ParseError(not_json(RecursionError()))
         return data

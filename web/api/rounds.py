@@ -19,8 +19,9 @@ from scoring.tasks import live_refresher
 from tournaments import access, rounds
 from tournaments.models import ClubNight, Match, Round
 from tournaments.records import Rejection
-from web.api.base import ADMINS_ONLY, deny, rejection_response
+from web.api.base import deny, rejection_response
 from web.api.serializers import RejectionSerializer
+from web.refusals import ADMINS_ONLY
 
 
 class RoundInputSerializer(serializers.Serializer):

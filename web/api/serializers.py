@@ -5,14 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.fields import get_error_detail
 
 import engine
 from scoring.models import MatchStanding, SeasonStanding
 from scoring.players import figures
-from tournaments import access, nights, ranking, renames, seasons
+from tournaments import access, nights, renames, seasons
 from tournaments import members as club_members
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Deal, DealVersion, Match, Player, Season, Table
@@ -52,12 +55,19 @@ class SavedByItsAction:
     saved_by: Callable[[Any], Any]
 
     def create(self, validated_data: dict[str, Any]) -> Any:
-        return self.saved_by(self.Meta.model(**validated_data))
+        return self._saved(self.Meta.model(**validated_data))
 
     def update(self, instance: Any, validated_data: dict[str, Any]) -> Any:
         for name, value in validated_data.items():
             setattr(instance, name, value)
-        return self.saved_by(instance)
+        return self._saved(instance)
+
+    def _saved(self, instance: Any) -> Any:
+        """The action's refusal (Django's ``ValidationError``, by field) as the API's 400."""
+        try:
+            return self.saved_by(instance)
+        except DjangoValidationError as refusal:
+            raise serializers.ValidationError(get_error_detail(refusal)) from None
 
 
 class PlayerSerializer(
@@ -109,38 +119,6 @@ class SeasonSerializer(SavedByItsAction, serializers.ModelSerializer):
             "next_season",
         ]
         read_only_fields = ["closed_at", "next_season"]
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        starts, ends = attrs.get("starts_on"), attrs.get("ends_on")
-        if starts and ends and ends < starts:
-            raise serializers.ValidationError({"ends_on": "a season cannot end before it starts"})
-        club = attrs.get("club", getattr(self.instance, "club", None))
-        name = attrs.get("name", getattr(self.instance, "name", None))
-        if (
-            club is not None
-            and name
-            and Season.name_taken(club.pk, name, getattr(self.instance, "pk", None))
-        ):
-            raise serializers.ValidationError(
-                {"name": "the club has a season of this name already"}, code="unique"
-            )
-        method = attrs.get("ranking", getattr(self.instance, "ranking", ranking.Method.TOTAL))
-        if method not in ranking.BEST:
-            attrs["best_of"] = None  # counted by no other method
-        best_of = attrs.get("best_of", getattr(self.instance, "best_of", None))
-        minimum = attrs.get("qualify_minimum")
-        if wrong := ranking.refusals(method, best_of, minimum):
-            raise serializers.ValidationError(wrong, code="ranking")
-        if self.instance is not None and "games" in attrs:
-            played = self.instance.games_with_matches() - set(attrs["games"])
-            if played:
-                raise serializers.ValidationError(
-                    {
-                        "games": f"{', '.join(sorted(played))} has matches in this season: a game with matches stays in its season"
-                    },
-                    code="game_has_matches",
-                )
-        return attrs
 
 
 class ClubNightSerializer(SavedByItsAction, serializers.ModelSerializer):
@@ -330,7 +308,9 @@ class DealInputSerializer(serializers.Serializer):
         if isinstance(data, dict):
             unknown = sorted(set(data) - set(self.fields))
             if unknown:
-                raise serializers.ValidationError({key: "unknown field" for key in unknown})
+                raise serializers.ValidationError(
+                    {key: gettext("unknown field") for key in unknown}
+                )
         return super().to_internal_value(data)
 
 

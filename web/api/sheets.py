@@ -22,7 +22,9 @@ from tournaments.models import Club
 from tournaments.records import Rejection
 from tournaments.sheets import cells, check, write
 from tournaments.sheets.preview import Preview
-from web.api.base import ADMINS_ONLY, deny
+from web.api.base import deny
+from web.api.parsers import not_json
+from web.refusals import ADMINS_ONLY
 
 
 def _answer(preview: Preview) -> dict[str, Any]:
@@ -72,13 +74,14 @@ class ScoreSheetsView(APIView):
         deny(access.can_administer(request.user, club), ADMINS_ONLY)
         upload = request.FILES.get("file")
         if upload is None:
-            raise ValidationError({"file": "attach the CSV or XLSX file as `file`"})
+            raise ValidationError({"file": gettext("attach the CSV or XLSX file as 'file'")})
         try:
             answers = json.loads(request.data.get("players") or "{}")
         except (ValueError, RecursionError) as exc:
-            raise ValidationError({"players": f"not JSON: {exc}"}) from None
+            raise ValidationError({"players": not_json(exc)}) from None
         if not isinstance(answers, dict) or not all(isinstance(v, str) for v in answers.values()):
-            raise ValidationError({"players": 'a JSON object of names: "new" or a handle'})
+            wrong = gettext("a JSON object of names, each 'new' or a player's handle")
+            raise ValidationError({"players": wrong})
         dry_run = str(request.data.get("dry_run", "")).lower() in ("1", "true", "yes", "on")
         if upload.size is not None and upload.size > cells.MAX_BYTES:  # before reading it
             body = {

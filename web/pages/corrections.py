@@ -23,7 +23,8 @@ from tournaments.records import Rejection
 from web.pages import tables
 from web.pages.entry import RANKS, SUIT_MARKS
 from web.pages.forms import CorrectionForm
-from web.pages.getters import DEALS_ADMINS_ONLY, NOT_YOUR_MATCH, NOT_YOUR_TABLE, visible_deal
+from web.pages.getters import visible_deal
+from web.refusals import DEALS_ADMINS_ONLY, NOT_YOUR_MATCH, NOT_YOUR_TABLE
 
 
 def _effect_line(effect: list[corrections.Effect]) -> str:

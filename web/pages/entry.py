@@ -26,7 +26,7 @@ from tournaments.messages import localize
 from tournaments.models import Deal, Match
 from web.pages import tables
 from web.pages.forms import DealEntryForm
-from web.pages.getters import NOT_THIS_TABLE
+from web.refusals import NOT_THIS_TABLE
 
 SUIT_MARKS = [("S", "♠"), ("H", "♡"), ("D", "♢"), ("C", "♣")]
 RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]

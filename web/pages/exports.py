@@ -14,7 +14,8 @@ from django.views.decorators.http import require_POST, require_safe
 from scoring import jobs
 from scoring.models import Export
 from scoring.tasks import ask_export
-from web.pages.getters import FILES_FOR_ADMINS, administered, administered_club, visible
+from web.pages.getters import administered, administered_club, visible
+from web.refusals import FILES_FOR_ADMINS
 
 
 @login_required

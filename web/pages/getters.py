@@ -1,6 +1,6 @@
 """The objects a page acts on, each fetched for the reader with the right the page needs,
-and the words a refusal says: one place for every page (the API's are in
-``web.api.base``).
+one place for every page.  The words of a refusal are ``web.refusals``, which the API
+shares.
 
 A getter answers 404 for an object the reader may not know of (another club's private
 one, or a missing one: alike) and 403, with the page's sentence, for one they may read
@@ -16,31 +16,10 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext_lazy
 
 from tournaments import access
 from tournaments.models import Club, ClubNight, Deal, Season, Table
-
-ADMINS_ONLY = gettext_lazy("Only a league administrator of this club sets it up.")
-"""Every page of a club's set-up: players, members, seasons, nights, draws and rounds."""
-DEALS_ADMINS_ONLY = gettext_lazy(
-    "Only a league administrator of this club deletes, restores and reopens."
-)
-NOT_YOUR_TABLE = gettext_lazy(
-    "Only this table's scorer or a league administrator corrects and deletes its deals."
-)
-NOT_YOUR_MATCH = gettext_lazy("Only this table's scorer or a league administrator ends its match.")
-NOT_THIS_TABLE = gettext_lazy(
-    "Only this table's scorer, a league administrator or whoever holds the table's link "
-    "enters its deals."
-)
-LINKS_ADMINS_ONLY = gettext_lazy("Only a league administrator of this club changes table links.")
-SCORERS_ADMINS_ONLY = gettext_lazy(
-    "Only a league administrator of this club names a table's scorer."
-)
-FILES_FOR_ADMINS = gettext_lazy(
-    "Only the club's league administrators have its files made and download them."
-)
+from web.refusals import ADMINS_ONLY
 
 M = TypeVar("M", bound=Model)
 

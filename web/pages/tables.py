@@ -30,7 +30,8 @@ from tournaments.messages import localize
 from tournaments.models import Deal, Match, Player, Seat, Table
 from tournaments.records import Rejection, error
 from tournaments.textfile import whole_number
-from web.pages.getters import LINKS_ADMINS_ONLY, SCORERS_ADMINS_ONLY, administered_table
+from web.pages.getters import administered_table
+from web.refusals import LINKS_ADMINS_ONLY, SCORERS_ADMINS_ONLY
 
 
 def link_holder(request: HttpRequest, table: Table) -> bool:

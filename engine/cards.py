@@ -39,6 +39,15 @@ class Suit(StrEnum):
     CLUBS = "C"
 
 
+SAME_COLOUR: dict[Suit, Suit] = {
+    Suit.SPADES: Suit.CLUBS,
+    Suit.CLUBS: Suit.SPADES,
+    Suit.HEARTS: Suit.DIAMONDS,
+    Suit.DIAMONDS: Suit.HEARTS,
+}
+"""Each suit's other suit of the same colour: Napoleon's and Rettler's 裏ジャック, Comp-13's
+裏札."""
+
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 """Ranks in the order of a suit, ace low (games give their own strength orders)."""
 

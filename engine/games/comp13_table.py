@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.cards import Card, Suit
+from engine.cards import SAME_COLOUR, Card, Suit
 from engine.text import gettext_noop
 
 FIELDS = "ABCD"
@@ -20,8 +20,6 @@ TABLE_LIMIT = 52
 COMP = 13
 RANK = {"A": 1, "J": 11, "Q": 12, "K": 13}
 SUIT_ORDER = {Suit.SPADES: 4, Suit.HEARTS: 3, Suit.DIAMONDS: 2, Suit.CLUBS: 1}
-PARTNER = {Suit.SPADES: Suit.CLUBS, Suit.CLUBS: Suit.SPADES, Suit.HEARTS: Suit.DIAMONDS,
-           Suit.DIAMONDS: Suit.HEARTS}  # fmt: skip
 MOVE_KEYS = frozenset({"player", "play", "field", "card", "take", "capture"})
 
 
@@ -34,7 +32,7 @@ def rank(card: Card) -> int:
 
 def ura(card: Card) -> Card | None:
     """裏札: the same rank in the other suit of the same colour (none for the joker)."""
-    return None if card.suit is None else Card(PARTNER[card.suit].value + (card.rank or ""))
+    return None if card.suit is None else Card(SAME_COLOUR[card.suit].value + (card.rank or ""))
 
 
 class MoveError(ValueError):

@@ -41,12 +41,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.cards import BRIDGE, JOKER, Card, Suit
+from engine.cards import BRIDGE, JOKER, SAME_COLOUR, Card, Suit
 from engine.games import follow
 from engine.games.tricks import (
     JOKER_CALL,
     MIGHTY,
-    PARTNER,
     RANK_ORDER,
     TRUMP_SUIT,
     TrickContext,
@@ -115,9 +114,9 @@ def classify_lead(
 def bomb_true_suits(ctx: TrickContext) -> frozenset[Suit] | None:
     """The suits whose jacks count as 正/裏 for a 原爆 (the named suit's colour in no-trump)."""
     if ctx.trump.notrump:
-        return None if ctx.named is None else frozenset({ctx.named, PARTNER[ctx.named]})
+        return None if ctx.named is None else frozenset({ctx.named, SAME_COLOUR[ctx.named]})
     suits = ctx.trump.suits(None)
-    return suits | {PARTNER[s] for s in suits}
+    return suits | {SAME_COLOUR[s] for s in suits}
 
 
 def lead_suit(lead: Lead, ctx: TrickContext) -> Suit | None:
@@ -189,7 +188,7 @@ def _pair_winner(plays: list[tuple[Card, ...]], lead: Lead, ctx: TrickContext) -
     trumps = frozenset() if ctx.restricted else ctx.trump.suits(suit)
     jack = None if ctx.restricted else ctx.trump.jack_rank
     true_suits = trumps
-    false_suit = PARTNER[next(iter(trumps))] if len(trumps) == 1 else None
+    false_suit = SAME_COLOUR[next(iter(trumps))] if len(trumps) == 1 else None
 
     def is_true(c: Card) -> bool:
         return jack is not None and c.rank == jack and c.suit in true_suits

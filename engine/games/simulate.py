@@ -15,10 +15,9 @@ from engine.cards import BRIDGE, Card, Suit
 from engine.games.declarer import TRUMPS, DeclarerGame
 from engine.games.follow import random_legal_play
 from engine.games.leads import Lead, LeadKind, classify_lead, duty_for, resolve
-from engine.games.tricks import TrickContext, Trump
+from engine.games.tricks import TRUMP_SUIT, TrickContext, Trump
 
-SUIT_NAMES = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds",
-              Suit.CLUBS: "clubs"}  # fmt: skip
+SUIT_NAMES = {suit: name for name, suit in TRUMP_SUIT.items()}
 
 
 def random_full_deal(

@@ -34,14 +34,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from engine.cards import BRIDGE, JOKER, Card, Suit
+from engine.cards import BRIDGE, JOKER, SAME_COLOUR, Card, Suit
 
 RANK_ORDER = {"A": 14, "K": 13, "Q": 12, "J": 11, "10": 10, "9": 9, "8": 8, "7": 7, "6": 6,
               "5": 5, "4": 4, "3": 3, "2": 2}  # fmt: skip
-
-PARTNER = {Suit.SPADES: Suit.CLUBS, Suit.CLUBS: Suit.SPADES, Suit.HEARTS: Suit.DIAMONDS,
-           Suit.DIAMONDS: Suit.HEARTS}  # fmt: skip
-"""Each suit's suit of the same colour (裏ジャック)."""
 
 BLACK = frozenset({Suit.SPADES, Suit.CLUBS})
 RED = frozenset({Suit.HEARTS, Suit.DIAMONDS})
@@ -178,7 +174,7 @@ def trick_winner(cards: Sequence[Card], ctx: TrickContext) -> int:
         trumps, jack, false_suit = NO_SUITS, None, None
     else:
         trumps, jack = trump.suits(suit), trump.jack_rank
-        false_suit = PARTNER[next(iter(trumps))] if len(trumps) == 1 else None
+        false_suit = SAME_COLOUR[next(iter(trumps))] if len(trumps) == 1 else None
         if codes[0] != JOKER_CALL and all(c.suit is suit for c in cards):
             twos = [i for i, c in enumerate(cards) if c.rank == "2"]
             if twos:

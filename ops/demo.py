@@ -56,11 +56,13 @@ def load_demo() -> Club | None:
         MEMBER[0], "member@example.org", MEMBER[1]
     )
     club = Club.objects.create(name=DEMO_CLUB, slug="kanda")
-    Membership.objects.bulk_create([
-        Membership(club=club, user=admin, role=Membership.Role.ADMIN),
-        Membership(club=club, user=scorer, role=Membership.Role.SCORER),
-        Membership(club=club, user=member, role=Membership.Role.MEMBER),
-    ])  # fmt: skip
+    Membership.objects.bulk_create(
+        [
+            Membership(club=club, user=admin, role=Membership.Role.ADMIN),
+            Membership(club=club, user=scorer, role=Membership.Role.SCORER),
+            Membership(club=club, user=member, role=Membership.Role.MEMBER),
+        ]
+    )
     players = {
         handle: Player.objects.create(
             club=club,

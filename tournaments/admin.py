@@ -304,8 +304,15 @@ class DealScoreInline(admin.TabularInline):
 
 
 STORED_DEAL_FIELDS = [
-    "match", "number", "entered_by", "entered_at", "confirmed_by", "confirmed_at", "deleted_at", "pretty_record",
-]  # fmt: skip
+    "match",
+    "number",
+    "entered_by",
+    "entered_at",
+    "confirmed_by",
+    "confirmed_at",
+    "deleted_at",
+    "pretty_record",
+]
 """A stored deal is shown, never edited here: corrections keep their history (the API)."""
 
 

@@ -59,8 +59,11 @@ def club_setup(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-LIST_COLUMNS = {"name": gettext_lazy("Name"), "name_ja": gettext_lazy("Name in Japanese"),
-                "handle": gettext_lazy("Handle")}  # fmt: skip
+LIST_COLUMNS = {
+    "name": gettext_lazy("Name"),
+    "name_ja": gettext_lazy("Name in Japanese"),
+    "handle": gettext_lazy("Handle"),
+}
 
 
 def _where(path: str) -> str:

@@ -2,7 +2,10 @@
 opens in an ``{% if %}``, ``{% else %}``, ``{% for %}`` or ``{% block %}`` branch closes in
 that same branch.  A ``<form>`` opened under ``{% if %}`` and closed after ``{% endif %}``
 renders as broken markup the other way, and no page test would see it.  (djLint, in
-``make lint``, lays the templates out one element a line; it does not follow branches.)"""
+``make lint``, lays the templates out; it does not follow branches.)
+
+And one element a line: djLint keeps inline elements (links, spans) where they are
+written, so two links side by side are held apart here."""
 
 import re
 from dataclasses import dataclass, field
@@ -110,3 +113,34 @@ def test_the_check_passes_what_holds_together():
     {% for x in y %}<span>{{ x }}</span>{% empty %}<em>none</em>{% endfor %}</li>
     {% blocktranslate count n=k %}<b>{{ n }}</b> deal{% plural %}<b>{{ n }}</b> deals{% endblocktranslate %}"""
     assert unbalanced(source) == []
+
+
+INLINE = "a|span|button|label|strong|em|small|time|output"
+SIBLING = re.compile(rf"</({INLINE})>[ \t]+[^<\n]*<({INLINE}|input|select|img)\b")
+"""An element closed with another after it on its line, with a space or a ``·`` between
+(djLint keeps inline elements where they are written)."""
+PROSE = re.compile(
+    r"{%\s*blocktrans.*?{%\s*endblocktrans\w*\s*%}|<(pre|script|style)\b.*?</\1>", re.S
+)
+
+
+def crowded(source: str) -> list[int]:
+    """The lines that hold two elements side by side, outside prose to translate."""
+    source = PROSE.sub(lambda m: "\n" * m[0].count("\n"), source)
+    return [n for n, line in enumerate(source.split("\n"), 1) if SIBLING.search(line)]
+
+
+@pytest.mark.parametrize(
+    "template", sorted(TEMPLATES.rglob("*.html")), ids=lambda p: str(p.relative_to(TEMPLATES))
+)
+def test_one_element_a_line(template):
+    assert crowded(template.read_text()) == []
+
+
+def test_the_line_check_sees_links_side_by_side_but_not_prose():
+    assert crowded('<p>\n  <a href="/a">A</a> · <a href="/b">B</a>\n</p>') == [2]
+    assert crowded("<a>A</a>\n<span>x</span>: y") == []
+    assert (
+        crowded("{% blocktranslate %}a <code>b</code> and <em>c</em> d{% endblocktranslate %}")
+        == []
+    )

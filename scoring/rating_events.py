@@ -150,8 +150,8 @@ STATEMENT = """
 """The counting deals' events in rating order (``DEAL_ORDER``) on PostgreSQL, a row per
 match: the matches sorted first (a few thousand narrow rows), then each match's deals
 taken by their index (match, number) and their events joined into one array, so that
-no deal is sorted with its event nor sent as a row of its own (ten clubs at 1,000,000
-deals: 3.7 µs a deal sorted and sent one by one, 2.2 µs so).  The array is joined in
+no deal is sorted with its event nor sent as a row of its own (docs/benchmarks.md has
+the figures).  The array is joined in
 the order of the subquery under it, with nothing between them that could reorder its
 rows (PostgreSQL's documented condition for this); its ``ORDER BY`` is the index's
 own order, where an ``ORDER BY`` inside the aggregate sorted every match's deals again.

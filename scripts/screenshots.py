@@ -14,14 +14,8 @@ from playwright.sync_api import sync_playwright
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+ARGS = ["--disable-gpu", "--disable-sync"]
+"""Beside Playwright's own switches (no sandbox, no background networking, no updates)."""
 
 
 def rettler_deal(page) -> None:

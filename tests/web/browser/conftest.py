@@ -34,18 +34,16 @@ UNUSED_OFF = (
 prerendering, translation, Google's hints and feeds.  Turned off with the services below,
 they leave Chromium less work for each tab the suite opens (docs/testing.md)."""
 ARGS = [
-    "--no-sandbox",
     "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
     "--disable-sync",
-    "--no-first-run",
     f"--disable-features={PLAYWRIGHTS_OFF},{UNUSED_OFF}",
     "--disable-client-side-phishing-detection",
     "--disable-domain-reliability",
     "--safebrowsing-disable-auto-update",
     "--disable-print-preview",
 ]
+"""Beside Playwright's own switches (no sandbox, no background networking, no updates, no
+first-run pages), which it passes to any Chromium it launches."""
 
 
 @pytest.fixture(scope="session")

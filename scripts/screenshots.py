@@ -1,4 +1,5 @@
-"""Take the README's screenshots of a running demo (``make demo`` in another shell).
+"""Take the screenshots of docs/pages.md and the README's season page from a running
+demo (``make demo`` in another shell).
 
     .venv/bin/python scripts/screenshots.py [http://127.0.0.1:8000]
 

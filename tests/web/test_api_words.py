@@ -197,3 +197,20 @@ def test_a_season_the_action_refuses_is_refused_alike_by_page_and_api(ja_api, cl
         "/api/seasons/", {"club": club.pk, "name": "autumn", "games": ["napoleon"]}, format="json"
     )
     assert [(e["code"], e["path"]) for e in taken.json()["errors"]] == [("unique", "name")]
+
+
+@pytest.mark.django_db
+def test_a_club_still_in_use_names_what_uses_it_in_the_readers_language(
+    ja_api, league_admin, season, club
+):
+    """The 409 names the kinds of rows that hold the club (the models' names, which the
+    admin shows too), in Japanese as in English."""
+    answers = {
+        language: client.delete(f"/api/clubs/{club.pk}/")
+        for language, client in (("ja", ja_api(league_admin)), ("en", client_of(league_admin)))
+    }
+    assert [a.status_code for a in answers.values()] == [409, 409]
+    ja, en = (a.json()["errors"][0]["message"] for a in answers.values())
+    assert "シーズン" in ja and english_words(ja) == []
+    assert en.startswith("still used by seasons")
+    assert Season.objects.filter(pk=season.pk).exists()

@@ -12,6 +12,7 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 import engine
 from tournaments.names import KANA, look_alike, normal
@@ -135,6 +136,8 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["club", "display_name"]
+        verbose_name = pgettext_lazy("model", "player")
+        verbose_name_plural = pgettext_lazy("model", "players")
         constraints = [
             models.UniqueConstraint(fields=["club", "handle"], name="player_handle_unique_in_club"),
             # An account is at most one player of a club.
@@ -215,6 +218,8 @@ class Season(models.Model):
 
     class Meta:
         ordering = ["club", "-starts_on", "name"]
+        verbose_name = pgettext_lazy("model", "season")
+        verbose_name_plural = pgettext_lazy("model", "seasons")
         constraints = [
             models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club")
         ]

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext_lazy
 
 from tournaments.models.league import Player, Season, game_choices
 
@@ -65,6 +65,8 @@ class ClubNight(models.Model):
 
     class Meta:
         ordering = ["-date"]
+        verbose_name = pgettext_lazy("model", "club night")
+        verbose_name_plural = pgettext_lazy("model", "club nights")
         # The latest nights first (home page, admin) read from the newest end, not sorted.
         indexes = [models.Index(fields=["date", "id"], name="night_latest")]
         constraints = [

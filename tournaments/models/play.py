@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 import engine
 from dbtools import backend
@@ -86,7 +87,8 @@ class Match(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        verbose_name_plural = "matches"
+        verbose_name = pgettext_lazy("model", "match")
+        verbose_name_plural = pgettext_lazy("model", "matches")
         indexes = [
             models.Index(fields=["table", "status"]),
             # The latest matches first (home page, API) read from the newest end, not sorted.
@@ -127,6 +129,8 @@ class Seat(models.Model):
 
     class Meta:
         ordering = ["match", "position"]
+        verbose_name = pgettext_lazy("model", "seat")
+        verbose_name_plural = pgettext_lazy("model", "seats")
         constraints = [
             models.UniqueConstraint(fields=["match", "position"], name="seat_position_unique"),
             models.UniqueConstraint(fields=["match", "player"], name="seat_player_unique"),
@@ -230,6 +234,8 @@ class Deal(models.Model):
 
     class Meta:
         ordering = ["match", "number"]
+        verbose_name = pgettext_lazy("model", "deal")
+        verbose_name_plural = pgettext_lazy("model", "deals")
         constraints = [
             # Two scorers submitting the same deal number: one wins, the other gets a conflict.
             models.UniqueConstraint(fields=["match", "number"], name="deal_number_unique_in_match"),
@@ -366,6 +372,8 @@ class DealScore(models.Model):
 
     class Meta:
         ordering = ["deal", "player"]
+        verbose_name = pgettext_lazy("model", "deal score")
+        verbose_name_plural = pgettext_lazy("model", "deal scores")
         constraints = [models.UniqueConstraint(fields=["deal", "player"], name="deal_score_unique")]
         # The season rebuild aggregates by player over a season's deals.
         indexes = [models.Index(fields=["player", "deal"])]

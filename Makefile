@@ -62,10 +62,13 @@ browser-deps:
 # A test process per core (`make test PROCESSES=3` for another number). On 2 cores a third
 # process did not make the suite reliably faster and left the offline browser tests less
 # time to see the network come back.
+# The suite writes bytecode (gitignored) even where the machine sets PYTHONDONTWRITEBYTECODE:
+# the project's modules, and the tests and pytest plugins pytest rewrites, are compiled by
+# the first of the suite's Python processes and read by every later one (docs/testing.md).
 PROCESSES ?= $(shell nproc)
 PYTEST := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL) \
 	CELERY_TASK_ALWAYS_EAGER=1 DEBUG=0 HTTPS=0 SECRET_KEY=test-only-$$(date +%s%N) \
-	$(BIN)/pytest -n $(PROCESSES) --dist loadgroup
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n $(PROCESSES) --dist loadgroup
 
 # Everything: lint and every test, with real Celery workers on Redis and headless Chromium
 # (tests/test_documents_site.py builds the documents and fails on a broken link).

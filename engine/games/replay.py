@@ -10,7 +10,8 @@ after the exchange; none when the declarer took them all: 1人立ち).
 Every illegal play is reported with its path; the replay goes on after one, so
 that a scorer sees all of them at once.  Leads, Rettler's pairs (2枚回し), 点札請求
 and 原爆 are in :mod:`engine.games.leads`, the duties of following in
-:mod:`engine.games.follow`.
+:mod:`engine.games.follow`; a trick is read from the record by
+:mod:`engine.games.trick_records`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from typing import Any, Protocol
 from engine.cards import BRIDGE, BY_CODE, Card
 from engine.games.follow import is_legal
 from engine.games.leads import classify_lead, duty_for, resolve
-from engine.games.tricks import TRUMP_SUIT, TrickContext, Trump
+from engine.games.trick_records import named_suit, read_plays
+from engine.games.tricks import TrickContext, Trump
 from engine.problems import Checker, gettext_noop, join
 
 
@@ -188,10 +190,6 @@ def deck_size(deck: Mapping[str, int]) -> int:
     return sum(deck.values())
 
 
-LEAD_KEYS = frozenset({"player", "cards", "suit"})
-PLAY_KEYS = frozenset({"player", "cards"})
-
-
 def _play_tricks(
     game: DeclarerRules,
     record: Mapping[str, Any],
@@ -226,7 +224,7 @@ def _play_tricks(
                 gettext_noop("the hands are empty: the deal is over"),
             )
             return None
-        plays = _read_plays(trick, f"tricks[{t}]", n, checker)
+        plays = read_plays(trick, f"tricks[{t}]", n, checker)
         if plays is None:
             return None
         start = seat[leader]
@@ -245,7 +243,7 @@ def _play_tricks(
         lead_cards, lead_raw = plays[0][1], plays[0][2]
         named = None
         if "suit" in lead_raw or lead_cards[0].is_joker or len(lead_cards) > 2:
-            named = _named_suit(lead_raw, lead_cards, trump, checker, f"tricks[{t}].plays[0]")
+            named = named_suit(lead_raw, lead_cards, trump, checker, f"tricks[{t}].plays[0]")
         ctx = TrickContext(
             trump, t == 0, len(lead_cards) == sizes[leader], rettler, named, point_call
         )
@@ -323,115 +321,3 @@ def _play_tricks(
             names=", ".join(left),
         )
     return result if checker.ok else None
-
-
-def _read_plays(
-    trick: Any, path: str, n: int, checker: Checker
-) -> list[tuple[str, list[Card], Mapping[str, Any]]] | None:
-    """The trick's plays as (player, cards, raw object); ``None`` after a problem.
-
-    Paths are only built when something is wrong: this runs for every play of
-    every trick.
-    """
-    raw_plays = trick.get("plays") if type(trick) is dict and len(trick) == 1 else None
-    if type(raw_plays) is not list:
-        trick = checker.typed(trick, dict, path)
-        if trick is None:
-            return None
-        checker.known_keys(trick, {"plays"}, path)
-        raw_plays = checker.typed(checker.require(trick, "plays", path), list, join(path, "plays"))
-        if raw_plays is None:
-            return None
-    if len(raw_plays) != n:
-        checker.add(
-            "wrong_play_count",
-            join(path, "plays"),
-            gettext_noop("every one of the %(n)s players plays once"),
-            n=n,
-        )
-        return None
-    plays: list[tuple[str, list[Card], Mapping[str, Any]]] = []
-    allowed = LEAD_KEYS
-    for k, play in enumerate(raw_plays):
-        if type(play) is dict and play.keys() <= allowed:
-            who = play.get("player")
-            cards = _fast_cards(play.get("cards"))
-            if type(who) is str and cards is not None:
-                plays.append((who, cards, play))
-                allowed = PLAY_KEYS
-                continue
-        play_path = join(join(path, "plays"), k)
-        before = len(checker.problems)
-        play = checker.typed(play, dict, play_path)
-        if play is None:
-            return None
-        checker.known_keys(play, allowed, play_path)
-        who = checker.typed(
-            checker.require(play, "player", play_path), str, join(play_path, "player")
-        )
-        cards = checker.cards(checker.require(play, "cards", play_path), join(play_path, "cards"))
-        if cards == []:
-            checker.add(
-                "wrong_card_count",
-                join(play_path, "cards"),
-                gettext_noop("a play has at least one card"),
-            )
-        if who is None or not cards or len(checker.problems) > before:
-            return None
-        # Cards written otherwise than their codes (♠A, sa): read, and the play goes on.
-        plays.append((who, cards, play))
-        allowed = PLAY_KEYS
-    return plays
-
-
-def _fast_cards(value: Any) -> list[Card] | None:
-    """The cards of a non-empty list of canonical codes; ``None`` sends the caller to the checks."""
-    if type(value) is not list or not value:
-        return None
-    cards = [BY_CODE.get(item) if type(item) is str else None for item in value]
-    return None if None in cards else cards  # type: ignore[return-value]
-
-
-def _named_suit(
-    play: Mapping[str, Any], cards: list[Card], trump: Trump, checker: Checker, path: str
-) -> Any:
-    """The suit named on a joker lead or a 原爆 (``suit`` on the lead play).
-
-    Required in the no-trump family.  With red/black the contract lets the record
-    name one of the two trump suits; the followers may still play either (2.3.4).
-    """
-    names = cards[0].is_joker or len(cards) > 2
-    if "suit" not in play:
-        if names and trump.notrump:
-            checker.add(
-                "missing_field",
-                join(path, "suit"),
-                gettext_noop("a joker lead or a 原爆 in no-trump names a suit"),
-            )
-        return None
-    name = play["suit"]
-    if not isinstance(name, str) or name not in TRUMP_SUIT:
-        checker.add(
-            "unknown_suit",
-            join(path, "suit"),
-            gettext_noop("%(name)s is not spades, hearts, diamonds or clubs"),
-            name=repr(name),
-        )
-        return None
-    if not (names and (trump.notrump or trump.name in ("red", "black"))):
-        checker.add(
-            "not_applicable",
-            join(path, "suit"),
-            gettext_noop("only a joker lead or a 原爆 in no-trump or red/black names a suit"),
-        )
-        return None
-    if trump.name in ("red", "black") and TRUMP_SUIT[name] not in trump.suits(None):
-        checker.add(
-            "unknown_suit",
-            join(path, "suit"),
-            gettext_noop("%(name)s is not a %(name2)s trump suit"),
-            name=name,
-            name2=trump.name,
-        )
-        return None
-    return TRUMP_SUIT[name]

@@ -14,7 +14,7 @@ DEMO_PORT ?= 8000
 DEMO_ENV := DEBUG=0 HTTPS=0 SECRET_KEY=demo-only-this-key-is-public TIME_ZONE=Asia/Tokyo ALLOW_SIGN_UP=1 LOG_LEVEL=WARNING \
 	ALLOWED_HOSTS=127.0.0.1,localhost DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 CELERY_BROKER_URL=
 
-.PHONY: install engine engine-clean demo services browser-deps test check docs fuzz style lint bench
+.PHONY: install engine engine-clean demo packages services start-services test check docs fuzz style lint bench
 
 # The packages are installed by uv (pinned here), with the machine's certificates as pip
 # uses them, and compiled to bytecode once: where PYTHONDONTWRITEBYTECODE is set, each of
@@ -51,11 +51,20 @@ demo: install engine
 	@echo "Open http://127.0.0.1:$(DEMO_PORT)/ (times in Asia/Tokyo)"
 	$(DEMO_ENV) $(BIN)/python manage.py runserver 127.0.0.1:$(DEMO_PORT)
 
-services:
-	bash scripts/services.sh $(PG_PORT) $(REDIS_PORT)
+# Debian packages: every recipe installs them through scripts/debian-packages.sh, once, and
+# before any jobs it runs in parallel (two apt-gets at once fail on dpkg's lock;
+# tests/test_project.py holds it). `make packages` installs all the suite needs.
+PACKAGES := bash scripts/debian-packages.sh
+packages:
+	$(PACKAGES) services browser
 
-browser-deps:
-	bash scripts/browser-deps.sh
+# PostgreSQL and Redis on loopback (installed first when missing), for `check`, `fuzz`, `bench`.
+services:
+	$(PACKAGES) services
+	$(MAKE) --no-print-directory start-services
+
+start-services:
+	bash scripts/services.sh $(PG_PORT) $(REDIS_PORT)
 
 # The suite on PostgreSQL in parallel, one process per core (pytest-xdist; each process has
 # its own test database, and the tests that share Redis run in one of them).
@@ -72,10 +81,11 @@ PYTEST := DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL)
 
 # Everything: lint and every test, with real Celery workers on Redis and headless Chromium
 # (tests/test_documents_site.py builds the documents and fails on a broken link).
-# The engine compiles (a gcc per core, one C file per module) while lint runs, and the
-# services and Chromium are made ready meanwhile.
+# The Debian packages first, in one step; then the engine compiles (a gcc per core, one C
+# file per module) while lint runs and the services start.
 test: install
-	$(MAKE) --no-print-directory -j4 engine lint services browser-deps
+	$(PACKAGES) services browser
+	$(MAKE) --no-print-directory -j4 engine lint start-services
 	$(PYTEST) $(PYTEST_ARGS)
 
 # The quick answer while working: lint and every test but the browser, worker and slow

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Start PostgreSQL and Redis on loopback for the test suite, unless they are already up.
-# Installs Debian's postgresql and redis-server when they are missing (needs root for that).
+# Installs nothing: `scripts/debian-packages.sh services` does that first (one apt-get).
 # Usage: scripts/services.sh PG_PORT REDIS_PORT
 set -euo pipefail
 
@@ -10,17 +10,9 @@ STATE=/tmp/clubscore-services
 mkdir -p "$STATE"
 chmod 1777 "$STATE" 2>/dev/null || true
 
-apt_updated=""
-apt_install() {
-  if [ "$(id -u)" != 0 ]; then
-    echo "services: $* missing and not root; install it (Debian: apt-get install $*)" >&2
-    exit 1
-  fi
-  if [ -z "$apt_updated" ]; then
-    apt-get update -qq
-    apt_updated=1
-  fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+missing() {
+  echo "services: $1 is not installed; run: bash scripts/debian-packages.sh services" >&2
+  exit 1
 }
 
 pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
@@ -28,9 +20,7 @@ pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
 # -- PostgreSQL: a cluster of our own, trust authentication on 127.0.0.1 only -------------
 PGBIN=$(pg_bin)
 if [ -z "$PGBIN" ] || [ ! -x "$PGBIN/initdb" ]; then
-  echo "services: installing postgresql"
-  apt_install postgresql
-  PGBIN=$(pg_bin)
+  missing postgresql
 fi
 if "$PGBIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT"; then
   echo "services: PostgreSQL already running on 127.0.0.1:$PG_PORT"
@@ -54,8 +44,7 @@ fi
 
 # -- Redis ----------------------------------------------------------------------------------
 if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; then
-  echo "services: installing redis-server"
-  apt_install redis-server
+  missing redis-server
 fi
 if [ "$(redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping 2>/dev/null)" = PONG ]; then
   echo "services: Redis already running on 127.0.0.1:$REDIS_PORT"

@@ -28,12 +28,14 @@ from web.pages import (
     sheets,
     tables,
 )
-from web.pages.signin import SignOutView
 
 FORM = ["GET", "POST", "HEAD"]
 """The methods of Django's own form views (they would take PUT as POST)."""
 
 router = DefaultRouter()
+router.include_format_suffixes = False
+"""No ``.json``/``.api`` twin of every route: the API answers JSON (``Accept`` chooses,
+as ``?format=`` does), and a twin is a route the access table must also ask."""
 router.register("clubs", league_api.ClubViewSet)
 router.register("players", league_api.PlayerViewSet)
 router.register("seasons", league_api.SeasonViewSet)
@@ -44,6 +46,7 @@ router.register("deals", match_api.DealViewSet, basename="deal")
 
 urlpatterns = [
     path("healthz", league.healthz, name="healthz"),
+    path("readyz", league.readyz, name="readyz"),
     path("sw.js", entry.service_worker, name="service_worker"),
     path("manifest.webmanifest", entry.web_manifest, name="web_manifest"),
     path(
@@ -117,7 +120,7 @@ urlpatterns = [
     path(
         "accounts/login/", require_http_methods(FORM)(auth_views.LoginView.as_view()), name="login"
     ),
-    path("accounts/logout/", SignOutView.as_view(), name="logout"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/sign-up/", accounts.sign_up, name="sign_up"),
     path(
         "accounts/password/",

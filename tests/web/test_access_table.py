@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.apps import apps
 from django.db import transaction
-from django.urls import URLResolver, get_resolver, reverse
+from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, resolve, reverse
 
 from tests.web.access_world import SECRETS_OF_A, SECRETS_OF_B, World, build
 from web.routes import ROUTES, Access, Role
@@ -26,26 +27,55 @@ TRIED: Counter[str] = Counter()
 """Requests tried, by role (docs/security.md and docs/testing.md report them)."""
 
 
-def resolver_routes() -> dict[str, list[str]]:
-    """Every named route of the resolver (the admin's as one, ``admin:``) with the names
-    of its URL arguments; format-suffix twins of the API's routes are the same route."""
-    found: dict[str, list[str]] = {}
+@dataclass(frozen=True)
+class Pattern:
+    """One URL pattern of the resolver: its route's name in the access table (the admin's
+    all as ``admin:``), its URL arguments, and the resolvers it sits in."""
 
-    def walk(patterns: list[Any], namespace: str = "") -> None:
+    name: str
+    args: tuple[str, ...]
+    leaf: URLPattern
+    parents: tuple[URLResolver, ...]
+
+    def reverse(self, kwargs: dict[str, Any]) -> str:
+        """This pattern's URL (not another pattern's of the same name, as ``reverse``
+        would give): the pattern alone in the resolvers it sits in."""
+        node: URLPattern | URLResolver = self.leaf
+        for parent in reversed(self.parents):
+            node = URLResolver(parent.pattern, (node,))
+        return reverse(self.leaf.name, urlconf=(node,), kwargs=kwargs)
+
+
+def resolver_patterns() -> list[Pattern]:
+    """Every URL pattern of the resolver, each asked on its own: two patterns under one
+    name (a format-suffix twin, say) are two routes to try."""
+    found: list[Pattern] = []
+
+    def walk(patterns: list[Any], parents: tuple[URLResolver, ...], namespace: str) -> None:
         for pattern in patterns:
             if isinstance(pattern, URLResolver):
-                walk(pattern.url_patterns, pattern.namespace or namespace)
+                walk(pattern.url_patterns, (*parents, pattern), pattern.namespace or namespace)
                 continue
             if namespace == "admin":
-                found["admin:"] = []
+                if not any(p.name == "admin:" for p in found):
+                    found.append(Pattern("admin:", (), pattern, parents))
                 continue
+            assert pattern.name, (
+                f"an unnamed route: {pattern.pattern} (name it, and add it to web.routes)"
+            )
             name = f"{namespace}:{pattern.name}" if namespace else pattern.name
-            assert name, f"an unnamed route: {pattern.pattern} (name it, and add it to web.routes)"
-            args = [a for a in pattern.pattern.regex.groupindex if a != "format"]
-            found.setdefault(name, args)
+            args = tuple(pattern.pattern.regex.groupindex)
+            for parent in parents:
+                args = (*parent.pattern.regex.groupindex, *args)
+            found.append(Pattern(name, args, pattern, parents))
 
-    walk(get_resolver().url_patterns)
-    return found
+    walk(get_resolver().url_patterns, (), "")
+    return sorted(found, key=lambda p: (p.name, str(p.leaf.pattern)))
+
+
+def resolver_routes() -> dict[str, list[str]]:
+    """Every named route of the resolver with the names of its URL arguments."""
+    return {p.name: list(p.args) for p in resolver_patterns()}
 
 
 def test_every_route_is_in_the_access_table_and_only_those():
@@ -54,10 +84,29 @@ def test_every_route_is_in_the_access_table_and_only_those():
     assert sorted(set(ROUTES) - set(routes)) == [], "web.routes names routes that do not exist"
 
 
-def url_of(world: World, name: str, args: list[str]) -> str:
-    route = ROUTES[name]
-    url = reverse(name, kwargs=world.kwargs(args, route.obj))
-    if name == "standings":
+def test_no_api_route_has_a_format_suffix_twin():
+    """``/api/matches/1/deals.json`` once answered 500 to anyone: the router's suffix twins
+    passed a ``format`` argument that the API's actions do not take."""
+    suffixed = [p for p in resolver_patterns() if "format" in p.args]
+    assert suffixed == []
+    assert resolve_or_none("/api/seasons/1/divisions.json") is None
+    assert resolve_or_none("/api/seasons/1/divisions/") is not None
+
+
+def resolve_or_none(url: str) -> Any:
+    try:
+        return resolve(url)
+    except Resolver404:
+        return None
+
+
+def url_of(world: World, pattern: Pattern) -> str:
+    route = ROUTES[pattern.name]
+    kwargs = world.kwargs([a for a in pattern.args if a != "format"], route.obj)
+    if "format" in pattern.args:
+        kwargs["format"] = "json"
+    url = pattern.reverse(kwargs)
+    if pattern.name == "standings":
         url += f"?season={world.season.pk}"
     return url
 
@@ -118,10 +167,11 @@ def test_every_route_answers_each_role_as_declared(settings):
     settings.ALLOW_SIGN_UP = True
     world = build()
     wrong: list[str] = []
-    for name, args in sorted(resolver_routes().items()):
+    for pattern in resolver_patterns():
+        name = pattern.name
         if name == "admin:":
             continue  # below
-        url = url_of(world, name, args)
+        url = url_of(world, pattern)
         declared = ROUTES[name].methods
         undeclared = [m for m in METHODS if m not in declared][:1]
         for method in [*declared, *undeclared]:
@@ -157,11 +207,12 @@ def test_an_outsider_cannot_tell_a_private_object_from_a_missing_one(settings):
     and for an id that names nothing (docs/security.md: 404 alike)."""
     world = build()
     wrong: list[str] = []
-    for name, args in sorted(resolver_routes().items()):
-        if "pk" not in args or name == "admin:":
+    for pattern in resolver_patterns():
+        name = pattern.name
+        if "pk" not in pattern.args or name == "admin:":
             continue
-        real = world.kwargs(args, ROUTES[name].obj)
-        urls = [reverse(name, kwargs=real), reverse(name, kwargs={**real, "pk": 987654321})]
+        real = world.kwargs(list(pattern.args), ROUTES[name].obj)
+        urls = [pattern.reverse(real), pattern.reverse({**real, "pk": 987654321})]
         for method in ROUTES[name].methods:
             for role in OUTSIDERS_OF_A:
                 got = [status(send(world, role, method, url, form=True)) for url in urls]
@@ -264,10 +315,11 @@ def test_every_write_refuses_hostile_values_in_words_and_outsiders_store_nothing
     before = counts()
     rival = (world.rival.name, sorted(world.rival.players.values_list("display_name", flat=True)))
     wrong: list[str] = []
-    for name, args in sorted(resolver_routes().items()):
+    for pattern in resolver_patterns():
+        name = pattern.name
         if name in ("admin:", "logout", "rest_framework:logout", "set_language"):
             continue  # the admin's forms are Django's; signing out changes no club's data
-        url = url_of(world, name, args)
+        url = url_of(world, pattern)
         for method in (m for m in ROUTES[name].methods if m in WRITES):
             for what, body in hostile_bodies(world).items():
                 form = not url.startswith("/api/")
@@ -298,10 +350,11 @@ def test_an_outsiders_write_stores_nothing(settings):
     settings.ALLOW_SIGN_UP = False  # a sign-up is a write anyone may make
     world = build()
     before = counts()
-    for name, args in sorted(resolver_routes().items()):
+    for pattern in resolver_patterns():
+        name = pattern.name
         if name in ("admin:", "join", "table_link", "login", "rest_framework:login"):
             continue  # joining and signing in are everyone's to do
-        url = url_of(world, name, args)
+        url = url_of(world, pattern)
         for method in (m for m in ROUTES[name].methods if m in WRITES):
             access = ROUTES[name].methods[method]
             for role in OUTSIDERS_OF_A:

@@ -15,7 +15,7 @@ from axe_playwright_python.sync_playwright import Axe
 from django.test import Client
 
 from tests.web import access_world
-from tests.web.test_access_table import resolver_routes, url_of
+from tests.web.test_access_table import resolver_patterns, url_of
 from web.routes import ROUTES, Role
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,11 +27,11 @@ AXE_OPTIONS = {"resultTypes": ["violations"]}
 def html_pages(world: access_world.World) -> dict[str, Role]:
     """URL → who reads it, for every GET route that answers a page."""
     found: dict[str, Role] = {}
-    for name, args in sorted(resolver_routes().items()):
-        route = ROUTES[name]
-        if "GET" not in route.methods or name.startswith(("admin:", "api", "schema")):
+    for pattern in resolver_patterns():
+        route = ROUTES[pattern.name]
+        if "GET" not in route.methods or pattern.name.startswith(("admin:", "api", "schema")):
             continue
-        url = url_of(world, name, args)
+        url = url_of(world, pattern)
         for role in (Role.ADMIN, Role.ANONYMOUS):
             answer = world.client(role).get(url)
             if answer.status_code == 200 and answer["Content-Type"].startswith("text/html"):

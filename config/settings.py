@@ -81,6 +81,8 @@ MIDDLEWARE = [
     "config.middleware.RejectNulCharacters",
     "config.middleware.DatabaseBusy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Outside the sessions: sees the session as the view left it (web.caching).
+    "web.caching.PrivateAnswers",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -165,12 +167,12 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG
 
 # Behind the TLS proxy (production: HTTPS on unless DEBUG): plain HTTP is redirected to
-# HTTPS (but /healthz, for the load balancer), browsers are told to come back only over
-# HTTPS (HSTS), cookies travel only over HTTPS, and a request is HTTPS when the proxy says
-# so in X-Forwarded-Proto (it must set it).  `manage.py check --deploy` passes.
+# HTTPS (but /healthz and /readyz, for the load balancer), browsers are told to come back
+# only over HTTPS (HSTS), cookies travel only over HTTPS, and a request is HTTPS when the
+# proxy says so in X-Forwarded-Proto (it must set it).  `manage.py check --deploy` passes.
 HTTPS = env_bool("HTTPS", not DEBUG)
 SECURE_SSL_REDIRECT = HTTPS
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = int(env_str("HSTS_SECONDS", "31536000" if HTTPS else "0"))

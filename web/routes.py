@@ -129,6 +129,7 @@ ROUTES.update(
     {
         # -- for everyone ---------------------------------------------------------------------
         "healthz": Route("", read(EVERYONE)),
+        "readyz": Route("", read(EVERYONE)),
         "service_worker": Route("", read(EVERYONE)),
         "web_manifest": Route("", read(EVERYONE)),
         "favicon": Route("", read(EVERYONE)),

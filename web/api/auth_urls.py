@@ -5,8 +5,6 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 from django.views.decorators.http import require_http_methods
 
-from web.pages.signin import SignOutView
-
 app_name = "rest_framework"
 urlpatterns = [
     path(
@@ -14,5 +12,5 @@ urlpatterns = [
         require_http_methods(["GET", "POST", "HEAD"])(auth_views.LoginView.as_view()),
         name="login",
     ),
-    path("logout/", SignOutView.as_view(), name="logout"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]

@@ -32,6 +32,7 @@ from tournaments.messages import localize
 from tournaments.models import Invitation, Membership
 from tournaments.records import Rejection, error
 from tournaments.textfile import whole_number
+from web.caching import private
 from web.pages.getters import administered_club
 from web.pages.signin import client_address
 
@@ -113,6 +114,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/sign_up.html", {"account": account, "club": club_form})
 
 
+@private  # the invitation's link alone opens it
 @require_http_methods(["GET", "POST"])
 def join(request: HttpRequest, token: str) -> HttpResponse:
     """Follow an invitation: make an account (or sign in first), then join the club."""

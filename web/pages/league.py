@@ -8,9 +8,11 @@ from urllib.parse import quote, urlencode
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
+from dbtools import probes
 from scoring import finals, leaderboard
 from scoring import night as night_standings
 from scoring.charts import line_chart
@@ -37,8 +39,20 @@ from web.pages import roles
 
 @require_safe
 def healthz(request: HttpRequest) -> HttpResponse:
-    """For a load balancer: the process answers (no database, no session)."""
+    """Liveness: the process answers (no database, no session).  A load balancer asks
+    ``/readyz``, which also asks the database."""
     return HttpResponse("ok", content_type="text/plain")
+
+
+@never_cache
+@require_safe
+def readyz(request: HttpRequest) -> HttpResponse:
+    """Readiness, for a load balancer: 200 when the database answers (one ``SELECT 1``),
+    503 when it does not, so that the balancer sends the traffic to other web processes
+    until it does again (docs/operations.md)."""
+    if probes.database_answers():
+        return HttpResponse("ok", content_type="text/plain")
+    return HttpResponse("database unavailable", status=503, content_type="text/plain")
 
 
 HOME_SEASONS = 20

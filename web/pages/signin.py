@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -53,14 +52,3 @@ def locked_out(request: HttpRequest, original: Any = None, credentials: Any = No
     form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
     context = {"form": form, "next": request.POST.get("next", ""), "locked_out": message}
     return render(request, "registration/login.html", context, status=429)
-
-
-class SignOutView(auth_views.LogoutView):
-    """Sign-out that also tells the browser to drop what it cached of the site
-    (``Clear-Site-Data: "cache"``); the page's script deletes the pages the service
-    worker kept, and keeps the queued deals."""
-
-    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        response = super().post(request, *args, **kwargs)
-        response["Clear-Site-Data"] = '"cache"'
-        return response

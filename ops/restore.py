@@ -13,12 +13,13 @@ says so.  Standings are derived data: the import rebuilds them from the deals.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import identify_hasher
 from django.db import transaction
+from django.db.models import QuerySet
 
 import engine
 from ops.backup import FORMAT, signed
@@ -38,13 +39,16 @@ from tournaments import actions, confirmation, divisions, progress
 from tournaments.models import (
     Club,
     ClubNight,
+    Deal,
     DealScore,
     DealVersion,
+    Division,
     Match,
     MatchEvent,
     Membership,
     Move,
     MovesBy,
+    Placement,
     Player,
     Round,
     Season,
@@ -72,15 +76,20 @@ class Accounts:
     person gets no role and no deal."""
 
     names: frozenset[str] | None = frozenset()
+    left_out: set[str] = field(default_factory=set, compare=False)
+    """The file's user names that got no account: not named, or no such account here."""
 
     def get(self, name: Any, where: str) -> Any:
         if name is None:
             return None
         if not isinstance(name, str):
             raise ImportError_(f"{where}: a user name is a string, not {name!r}")
-        if self.names is not None and name not in self.names:
-            return None
-        return get_user_model().objects.filter(username=name).first()
+        account = None
+        if self.names is None or name in self.names:
+            account = get_user_model().objects.filter(username=name).first()
+        if account is None:
+            self.left_out.add(name)
+        return account
 
 
 @transaction.atomic
@@ -134,6 +143,31 @@ def import_club(
     for i, (season, s) in enumerate(zip(made, listed(doc, "seasons", ""), strict=True)):
         _import_closing(season, s, f"seasons[{i}]", players, {x.name: x for x in made})
     return club
+
+
+def restored(club: Club) -> dict[str, int]:
+    """What ``club`` has, counted by kind, as ``import_club`` reports a restore."""
+    season, night = {"season__club": club}, {"club_night__season__club": club}
+    match = {"match__table__club_night__season__club": club}
+    counted: dict[str, QuerySet[Any]] = {
+        "players": Player.objects.filter(club=club),
+        "members": Membership.objects.filter(club=club),
+        "seasons": Season.objects.filter(club=club),
+        "divisions": Division.objects.filter(**season),
+        "placements": Placement.objects.filter(**season),
+        "moves": Move.objects.filter(**season),
+        "club nights": ClubNight.objects.filter(**season),
+        "rounds": Round.objects.filter(**night),
+        "tables": Table.objects.filter(**night),
+        "matches": Match.objects.filter(table__club_night__season__club=club),
+        "match events": MatchEvent.objects.filter(**match),
+        "deals": Deal.objects.filter(**match),
+        "deleted deals": Deal.objects.filter(deleted_at__isnull=False, **match),
+        "deal versions": DealVersion.objects.filter(
+            deal__match__table__club_night__season__club=club
+        ),
+    }
+    return {kind: rows.count() for kind, rows in counted.items()}
 
 
 def _import_season(

@@ -10,19 +10,28 @@ divisions when the season closes is the season's ``moves_by`` and ``moves``.
 :func:`set_divisions` replaces the divisions and the placements in one transaction under
 the season's row lock: the same request sent twice leaves the same divisions.  A closed
 season's divisions are what its moves were made from, so they no longer change.
+
+**Who sees whom.**  Placing a player in a public season's division does not make the
+player public: a reader who is not of the club sees, of a season's divisions, its
+closing proposal and its moves, only the players ``tournaments.access`` shows them
+(those seated in a public season's match), never another one's id (:func:`shown`), and
+the next season only if they may read it (:func:`next_season_shown`).  So a player of a
+private season alone, placed in a public season's division by hand or by a closing,
+stays out of every public list until they play in a public season.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext_noop
 
+from tournaments import access
 from tournaments.models import Division, MovesBy, Placement, Player, Season
-from tournaments.names import normal
+from tournaments.names import look_alike
 from tournaments.records import Rejection, error, refusal
 from tournaments.textfile import whole_number
 
@@ -34,7 +43,8 @@ CLOSED = gettext_noop("the season is closed: its divisions no longer change")
 
 def division_names(names: Any) -> list[str]:
     """The divisions' names as given (a list, or one text of names split by spaces or
-    commas), checked: at most ten, each one to twenty characters, none twice."""
+    commas), checked: at most ten, each one to twenty characters, none twice (nor two
+    that look alike: ``A`` and ``A`` with a zero-width space, ``names.look_alike``)."""
     if isinstance(names, str):
         names = names.replace(",", " ").replace("、", " ").split()
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
@@ -55,9 +65,15 @@ def division_names(names: Any) -> list[str]:
                 gettext_noop("a division's name is at most %(n)s characters"),
                 n=NAME_LENGTH,
             )
-    seen = [normal(n) for n in names]
+        if not look_alike(name):
+            raise refusal(
+                "invalid",
+                f"names[{i}]",
+                gettext_noop("name each division with letters or digits"),
+            )
+    seen = [look_alike(n) for n in names]
     for i, name in enumerate(names):
-        if seen.index(normal(name)) != i:
+        if seen.index(seen[i]) != i:
             raise refusal(
                 "duplicate",
                 f"names[{i}]",
@@ -93,7 +109,7 @@ def set_divisions(
     moves_by, moves = moves_rule(moves_by, moves)
     if not isinstance(places, Mapping):
         raise refusal("invalid", "places", gettext_noop("say each player's division"))
-    by_name = {normal(n): n for n in names}
+    by_name = {look_alike(n): n for n in names}
     wanted: dict[int, str] = {}
     for key, value in places.items():
         player = whole_number(str(key)) if isinstance(key, int | str) else None
@@ -106,14 +122,14 @@ def set_divisions(
             )
         if value in ("", None):
             continue
-        if not isinstance(value, str) or normal(value) not in by_name:
+        if not isinstance(value, str) or look_alike(value) not in by_name:
             raise refusal(
                 "invalid_choice",
                 f"places.{player}",
                 gettext_noop("no division %(name)s in this season"),
                 name=str(value)[:NAME_LENGTH],
             )
-        wanted[player] = by_name[normal(value)]
+        wanted[player] = by_name[look_alike(value)]
     known = set(
         Player.objects.filter(club_id=season.club_id, pk__in=list(wanted)).values_list(
             "pk", flat=True
@@ -177,3 +193,22 @@ def groups(season: Season, players: Sequence[int]) -> list[tuple[Division | None
     ]
     out.append((None, [p for p in players if p not in division_of]))
     return [(d, ps) for d, ps in out if ps]
+
+
+def shown(season: Season, players: Iterable[int], user: Any) -> set[int]:
+    """Of ``players`` (ids in ``season``'s divisions, proposal or moves), those ``user``
+    may see: every player of the club for its members, for others only the players
+    ``tournaments.access`` shows them."""
+    ids = set(players)
+    if not ids:
+        return ids
+    rows = Player.objects.filter(club_id=season.club_id, pk__in=ids)
+    return set(access.visible(rows, user).values_list("pk", flat=True))
+
+
+def next_season_shown(season: Season, user: Any) -> Season | None:
+    """The season ``season`` closed into, when ``user`` may read it; else ``None`` (a
+    season the reader may not read is not named, not even by its id)."""
+    if season.next_season_id is None:
+        return None
+    return access.visible(Season.objects.filter(pk=season.next_season_id), user).first()

@@ -2,11 +2,15 @@
 are one name (full-width folded, case-folded, spaces collapsed).  The score-sheet import
 matches names this way, and a season's name is unique in its club this way too.
 
-Names as a stranger would fake them: :func:`look_alike` also drops invisible characters
-(zero-width spaces and joiners, direction marks) and reads every character as the one
-it is confusable with (Unicode's confusables, from confusable-homoglyphs): ``Kanda``
-with a Cyrillic ``а``, ``CIub`` with a capital I, ``カ`` and ``力`` are one name.  Club
-names and account names are unique this way (``tournaments.invitations``).
+Names as a stranger would fake them: :func:`look_alike` reads every character as the one
+it is confusable with (Unicode's confusables, from confusable-homoglyphs: ``Kanda`` with a
+Cyrillic ``а``, ``CIub`` with a capital I, ``rn`` for ``m``, ``カ`` and ``力``) and drops
+what does not show or is not read as the name (zero-width spaces and joiners, direction
+marks, spaces, punctuation, accents): ``Kanda-Card-Club.``, ``Kanda Card Clúb`` and
+``Kanda Card Club`` are one name; ``神田カード部`` and ``神田カード会``, ``カード`` and
+``ガード`` are two.  Club names, account names (``tournaments.invitations``), a season's
+divisions (``tournaments.divisions``) and the club's players (the "same person?" question)
+are compared this way.
 
 Names as handles: :func:`unique_handle` makes a player's handle from their name, and
 :func:`romaji` reads a Japanese name in Latin letters (for handles and club addresses)."""
@@ -14,6 +18,7 @@ Names as handles: :func:`unique_handle` makes a player's handle from their name,
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import unicodedata
 from collections.abc import Collection, Iterable
@@ -29,36 +34,96 @@ def normal(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
-def unspaced(name: str) -> str:
-    """A person's name as compared to ask "the same person?": :func:`normal` without its
-    spaces (``伊藤亜紀`` and ``伊藤 亜紀``, ``Aki Ito`` and ``AkiIto``)."""
-    return "".join(normal(name).split())
-
-
 def look_alike(name: str) -> str:
-    """The name as it looks: NFKC, without invisible characters and spaces, each
-    character read as its prototype (the character Unicode says it is confusable with),
-    case-folded."""
-    text = unicodedata.normalize("NFKC", name)
-    visible = "".join(c for c in text if c.isprintable() and not c.isspace())
-    return "".join(_prototype(c) for c in "".join(map(_prototype, visible)).casefold())
+    """The name as it looks, to tell whether two names could pass for one another: Unicode's
+    confusable skeleton (TR39: each character read as its prototype, ``m`` as ``rn``,
+    Cyrillic ``а`` as ``a``) of the name full-width folded (NFKC) and case-folded, without
+    what a reader does not see or does not read as part of the name: spaces, invisible
+    characters, punctuation (hyphens and dashes of every kind, dots, brackets) and accents
+    (``Clúb`` is ``Club``).  A kana's voicing marks are part of it (``ガ`` is not ``カ``).
+    ``i`` is read as ``l``: a capital I looks like an l, and case does not count, so
+    ``CIub``, ``AKI`` and ``Aki`` can only be one name if i and l are one letter.
+    A key longer than :data:`KEY_LENGTH` is its SHA-256 (names of one key, one hash)."""
+    text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name))
+    key = "".join(_seen(c) for c in text)
+    for _ in range(4):  # a prototype may be a capital (0 is O): case-fold and read it again
+        folded = unicodedata.normalize("NFD", key.casefold())
+        again = "".join(_shown(_prototype(c)) for c in folded).replace("i", "l")
+        if again == key:
+            break
+        key = again
+    if len(key) > KEY_LENGTH:
+        return "#" + hashlib.sha256(key.encode()).hexdigest()
+    return key
+
+
+KEY_LENGTH = 150
+"""The longest :func:`look_alike` key kept as it is (the stored keys' columns hold it)."""
+
+_ACCENTS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+"""The combining diacritical marks (accents, strokes, enclosing circles) of Unicode's blocks
+for them; not a script's own marks (the kana's voicing marks are U+3099 and U+309A)."""
+
+_UNSEEN = frozenset("\u115f\u1160\u3164\uffa0\u17b4\u17b5\u2800") | frozenset(
+    map(chr, [*range(0x180B, 0x1810), *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)])
+)
+"""Characters that show nothing yet are letters or marks: the Hangul fillers, Khmer's
+inherent vowels, the variation selectors (Unicode's Default_Ignorable_Code_Point that are
+not format characters), and the blank braille pattern."""
+
+_KANA_MARKS = "\u3099\u309a"
+
+
+def _shown(text: str) -> str:
+    """``text`` without accents and characters that show nothing."""
+    return "".join(c for c in _ACCENTS.sub("", text) if c not in _UNSEEN)
+
+
+def _seen(char: str) -> str:
+    """What one character of a name counts as: nothing for a space, an invisible or
+    control character, punctuation or an accent; else its prototype.  A letter's or
+    digit's prototype counts whole (``く`` reads as ``❬``, ``ノ`` as ``/``: two kana
+    names differ as their letters do); a symbol's without punctuation (a minus is a
+    hyphen, and a hyphen is nothing)."""
+    kind = unicodedata.category(char)
+    if kind[0] in "PZC" or char in _UNSEEN or _ACCENTS.match(char):
+        return ""
+    prototype = _shown(_prototype(char))
+    if kind[0] in "LN":
+        return prototype
+    return "".join(c for c in prototype if unicodedata.category(c)[0] not in "PZC")
 
 
 @functools.cache
 def _prototype(char: str) -> str:
-    """``char``'s prototype: the one character it is listed as confusable with (``а`` is
-    ``a``, ``I`` and ``1`` are ``l``, ``カ`` is ``力``); a character listed with many is
-    the prototype of those; of a pair listed only with each other, the lesser."""
+    """``char``'s prototype, as Unicode's confusables list it (``а`` is ``a``, ``I`` and
+    ``1`` are ``l``, ``m`` is ``rn``, ``カ`` is ``力``).  confusable-homoglyphs keeps each
+    listed pair both ways: a character listed with one other is that one's (a pair listed
+    only with each other: the lesser); a character listed with many is their prototype."""
+    if char in _KANA_MARKS:
+        return char
     alike = _alike(char)
     if len(alike) != 1:
         return char
     other = alike[0]
+    if len(other) > 1:  # only a prototype is of several characters
+        return other
     return min(char, other) if _alike(other) == [char] else other
 
 
 def _alike(char: str) -> list[str]:
-    listed = confusables.confusables_data.get(char, [])
-    return [g["c"] for g in listed if len(g["c"]) == 1 and g["c"] != char]
+    return [c for c in _listed().get(char, []) if c != char]
+
+
+@functools.cache
+def _listed() -> dict[str, list[str]]:
+    """confusable-homoglyphs' data by character (it writes right-to-left characters
+    between left-to-right marks, which are no part of them)."""
+    listed: dict[str, list[str]] = {}
+    for key, alike in confusables.confusables_data.items():
+        glyphs = (g["c"].replace("\u200e", "") for g in alike)
+        listed.setdefault(key.replace("\u200e", ""), []).extend(g for g in glyphs if g)
+    return listed
 
 
 KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc\u309d\u309e\u30fd\u30fe ]+")

@@ -186,13 +186,21 @@ MOST_COUNTED = 999
 
 def refusals(method: str, best_of: int | None, minimum: int | None) -> dict[str, str]:
     """What is wrong with these settings, by field (empty: nothing); the season form, the
-    API and the admin refuse with these words."""
+    API and the admin refuse with these words.  A best N is refused with a method that
+    counts no best N (``total`` with ``best_of`` 5 says two things at once)."""
     wrong: dict[str, str] = {}
     if method in BEST and (best_of is None or not 1 <= best_of <= MOST_COUNTED):
         wrong["best_of"] = _(
             "Say how many of a player's best club nights or matches count: "
             "a whole number from 1 to %(most)s."
         ) % {"most": MOST_COUNTED}
+    if method not in BEST and best_of is not None:
+        wrong["best_of"] = str(
+            _(
+                "Best how many counts only when the leaderboards rank by best club nights or "
+                "matches: leave it empty, or rank by best club nights or matches."
+            )
+        )
     if minimum is not None and not 0 <= minimum <= MOST_COUNTED:
         wrong["qualify_minimum"] = _(
             "A qualifying minimum is a whole number from 0 to %(most)s."

@@ -16,6 +16,7 @@ from django.db.models import F
 
 from tournaments import events
 from tournaments.models import Match, Season
+from tournaments.ranking import BEST
 
 RANKING = ("ranking", "best_of", "qualify_by", "qualify_minimum")
 """How the season ranks (``tournaments.ranking``): a change re-ranks its stored lines."""
@@ -47,3 +48,11 @@ def save_season(season: Season) -> Season:
             )
         events.seasons_changed([season.pk])
     return season
+
+
+def best_of_kept(ranking: str, best_of: int | None, given: bool) -> int | None:
+    """A season's best N once a request ranked it by ``ranking``: a method that counts no
+    best N drops the N the season had when the request gave none (the page's field left
+    as it was, the API's left out); a best N the request gave stays, for ``Season.clean``
+    to refuse with a method that counts none (``{"ranking": "total", "best_of": 5}``)."""
+    return best_of if given or ranking in BEST else None

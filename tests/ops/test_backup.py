@@ -1,5 +1,6 @@
 """Backup and restore of a club, and rebuilding standings from the deal records alone."""
 
+import io
 import json
 
 import pytest
@@ -316,3 +317,83 @@ def test_only_the_accounts_the_operator_names_are_linked(backup):
     assert not Deal.objects.filter(
         match__table__club_night__season__club=club, confirmed_by__username="admin"
     ).exists()
+
+
+def test_a_restore_says_what_it_restored_and_whom_it_left_out(tmp_path):
+    """Issue 55, 5: ``import_club`` counts what it made, kind by kind, as the file has
+    them, and names the file's user names it linked to no account."""
+    worlds.demo()
+    admin = get_user_model().objects.get(username="admin")
+    napoleon = Deal.objects.filter(match__game="napoleon").order_by("number")
+    corrections.delete_deal(napoleon.last(), admin, "entered at the wrong table")
+    path = tmp_path / "kanda.json"
+    call_command("export_club", "kanda", str(path))
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["club"] = {"name": "Kanda 2", "slug": "kanda2"}
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    out = io.StringIO()
+    call_command(
+        "import_club", str(path), "--accept-unsigned", "--link-account", "scorer", stdout=out
+    )
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "restored Kanda 2 (kanda2):"
+    counts = {k: int(n) for k, n in (line.strip().rsplit(maxsplit=1) for line in lines[1:15])}
+    nights = [n for s in doc["seasons"] for n in s["club_nights"]]
+    tables = [t for n in nights for t in n["tables"]]
+    matches = [m for t in tables for m in t["matches"]]
+    deals = [d for m in matches for d in m["deals"]]
+    assert counts == {
+        "players": len(doc["players"]),
+        "members": 1,  # the scorer's: the only account named
+        "seasons": len(doc["seasons"]),
+        "divisions": sum(len(s.get("divisions", [])) for s in doc["seasons"]),
+        "placements": sum(
+            len(d["players"]) for s in doc["seasons"] for d in s.get("divisions", [])
+        ),
+        "moves": sum(len(s.get("moves_made", [])) for s in doc["seasons"]),
+        "club nights": len(nights),
+        "rounds": sum(len(n.get("rounds", [])) for n in nights),
+        "tables": len(tables),
+        "matches": len(matches),
+        "match events": sum(len(m.get("events", [])) for m in matches),
+        "deals": len(deals),
+        "deleted deals": sum(1 for d in deals if d.get("deleted_at")),
+        "deal versions": sum(len(d.get("versions", [])) for d in deals),
+    }
+    assert counts["deals"] > 0 and counts["deal versions"] > 0 and counts["deleted deals"] > 0
+    left_out = next(line for line in lines if line.startswith("left out:"))
+    named = {m["user"] for m in doc["members"]} - {"scorer"}
+    assert left_out.startswith(f"left out: {len(named | others(doc))} user names")
+    assert all(name in left_out for name in named) and "scorer," not in left_out
+    assert (
+        lines[-1] == f"standings rebuilt: {len(matches)} matches in {len(doc['seasons'])} seasons"
+    )
+
+
+def others(doc) -> set[str]:
+    """The file's user names besides the members' (who entered or changed a deal…)."""
+    found: set[str] = set()
+
+    def walk(value, key=""):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, k)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key)
+        elif isinstance(value, str) and key in USER_FIELDS:
+            found.add(value)
+
+    walk(doc)
+    return found - {"scorer"}
+
+
+USER_FIELDS = {
+    "user",
+    "scorer",
+    "entered_by",
+    "confirmed_by",
+    "revised_by",
+    "changed_by",
+    "created_by",
+}

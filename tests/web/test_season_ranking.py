@@ -160,3 +160,99 @@ def test_the_standings_file_says_the_figure_and_who_qualified(
     assert header[3:6] == ["Points per match", "Qualified", "Club nights"]
     dai = next(r for r in rows if r[0].endswith("Napoleon") and r[2] == "Dai")
     assert dai[4:6] == ["no", "1"]
+
+
+# -- a best N only with a ranking by the best N (issue 55, 5) -------------------------------------
+
+BEST_N_ALONE = {
+    "en": "Best how many counts only when the leaderboards rank by best club nights or matches",
+    "ja": "「上位いくつを数えるか」は、成績上位の例会・対戦で順位を付けるときだけ使います",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_total_points_with_a_best_n_is_refused_by_the_page_and_stores_nothing(
+    club, club_admin, language
+):
+    client = Client()
+    client.force_login(club_admin)
+    client.cookies["django_language"] = language
+    form = {
+        "name": "Autumn",
+        "games": ["napoleon"],
+        "ranking": "total",
+        "best_of": "5",
+        "qualify_by": "nights",
+        "qualify_minimum": "0",
+    }
+    answer = client.post(f"/clubs/{club.slug}/seasons/new/", form)
+    assert answer.status_code == 200
+    assert BEST_N_ALONE[language] in answer.content.decode()
+    assert not Season.objects.filter(name="Autumn").exists()
+    del form["best_of"]
+    assert client.post(f"/clubs/{club.slug}/seasons/new/", form).status_code == 302
+    assert Season.objects.get(name="Autumn").best_of is None
+
+
+@pytest.mark.parametrize("ranking", ["total", "per_match", "per_deal"])
+def test_a_best_n_with_a_ranking_that_counts_none_is_refused_by_the_api(
+    season, club_admin, ranking, django_capture_on_commit_callbacks
+):
+    api = client_of(club_admin)
+    made = api.post(
+        "/api/seasons/",
+        {"club": season.club_id, "name": "Autumn", "games": ["napoleon"], "ranking": ranking}
+        | {"best_of": 5},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    assert made.status_code == 400
+    assert [e["path"] for e in made.json()["errors"]] == ["best_of"]
+    assert BEST_N_ALONE["ja"] in made.json()["errors"][0]["message"]
+    assert not Season.objects.filter(name="Autumn").exists()
+    ranked(season, django_capture_on_commit_callbacks, ranking="best_nights", best_of=6)
+    for body in ({"ranking": ranking, "best_of": 5}, {"ranking": ranking, "best_of": 6}):
+        refused = api.patch(f"/api/seasons/{season.pk}/", body, format="json")
+        assert refused.status_code == 400, body
+        assert BEST_N_ALONE["en"] in refused.json()["errors"][0]["message"]
+    season.refresh_from_db()
+    assert (season.ranking, season.best_of) == ("best_nights", 6)
+    # The ranking alone changed: the best N goes with the ranking that counted it.
+    changed = api.patch(f"/api/seasons/{season.pk}/", {"ranking": ranking}, format="json")
+    assert changed.status_code == 200 and changed.json()["best_of"] is None
+    again = api.patch(f"/api/seasons/{season.pk}/", {"best_of": 3}, format="json")
+    assert again.status_code == 400
+    season.refresh_from_db()
+    assert (season.ranking, season.best_of) == (ranking, None)
+
+
+def test_the_page_drops_a_best_n_left_as_it_was_and_refuses_one_typed(
+    season, club_admin, django_capture_on_commit_callbacks
+):
+    ranked(season, django_capture_on_commit_callbacks, ranking="best_nights", best_of=6)
+    client = Client()
+    client.force_login(club_admin)
+    form = {
+        "name": season.name,
+        "games": season.games,
+        "ranking": "per_match",
+        "best_of": "6",  # as the page shows it: left as it was
+        "qualify_by": "nights",
+        "qualify_minimum": "0",
+    }
+    assert client.post(f"/clubs/{season.club.slug}/seasons/{season.pk}/", form).status_code == 302
+    season.refresh_from_db()
+    assert (season.ranking, season.best_of) == ("per_match", None)
+    typed = client.post(f"/clubs/{season.club.slug}/seasons/{season.pk}/", {**form, "best_of": "4"})
+    assert typed.status_code == 200 and BEST_N_ALONE["en"] in typed.content.decode()
+    season.refresh_from_db()
+    assert season.best_of is None
+
+
+def test_the_database_keeps_no_best_n_without_its_ranking(season):
+    from django.db import IntegrityError, transaction
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Season.objects.filter(pk=season.pk).update(ranking="total", best_of=3)
+    season.refresh_from_db()
+    assert season.best_of is None

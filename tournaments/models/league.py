@@ -52,18 +52,48 @@ class Club(models.Model):
         return self.name
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        self.name_key = look_alike(self.name)
+        key = look_alike(self.name)
+        if self.name_key != f"{key}#{self.pk}":  # a look-alike older than the key's rules
+            self.name_key = key
         fields = kwargs.get("update_fields")
         if fields is not None and "name" in fields:
             kwargs["update_fields"] = {*fields, "name_key"}
         super().save(*args, **kwargs)
 
     def clean(self) -> None:
-        alike = Club.objects.filter(name_key=look_alike(self.name)).exclude(pk=self.pk)
-        if alike.exists():
-            raise ValidationError(
-                {"name": _("A club of this name, or of a name that looks like it, exists.")}
-            )
+        if problem := Club.name_problem(self.name, self.pk):
+            raise ValidationError({"name": ValidationError(problem, code="name_taken")})
+        if problem := Club.slug_problem(self.slug, self.pk):
+            raise ValidationError({"slug": ValidationError(problem, code="slug_taken")})
+
+    @staticmethod
+    def slug_problem(slug: str, pk: int | None = None) -> str | None:
+        """``slug`` as a club's address looks like another club's (``/clubs/rnori/`` for
+        ``/clubs/mori/``); a club keeps the address it has.  Sign-up derives addresses
+        from names that do not look alike, numbered when taken; this checks the others."""
+        if not slug or pk is not None and Club.objects.filter(pk=pk, slug=slug).exists():
+            return None
+        key, others = look_alike(slug), Club.objects.all()
+        if pk is not None:
+            others = others.exclude(pk=pk)
+        if any(look_alike(s) == key for s in others.values_list("slug", flat=True).iterator()):
+            return str(_("A club's address like this one exists: choose another."))
+        return None
+
+    @staticmethod
+    def name_problem(name: str, pk: int | None = None) -> str | None:
+        """What is wrong with ``name`` for a new club, or as club ``pk``'s new name: none
+        of it shows, or it looks like another club's (``names.look_alike``).  A club keeps
+        the name it has (one restored, or named before the rules of look-alikes grew)."""
+        if pk is not None and Club.objects.filter(pk=pk, name=name).exists():
+            return None
+        key = look_alike(name)
+        if not key:
+            return str(_("Name the club with letters or digits."))
+        others = Club.objects.filter(name_key=key)
+        if (others.exclude(pk=pk) if pk is not None else others).exists():
+            return str(_("A club of this name, or of a name that looks like it, exists."))
+        return None
 
 
 class Membership(models.Model):
@@ -221,7 +251,12 @@ class Season(models.Model):
         verbose_name = pgettext_lazy("model", "season")
         verbose_name_plural = pgettext_lazy("model", "seasons")
         constraints = [
-            models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club")
+            models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club"),
+            # A best N only with a ranking by the best N (ranking.refusals says it in words).
+            models.CheckConstraint(
+                condition=models.Q(best_of__isnull=True) | models.Q(ranking__in=BEST),
+                name="season_best_of_only_when_counted",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -237,8 +272,6 @@ class Season(models.Model):
             )
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
             raise ValidationError({"ends_on": _("A season cannot end before it starts.")})
-        if self.ranking not in BEST:
-            self.best_of = None  # counted by no other method
         if wrong := refusals(self.ranking, self.best_of, self.qualify_minimum):
             raise ValidationError({k: ValidationError(v, code="ranking") for k, v in wrong.items()})
         if self.club_id and Season.name_taken(self.club_id, self.name, self.pk):

@@ -1,5 +1,9 @@
 """Actions of ``/api/seasons/{id}/``: ``divisions/`` and ``close/`` (issue 40), calling the
-actions the pages call (``tournaments.divisions``, ``scoring.divisions``)."""
+actions the pages call (``tournaments.divisions``, ``scoring.divisions``).
+
+What a reader gets lists only the players and the next season they may see
+(``tournaments.divisions.shown``): in a public season, a player of the club's private
+seasons alone is in no answer, not even as an id (issue 55)."""
 
 from __future__ import annotations
 
@@ -47,18 +51,24 @@ class CloseInputSerializer(serializers.Serializer):
     )
 
 
-def divisions_json(season: Season) -> dict[str, Any]:
+def _next_season_id(season: Season, user: Any) -> int | None:
+    following = divisions.next_season_shown(season, user)
+    return following.pk if following else None
+
+
+def divisions_json(season: Season, user: Any) -> dict[str, Any]:
     placed = divisions.placed(season)
+    seen = divisions.shown(season, placed, user)
     final = season_final(season)
     return {
         "moves_by": season.moves_by,
         "moves": season.moves,
         "closed_at": season.closed_at,
-        "next_season": season.next_season_id,
+        "next_season": _next_season_id(season, user),
         "divisions": [
             {
                 "name": d.name,
-                "players": sorted(p for p, at in placed.items() if at.pk == d.pk),
+                "players": sorted(p for p, at in placed.items() if at.pk == d.pk and p in seen),
             }
             for d in season.divisions.order_by("order")
         ],
@@ -66,12 +76,14 @@ def divisions_json(season: Season) -> dict[str, Any]:
     }
 
 
-def move_json(move: Move) -> dict[str, Any]:
+def move_json(move: Move, next_shown: bool = True) -> dict[str, Any]:
+    """A move made; ``next_shown`` false: the reader may not read the next season, whose
+    division is not named."""
     return {
         "player": move.player_id,
         "division": move.division,
         "rank": move.rank,
-        "next_division": move.next_division,
+        "next_division": move.next_division if next_shown else "",
         "kind": move.kind,
     }
 
@@ -113,7 +125,7 @@ class DivisionsMixin:
                 )
             except Rejection as rejection:
                 return rejection_response(rejection)
-        return Response(divisions_json(season))
+        return Response(divisions_json(season, request.user))
 
     @extend_schema(
         request=CloseInputSerializer, responses={200: dict, 201: dict, 400: RejectionSerializer}
@@ -127,11 +139,14 @@ class DivisionsMixin:
         season: Season = self.get_object()  # type: ignore[attr-defined]
         if request.method == "GET":
             if season.closed_at is not None:
-                moves = [move_json(m) for m in ranked.made(season)]
-                return Response(
-                    {"closed": True, "next_season": season.next_season_id, "moves": moves}
-                )
-            lines = [proposal_json(line) for line in ranked.lines(season)]
+                made = ranked.made(season)
+                seen = divisions.shown(season, (m.player_id for m in made), request.user)
+                following = _next_season_id(season, request.user)
+                moves = [move_json(m, following is not None) for m in made if m.player_id in seen]
+                return Response({"closed": True, "next_season": following, "moves": moves})
+            proposed = ranked.lines(season)
+            seen = divisions.shown(season, (x.player.pk for x in proposed), request.user)
+            lines = [proposal_json(x) for x in proposed if x.player.pk in seen]
             return Response({"closed": False, "moves": lines})
         deny(access.can_administer(request.user, season), ADMINS_ONLY)
         payload = CloseInputSerializer(data=request.data)

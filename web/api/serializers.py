@@ -15,7 +15,7 @@ from rest_framework.fields import get_error_detail
 import engine
 from scoring.models import MatchStanding, SeasonStanding
 from scoring.players import figures
-from tournaments import access, nights, renames, seasons
+from tournaments import access, divisions, nights, renames, seasons
 from tournaments import members as club_members
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Deal, DealVersion, Match, Player, Season, Table
@@ -26,6 +26,17 @@ class ClubSerializer(serializers.ModelSerializer):
         model = Club
         fields = ["id", "name", "slug", "created_at"]
         read_only_fields = ["created_at"]
+
+    def validate_name(self, value: str) -> str:
+        """Refused as the pages refuse it: a name that looks like another club's."""
+        if problem := Club.name_problem(value, self.instance.pk if self.instance else None):
+            raise serializers.ValidationError(problem, code="name_taken")
+        return value
+
+    def validate_slug(self, value: str) -> str:
+        if problem := Club.slug_problem(value, self.instance.pk if self.instance else None):
+            raise serializers.ValidationError(problem, code="slug_taken")
+        return value
 
 
 class AccountFieldsForAdministrators:
@@ -119,6 +130,22 @@ class SeasonSerializer(SavedByItsAction, serializers.ModelSerializer):
             "next_season",
         ]
         read_only_fields = ["closed_at", "next_season"]
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """A best N left out goes with a ranking that counts none (``best_of_kept``)."""
+        ranking = attrs.get("ranking", getattr(self.instance, "ranking", ""))
+        best_of = attrs.get("best_of", getattr(self.instance, "best_of", None))
+        attrs["best_of"] = seasons.best_of_kept(ranking, best_of, "best_of" in attrs)
+        return attrs
+
+    def to_representation(self, instance: Any) -> Any:
+        """The next season's id only for a reader who may read it (``divisions``)."""
+        data = super().to_representation(instance)
+        if data.get("next_season") is not None:
+            user = getattr(self.context.get("request"), "user", None)
+            following = divisions.next_season_shown(instance, user) if user else None
+            data["next_season"] = following.pk if following else None
+        return data
 
 
 class ClubNightSerializer(SavedByItsAction, serializers.ModelSerializer):

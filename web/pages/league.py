@@ -21,6 +21,7 @@ from scoring.queries import matches_with_standings, readable_match
 from scoring.ratings import rating_charts, ratings_of, scope_for
 from scoring.sheets import NO_CHART, match_sheet, player_charts
 from tournaments import access, confirmation, history, ranking, table_links
+from tournaments import divisions as division_rules
 from tournaments.access import visible
 from tournaments.games import label
 from tournaments.models import (
@@ -149,6 +150,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "leaders": leaderboard.LEADERS,
             "ranking": rule,
             "final": finals.season_final(season),
+            "next_season": division_rules.next_season_shown(season, request.user),
             "divisions": divisions,
             "division": division,
             "division_query": f"&division={quote(chosen)}" if chosen else "",
@@ -331,7 +333,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _divisions_of(player: Player, seasons: list[Season]) -> list[dict[str, Any]]:
     """The player's division in each season that has one, and the move made when it
-    closed (two queries however many seasons)."""
+    closed (two queries however many seasons); the next season's division only when that
+    season is one of ``seasons``, those the reader may read."""
     placed = {
         p.season_id: p.division.name
         for p in Placement.objects.filter(player=player, season__in=seasons).select_related(
@@ -339,8 +342,13 @@ def _divisions_of(player: Player, seasons: list[Season]) -> list[dict[str, Any]]
         )
     }
     moves = {m.season_id: m for m in Move.objects.filter(player=player, season__in=seasons)}
-    return [
-        {"season": s, "division": placed.get(s.pk) or moves[s.pk].division, "move": moves.get(s.pk)}
-        for s in seasons
-        if s.pk in placed or s.pk in moves
-    ]
+    readable = {s.pk for s in seasons}
+    out = []
+    for s in seasons:
+        move = moves.get(s.pk)
+        if s.pk not in placed and move is None:
+            continue
+        going = move.next_division if move and move.next_season_id in readable else ""
+        division = placed.get(s.pk) or (move.division if move else "")
+        out.append({"season": s, "division": division, "move": move, "next_division": going})
+    return out

@@ -10,11 +10,11 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import members as club_members
-from tournaments import pins, renames
+from tournaments import pins, renames, seasons
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Membership, Player, Season
-from tournaments.names import reading_order, unique_handle, unspaced
+from tournaments.names import look_alike, reading_order, unique_handle
 
 
 def _account(username: str) -> Any:
@@ -104,10 +104,10 @@ class PlayerForm(forms.ModelForm):
         data = super().clean() or {}
         if self.instance.pk or data.get("another"):
             return data
-        typed = {unspaced(data.get("display_name") or ""), unspaced(data.get("name_ja") or "")}
+        typed = {look_alike(data.get("display_name") or ""), look_alike(data.get("name_ja") or "")}
         typed -= {""}
         for player in Player.objects.filter(club=self.club):
-            if typed & ({unspaced(player.display_name), unspaced(player.name_ja)} - {""}):
+            if typed & ({look_alike(player.display_name), look_alike(player.name_ja)} - {""}):
                 self.add_error(
                     "display_name",
                     _(
@@ -181,6 +181,15 @@ class SeasonForm(forms.ModelForm):
         self.instance.club = club
         for name in ("ranking", "qualify_by", "qualify_minimum"):
             self.fields[name].required = False  # left out: the season's setting stays
+
+    def clean(self) -> dict[str, Any]:
+        """A best N left as it was goes with a ranking that counts none; one typed is
+        refused with it (``Season.clean``)."""
+        data = super().clean() or {}
+        ranking = data.get("ranking") or self.instance.ranking
+        given = "best_of" in self.changed_data
+        data["best_of"] = seasons.best_of_kept(ranking, data.get("best_of"), given)
+        return data
 
 
 class ClubNightForm(forms.ModelForm):
@@ -271,17 +280,17 @@ class AttendanceForm(forms.Form):
         data = super().clean() or {}
         names = [n.strip() for n in data.get("guests", "").splitlines() if n.strip()]
         known = {
-            unspaced(name): p.display_name
+            look_alike(name): p.display_name
             for p in Player.objects.filter(club=self.night.season.club_id)
             for name in (p.display_name, p.name_ja)
             if name
         }
         for name in names:
-            if unspaced(name) in known:
+            if look_alike(name) in known:
                 self.add_error(
                     "guests",
                     _("%(name)s is a player of the club: tick them among those who came.")
-                    % {"name": known[unspaced(name)]},
+                    % {"name": known[look_alike(name)]},
                 )
         longest = Player._meta.get_field("display_name").max_length or 100
         too_long = [n for n in names if len(n) > longest]

@@ -4,7 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ops.restore import Accounts, import_club
+from ops.restore import Accounts, import_club, restored
 from scoring.rebuild import rebuild_club
 
 
@@ -45,4 +45,17 @@ class Command(BaseCommand):
         except (OSError, ValueError, RecursionError) as exc:  # ImportError_ is a ValueError
             raise CommandError(f"cannot import {file}: {exc}") from None
         seasons, matches = rebuild_club(club.pk)
-        self.stdout.write(f"restored {club}: {matches} matches in {seasons} seasons")
+        self.stdout.write(f"restored {club} ({club.slug}):")
+        counts = restored(club)
+        width = max(map(len, counts))
+        for kind, count in counts.items():
+            self.stdout.write(f"  {kind:<{width}}  {count:>6}")
+        if accounts.left_out:
+            names = ", ".join(sorted(accounts.left_out))
+            self.stdout.write(
+                f"left out: {len(accounts.left_out)} user names of the file linked to no "
+                f"account of this site (their roles, players' accounts, scorers and who "
+                f"entered, confirmed or changed a deal): {names}; name them with "
+                f"--link-account USER, or --link-all-accounts"
+            )
+        self.stdout.write(f"standings rebuilt: {matches} matches in {seasons} seasons")

@@ -160,6 +160,7 @@ urlpatterns = [
     path("tables/<int:pk>/", tables.table_page, name="table"),
     path("tables/<int:pk>/link/", tables.table_link_change, name="table_link_change"),
     path("tables/<int:pk>/scorer/", tables.table_scorer, name="table_scorer"),
+    path("tables/<int:pk>/who/", tables.table_who, name="table_who"),
     path("deals/<int:pk>/pin/", tables.confirm_with_pin, name="confirm_with_pin"),
     path("players/<int:pk>/pin/", tables.player_pin, name="player_pin"),
     path("i18n/setlang/", require_POST(set_language), name="set_language"),

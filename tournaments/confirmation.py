@@ -17,10 +17,19 @@ Whoever decided the result never confirms it.  That is, never:
 - the phone that entered or changed it through the table's link (its session's holder
   id, ``tournaments.table_links.holder``), even once someone signs in on it, by page or
   API with that session;
-- a seated player whose account is one of those accounts.
+- a seated player whose account is one of those accounts;
+- the seated player who scores on the phone that entered or changed it through the
+  link (``tournaments.table_links.bind``: they proved it with their PIN before the
+  phone could enter), neither by PIN nor by account, on that phone or any other;
+- on the phone that entered or changed it, anyone by PIN but another seated player
+  than the phone's scorer.
 
-An anonymous link-holder is known only by the phone: the table's players confirm on
-that phone with their PINs, so a PIN proves the second person there.
+A PIN proves which seated player typed it, not that someone else agreed: an anonymous
+phone must therefore say who scores on it (in a season that asks for confirmation it
+cannot enter until it does). A deal entered or changed anonymously by a phone that
+never said so (stored before that rule, or before the season asked for confirmation)
+has an unknown author among the seated players: none of them confirms it, and a
+scorer or league administrator of the club does.
 
 A deleted deal, and a deal confirmed already, cannot be confirmed.
 """
@@ -35,7 +44,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from tournaments import access, progress
+from tournaments import access, progress, table_links
 from tournaments.models import Deal, Match, Player
 from tournaments.records import Rejection, error
 
@@ -45,6 +54,10 @@ NOT_ALLOWED = gettext_noop(
 NOT_SEATED = gettext_noop("only a player seated at the table confirms its deals")
 SAME_PERSON = gettext_noop(
     "the deal must be confirmed by someone other than who entered or changed it"
+)
+UNKNOWN_SCORER = gettext_noop(
+    "nobody said who entered this deal at the table: a scorer or league administrator of "
+    "the club confirms it"
 )
 DELETED = gettext_noop("deal %(number)s is deleted: it cannot be confirmed")
 CONFIRMED = gettext_noop("deal %(number)s is confirmed already")
@@ -69,9 +82,16 @@ class Confirmer:
         return {i for i in ids if i is not None}
 
 
+Scorers = dict[str, list[tuple[int, int | None]]]
+"""The players bound to each link-holder id of a table (``table_links.scorers``)."""
+
+
 def refusal(deal: Deal, who: Confirmer) -> dict[str, Any] | None:
     """Why ``who`` may not confirm ``deal`` now (an error), or ``None``: they may."""
-    return _not_at_the_table(deal.match, who) or _not_a_second_person(deal, who)
+    match = deal.match
+    return _not_at_the_table(match, who) or _not_a_second_person(
+        deal, who, _scorers(match, [deal]), _seated_accounts(match)
+    )
 
 
 def may_confirm(deal: Deal, who: Confirmer) -> bool:
@@ -81,10 +101,25 @@ def may_confirm(deal: Deal, who: Confirmer) -> bool:
 
 def confirmable(match: Match, deals: Iterable[Deal], who: Confirmer) -> set[int]:
     """The ids of those of ``match``'s ``deals`` that ``who`` may confirm now (the
-    match page's Confirm buttons): :func:`refusal`, the role read once."""
+    match page's Confirm buttons): :func:`refusal`, the role and the scorers read once."""
     if _not_at_the_table(match, who) is not None:
         return set()
-    return {deal.pk for deal in deals if _not_a_second_person(deal, who) is None}
+    deals = list(deals)
+    scorers, seated = _scorers(match, deals), _seated_accounts(match)
+    return {d.pk for d in deals if _not_a_second_person(d, who, scorers, seated) is None}
+
+
+def _phones(deal: Deal) -> set[str]:
+    return {deal.entered_by_holder, deal.revised_by_holder} - {""}
+
+
+def _scorers(match: Match, deals: Iterable[Deal]) -> Scorers:
+    holders = set().union(*(_phones(d) for d in deals))
+    return table_links.scorers(match.table_id, holders) if holders else {}
+
+
+def _seated_accounts(match: Match) -> set[int]:
+    return {u for u in match.seats.values_list("player__user_id", flat=True) if u is not None}
 
 
 def _not_at_the_table(match: Match, who: Confirmer) -> dict[str, Any] | None:
@@ -101,10 +136,28 @@ def deciders(deal: Deal) -> set[int]:
     return {i for i in (deal.entered_by_id, deal.revised_by_id) if i is not None}
 
 
-def _not_a_second_person(deal: Deal, who: Confirmer) -> dict[str, Any] | None:
-    phones = {deal.entered_by_holder, deal.revised_by_holder} - {""}
-    if who.accounts() & deciders(deal) or (who.player is None and who.holder in phones):
+def _not_a_second_person(
+    deal: Deal, who: Confirmer, scorers: Scorers, seated: set[int]
+) -> dict[str, Any] | None:
+    phones = _phones(deal)
+    bound = [p for phone in phones for p in scorers.get(phone, [])]
+    players = {player for player, _ in bound}
+    accounts = deciders(deal) | {account for _, account in bound if account is not None}
+    if (
+        who.accounts() & accounts
+        or (who.player is not None and who.player.pk in players)
+        or (who.player is None and who.holder in phones)
+    ):
         return error("same_person", "", SAME_PERSON)
+    unknown = any(
+        holder and by is None and holder not in scorers
+        for holder, by in (
+            (deal.entered_by_holder, deal.entered_by_id),
+            (deal.revised_by_holder, deal.revised_by_id),
+        )
+    )
+    if unknown and (who.player is not None or who.accounts() & seated):
+        return error("unknown_scorer", "", UNKNOWN_SCORER)
     if deal.deleted_at is not None:
         return error("deleted", "", DELETED, number=deal.number)
     if deal.confirmed_at is not None:

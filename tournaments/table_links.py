@@ -14,6 +14,16 @@ neither confirms what they entered (``tournaments.confirmation``).
 The phone that follows a link keeps the table's secret in its session
 (:func:`remember`); every request checks it again (:func:`holds`), so a revoked or
 expired link stops at once.
+
+**Who scores on the phone.** A PIN proves which seated player typed it, not that someone
+else agreed, and an anonymous phone is nobody.  So in a season that asks for
+confirmation, a phone with no account says who scores on it before it enters or
+changes a deal: a seated player picks their name and types their PIN (:func:`bind`,
+stored as a ``LinkScorer`` that every web process reads).  Whatever the phone then
+enters or changes is that player's: neither their PIN nor their account confirms it,
+on this phone or any other, and the phone's PIN confirmations of its own deals are
+another seated player's (``tournaments.confirmation``).  A phone handed over is bound
+again by the next scorer; every player it was ever bound to stays its scorer.
 """
 
 from __future__ import annotations
@@ -24,7 +34,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from tournaments.models import Table
+from tournaments.models import LinkScorer, Player, Table
 
 SESSION_KEY = "table_links"
 HOLDER_KEY = "table_link_holder"
@@ -115,3 +125,30 @@ def holds_night(session: Any, night_id: int) -> bool:
     kept = [int(pk) for pk in session.get(SESSION_KEY, {}) if str(pk).isdigit()]
     tables = Table.objects.select_related("club_night").filter(pk__in=kept, club_night=night_id)
     return any(holds(session, table) for table in tables)
+
+
+def bind(table: Table, holder: str, player: Player) -> None:
+    """``player`` (their PIN checked) scores on the phone ``holder`` at ``table``: stored
+    once however often it is sent."""
+    LinkScorer.objects.get_or_create(table=table, holder=holder, player=player)
+
+
+def scorers(table_id: int, holders: set[str]) -> dict[str, list[tuple[int, int | None]]]:
+    """The players bound to each of ``holders`` at the table, as ``(player id, account
+    id)``; a holder bound to nobody is left out."""
+    found: dict[str, list[tuple[int, int | None]]] = {}
+    rows = LinkScorer.objects.filter(table_id=table_id, holder__in=holders - {""})
+    for holder_id, player_id, user_id in rows.values_list("holder", "player_id", "player__user_id"):
+        found.setdefault(holder_id, []).append((player_id, user_id))
+    return found
+
+
+def must_bind(session: Any, table: Table, user: Any) -> bool:
+    """A phone with no account acting through the link of a table whose season asks for
+    confirmation, and no scorer bound to it yet: it says who scores before it enters."""
+    if user is not None and getattr(user, "is_authenticated", False):
+        return False
+    if not table.club_night.season.require_confirmation:
+        return False
+    phone = holder(session)
+    return not phone or not LinkScorer.objects.filter(table=table, holder=phone).exists()

@@ -170,6 +170,7 @@ ROUTES.update(
         "deal_entry": Route("match", page(AT_TABLE, AT_TABLE, by_role=MEMBER_403)),
         "correct_deal": Route("deal", page(AT_TABLE, AT_TABLE, by_role=MEMBER_403)),
         "confirm_with_pin": Route("deal", page(AT_TABLE, AT_TABLE)),
+        "table_who": Route("table", page(AT_TABLE, AT_TABLE)),
         "delete_deal": Route("deal", post(SCORERS, by_role=MEMBER_403)),
         "end_match": Route("match", post(SCORERS, by_role=MEMBER_403)),
         # A second person of the club (the scorer who entered it is answered in words).

@@ -51,6 +51,9 @@ def pending(season, make_match):
     table = Table.objects.create(club_night=night, name="Table 1")
     match = make_match("napoleon", NAPOLEON_SEATS, at=table)
     phone = _phone(table)
+    aki = match.seats.get(player__handle="aki").player
+    pins.set_pin(aki, "1357")  # the phone says who scores on it (Aki) before it enters
+    phone.post(f"/tables/{table.pk}/who/", {"player": aki.pk, "pin": "1357"})
     form = {"full_record": json.dumps(napoleon_deal()), "number": "1", "key": "k"}
     phone.post(f"/matches/{match.pk}/enter/", form)
     return Deal.objects.get(match=match)

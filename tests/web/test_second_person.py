@@ -11,7 +11,7 @@ from django.test import Client
 
 from tests.conftest import member_of, napoleon_deal
 from tournaments import actions, corrections, pins, table_links
-from tournaments.models import Deal, Membership, Table
+from tournaments.models import Deal, Membership, Player, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -77,6 +77,9 @@ def test_the_phone_that_entered_through_the_link_never_confirms_once_signed_in(
     tonight, match, django_user_model, club
 ):
     phone = _follow(Client(), tonight)
+    ben = Player.objects.get(seats__match=match, handle="ben")
+    pins.set_pin(ben, "2468")  # a phone with no account says who scores on it first
+    phone.post(f"/tables/{tonight.pk}/who/", {"player": ben.pk, "pin": "2468"})
     deal = _enter(phone, match)
     assert deal.entered_by is None and deal.entered_by_holder
     # Someone signs in on that phone (the session keeps its link): still the same phone.

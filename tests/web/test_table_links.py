@@ -27,6 +27,17 @@ def _holder(table: Table) -> Client:
     return phone
 
 
+def _scoring(table: Table, player) -> Client:
+    """A phone with the table's link on which ``player`` says they score (their PIN)."""
+    phone = _holder(table)
+    pins.set_pin(player, "1357")
+    assert (
+        phone.post(f"/tables/{table.pk}/who/", {"player": player.pk, "pin": "1357"}).status_code
+        == 302
+    )
+    return phone
+
+
 def _entry(number: int, key: str, record=None) -> dict[str, str]:
     return {"full_record": json.dumps(record or napoleon_deal()), "number": str(number), "key": key}
 
@@ -111,7 +122,7 @@ def test_a_seated_player_confirms_with_their_pin_on_the_scorers_phone(
     confirming, match, tonight, players
 ):
     pins.set_pin(players["ben"], "4821")
-    phone = _holder(tonight)
+    phone = _scoring(tonight, players["aki"])
     phone.post(f"/matches/{match.pk}/enter/", _entry(1, "k1"))
     deal = Deal.objects.get(match=match)
     form = phone.get(f"/deals/{deal.pk}/pin/").content.decode()
@@ -141,7 +152,7 @@ def test_the_enterer_never_confirms_their_own_deal_with_a_pin(confirming, match,
 
 def test_pin_guesses_are_limited_like_passwords(confirming, match, tonight, players, settings):
     pins.set_pin(players["ben"], "4821")
-    phone = _holder(tonight)
+    phone = _scoring(tonight, players["aki"])
     phone.post(f"/matches/{match.pk}/enter/", _entry(1, "k1"))
     deal = Deal.objects.get(match=match)
     for guess in range(settings.SIGN_IN_ATTEMPTS):

@@ -16,7 +16,7 @@ from tournaments.models.league import (
     Season,
     game_choices,
 )
-from tournaments.models.nights import ClubNight, Round, Table
+from tournaments.models.nights import ClubNight, LinkScorer, Round, Table
 from tournaments.models.play import (
     Deal,
     DealScore,
@@ -47,6 +47,7 @@ __all__ = [
     "MovesBy",
     "Placement",
     "Player",
+    "LinkScorer",
     "Round",
     "Season",
     "Seat",

@@ -176,3 +176,26 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club_night} {self.name}"
+
+
+class LinkScorer(models.Model):
+    """A seated player who proved with their PIN that they score on a phone that holds the
+    table's link (``tournaments.table_links.bind``): the deals that phone enters or
+    changes are theirs, and they never confirm them (``tournaments.confirmation``)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="link_scorers")
+    holder = models.CharField(
+        max_length=32, help_text=_("The phone's link-holder id (tournaments.table_links).")
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    bound_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "holder", "player"], name="link_scorer_once_per_phone"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} scores on a phone at {self.table}"

@@ -49,6 +49,8 @@ def correct_deal(request: HttpRequest, pk: int) -> HttpResponse:
     match = deal.match
     if not by_link and not access.scores_table(request.user, match.table):
         raise PermissionDenied(NOT_YOUR_TABLE)
+    if (first := tables.who_scores_first(request, match.table, by_link)) is not None:
+        return first
     if request.method == "POST" and by_link and (busy := tables.too_fast(request, match.table)):
         return busy
     if request.method == "POST":

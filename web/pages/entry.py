@@ -106,6 +106,8 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
     stale_is_mine = False
     """The deal stored meanwhile is the very record typed (then "That is my deal" is true)."""
     same_as: Deal | None = None
+    if (first := tables.who_scores_first(request, match.table, by_link)) is not None:
+        return first
     if request.method == "POST" and by_link and (busy := tables.too_fast(request, match.table)):
         return busy
     if request.method == "POST":

@@ -19,6 +19,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -27,7 +28,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from scoring.sheets import match_sheet
 from tournaments import access, confirmation, nights, pins, table_links
 from tournaments.messages import localize
-from tournaments.models import Deal, Match, Player, Seat, Table
+from tournaments.models import Deal, LinkScorer, Match, Player, Seat, Table
 from tournaments.records import Rejection, error
 from tournaments.textfile import whole_number
 from web.pages.getters import administered_table
@@ -54,6 +55,24 @@ def acting(request: HttpRequest, by_link: bool) -> tuple[Any, str]:
     if user is None and not by_link:
         access.signed_in(request.user)  # refused: 403
     return user, table_links.holder(request.session) if by_link else ""
+
+
+WHO_FIRST = gettext_lazy(
+    "Say who scores on this phone first: your name and your PIN. What this phone enters is "
+    "then yours, and another player confirms it."
+)
+
+
+def who_scores_first(request: HttpRequest, table: Table, by_link: bool) -> HttpResponse | None:
+    """The answer to a phone that must say who scores on it before it enters or changes a
+    deal (``table_links.must_bind``): the page that asks it, or, for the page's queue, a
+    refusal in words; ``None``: go on."""
+    if not by_link or not table_links.must_bind(request.session, table, request.user):
+        return None
+    url = reverse("table_who", args=[table.pk]) + "?" + urlencode({"next": request.path})
+    if "application/json" in request.headers.get("Accept", ""):
+        return JsonResponse({"status": "refused", "errors": [str(WHO_FIRST)]}, status=409)
+    return redirect(url)
 
 
 def link_url(request: HttpRequest, table: Table) -> str:
@@ -198,7 +217,88 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
             "by_link": link_holder(request, table),
             "matches": [(m, match_sheet(m)) for m in matches],
             "pin_confirm": table.club_night.season.require_confirmation,
+            "scorers": _phone_scorers(request, table),
         },
+    )
+
+
+def _phone_scorers(request: HttpRequest, table: Table) -> list[Player]:
+    """The players who said they score on this phone at the table (a link-holder's)."""
+    phone = table_links.holder(request.session)
+    if not phone or not link_holder(request, table):
+        return []
+    return list(Player.objects.filter(pk__in=_bound(table, phone)).order_by("display_name"))
+
+
+def _bound(table: Table, phone: str) -> Any:
+    return LinkScorer.objects.filter(table=table, holder=phone).values("player_id")
+
+
+def _pin_refusal(
+    request: HttpRequest, player: Player, checked: pins.Check, table: Table
+) -> HttpResponse | str:
+    """What a PIN that is not right gets: the locked-out page, or the form's error."""
+    if checked is pins.Check.LOCKED:
+        minutes = max(1, settings.SIGN_IN_LOCKOUT_SECONDS // 60)
+        explanation = _(
+            "Too many wrong PINs for %(name)s: try again in %(n)s minutes, or confirm "
+            "with another player's PIN."
+        ) % {"name": player.display_name, "n": minutes}
+        context = {
+            "title": _("Too many wrong PINs"),
+            "explanation": explanation,
+            "back": reverse("table", args=[table.pk]),
+        }
+        return render(request, "error.html", context, status=429)
+    return _("That PIN is not %(name)s's.") % {"name": player.display_name}
+
+
+@require_http_methods(["GET", "POST"])
+def table_who(request: HttpRequest, pk: int) -> HttpResponse:
+    """A phone that holds the table's link says who scores on it: a seated player's name
+    and PIN (``table_links.bind``).  A scorer with an account acts as themselves and is
+    sent back to the table."""
+    table = _table(request, pk)
+    if table is None:
+        return redirect_to_login(request.get_full_path())
+    if (gone := withdrawn(request, table)) is not None:
+        return gone
+    back = request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = ""
+    back = back or reverse("table", args=[table.pk])
+    if not link_holder(request, table):
+        return redirect(back)
+    seated = list(
+        Player.objects.filter(seats__match__table=table).distinct().order_by("display_name")
+    )
+    error = ""
+    if request.method == "POST":
+        player = next((p for p in seated if str(p.pk) == request.POST.get("player")), None)
+        if player is None:
+            error = _("Pick your name.")
+        elif not player.pin:
+            error = _(
+                "%(name)s has no PIN yet: a league administrator sets one on the player's "
+                "page, or sign in to score."
+            ) % {"name": player.display_name}
+        else:
+            checked = pins.check(player, request.POST.get("pin", ""))
+            if checked is pins.Check.RIGHT:
+                table_links.bind(table, table_links.holder(request.session), player)
+                messages.success(
+                    request, _("%(name)s scores on this phone.") % {"name": player.display_name}
+                )
+                return redirect(back)
+            refused = _pin_refusal(request, player, checked, table)
+            if isinstance(refused, HttpResponse):
+                return refused
+            error = refused
+    return render(
+        request,
+        "pages/table_who.html",
+        {"table": table, "seated": seated, "error": error},
+        status=422 if error else 200,
     )
 
 
@@ -261,34 +361,26 @@ def confirm_with_pin(request: HttpRequest, pk: int) -> HttpResponse:
     if (gone := withdrawn(request, table)) is not None:
         return gone
     assert deal is not None  # a table was found through it
+    phone = table_links.holder(request.session)
     seated = [
         p
         for p in Player.objects.filter(seats__match=deal.match).order_by("seats__position")
-        if confirmation.may_confirm(deal, confirmation.Confirmer(player=p))
+        if confirmation.may_confirm(deal, confirmation.Confirmer(player=p, holder=phone))
     ]
     error = ""
     if request.method == "POST":
         player = next((p for p in seated if str(p.pk) == request.POST.get("player")), None)
-        checked = pins.check(player, request.POST.get("pin", "")) if player else None
+        checked = pins.check(player, request.POST.get("pin", "")) if player else pins.Check.WRONG
         if player is None:
             error = _("Pick your name.")
-        elif checked is pins.Check.LOCKED:
-            minutes = max(1, settings.SIGN_IN_LOCKOUT_SECONDS // 60)
-            explanation = _(
-                "Too many wrong PINs for %(name)s: try again in %(n)s minutes, or confirm "
-                "with another player's PIN."
-            ) % {"name": player.display_name, "n": minutes}
-            context = {
-                "title": _("Too many wrong PINs"),
-                "explanation": explanation,
-                "back": reverse("table", args=[table.pk]),
-            }
-            return render(request, "error.html", context, status=429)
         elif checked is not pins.Check.RIGHT:
-            error = _("That PIN is not %(name)s's.") % {"name": player.display_name}
+            refused = _pin_refusal(request, player, checked, table)
+            if isinstance(refused, HttpResponse):
+                return refused
+            error = refused
         else:
             try:
-                confirmation.confirm(deal, confirmation.Confirmer(player=player))
+                confirmation.confirm(deal, confirmation.Confirmer(player=player, holder=phone))
             except Rejection as refused:
                 error = "; ".join(localize(e) for e in refused.errors)
             else:

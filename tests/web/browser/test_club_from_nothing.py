@@ -3,7 +3,8 @@ site operator, on a phone in Japanese and on a laptop in English.
 
 A newcomer starts a club, invites a scorer and a member by link, adds fourteen players
 from a list, makes a season and a night, draws and confirms the tables, downloads the
-night's paper; a scorer with no account enters two deals of the Rettler table by its
+night's paper; a seated player with no account says who scores on the Rettler table's
+phone with their PIN and enters two deals by its
 link, one of them offline; a seated player confirms on that phone with their PIN; the
 Rettler match is corrected at the table, ended and reopened with reasons, and its history
 names players and says what changed.  Every tap and key press of the administrator's
@@ -150,10 +151,11 @@ def test_a_club_from_nothing_to_confirmed_deals(browser, live_server, settings, 
     rettler = Match.objects.filter(table__club_night__season__club=club, game="rettler").get()
     seated = rettler.seated_players()
     handles = [p.handle for p in seated]
-    page.goto(f"{base}/clubs/{club.slug}/players/{seated[2].pk}/")
-    page.fill("#id_new_pin", "2580")
-    page.click(".save button")
-    page.wait_for_selector(".messages")
+    for player, pin in ((seated[2], "2580"), (seated[0], "1470")):
+        page.goto(f"{base}/clubs/{club.slug}/players/{player.pk}/")
+        page.fill("#id_new_pin", pin)
+        page.click(".save button")
+        page.wait_for_selector(".messages")
 
     # The Rettler table's link, on the table list.
     page.goto(f"{base}/nights/{rettler.table.club_night_id}/tables/")
@@ -161,11 +163,17 @@ def test_a_club_from_nothing_to_confirmed_deals(browser, live_server, settings, 
     link = page.locator(f"section:has(a[href='/matches/{rettler.pk}/paper.pdf']) input.copy")
     table_link = link.input_value()
 
-    # A scorer with no account: deal 1 online, deal 2 offline.
+    # A scorer with no account, seated at the table: deal 1 online, deal 2 offline.
     phone_context = browser.new_context(viewport={"width": 375, "height": 740}, locale=locale)
     phone = phone_context.new_page()
     phone.goto(table_link)
     shot(phone, tmp_path, f"table-page-{way}")
+    # Before the first deal, the scorer (a seated player) says who scores on this phone.
+    phone.click("#phone-scorer a")
+    phone.click(f"label[for=id_player_{seated[0].pk}]")
+    phone.fill("#id_pin", "1470")
+    phone.click(".save button")
+    phone.wait_for_selector("#phone-scorer")
     phone.click(f"a[href='/matches/{rettler.pk}/enter/']")
     phone.wait_for_selector("#deal-entry[data-ready]")
     _rettler_deal(phone, handles, "30")

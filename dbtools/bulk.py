@@ -15,7 +15,7 @@ from collections.abc import Generator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, cast
 
-from django.db import connection, models
+from django.db import connection, models, transaction
 from django.db.models import Model, QuerySet
 
 from dbtools import backend
@@ -79,6 +79,21 @@ def plain_plans() -> None:
     if backend.postgresql():
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL jit = off")
+
+
+@contextmanager
+def snapshot() -> Iterator[None]:
+    """A transaction whose reads all see the database as one moment left it, whatever
+    commits meanwhile: PostgreSQL's REPEATABLE READ (its default, READ COMMITTED, sees
+    each statement's own moment), SQLite's transaction as it is (one writer at a time).
+    Inside a transaction already open, that transaction (its level is set by its first
+    statement)."""
+    outer = connection.in_atomic_block
+    with transaction.atomic():
+        if not outer and backend.vendor_of(connection) == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
 
 
 def plain_rows(rows: QuerySet[Any]) -> list[tuple[Any, ...]]:

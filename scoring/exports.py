@@ -32,7 +32,7 @@ from engine.match import competition_ranks
 from scoring import pdf
 from scoring.documents import Cell, Document
 from scoring.models import SeasonStanding
-from scoring.players import figures
+from scoring.players import figures, statistics_of
 from scoring.ratings import with_ratings
 from scoring.sheets import MatchSheet
 from tournaments import divisions, ranking
@@ -140,22 +140,41 @@ def statistics_table(season: Season) -> tuple[list[str], list[list[Cell]]]:
     header = [_("Game"), _("Rank"), _("Player"), _("Statistic"), _("Value"), _("Club"), _("Season")]
     order = {game: i for i, game in enumerate(season.games)}
     lines = SeasonStanding.objects.filter(season=season).select_related("player")
+    # Each game's and statistic's name translated once, not once a row (a thousand
+    # players' statistics are over a hundred thousand rows).
+    games: dict[str, str] = {}
+    names: dict[str, list[str]] = {}
     rows: list[list[Cell]] = []
     for line in sorted(lines, key=lambda r: (order.get(r.game, len(order)), r.game, r.rank)):
-        for statistic, value in figures(line):
-            name = f"{statistic.label} (%)" if statistic.percent else str(statistic.label)
-            rows.append(
-                [
-                    label(line.game),
-                    line.rank,
-                    line.player.display_name,
-                    name,
-                    value,
-                    season.club.name,
-                    season.name,
-                ]
-            )
+        if line.game not in games:
+            games[line.game] = str(label(line.game))
+            names[line.game] = [
+                f"{s.label} (%)" if s.percent else str(s.label) for s in statistics_of(line.game)
+            ]
+        game, player = games[line.game], line.player.display_name
+        rows += [
+            [game, line.rank, player, name, value, season.club.name, season.name]
+            for name, (_statistic, value) in zip(names[line.game], figures(line), strict=True)
+        ]
     return header, rows
+
+
+def standings_document(season: Season, scope: str) -> Document:
+    """The season's standings as a download: its leaderboards (:func:`standings_table`,
+    ratings in the reader's ``scope``) under the club, the season and how it ranks."""
+    header, rows = standings_table(season, scope)
+    title = [f"{season.club.name} – {season.name}", _("Standings")]
+    title += [ranking.Rule.of(season).describe(), exported_line()]
+    # Printed, the club and season (the last two columns, on every row) are the title.
+    return Document(_("Standings"), title, header, rows, print_columns=len(header) - 2)
+
+
+def statistics_document(season: Season, scope: str) -> Document:
+    """Every player's statistics in each game of the season (:func:`statistics_table`) as
+    a download (no rating in it: the same in every ``scope``)."""
+    header, rows = statistics_table(season)
+    title = [f"{season.club.name} – {season.name}", _("Statistics"), exported_line()]
+    return Document(_("Statistics"), title, header, rows, print_columns=len(header) - 2)
 
 
 def _ranking_cells(line: SeasonStanding) -> dict[str, Cell]:
@@ -270,6 +289,10 @@ class Exporter:
     streamed: bool = True
     """Sent as its blocks come (a thousand players' CSV and XLSX are never whole in
     memory as text); ``False``: one block, sent whole (a PDF is laid out whole)."""
+    kept: bool = False
+    """A season's file in this format is made once per version of its data and kept
+    (``scoring.season_files``): laying it out costs far more than reading its rows.  A CSV
+    is written as fast as its rows are read, and streamed: made on each request."""
 
 
 EXPORTERS: dict[str, Exporter] = {
@@ -281,6 +304,7 @@ EXPORTERS: dict[str, Exporter] = {
             "XLSX",
             "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
             lambda d: file_chunks(xlsx_file(d.name, d.header, d.rows, d.title)),
+            kept=True,
         ),
         Exporter(
             "pdf",
@@ -288,6 +312,7 @@ EXPORTERS: dict[str, Exporter] = {
             "application/pdf",
             lambda d: [pdf.book([d])],
             streamed=False,
+            kept=True,
         ),
     )
 }

@@ -268,8 +268,35 @@ class Export(models.Model):
         return f"{self.kind} of {self.club} ({self.status})"
 
 
+class SeasonFile(models.Model):
+    """A season's download kept for the version of what it holds (``scoring.season_files``):
+    one row per season, document, format, language and rating scope (``slot``), replaced
+    when a newer version is made, so that what is kept is bounded by the seasons, however
+    many readers ask.  Served only to a reader who may read the season, checked each time."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="files")
+    slot = models.CharField(
+        max_length=60, help_text="Document, format, language and rating scope of the file."
+    )
+    version = models.CharField(max_length=64, help_text="A hash of everything the file is made of.")
+    data = models.BinaryField(null=True, blank=True, help_text="Empty while a worker makes it.")
+    asked_at = models.DateTimeField(default=timezone.now)
+    made_at = models.DateTimeField(
+        null=True, blank=True, help_text="Empty while a worker makes it."
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["season", "slot"], name="one_season_file_per_slot")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} {self.slot} ({self.version[:8]})"
+
+
 # Standings are read with the rows they summarise: a season's and a match's visibility.
 access.scope(SeasonStanding, "season__club", "season")
 access.scope(SeasonPoint, "season__club", "season")
 access.scope(MatchStanding, f"{access.MATCH_PATH}__club", access.MATCH_PATH)
 access.scope(Export, "club", None)  # never public
+access.scope(SeasonFile, "season__club", "season")

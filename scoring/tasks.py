@@ -18,14 +18,14 @@ from django.conf import settings
 from django.db import OperationalError, transaction
 from django.utils import translation
 
-from scoring import fingerprints, jobs
+from scoring import fingerprints, jobs, season_files
 from scoring import night as night_data
 from scoring.models import Export
 from scoring.ratings import refresh_match_ratings
 from scoring.rebuild import club_batches, rebuild_clubs, rebuild_season, rebuild_seasons_of
 from scoring.season_totals import rebuild_season_standings
 from scoring.standings import rebuild_match_standings
-from tournaments.models import Club, ClubNight
+from tournaments.models import Club, ClubNight, Season
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
@@ -113,3 +113,27 @@ def ask_export(club: Club, user: object, kind: str) -> Export:
     if new:
         transaction.on_commit(lambda: make_export.delay(export.pk))
     return export
+
+
+@shared_task(ignore_result=True)
+def make_season_file(season_id: int, kind: str, fmt: str, language: str, scope: str) -> None:
+    """Make and keep a season's file too long for a request (``scoring.season_files``).
+    Not retried: a failure forgets that it was asked, and the reader's page, which asks
+    again every few seconds, hands it to a worker again."""
+    with translation.override(language):
+        try:
+            season_files.make(season_id, kind, fmt, scope)
+        except Exception:
+            season_files.failed(season_id, kind, fmt, scope)
+            raise
+
+
+def season_file(season: Season, kind: str, fmt: str, scope: str) -> bytes | None:
+    """The season's ``kind`` in ``fmt`` for a reader of ``scope`` who may read the season:
+    kept, or made now; ``None`` while a worker makes it (handed to one when the request's
+    transaction commits, once however many readers ask)."""
+    data, hand_over = season_files.fetch(season, kind, fmt, scope)
+    if hand_over:
+        language = translation.get_language()
+        transaction.on_commit(lambda: make_season_file.delay(season.pk, kind, fmt, language, scope))
+    return data

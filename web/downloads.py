@@ -5,25 +5,27 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 import engine
-from scoring import exports, paper
+from scoring import exports, paper, season_files
 from scoring import night as night_standings
 from scoring.documents import Cell, Document
 from scoring.exports import EXPORTERS
 from scoring.queries import readable_match
 from scoring.ratings import scope_for
 from scoring.sheets import match_sheet
-from tournaments import ranking
+from scoring.tasks import season_file
 from tournaments.access import visible
 from tournaments.games import LEAGUE_GAMES
 from tournaments.models import ClubNight, Season
 
 FORMATS = "|".join(EXPORTERS)
 """The formats as a URL pattern alternative (``csv|xlsx|pdf``)."""
+RETRY_SECONDS = 3
+"""How soon the page of a file being made asks again."""
 
 
 def download(document: Document, fmt: str, name: str) -> HttpResponseBase:
@@ -50,23 +52,44 @@ def match_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
 
 @require_safe
 def season_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
-    season = get_object_or_404(visible(Season.objects.select_related("club"), request.user), pk=pk)
-    header, rows = exports.standings_table(season, scope_for(request.user, season.club_id))
-    title = [f"{season.club.name} – {season.name}", _("Standings")]
-    title += [ranking.Rule.of(season).describe(), exports.exported_line()]
-    # Printed, the club and season (the last two columns, on every row) are the title.
-    document = Document(_("Standings"), title, header, rows, print_columns=len(header) - 2)
-    return download(document, fmt, f"season-{season.pk}-standings")
+    """The season's leaderboards, with ratings in the reader's scope (``scoring.exports``)."""
+    return _season_file(request, pk, "standings", fmt)
 
 
 @require_safe
 def season_statistics(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
     """Every player's statistics in each game of a season (``scoring.exports``)."""
+    return _season_file(request, pk, "statistics", fmt)
+
+
+def _season_file(request: HttpRequest, pk: int, kind: str, fmt: str) -> HttpResponseBase:
+    """A season's download.  The reader's right to read the season is checked first, on
+    every request; then a format laid out whole (PDF, XLSX) is served as kept for this
+    version of the season's data, or made (``scoring.season_files``); a CSV is streamed."""
     season = get_object_or_404(visible(Season.objects.select_related("club"), request.user), pk=pk)
-    header, rows = exports.statistics_table(season)
-    title = [f"{season.club.name} – {season.name}", _("Statistics"), exports.exported_line()]
-    document = Document(_("Statistics"), title, header, rows, print_columns=len(header) - 2)
-    return download(document, fmt, f"season-{season.pk}-statistics")
+    scope = scope_for(request.user, season.club_id)
+    name = f"season-{season.pk}-{kind}"
+    if not EXPORTERS[fmt].kept:
+        return download(season_files.KINDS[kind].document(season, scope), fmt, name)
+    data = season_file(season, kind, fmt, scope)
+    if data is None:  # a worker is making it: this page asks again until it is kept
+        label = season_files.KINDS[kind].label
+        answer = render(
+            request,
+            "pages/preparing.html",
+            {
+                "season": season,
+                "label": f"{label} ({EXPORTERS[fmt].label})",
+                "retry": RETRY_SECONDS,
+            },
+            status=202,
+        )
+        answer["Retry-After"] = str(RETRY_SECONDS)
+        return answer
+    exporter = EXPORTERS[fmt]
+    response = HttpResponse(data, content_type=exporter.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}.{exporter.extension}"'
+    return response
 
 
 @require_safe

@@ -16,7 +16,7 @@ from openpyxl import load_workbook
 from scoring import leaderboard
 from scoring import pdf as printed
 from scoring.documents import Document
-from scoring.models import SeasonStanding
+from scoring.models import SeasonFile, SeasonStanding
 from tests import worlds
 from tests.markup import squeezed
 from tests.web.test_documents import pages_text
@@ -137,7 +137,9 @@ def test_a_thousand_lines_print_once_each_in_order_a_heading_on_every_page():
     assert [int(n) for n in printed_names] == list(range(1, 1001))
 
 
-def test_the_standings_csv_and_xlsx_are_streamed_whole(wide, client):
+def test_the_standings_csv_is_streamed_and_the_xlsx_kept_whole(wide, client):
+    """The CSV is sent as it is written; the XLSX, made once per version of the season's
+    data (``scoring.season_files``), is sent as kept."""
     lines = SeasonStanding.objects.filter(season=wide).count()
     answer = client.get(f"/seasons/{wide.pk}/standings.csv")
     assert answer.streaming
@@ -146,7 +148,8 @@ def test_the_standings_csv_and_xlsx_are_streamed_whole(wide, client):
     rows = list(csv.reader(io.StringIO(b"".join(blocks).decode("utf-8-sig"))))
     assert len(rows) == lines + 1
     workbook = client.get(f"/seasons/{wide.pk}/standings.xlsx")
-    assert workbook.streaming
+    assert workbook.status_code == 200 and not workbook.streaming
+    assert SeasonFile.objects.get(season=wide).data == workbook.content
     sheet = load_workbook(io.BytesIO(workbook.getvalue())).active
     values = list(sheet.iter_rows(values_only=True))
     header = next(i for i, row in enumerate(values) if row and row[1] == "Rank")

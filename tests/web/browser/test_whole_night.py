@@ -54,6 +54,13 @@ def enter_deals(browser, link: str, deals: int, seed: int, drop: Path | None = N
     match = Match.objects.get(pk=int(re.search(r"/matches/(\d+)/", page.content()).group(1)))
     handles = [p.handle for p in match.seated_players()]
     thumb = Thumb(page)
+    # The scorer, a seated player, says who scores on this phone (name and PIN) first.
+    thumb.tap("#phone-scorer a")
+    thumb.tap("label[for^=id_player_] >> nth=0")
+    thumb.fill("#id_pin", PIN)
+    with page.expect_navigation():
+        thumb.tap(".save button")
+    page.wait_for_selector("#phone-scorer")
     thumb.tap(f"a[href='/matches/{match.pk}/enter/']")
     page.wait_for_selector("#deal-entry[data-ready]")
     if drop is not None:  # the entry page is kept for use offline, with its style and script

@@ -15,22 +15,7 @@ from tests.conftest import member_of, napoleon_deal
 from tournaments import actions, pins, table_links
 from tournaments.models import Deal, LinkScorer, Membership, Player, Table
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _confirming(season):
-    season.require_confirmation = True
-    season.save()
-
-
-@pytest.fixture
-def aki(players, member):
-    """A seated player with an account (``member``) and a PIN."""
-    players["aki"].user = member
-    players["aki"].save()
-    pins.set_pin(players["aki"], "1357")
-    return players["aki"]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("confirming")]
 
 
 @pytest.fixture
@@ -128,12 +113,16 @@ def test_only_a_player_seated_at_the_table_scores_on_its_phone(
     assert not LinkScorer.objects.exists()
 
 
-def test_no_pin_yet_is_said_and_is_not_a_wrong_try(tonight, match, players):
+def test_no_pin_yet_is_said_and_is_not_a_wrong_try(tonight, match, players, aki):
     phone = follow(tonight)
     answer = say_who(phone, tonight, players["chika"], "1234")
     assert answer.status_code == 422 and "no PIN yet" in answer.content.decode()
+    say_who(phone, tonight, aki, "1357")
+    enter(phone, match)
+    answer = pin_confirm(phone, Deal.objects.get(), players["chika"], "1234")
+    assert answer.status_code == 422 and "no PIN yet" in answer.content.decode()
     players["chika"].refresh_from_db()
-    assert players["chika"].pin_failures == 0
+    assert players["chika"].pin_failures == 0 and confirmed(Deal.objects.get()) is None
 
 
 def test_saying_who_twice_stores_one_binding_and_a_handed_phone_keeps_both(

@@ -1,34 +1,33 @@
-"""A table's own pages: scoring by the table's link with no account (issue 29, 2), and a
-seated player's confirmation with their PIN on the scorer's phone (issue 29, 3).
+"""A table's own pages: scoring by the table's link with no account (issue 29, 2), the
+table's page, and its link and scorer as a league administrator changes them.
 
-``tournaments.table_links`` says how long a link works and what revoking does;
-``tournaments.pins`` how a PIN is checked (django-axes counts wrong PINs as it counts
-wrong passwords)."""
+``tournaments.table_links`` says how long a link works and what revoking does; the pages
+where a seated player types their PIN (who scores on the phone, confirming a deal) are
+``web.pages.pins``."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import segno
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from rest_framework.throttling import SimpleRateThrottle
 
 from scoring.sheets import match_sheet
-from tournaments import access, confirmation, nights, pins, table_links
+from tournaments import access, nights, table_links
 from tournaments.messages import localize
-from tournaments.models import Deal, LinkScorer, Match, Player, Seat, Table
+from tournaments.models import LinkScorer, Match, Player, Seat, Table
 from tournaments.records import Rejection, error
 from tournaments.textfile import whole_number
 from web.pages.getters import administered_table
@@ -178,17 +177,18 @@ def follow_link(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("table", pk=table.pk)
 
 
-def _table(request: HttpRequest, pk: int) -> Table | None:
-    """The table the request may use (by its link or as its scorer); ``None`` for a reader
-    who must sign in first, whether or not the table exists; 404 for a signed-in reader
-    who may not use it, whether or not it exists (another club's answers as no table)."""
+def usable_table(request: HttpRequest, pk: int) -> Table | HttpResponse:
+    """The table the request may use (by its link or as its scorer), or the answer for a
+    reader who may not: sent to sign in (an anonymous reader, whether or not the table
+    exists), told that the phone's link was withdrawn, or 404 (a signed-in reader who may
+    not use it, whether or not it exists: another club's answers as no table)."""
     table = Table.objects.select_related("club_night__season__club").filter(pk=pk).first()
     if table is not None and may_score(request, table):
         return table
-    if table is not None and table_links.withdrawn(request.session, table):
-        return table  # told that its link was withdrawn (``withdrawn``)
+    if table is not None and (gone := withdrawn(request, table)) is not None:
+        return gone
     if not request.user.is_authenticated:
-        return None
+        return redirect_to_login(request.get_full_path())
     raise Http404
 
 
@@ -196,11 +196,9 @@ def _table(request: HttpRequest, pk: int) -> Table | None:
 def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The table's matches, each with its sheet, the next deal's button and a PIN
     confirmation for its pending deals."""
-    table = _table(request, pk)
-    if table is None:
-        return redirect_to_login(request.get_full_path())
-    if (gone := withdrawn(request, table)) is not None:
-        return gone
+    table = usable_table(request, pk)
+    if isinstance(table, HttpResponse):
+        return table
     matches = (
         Match.objects.filter(table=table)
         .prefetch_related(
@@ -227,79 +225,8 @@ def _phone_scorers(request: HttpRequest, table: Table) -> list[Player]:
     phone = table_links.holder(request.session)
     if not phone or not link_holder(request, table):
         return []
-    return list(Player.objects.filter(pk__in=_bound(table, phone)).order_by("display_name"))
-
-
-def _bound(table: Table, phone: str) -> Any:
-    return LinkScorer.objects.filter(table=table, holder=phone).values("player_id")
-
-
-def _pin_refusal(
-    request: HttpRequest, player: Player, checked: pins.Check, table: Table
-) -> HttpResponse | str:
-    """What a PIN that is not right gets: the locked-out page, or the form's error."""
-    if checked is pins.Check.LOCKED:
-        minutes = max(1, settings.SIGN_IN_LOCKOUT_SECONDS // 60)
-        explanation = _(
-            "Too many wrong PINs for %(name)s: try again in %(n)s minutes, or confirm "
-            "with another player's PIN."
-        ) % {"name": player.display_name, "n": minutes}
-        context = {
-            "title": _("Too many wrong PINs"),
-            "explanation": explanation,
-            "back": reverse("table", args=[table.pk]),
-        }
-        return render(request, "error.html", context, status=429)
-    return _("That PIN is not %(name)s's.") % {"name": player.display_name}
-
-
-@require_http_methods(["GET", "POST"])
-def table_who(request: HttpRequest, pk: int) -> HttpResponse:
-    """A phone that holds the table's link says who scores on it: a seated player's name
-    and PIN (``table_links.bind``).  A scorer with an account acts as themselves and is
-    sent back to the table."""
-    table = _table(request, pk)
-    if table is None:
-        return redirect_to_login(request.get_full_path())
-    if (gone := withdrawn(request, table)) is not None:
-        return gone
-    back = request.GET.get("next", "")
-    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
-        back = ""
-    back = back or reverse("table", args=[table.pk])
-    if not link_holder(request, table):
-        return redirect(back)
-    seated = list(
-        Player.objects.filter(seats__match__table=table).distinct().order_by("display_name")
-    )
-    error = ""
-    if request.method == "POST":
-        player = next((p for p in seated if str(p.pk) == request.POST.get("player")), None)
-        if player is None:
-            error = _("Pick your name.")
-        elif not player.pin:
-            error = _(
-                "%(name)s has no PIN yet: a league administrator sets one on the player's "
-                "page, or sign in to score."
-            ) % {"name": player.display_name}
-        else:
-            checked = pins.check(player, request.POST.get("pin", ""))
-            if checked is pins.Check.RIGHT:
-                table_links.bind(table, table_links.holder(request.session), player)
-                messages.success(
-                    request, _("%(name)s scores on this phone.") % {"name": player.display_name}
-                )
-                return redirect(back)
-            refused = _pin_refusal(request, player, checked, table)
-            if isinstance(refused, HttpResponse):
-                return refused
-            error = refused
-    return render(
-        request,
-        "pages/table_who.html",
-        {"table": table, "seated": seated, "error": error},
-        status=422 if error else 200,
-    )
+    bound = LinkScorer.objects.filter(table=table, holder=phone).values("player_id")
+    return list(Player.objects.filter(pk__in=bound).order_by("display_name"))
 
 
 @login_required
@@ -346,68 +273,3 @@ def table_scorer(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(
         reverse("night_tables", kwargs={"pk": table.club_night_id}) + f"#table-{table.pk}"
     )
-
-
-@require_http_methods(["GET", "POST"])
-def confirm_with_pin(request: HttpRequest, pk: int) -> HttpResponse:
-    """A seated player confirms a pending deal on the scorer's phone: their name, their
-    PIN.  Open to whoever may enter the table's deals (the phone at the table); the names
-    offered are those ``tournaments.confirmation`` lets confirm."""
-    found = Deal.objects.select_related("match__table__club_night__season__club").filter(pk=pk)
-    deal = found.first()
-    table = _table(request, deal.match.table_id if deal is not None else 0)
-    if table is None:
-        return redirect_to_login(request.get_full_path())
-    if (gone := withdrawn(request, table)) is not None:
-        return gone
-    assert deal is not None  # a table was found through it
-    phone = table_links.holder(request.session)
-    seated = [
-        p
-        for p in Player.objects.filter(seats__match=deal.match).order_by("seats__position")
-        if confirmation.may_confirm(deal, confirmation.Confirmer(player=p, holder=phone))
-    ]
-    error = ""
-    if request.method == "POST":
-        player = next((p for p in seated if str(p.pk) == request.POST.get("player")), None)
-        checked = pins.check(player, request.POST.get("pin", "")) if player else pins.Check.WRONG
-        if player is None:
-            error = _("Pick your name.")
-        elif checked is not pins.Check.RIGHT:
-            refused = _pin_refusal(request, player, checked, table)
-            if isinstance(refused, HttpResponse):
-                return refused
-            error = refused
-        else:
-            try:
-                confirmation.confirm(deal, confirmation.Confirmer(player=player, holder=phone))
-            except Rejection as refused:
-                error = "; ".join(localize(e) for e in refused.errors)
-            else:
-                messages.success(
-                    request,
-                    _("Deal %(n)s confirmed by %(name)s.")
-                    % {"n": deal.number, "name": player.display_name},
-                )
-                return redirect("table", pk=table.pk)
-    return render(
-        request,
-        "pages/confirm_pin.html",
-        {"deal": deal, "seated": seated, "error": error, "table": table},
-        status=422 if error else 200,
-    )
-
-
-@login_required
-@require_POST
-def player_pin(request: HttpRequest, pk: int) -> HttpResponse:
-    """A player sets their own PIN (their account's player only; an administrator sets
-    anyone's on the player's edit page)."""
-    player = get_object_or_404(Player, pk=pk, user=request.user)
-    try:
-        pins.set_pin(player, request.POST.get("pin", ""))
-    except Rejection as refused:
-        messages.error(request, "; ".join(localize(e) for e in refused.errors))
-    else:
-        messages.success(request, _("Your PIN is saved."))
-    return redirect("player", pk=player.pk)

@@ -9,6 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.conftest import NAPOLEON_SEATS, member_of
+from tournaments import pins
 from tournaments.models import ClubNight, Membership, Table
 
 
@@ -31,3 +32,19 @@ def admin(club, django_user_model):
     page = Client()
     page.force_login(member_of(club, django_user_model, "lena", Membership.Role.ADMIN))
     return page
+
+
+@pytest.fixture
+def confirming(season):
+    """A season whose deals need a second person's confirmation."""
+    season.require_confirmation = True
+    season.save()
+
+
+@pytest.fixture
+def aki(players, member):
+    """The member's own player, seated in ``match``, with the PIN 1357."""
+    players["aki"].user = member
+    players["aki"].save()
+    pins.set_pin(players["aki"], "1357")
+    return players["aki"]

@@ -13,23 +13,7 @@ from tests.conftest import member_of, napoleon_deal
 from tournaments import actions, corrections, pins, table_links
 from tournaments.models import Deal, Membership, Player, Table
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _confirming(season):
-    """A season whose deals need a second person's confirmation."""
-    season.require_confirmation = True
-    season.save()
-
-
-@pytest.fixture
-def aki(players, member):
-    """The member's own player, seated in ``match``, with a PIN."""
-    players["aki"].user = member
-    players["aki"].save()
-    pins.set_pin(players["aki"], "1357")
-    return players["aki"]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("confirming")]
 
 
 def _follow(phone: Client, table: Table) -> Client:

@@ -112,12 +112,6 @@ def test_only_the_clubs_administrators_see_make_and_revoke_links(tonight, match,
     assert Client().get(f"/t/{link}/").status_code == 410  # the new link replaced it
 
 
-@pytest.fixture
-def confirming(season):
-    season.require_confirmation = True
-    season.save()
-
-
 def test_a_seated_player_confirms_with_their_pin_on_the_scorers_phone(
     confirming, match, tonight, players
 ):

@@ -56,10 +56,7 @@ def enter_deals(browser, link: str, deals: int, seed: int, drop: Path | None = N
     thumb = Thumb(page)
     # The scorer, a seated player, says who scores on this phone (name and PIN) first.
     thumb.tap("#phone-scorer a")
-    thumb.tap("label[for^=id_player_] >> nth=0")
-    thumb.fill("#id_pin", PIN)
-    with page.expect_navigation():
-        thumb.tap(".save button")
+    first_name_and_pin(page, thumb)
     page.wait_for_selector("#phone-scorer")
     thumb.tap(f"a[href='/matches/{match.pk}/enter/']")
     page.wait_for_selector("#deal-entry[data-ready]")
@@ -104,6 +101,14 @@ def table_links(page, base: str, night: ClubNight, number: int) -> list[str]:
     return [box.input_value() for box in page.locator(".table-link input.copy").all()]
 
 
+def first_name_and_pin(page, thumb: Thumb) -> None:
+    """On a PIN page, the first name offered and its PIN (every player here has ``PIN``)."""
+    thumb.tap("label[for^=id_player_] >> nth=0")
+    thumb.fill("#id_pin", PIN)
+    with page.expect_navigation():
+        thumb.tap(".save button")
+
+
 def confirm_all(page, thumb: Thumb, base: str, night: ClubNight) -> None:
     """Every waiting deal confirmed with a seated player's PIN, from the rounds page."""
     while True:
@@ -112,10 +117,7 @@ def confirm_all(page, thumb: Thumb, base: str, night: ClubNight) -> None:
         if not pin_links.count():
             return
         thumb.tap("#waiting a[href$='/pin/'] >> nth=0")
-        thumb.tap("label[for^=id_player_] >> nth=0")
-        thumb.fill("#id_pin", PIN)
-        with page.expect_navigation():
-            thumb.tap(".save button")
+        first_name_and_pin(page, thumb)
         page.wait_for_selector(".messages")
 
 

@@ -37,11 +37,11 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from dbtools import backend
+from dbtools import locks
 from engine.match import competition_ranks
 from scoring.models import SeasonStanding
 from tournaments import seasons
@@ -218,11 +218,7 @@ def _one_closing_at_a_time(club_id: int) -> None:
     the club's closings, held to the end of the transaction, that nothing else takes;
     SQLite writes one transaction at a time anyway).  Not the club's row: accepting an
     invitation locks a player, then the club, and a closing's rows refer to players."""
-    if backend.postgresql():
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_advisory_xact_lock(hashtext('clubscore: closing'), %s)", [club_id]
-            )
+    locks.until_commit(f"closing seasons of club {club_id}")
 
 
 def _locked(*pks: int) -> dict[int, Season]:

@@ -27,12 +27,12 @@ import secrets
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_noop
 
-from dbtools import backend
+from dbtools import locks
 from tournaments import access
 from tournaments import members as club_members
 from tournaments.models import AccountName, Club, Invitation, Membership, Player, SignUp
@@ -72,7 +72,7 @@ def start_club(user: Any, name: str, address: str = "") -> Club:
     if not look_alike(name):
         raise Rejection((error("missing_field", "club", gettext_noop("name the club")),))
     with transaction.atomic():
-        _lock(f"sign-up {address}")
+        locks.until_commit(f"sign-up {address}")
         since = timezone.now() - DAY
         if (
             SignUp.objects.filter(address=address, at__gt=since).count()
@@ -103,14 +103,6 @@ def keep_account_name(sender: Any, instance: Any, **kwargs: Any) -> None:
     AccountName.objects.update_or_create(
         user_id=instance.pk, defaults={"key": look_alike(instance.get_username())}
     )
-
-
-def _lock(name: str) -> None:
-    """A lock on ``name`` for the rest of the transaction (PostgreSQL; SQLite writes one
-    transaction at a time anyway)."""
-    if backend.postgresql():
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [name])
 
 
 NO_SUCH_PLAYER = gettext_noop("no such player in this club")

@@ -34,6 +34,14 @@ def normal(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
+def unspaced(name: str) -> str:
+    """A person's name as the club typed it, to tell a guest who is one of its players:
+    :func:`normal` without its spaces (``伊藤亜紀`` and ``伊藤 亜紀``, ``Aki Ito`` and
+    ``AkiIto``), but not :func:`look_alike`'s reading (``José`` and ``Jose``, ``Ali`` and
+    ``All`` can be two people at one table)."""
+    return "".join(normal(name).split())
+
+
 def look_alike(name: str) -> str:
     """The name as it looks, to tell whether two names could pass for one another: Unicode's
     confusable skeleton (TR39: each character read as its prototype, ``m`` as ``rn``,

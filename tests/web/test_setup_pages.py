@@ -280,3 +280,8 @@ def test_a_name_the_club_has_is_a_question_not_a_second_player(client, club, adm
     for guest in ("aki ito", "伊藤亜紀"):  # spaces and width ignored, as the form above
         page = client.post(f"/nights/{night.pk}/draw/", {"guests": guest, "games": ["napoleon"]})
         assert "is a player of the club: tick them" in page.content.decode(), guest
+    # A guest whose name only looks like a player's (an accent, i for l) is another person.
+    Player.objects.create(club=club, handle="all", display_name="All")
+    for guest in ("Ali", "Akí Ito"):
+        page = client.post(f"/nights/{night.pk}/draw/", {"guests": guest, "games": ["napoleon"]})
+        assert "is a player of the club" not in page.content.decode(), guest

@@ -14,7 +14,7 @@ from tournaments import pins, renames, seasons
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Membership, Player, Season
-from tournaments.names import look_alike, reading_order, unique_handle
+from tournaments.names import look_alike, reading_order, unique_handle, unspaced
 
 
 def _account(username: str) -> Any:
@@ -280,17 +280,17 @@ class AttendanceForm(forms.Form):
         data = super().clean() or {}
         names = [n.strip() for n in data.get("guests", "").splitlines() if n.strip()]
         known = {
-            look_alike(name): p.display_name
+            unspaced(name): p.display_name
             for p in Player.objects.filter(club=self.night.season.club_id)
             for name in (p.display_name, p.name_ja)
             if name
         }
         for name in names:
-            if look_alike(name) in known:
+            if unspaced(name) in known:
                 self.add_error(
                     "guests",
                     _("%(name)s is a player of the club: tick them among those who came.")
-                    % {"name": known[look_alike(name)]},
+                    % {"name": known[unspaced(name)]},
                 )
         longest = Player._meta.get_field("display_name").max_length or 100
         too_long = [n for n in names if len(n) > longest]

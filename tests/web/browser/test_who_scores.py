@@ -35,7 +35,8 @@ def table():
 
 
 @pytest.mark.parametrize(
-    ("locale", "size"), [("ja", (375, 740)), ("en", (375, 740)), ("ja", (1366, 900))]
+    ("locale", "size"),
+    [("ja", (375, 740)), ("en", (375, 740)), ("ja", (1366, 900)), ("en", (1366, 900))],
 )
 def test_the_scorer_says_who_they_are_then_another_player_confirms(
     browser, live_server, table, locale, size

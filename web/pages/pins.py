@@ -8,6 +8,8 @@ keeps who scores on a phone."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -25,44 +27,46 @@ from tournaments.records import Rejection
 from web.pages.tables import link_holder, usable_table
 
 
-class PinsLocked(Exception):
-    """Too many wrong PINs for the player: ``answer`` is the page that says so (429)."""
-
-    def __init__(self, request: HttpRequest, player: Player, table: Table) -> None:
-        super().__init__("PIN locked")
-        minutes = max(1, settings.SIGN_IN_LOCKOUT_SECONDS // 60)
-        explanation = _(
-            "Too many wrong PINs for %(name)s: try again in %(n)s minutes, or use another "
-            "player's name and PIN."
-        ) % {"name": player.display_name, "n": minutes}
-        context = {
-            "title": _("Too many wrong PINs"),
-            "explanation": explanation,
-            "back": reverse("table", args=[table.pk]),
-        }
-        self.answer = render(request, "error.html", context, status=429)
-
-
-def named_player(request: HttpRequest, seated: list[Player], table: Table) -> Player | str:
-    """The player of ``seated`` the form names whose PIN it carries, or what the form
-    says instead; a locked-out PIN is :class:`PinsLocked`.  A player with no PIN is told
-    so, and that is not a wrong try."""
+def named_player(
+    request: HttpRequest, template: str, context: dict[str, Any]
+) -> Player | HttpResponse:
+    """The player of ``context["seated"]`` whom the posted form names, with their PIN right;
+    else the page to answer: the form (a GET, or what is wrong in the form's words), or
+    the lock-out page after too many wrong PINs.  A player with no PIN is told so, and
+    that is not a wrong try."""
+    if request.method != "POST":
+        return _form(request, template, context, "")
+    seated: list[Player] = context["seated"]
     player = next((p for p in seated if str(p.pk) == request.POST.get("player")), None)
     if player is None:
-        return _("Pick your name.")
+        return _form(request, template, context, _("Pick your name."))
     if not player.pin:
-        return _(
-            "%(name)s has no PIN yet: a league administrator sets one on the player's page."
-        ) % {"name": player.display_name}
+        no_pin = _("%(name)s has no PIN yet: a league administrator sets one on the player's page.")
+        return _form(request, template, context, no_pin % {"name": player.display_name})
     checked = pins.check(player, request.POST.get("pin", ""))
     if checked is pins.Check.LOCKED:
-        raise PinsLocked(request, player, table)
+        return _locked_out(request, player, context["table"])
     if checked is pins.Check.WRONG:
-        return _("That PIN is not %(name)s's.") % {"name": player.display_name}
+        wrong = _("That PIN is not %(name)s's.") % {"name": player.display_name}
+        return _form(request, template, context, wrong)
     return player
 
 
-def _form(request: HttpRequest, template: str, context: dict, error: str) -> HttpResponse:
+def _locked_out(request: HttpRequest, player: Player, table: Table) -> HttpResponse:
+    minutes = max(1, settings.SIGN_IN_LOCKOUT_SECONDS // 60)
+    explanation = _(
+        "Too many wrong PINs for %(name)s: try again in %(n)s minutes, or use another "
+        "player's name and PIN."
+    ) % {"name": player.display_name, "n": minutes}
+    context = {
+        "title": _("Too many wrong PINs"),
+        "explanation": explanation,
+        "back": reverse("table", args=[table.pk]),
+    }
+    return render(request, "error.html", context, status=429)
+
+
+def _form(request: HttpRequest, template: str, context: dict[str, Any], error: str) -> HttpResponse:
     return render(request, template, {**context, "error": error}, status=422 if error else 200)
 
 
@@ -83,15 +87,9 @@ def table_who(request: HttpRequest, pk: int) -> HttpResponse:
     seated = list(
         Player.objects.filter(seats__match__table=table).distinct().order_by("display_name")
     )
-    context = {"table": table, "seated": seated}
-    if request.method != "POST":
-        return _form(request, "pages/table_who.html", context, "")
-    try:
-        named = named_player(request, seated, table)
-    except PinsLocked as locked:
-        return locked.answer
-    if isinstance(named, str):
-        return _form(request, "pages/table_who.html", context, named)
+    named = named_player(request, "pages/table_who.html", {"table": table, "seated": seated})
+    if isinstance(named, HttpResponse):
+        return named
     table_links.bind(table, table_links.holder(request.session), named)
     messages.success(request, _("%(name)s scores on this phone.") % {"name": named.display_name})
     return redirect(back)
@@ -115,14 +113,9 @@ def confirm_with_pin(request: HttpRequest, pk: int) -> HttpResponse:
         if confirmation.may_confirm(deal, confirmation.Confirmer(player=p, holder=phone))
     ]
     context = {"deal": deal, "seated": seated, "table": table}
-    if request.method != "POST":
-        return _form(request, "pages/confirm_pin.html", context, "")
-    try:
-        named = named_player(request, seated, table)
-    except PinsLocked as locked:
-        return locked.answer
-    if isinstance(named, str):
-        return _form(request, "pages/confirm_pin.html", context, named)
+    named = named_player(request, "pages/confirm_pin.html", context)
+    if isinstance(named, HttpResponse):
+        return named
     try:
         confirmation.confirm(deal, confirmation.Confirmer(player=named, holder=phone))
     except Rejection as refused:

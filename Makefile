@@ -89,7 +89,7 @@ test: install
 	$(PYTEST) $(PYTEST_ARGS)
 
 # The quick answer while working: lint and every test but the browser, worker and slow
-# ones (`pytest -m` marks), in a minute or two.  `make test` still runs them all.
+# ones (`pytest -m` marks), in two minutes or so.  `make test` still runs them all.
 check: install services
 	$(MAKE) --no-print-directory -j2 engine style
 	$(PYTEST) -m "not browser and not worker and not slow" $(PYTEST_ARGS)

@@ -88,6 +88,7 @@ def export_club(
             nights.append(
                 {
                     "date": night.date.isoformat(),
+                    "name": night.name,
                     "venue": night.venue,
                     "deals_per_match": night.deals_per_match,
                     "standings": night.standings,

@@ -201,6 +201,7 @@ def _import_season(
             ClubNight(
                 season=season,
                 date=day(n, "date", at) or dt.date.min,
+                name=text(n, "name", at, ""),
                 venue=text(n, "venue", at, ""),
                 deals_per_match=n.get("deals_per_match"),
                 standings=text(n, "standings", at, ClubNight.Standings.POINTS),

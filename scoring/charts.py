@@ -5,7 +5,8 @@ width one unit is about one pixel and every label (12 units) stays at least 11
 pixels tall; on a laptop it grows with the page.  The legend sits under the
 plot, a name and a total per line, each line drawn with its own colour and dash
 so that players with equal totals stay told apart; the x axis names the date of
-each club night where there is room for it.
+each club night where there is room for it (its whole label, with its name and venue, on
+hover).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from scoring.sheets import SeasonChart
+from tournaments.names import night_label
 
 PALETTE = ["#1b6ca8", "#d1495b", "#2e933c", "#c98a00", "#6a4c93", "#00798c", "#8d6a9f",
            "#c96e12", "#3d5a80", "#9c2c77", "#52796f", "#b56576"]  # fmt: skip
@@ -64,12 +66,16 @@ def line_chart(chart: SeasonChart, *, title: str = "") -> SafeString:
     for value in sorted({high, low, 0}):
         parts.append(label(LEFT - 5, y(value) + 4, str(value)))
     right: float = -DATE_GAP  # where the last date label ends
-    for start, day in chart.nights:
+    for start, night in chart.nights:
         at = x(start)
         edge = "end" if at > WIDTH - RIGHT - DATE_WIDTH / 2 else "middle"  # stays on the page
         left = at - (DATE_WIDTH if edge == "end" else DATE_WIDTH / 2)
         if left - right >= DATE_GAP - DATE_WIDTH:
-            parts.append(label(at, TOP + PLOT_HEIGHT + 17, f"{day:%m-%d}", anchor=edge))
+            # The date drawn (room for 5 characters), the night's whole label on hover and
+            # for screen readers: two nights on one date are two ticks, told apart there.
+            day = label(at, TOP + PLOT_HEIGHT + 17, f"{night.date:%m-%d}", anchor=edge)
+            named = f"<title>{escape(night_label(night))}</title></text>"
+            parts.append(day.replace("</text>", named))
             parts.append(
                 f'<line x1="{at:.1f}" y1="{TOP + PLOT_HEIGHT}" x2="{at:.1f}" y2="{TOP + PLOT_HEIGHT + 4}" stroke="#999"/>'
             )

@@ -8,7 +8,8 @@ few queries as a season of forty:
    window function's ``ROW_NUMBER``, filtered);
 3. the reader's own lines with their places (when the reader plays in the club);
 4. the shown lines' ratings (by points) — by rating they come with the lines;
-5. the leaders of each board and 6. their points after each club night, for the plots.
+5. the leaders of each board and 6. their points after each club night (7. the nights'
+   names), for the plots.
 
 ``PAGE`` lines a page; the plot draws the ``LEADERS`` first by points and the reader.
 """
@@ -26,7 +27,7 @@ from scoring.models import MatchStanding, Rating, SeasonPoint, SeasonStanding
 from scoring.ratings import with_ratings
 from scoring.sheets import SeasonChart, Series
 from tournaments import ranking
-from tournaments.models import Division, Player, Season
+from tournaments.models import ClubNight, Division, Player, Season
 
 PAGE = 25
 """Lines of a board on one page."""
@@ -157,9 +158,10 @@ def _explain(season: Season, rows: list[SeasonStanding]) -> None:
         MatchStanding.objects.filter(
             season=season, scored__gt=0, player__in={r.player_id for r in rows}
         )
-        .order_by("night", "match_id")
-        .values_list("game", "player_id", "night", "points")
+        .order_by("club_night__date", "club_night_id", "match_id")
+        .values_list("game", "player_id", "club_night_id", "points")
     )
+    # By the night, not its date: two nights on one date are two nights (issue 56).
     nights: dict[tuple[str, int], dict[Any, int]] = defaultdict(lambda: defaultdict(int))
     matches: dict[tuple[str, int], list[int]] = defaultdict(list)
     for game, player, night, points in lines:
@@ -232,11 +234,13 @@ def _charts(
     points: dict[tuple[str, int], list[tuple[int, int | float]]] = defaultdict(lambda: [(0, 0)])
     nights: dict[str, dict[int, Any]] = defaultdict(dict)
     for game, player, ordinal, night, total in rows.values_list(
-        "game", "player_id", "ordinal", "night", "total"
+        "game", "player_id", "ordinal", "club_night_id", "total"
     ):
         if player in drawn.get(game, ()):
             points[(game, player)].append((ordinal, total))
             nights[game][ordinal] = night
+    named = ClubNight.objects.in_bulk({n for of_game in nights.values() for n in of_game.values()})
+    nights = {game: {o: named[n] for o, n in of_game.items()} for game, of_game in nights.items()}
     people = Player.objects.in_bulk(everyone)
     charts = {}
     for game, players in drawn.items():

@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import access
-from tournaments.models import Club, Match, Player, Season
+from tournaments.models import Club, ClubNight, Match, Player, Season
 
 COUNTS = 20
 """Columns of a match line for the game's own counts (``count_1`` …): the values of
@@ -65,7 +65,16 @@ class MatchStanding(Counts):
         Season, on_delete=models.CASCADE, related_name="match_standings", db_index=False
     )
     game = models.CharField(max_length=20)
-    night = models.DateField(help_text="The date of the match's club night.")
+    # A night is its own key (issue 56): two club nights on one date are two nights.  Read
+    # through the season's covering index (``match_line_by_night``), not by the night alone;
+    # a night with matches is never deleted (they are protected), so no index of its own.
+    club_night = models.ForeignKey(
+        ClubNight,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        help_text="The match's club night.",
+    )
     finished = models.BooleanField()
     points = models.IntegerField(help_text="The sum of the player's deal scores in the match.")
     scored = models.PositiveIntegerField(help_text="The match's deals with a score for the player.")
@@ -169,22 +178,24 @@ class SeasonPoint(models.Model):
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="points")
     game = models.CharField(max_length=20)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="season_points")
-    night = models.DateField()
+    club_night = models.ForeignKey(
+        ClubNight, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     ordinal = models.PositiveIntegerField(
-        help_text="The night's place in the season's game, from 1."
+        help_text="The night's place in the season's game, from 1, by date then night."
     )
     total = models.IntegerField()
 
     class Meta:
-        ordering = ["season", "game", "player", "night"]
+        ordering = ["season", "game", "player", "ordinal"]
         constraints = [
             models.UniqueConstraint(
-                fields=["season", "game", "player", "night"], name="season_point_unique"
+                fields=["season", "game", "player", "club_night"], name="season_point_unique"
             )
         ]
 
     def __str__(self) -> str:
-        return f"{self.season} {self.game} {self.night}: {self.player} {self.total}"
+        return f"{self.season} {self.game} #{self.ordinal}: {self.player} {self.total}"
 
 
 class RatingHistory(models.Model):
@@ -194,22 +205,28 @@ class RatingHistory(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
     game = models.CharField(max_length=20)
     scope = models.CharField(max_length=6, choices=Scope.choices, default=Scope.CLUB)
-    night = models.DateField(help_text="The club night (ratings are replayed by night).")
+    club_night = models.ForeignKey(
+        ClubNight,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        help_text="The club night (ratings are replayed by night: by date, then night).",
+    )
     mu = models.FloatField()
     sigma = models.FloatField()
     rating = models.FloatField()
     deals = models.PositiveIntegerField(help_text="The player's deals rated so far in the game.")
 
     class Meta:
-        ordering = ["player", "game", "night"]
+        ordering = ["player", "game", "club_night__date", "club_night_id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["player", "game", "scope", "night"], name="rating_history_per_night"
+                fields=["player", "game", "scope", "club_night"], name="rating_history_per_night"
             )
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} {self.game} {self.night}: {self.rating:.1f}"
+        return f"{self.player} {self.game} {self.club_night_id}: {self.rating:.1f}"
 
 
 class Fingerprint(models.Model):

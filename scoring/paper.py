@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from scoring.documents import Document
 from tournaments.games import LEAGUE_GAMES
 from tournaments.models import ClubNight, Match
-from tournaments.names import table_label
+from tournaments.names import night_label, table_label
 from tournaments.sheets.columns import game_columns, seat_handle
 
 SEAT_COLUMN = re.compile(rf"^(\w+?)_{seat_handle(0)[:-1]}(\d+)$")
@@ -56,7 +56,7 @@ def match_paper(match: Match, link: str = "") -> Document:
         where = _("Round %(n)s") % {"n": match.table.round.number} + f" · {where}"
     title = [
         f"{night.season.club.name} – {night.season.name}",
-        f"{night.date:%Y-%m-%d} {night.venue} · {where} · {game.label}",
+        f"{night_label(night)} · {where} · {game.label}",
         _("Seats in order of play") + ": " + ", ".join(f"{i}. {n}" for i, n in enumerate(names, 1)),
     ]
     if link:
@@ -114,7 +114,7 @@ def night_paper(
     ]
     title = [
         f"{night.season.club.name} – {night.season.name}",
-        f"{night.date:%Y-%m-%d} {night.venue} · " + _("Tables"),
+        f"{night_label(night)} · " + _("Tables"),
     ]
     listing = Document("tables", title, [_("Table"), _("Game"), _("Players")], rows)
     return [listing, *(match_paper(m, links.get(m.table_id, "")) for m in matches)]

@@ -2,8 +2,8 @@
 
 Each deal keeps its rated event (``Deal.event``: teams of player ids, ranks, weights,
 stake), written with its scores.  :func:`of_matches` reads the counting deals' events
-of some clubs, a row per match in rating order (``DEAL_ORDER``: club night, match
-start, match, deal number), the match's events as one JSON array of text: on PostgreSQL
+of some clubs, a row per match in rating order (``DEAL_ORDER``: club night by date then
+id, match start, match, deal number), the match's events as one JSON array of text: on PostgreSQL
 one statement of its own (:data:`STATEMENT`), elsewhere a row per deal grouped here.
 Deals stored without an event (a bulk import, rows older than the column) are found by
 that read (their match has no text: :class:`Unfilled`) and get theirs from their
@@ -19,7 +19,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from itertools import groupby
 from typing import Any
 
-from django.db.models import QuerySet, TextField
+from django.db.models import Q, QuerySet, TextField
 from django.db.models.functions import Cast
 
 import engine
@@ -31,12 +31,31 @@ from tournaments.models import Deal, DealScore, Seat, counting_deals
 BATCH = 5000
 """Deals given their event at a time."""
 
-DEAL_ORDER = ("match__table__club_night__date", "match__created_at", "match_id", "number")
-"""The order in which a game's deals are rated (after the game)."""
+DEAL_ORDER = (
+    "match__table__club_night__date",
+    "match__table__club_night_id",
+    "match__created_at",
+    "match_id",
+    "number",
+)
+"""The order in which a game's deals are rated (after the game): two nights on one date
+are two nights, the one made first first."""
+
+Since = tuple[dt.date, int]
+"""Where a replay starts: a club night's date and id; it replays that night and every
+night after it in rating order (a later date, or the same date and a later id)."""
+
+
+def from_night(since: Since) -> Q:
+    """The deals of the night ``since`` and of the nights after it, in rating order."""
+    day, night = since
+    return Q(match__table__club_night__date__gt=day) | Q(
+        match__table__club_night__date=day, match__table__club_night_id__gte=night
+    )
 
 
 def counting(
-    club_ids: list[int], games: list[str], since: dt.date | None, public_only: bool = False
+    club_ids: list[int], games: list[str], since: Since | None, public_only: bool = False
 ) -> QuerySet[Deal]:
     """The clubs' counting deals (``tournaments.models.counting_deals``) in ``games``, from
     the night ``since`` on, of public seasons alone if ``public_only``."""
@@ -46,13 +65,13 @@ def counting(
         match__table__club_night__season__club_id__in=club_ids,
     )
     if since is not None:
-        deals = deals.filter(match__table__club_night__date__gte=since)
+        deals = deals.filter(from_night(since))
     if public_only:
         deals = deals.filter(match__table__club_night__season__public=True)
     return deals
 
 
-def fill(club_ids: list[int], games: list[str], since: dt.date | None = None) -> int:
+def fill(club_ids: list[int], games: list[str], since: Since | None = None) -> int:
     """Give the deals stored without a rated event theirs, from their records and scores;
     returns how many."""
     missing = list(
@@ -94,9 +113,9 @@ class Unfilled(Exception):
 
 @contextmanager
 def of_matches(
-    club_ids: list[int], games: list[str], since: dt.date | None, public_only: bool
-) -> Iterator[Iterator[tuple[str, dt.date, str]]]:
-    """(game, night, the match's events as one JSON array) of the clubs' matches with
+    club_ids: list[int], games: list[str], since: Since | None, public_only: bool
+) -> Iterator[Iterator[tuple[str, int, str]]]:
+    """(game, the club night's id, the match's events as one JSON array) of the clubs' matches with
     counting deals, by game and in rating order, each match's events in the order of its
     deals: one query, whose rows the replay takes as the server sends them (a few clubs'
     deals: some megabytes, never all of them at once), to be read within the block.  The
@@ -112,8 +131,8 @@ def of_matches(
 
 
 def with_events(
-    rows: Iterator[tuple[str, dt.date, str | None]],
-) -> Iterator[tuple[str, dt.date, str]]:
+    rows: Iterator[tuple[str, int, str | None]],
+) -> Iterator[tuple[str, int, str]]:
     """The rows while each has its events; :class:`Unfilled` at the first without, once
     every row is read (a stream left early is cancelled, which fails the transaction the
     deals are then filled in)."""
@@ -126,14 +145,14 @@ def with_events(
 
 
 STATEMENT = """
-    SELECT m.game, m.date, d.events
-      FROM (SELECT m.id, m.game, n.date, m.created_at, s.require_confirmation
+    SELECT m.game, m.night, d.events
+      FROM (SELECT m.id, m.game, n.date, n.id AS night, m.created_at, s.require_confirmation
               FROM tournaments_season s
               JOIN tournaments_clubnight n ON n.season_id = s.id
               JOIN tournaments_table t ON t.club_night_id = n.id
               JOIN tournaments_match m ON m.table_id = t.id
              WHERE s.club_id = ANY(%(clubs)s) AND m.game = ANY(%(games)s) {nights}
-             ORDER BY m.game, n.date, m.created_at, m.id) m
+             ORDER BY m.game, n.date, n.id, m.created_at, m.id) m
      CROSS JOIN LATERAL (
             SELECT count(*) AS deals,
                    CASE WHEN count(d.event) = count(*)
@@ -145,7 +164,7 @@ STATEMENT = """
                        AND (d.confirmed_at IS NOT NULL OR NOT m.require_confirmation)
                      ORDER BY d.number) d) d
      WHERE d.deals > 0
-     ORDER BY m.game, m.date, m.created_at, m.id
+     ORDER BY m.game, m.date, m.night, m.created_at, m.id
 """
 """The counting deals' events in rating order (``DEAL_ORDER``) on PostgreSQL, a row per
 match: the matches sorted first (a few thousand narrow rows), then each match's deals
@@ -164,26 +183,27 @@ match with a deal stored without its event has no text."""
 
 
 def read(
-    club_ids: list[int], games: list[str], since: dt.date | None, public_only: bool
-) -> AbstractContextManager[Iterator[tuple[str, dt.date, str | None]]]:
+    club_ids: list[int], games: list[str], since: Since | None, public_only: bool
+) -> AbstractContextManager[Iterator[tuple[str, int, str | None]]]:
     """The rows of :func:`of_matches` as the deals are now (none filled), to be read within
     the block: on PostgreSQL streamed (``dbtools.bulk.streamed_rows``)."""
     if backend.postgresql():
-        nights = " AND n.date >= %(since)s" if since is not None else ""
+        nights = " AND (n.date, n.id) >= (%(day)s, %(night)s)" if since is not None else ""
         if public_only:
             nights += " AND s.public"
-        params: dict[str, Any] = {"clubs": club_ids, "games": games, "since": since}
+        day, night = since if since is not None else (None, None)
+        params: dict[str, Any] = {"clubs": club_ids, "games": games, "day": day, "night": night}
         return streamed_rows(STATEMENT.format(nights=nights), params)
     return nullcontext(iter(grouped_here(club_ids, games, since, public_only)))
 
 
 def grouped_here(
-    club_ids: list[int], games: list[str], since: dt.date | None, public_only: bool
-) -> list[tuple[str, dt.date, str | None]]:
+    club_ids: list[int], games: list[str], since: Since | None, public_only: bool
+) -> list[tuple[str, int, str | None]]:
     """The same rows as ``STATEMENT``, from a row per deal grouped by match here (SQLite)."""
     deals = counting(club_ids, games, since, public_only).order_by("match__game", *DEAL_ORDER)
     text = Cast("event", TextField())
-    rows = deals.values_list("match__game", "match__table__club_night__date", "match_id", text)
+    rows = deals.values_list("match__game", "match__table__club_night_id", "match_id", text)
     matches = []
     for (game, night, _match), of_match in groupby(plain_rows(rows), key=lambda r: r[:3]):
         texts = [r[3] for r in of_match]

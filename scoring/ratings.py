@@ -26,11 +26,12 @@ club's ratings (``scoring.apps``).
 Games the engine marks as not ``rated`` (the cooperative Comrade) have no
 ratings: everyone wins or loses together, so there is nobody to be ranked against.
 
-Ratings are per club and game, in a fixed order of the deals: club night date,
-match start, match id, deal number.  ``rebuild_ratings`` replays a club's
-deals of one game from a given night on, starting from each player's rating at
-the end of the night before; a rebuild from scratch gives the same numbers as the
-incremental updates, whatever order the deals were entered in.
+Ratings are per club and game, in a fixed order of the deals: club night (by date,
+then by id: two nights on one date are two nights), match start, match id, deal
+number.  ``rebuild_ratings`` replays a club's deals of one game from a given night
+on, starting from each player's rating at the end of the night before; a rebuild
+from scratch gives the same numbers as the incremental updates, whatever order the
+deals were entered in.
 
 The replay reads each deal's rated event as it was stored with the deal, a match's
 events at a time (``scoring.rating_events``), and keeps per player only the rating at
@@ -41,7 +42,6 @@ unchanged deals writes nothing; new rows with COPY).
 
 from __future__ import annotations
 
-import datetime as dt
 import gc
 from collections import defaultdict
 from collections.abc import Iterator
@@ -51,16 +51,17 @@ from typing import Any
 import orjson
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, OuterRef, QuerySet, Subquery
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 
 import engine
 from dbtools.bulk import plain_plans, write_differences
 from engine import skill
 from scoring import fingerprints, rating_events
 from scoring.models import Rating, RatingHistory, Scope, SeasonStanding
+from scoring.rating_events import Since
 from scoring.sheets import SeasonChart, Series
 from tournaments import access
-from tournaments.models import Club, Match, Player, Season
+from tournaments.models import Club, ClubNight, Match, Player, Season
 
 MU = skill.MU
 
@@ -118,9 +119,9 @@ def _without_gc() -> Iterator[None]:
             gc.enable()
 
 
-def rebuild_ratings(club_id: int, game: str, since: dt.date | None = None) -> int:
-    """Replay the club's ratings in ``game`` from the night ``since`` (``None``: from the
-    first deal); returns the number of deals rated."""
+def rebuild_ratings(club_id: int, game: str, since: Since | None = None) -> int:
+    """Replay the club's ratings in ``game`` from the night ``since`` (its date and id;
+    ``None``: from the first deal); returns the number of deals rated."""
     with transaction.atomic():
         plain_plans()
         if not Club.objects.select_for_update().filter(pk=club_id).exists():
@@ -161,7 +162,7 @@ def rebuild_clubs_ratings(club_ids: list[int], *, every: bool = False) -> int:
         return _replay(locked, sorted(engine.GAMES), None)
 
 
-def _replay(club_ids: list[int], games: list[str], since: dt.date | None) -> int:
+def _replay(club_ids: list[int], games: list[str], since: Since | None) -> int:
     """Replay the (locked) clubs' ratings in ``games`` from the night ``since``, each player
     starting from their rating at the end of the night before, in each scope: every season
     (``Scope.CLUB``), and the public seasons alone (``Scope.PUBLIC``; the same numbers
@@ -198,7 +199,7 @@ def _replay(club_ids: list[int], games: list[str], since: dt.date | None) -> int
 def _replay_scopes(
     club_ids: list[int],
     games: list[str],
-    since: dt.date | None,
+    since: Since | None,
     scopes: list[str],
     public_only: bool,
     emptied: tuple[str, ...] = (),
@@ -222,8 +223,8 @@ def _replay_scopes(
             if not rating_events.fill(club_ids, games, since):
                 raise
     write_differences(
-        history if since is None else history.filter(night__gte=since),
-        ["player", "game", "night", "scope"],
+        history if since is None else history.filter(_from_night(since)),
+        ["player", "game", "club_night", "scope"],
         ["mu", "sigma", "rating", "deals"],
         rows,
     )
@@ -247,7 +248,7 @@ def _starting(
     history: QuerySet[RatingHistory],
     club_ids: list[int],
     games: list[str],
-    since: dt.date | None,
+    since: Since | None,
     scope: str,
 ) -> dict[str, State]:
     """Each game's ratings where a replay from the night ``since`` starts: each player's
@@ -256,9 +257,11 @@ def _starting(
     if since is None:
         return states
     for game in games:
-        last = history.filter(
-            player=OuterRef("pk"), game=game, scope=scope, night__lt=since
-        ).order_by("-night")
+        last = (
+            history.filter(player=OuterRef("pk"), game=game, scope=scope)
+            .exclude(_from_night(since))
+            .order_by("-club_night__date", "-club_night_id")
+        )
         players = Player.objects.filter(club_id__in=club_ids).annotate(
             mu=Subquery(last.values("mu")[:1]),
             sigma=Subquery(last.values("sigma")[:1]),
@@ -271,16 +274,27 @@ def _starting(
     return states
 
 
+def _from_night(since: Since) -> Q:
+    """History rows of the night ``since`` and of the nights after it, in rating order."""
+    day, night = since
+    return Q(club_night__date__gt=day) | Q(club_night__date=day, club_night_id__gte=night)
+
+
 def refresh_match_ratings(match_id: int) -> None:
     """After a change to a match's deals: replay its club's ratings from the match's night."""
     match = (
         Match.objects.filter(pk=match_id)
-        .values_list("game", "table__club_night__date", "table__club_night__season__club_id")
+        .values_list(
+            "game",
+            "table__club_night__date",
+            "table__club_night_id",
+            "table__club_night__season__club_id",
+        )
         .first()
     )
     if match is not None:
-        game, night, club_id = match
-        rebuild_ratings(club_id, game, since=night)
+        game, day, night, club_id = match
+        rebuild_ratings(club_id, game, since=(day, night))
 
 
 def with_ratings(standings: QuerySet[SeasonStanding], scope: str) -> QuerySet[SeasonStanding]:
@@ -304,12 +318,16 @@ def ratings_of(player: Player, scope: str) -> QuerySet[Rating]:
 def rating_charts(player: Player, scope: str) -> dict[str, SeasonChart]:
     """Per game, the player's rating at the end of each club night they played it, against
     the deals they had played by then (one query for every game, one point per night)."""
-    rows = RatingHistory.objects.filter(player=player, scope=scope).order_by("game", "night")
+    rows = (
+        RatingHistory.objects.filter(player=player, scope=scope)
+        .select_related("club_night")
+        .order_by("game", "club_night__date", "club_night_id")
+    )
     points: dict[str, list[tuple[int, float]]] = defaultdict(lambda: [(0, 0.0)])  # new: 0
-    nights: dict[str, list[tuple[int, dt.date]]] = defaultdict(list)
-    for game, rating, deals, night in rows.values_list("game", "rating", "deals", "night"):
-        points[game].append((deals, round(rating, 1)))
-        nights[game].append((deals, night))
+    nights: dict[str, list[tuple[int, ClubNight]]] = defaultdict(list)
+    for row in rows:
+        points[row.game].append((row.deals, round(row.rating, 1)))
+        nights[row.game].append((row.deals, row.club_night))
     return {
         game: SeasonChart(series=[Series(player, line)], deals=line[-1][0], nights=nights[game])
         for game, line in points.items()

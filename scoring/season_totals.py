@@ -11,7 +11,6 @@ it was last totalled from (``scoring.fingerprints``).
 
 from __future__ import annotations
 
-import datetime as dt
 from collections import defaultdict
 from typing import Any
 
@@ -121,7 +120,7 @@ def _totals_statement() -> str:
             SELECT season_id, game, player_id, SUM(points) AS points
               FROM scoring_matchstanding
              WHERE season_id = ANY(%(best_nights)s) AND scored > 0
-             GROUP BY season_id, game, player_id, night
+             GROUP BY season_id, game, player_id, club_night_id
         ), best_nights AS (
             SELECT n.season_id, n.game, n.player_id,
                    (array_agg(n.points ORDER BY n.points DESC))[:MIN(s.best_of)] AS best
@@ -137,7 +136,7 @@ def _totals_statement() -> str:
             SELECT ms.season_id, ms.game, ms.player_id, SUM(ms.points) AS total,
                    SUM(ms.scored) AS deals, SUM(ms.deals_won) AS deals_won, COUNT(*) AS matches,
                    COUNT(*) FILTER (WHERE ms.finished AND ms.rank = 1) AS matches_won,
-                   COUNT(DISTINCT ms.night) AS nights,
+                   COUNT(DISTINCT ms.club_night_id) AS nights,
                    {", ".join(f"SUM(ms.{c}) AS {c}" for c in COUNT_COLUMNS)},
                    COUNT(*) FILTER (WHERE ms.finished) AS finished_matches,
                    COALESCE(SUM(ms.rank) FILTER (WHERE ms.finished), 0) AS rank_sum,
@@ -208,20 +207,24 @@ def _differences_statement(
     """
 
 
-_POINTS_KEY = ["season_id", "game", "player_id", "night"]
+_POINTS_KEY = ["season_id", "game", "player_id", "club_night_id"]
 POINTS = f"""
     WITH fresh AS (
-        SELECT season_id, game, player_id, night,
-               DENSE_RANK() OVER (PARTITION BY season_id, game ORDER BY night) AS ordinal,
-               SUM(SUM(points)) OVER (PARTITION BY season_id, game, player_id ORDER BY night)
-                   AS total
-          FROM scoring_matchstanding
-         WHERE season_id = ANY(%(seasons)s) AND scored > 0
-         GROUP BY season_id, game, player_id, night
+        SELECT ms.season_id, ms.game, ms.player_id, n.id AS club_night_id,
+               DENSE_RANK() OVER (PARTITION BY ms.season_id, ms.game ORDER BY n.date, n.id)
+                   AS ordinal,
+               SUM(SUM(ms.points)) OVER (
+                   PARTITION BY ms.season_id, ms.game, ms.player_id ORDER BY n.date, n.id
+               ) AS total
+          FROM scoring_matchstanding ms
+          JOIN tournaments_clubnight n ON n.id = ms.club_night_id
+         WHERE ms.season_id = ANY(%(seasons)s) AND ms.scored > 0
+         GROUP BY ms.season_id, ms.game, ms.player_id, n.id
     )
     {_differences_statement("scoring_seasonpoint", _POINTS_KEY, ["ordinal", "total"])}
 """
-"""The plot's points: each player's cumulative total after each club night of a game."""
+"""The plot's points: each player's cumulative total after each club night of a game, the
+nights in the order of their date, then of their id (two nights on one date are two)."""
 
 
 def _season_in_python(season: Season) -> None:
@@ -240,13 +243,14 @@ def _season_in_python(season: Season) -> None:
         last_place=Count("id", filter=Q(last_place=True)),
         **{column: Sum(column) for column in COUNT_COLUMNS},
     )
+    # Keyed by the night, in the nights' order: by date, then by id (issue 56).
     per_night = sorted(
-        lines.values("game", "player_id", "night")
+        lines.values("game", "player_id", "club_night__date", "club_night_id")
         .annotate(points=Sum("points"))
-        .values_list("game", "night", "player_id", "points")
+        .values_list("game", "club_night__date", "club_night_id", "player_id", "points")
     )
     night_points: dict[tuple[str, int], list[int]] = defaultdict(list)
-    for game, _night, player_id, points in per_night:
+    for game, _date, _night, player_id, points in per_night:
         night_points[(game, player_id)].append(points)
     match_points: dict[tuple[str, int], list[int]] = defaultdict(list)
     for game, player_id, points in lines.values_list("game", "player_id", "points"):
@@ -284,13 +288,13 @@ def _season_in_python(season: Season) -> None:
             for line in board
         ]
     insert_rows(SeasonStanding, STANDING, rows)
-    nights: dict[str, list[dt.date]] = defaultdict(list)
-    for game, night, _pid, _p in per_night:
+    nights: dict[str, list[int]] = defaultdict(list)
+    for game, _date, night, _pid, _p in per_night:
         if night not in nights[game]:
             nights[game].append(night)
     cumulative: dict[tuple[str, int], int] = defaultdict(int)
     out = []
-    for game, night, player_id, points in per_night:
+    for game, _date, night, player_id, points in per_night:
         cumulative[(game, player_id)] += points
         out.append(
             (
@@ -302,4 +306,4 @@ def _season_in_python(season: Season) -> None:
                 cumulative[(game, player_id)],
             )
         )
-    insert_rows(SeasonPoint, ["season", "game", "player", "night", "ordinal", "total"], out)
+    insert_rows(SeasonPoint, ["season", "game", "player", "club_night", "ordinal", "total"], out)

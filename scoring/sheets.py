@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date
 
 import engine
 from scoring.models import SeasonPoint
 from tournaments.games import league_game
-from tournaments.models import Match, Player, Season
+from tournaments.models import ClubNight, Match, Player, Season
 from tournaments.records import match_record
 
 
@@ -129,8 +128,8 @@ class SeasonChart:
     series: list[Series]
     deals: int
     """The largest x."""
-    nights: list[tuple[int, date]]
-    """Where each club night is on the x axis."""
+    nights: list[tuple[int, ClubNight]]
+    """Where each club night is on the x axis (its date drawn, its label on hover)."""
 
 
 NO_CHART = SeasonChart(series=[], deals=0, nights=[])
@@ -139,16 +138,16 @@ NO_CHART = SeasonChart(series=[], deals=0, nights=[])
 def player_charts(player: Player, seasons: list[Season]) -> dict[tuple[int, str], SeasonChart]:
     """Per (season id, game), the player's cumulative points after each club night they
     played: one query for all the seasons and games (``SeasonPoint``)."""
-    rows = SeasonPoint.objects.filter(player=player, season__in=seasons).order_by(
-        "season", "game", "ordinal"
+    rows = (
+        SeasonPoint.objects.filter(player=player, season__in=seasons)
+        .select_related("club_night")
+        .order_by("season", "game", "ordinal")
     )
     points: dict[tuple[int, str], list[tuple[int, int | float]]] = defaultdict(lambda: [(0, 0)])
-    nights: dict[tuple[int, str], list[tuple[int, date]]] = defaultdict(list)
-    for season, game, ordinal, night, total in rows.values_list(
-        "season", "game", "ordinal", "night", "total"
-    ):
-        points[(season, game)].append((ordinal, total))
-        nights[(season, game)].append((ordinal, night))
+    nights: dict[tuple[int, str], list[tuple[int, ClubNight]]] = defaultdict(list)
+    for point in rows:
+        points[(point.season_id, point.game)].append((point.ordinal, point.total))
+        nights[(point.season_id, point.game)].append((point.ordinal, point.club_night))
     return {
         key: SeasonChart(series=[Series(player, line)], deals=line[-1][0], nights=nights[key])
         for key, line in points.items()

@@ -41,8 +41,8 @@ CHUNK = 500
 """Matches checked per transaction by a full rebuild."""
 
 LINE = (
-    "match player total deals deals_won rank updated_at season game night finished points scored "
-    "top_half last_place " + " ".join(COUNT_COLUMNS)
+    "match player total deals deals_won rank updated_at season game club_night finished points "
+    "scored top_half last_place " + " ".join(COUNT_COLUMNS)
 ).split()
 """A match line's columns, in the order of ``_lines``' tuples."""
 
@@ -93,7 +93,7 @@ def rebuild_matches(match_ids: Iterable[int], *, rescore: bool = False) -> list[
             envelope = match_envelope(match, [h for h, _pid in seats[match.pk]])
             result = engine.check_match({**envelope, "deals": [r for _i, r in counting]})
             lines += _lines(
-                match, night.season_id, night.date, seats[match.pk], counting, result, now
+                match, night.season_id, night.pk, seats[match.pk], counting, result, now
             )
             match.checked_version = match.version
             if rescore:  # after an engine change: the kept progress is redone at the next entry
@@ -119,7 +119,7 @@ def rebuild_matches(match_ids: Iterable[int], *, rescore: bool = False) -> list[
 def _lines(
     match: Match,
     season_id: int,
-    night: dt.date,
+    night_id: int,
     seats: list[tuple[str, int]],
     counting: list[tuple[int, dict[str, Any]]],
     result: engine.MatchResult,
@@ -149,7 +149,7 @@ def _lines(
             now,
             season_id,
             match.game,
-            night,
+            night_id,
             finished,
             points[s.player],
             len(played[s.player]),

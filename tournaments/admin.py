@@ -149,7 +149,7 @@ class TableInline(admin.TabularInline):
 
 @admin.register(ClubNight)
 class ClubNightAdmin(ClubScoped):
-    list_display = ["date", "season", "venue"]
+    list_display = ["date", "name", "season", "venue"]
     list_filter = ["season__club", ("season", SeasonFilter)]
     list_select_related = ["season__club"]
     ordering = ["-date", "-pk"]  # the index night_latest

@@ -78,9 +78,13 @@ def _season_lines(match: Match) -> Lines:
             deal__match__table__club_night__season=match.table.club_night.season_id,
             deal__match__game=match.game,
         )
-        .values("player__handle", "deal__match_id", "deal__match__table__club_night__date")
+        .values("player__handle", "deal__match_id", "deal__match__table__club_night_id")
         .annotate(total=Sum("score"), deals=Count("pk"), won=Count("pk", filter=Q(won=True)))
-        .order_by("deal__match__table__club_night__date", "deal__match_id")
+        .order_by(
+            "deal__match__table__club_night__date",
+            "deal__match__table__club_night_id",
+            "deal__match_id",
+        )
     )
     matches: dict[str, list[int]] = defaultdict(list)
     nights: dict[str, dict[Any, int]] = defaultdict(lambda: defaultdict(int))
@@ -89,7 +93,7 @@ def _season_lines(match: Match) -> Lines:
     for r in rows:
         handle = r["player__handle"]
         matches[handle].append(r["total"])
-        nights[handle][r["deal__match__table__club_night__date"]] += r["total"]
+        nights[handle][r["deal__match__table__club_night_id"]] += r["total"]  # a night, not a date
         deals[handle] += r["deals"]
         won[handle] += r["won"]
     return {

@@ -26,7 +26,7 @@ from typing import Any
 
 from confusable_homoglyphs import confusables
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 
 def normal(name: str) -> str:
@@ -164,6 +164,23 @@ def table_label(name: str) -> str:
     as typed."""
     found = _NUMBERED_TABLE.fullmatch(name)
     return gettext("Table %(n)s") % {"n": found.group(1)} if found else name
+
+
+def night_label(night: Any) -> str:
+    """A club night as every page, export and chart names it to people: its date, then its
+    name if it has one (a final without one: "Final"), then its venue, so that two nights
+    on one date (an afternoon and an evening, a last round and the final) are told apart:
+    ``2026-11-28 Final · Kanda Hall``, ``2026-11-28 Kanda Hall``."""
+    name = night.name.strip() if night.name else ""
+    if not name and night.final:
+        name = pgettext("a club night's name", "Final")
+    label = f"{night.date:%Y-%m-%d}"
+    venue = (night.venue or "").strip()
+    if name:
+        label += f" {name}"
+    if venue:
+        label += f" · {venue}" if name else f" {venue}"
+    return label
 
 
 def unique_handle(name: str, taken: Collection[str]) -> str:

@@ -17,14 +17,14 @@ from tournaments import corrections
 
 COLUMNS = {
     MatchStanding: ("match_id", "player_id", "total", "deals", "deals_won", "rank", "season_id",
-                    "game", "night", "finished", "points", "scored", "top_half", "last_place",
+                    "game", "club_night_id", "finished", "points", "scored", "top_half", "last_place",
                     *COUNT_COLUMNS),
     SeasonStanding: ("season_id", "game", "player_id", "total", "deals", "deals_won", "matches",
                      "matches_won", "rank", "finished_matches", "rank_sum", "top_half",
                      "last_place", *COUNT_COLUMNS),
-    SeasonPoint: ("season_id", "game", "player_id", "night", "ordinal", "total"),
+    SeasonPoint: ("season_id", "game", "player_id", "club_night_id", "ordinal", "total"),
     Rating: ("player_id", "game", "mu", "sigma", "rating", "deals"),
-    RatingHistory: ("player_id", "game", "night", "mu", "sigma", "deals"),
+    RatingHistory: ("player_id", "game", "club_night_id", "mu", "sigma", "deals"),
 }  # fmt: skip
 
 

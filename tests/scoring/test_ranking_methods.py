@@ -45,7 +45,7 @@ def from_the_deals(season: Season) -> dict[tuple[str, int], tuple[int, Decimal, 
             "deal__match__game",
             "player_id",
             "deal__match_id",
-            "deal__match__table__club_night__date",
+            "deal__match__table__club_night",
         )
         .annotate(points=Sum("score"), deals=Count("pk"), won=Count("pk", filter=Q(won=True)))
     )
@@ -56,7 +56,7 @@ def from_the_deals(season: Season) -> dict[tuple[str, int], tuple[int, Decimal, 
     for r in rows:
         key = (r["deal__match__game"], r["player_id"])
         matches[key].append(r["points"])
-        nights[key][r["deal__match__table__club_night__date"]] += r["points"]
+        nights[key][r["deal__match__table__club_night"]] += r["points"]
         deals[key] += r["deals"]
         won[key] += r["won"]
     method, best_of, minimum = season.ranking, season.best_of, season.qualify_minimum

@@ -26,7 +26,7 @@ def ratings() -> tuple[list[tuple], list[tuple]]:
         sorted(Rating.objects.values_list("player_id", "game", "scope", "mu", "sigma", "deals")),
         sorted(
             RatingHistory.objects.values_list(
-                "player_id", "game", "night", "scope", "mu", "sigma", "deals"
+                "player_id", "game", "club_night_id", "scope", "mu", "sigma", "deals"
             )
         ),
     )

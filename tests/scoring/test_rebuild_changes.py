@@ -41,7 +41,9 @@ def test_a_rebuild_of_unchanged_data_writes_nothing():
     # and writes nothing else.
     tampered = Rating.objects.filter(player__club_id=club).order_by("pk").first()
     Rating.objects.filter(pk=tampered.pk).update(mu=99.0)
-    RatingHistory.objects.filter(player=tampered.player_id).order_by("night").first().delete()
+    RatingHistory.objects.filter(player=tampered.player_id).order_by(
+        "club_night__date", "club_night_id"
+    ).first().delete()
     assert rebuild_club_ratings(club) == 0  # fingerprint unchanged: skipped
     assert rebuild_club_ratings(club, every=True) > 0
     assert derived() == numbers

@@ -167,7 +167,12 @@ def test_the_plots_dates_never_overlap_and_stay_on_the_page(nights):
     from scoring.sheets import SeasonChart, Series
 
     player = Player(display_name="Aki", handle="aki")
-    days = [(n, dt.date(2026, 1, 6) + dt.timedelta(days=7 * (n - 1))) for n in range(1, nights + 1)]
+    from tournaments.models import ClubNight
+
+    days = [
+        (n, ClubNight(date=dt.date(2026, 1, 6) + dt.timedelta(days=7 * (n - 1))))
+        for n in range(1, nights + 1)
+    ]
     chart = SeasonChart(
         series=[Series(player, [(0, 0), *((n, n) for n, _ in days)])], deals=nights, nights=days
     )

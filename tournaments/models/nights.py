@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop, pgettext_lazy
 
 from tournaments.models.league import Player, Season, game_choices
+from tournaments.names import night_label
 
 FINAL_TAKEN = gettext_noop("The season has its final night already.")
 """The refusal of a second final night (the model's check and ``nights.save_night``'s)."""
@@ -19,6 +20,15 @@ FINAL_TAKEN = gettext_noop("The season has its final night already.")
 class ClubNight(models.Model):
     season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="club_nights")
     date = models.DateField()
+    name = models.CharField(
+        max_length=40,
+        blank=True,
+        default="",
+        help_text=_(
+            "Optional: a short name that tells this night from another on the same date "
+            "(Afternoon, Final)."
+        ),
+    )
     venue = models.CharField(max_length=200, blank=True)
     deals_per_match = models.PositiveSmallIntegerField(
         null=True,
@@ -64,7 +74,7 @@ class ClubNight(models.Model):
     )
 
     class Meta:
-        ordering = ["-date"]
+        ordering = ["-date", "-id"]  # two nights on one date: the later made first
         verbose_name = pgettext_lazy("model", "club night")
         verbose_name_plural = pgettext_lazy("model", "club nights")
         # The latest nights first (home page, admin) read from the newest end, not sorted.
@@ -76,7 +86,7 @@ class ClubNight(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.season.name} {self.date:%Y-%m-%d}"
+        return f"{self.season.name} {night_label(self)}"
 
     def clean(self) -> None:
         if self.final and self.season_id and ClubNight.final_taken(self.season_id, self.pk):

@@ -159,8 +159,8 @@ class ClubNightSerializer(SavedByItsAction, serializers.ModelSerializer):
 
     class Meta:
         model = ClubNight
-        fields = ["id", "season", "date", "venue", "deals_per_match", "standings", "rank_points"]
-        fields += ["final"]
+        fields = ["id", "season", "date", "name", "venue", "deals_per_match", "standings"]
+        fields += ["rank_points", "final"]
 
 
 class TableSerializer(AccountFieldsForAdministrators, serializers.ModelSerializer):

@@ -43,7 +43,7 @@ def for_user(user: Any) -> dict[str, Any]:
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
         )
         .annotate(played=deal_count())
-        .order_by("-table__club_night__date", "table__name")
+        .order_by("-table__club_night__date", "-table__club_night_id", "table__name")
     )
     mine = Player.objects.filter(user=user)
     # The clubs the user is a league administrator of (a site operator sees their own
@@ -74,7 +74,7 @@ def for_user(user: Any) -> dict[str, Any]:
             Match.objects.filter(table__club_night__in=list(tonight.values_list("pk", flat=True)))
             .select_related("table__club_night", "table__scorer", "table__round")
             .annotate(played=deal_count())
-            .order_by("table__club_night__date", "table__name")[:TONIGHT]
+            .order_by("table__club_night__date", "table__club_night_id", "table__name")[:TONIGHT]
         )
         context["next_nights"] = nights.filter(date__gt=today).order_by("date", "pk")[:NEXT_NIGHTS]
         # From the seasons that ask for a second person (a few), not from every deal of

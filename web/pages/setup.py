@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import jobs
@@ -19,7 +19,7 @@ from tournaments import members as club_members
 from tournaments.merge import merge
 from tournaments.messages import localize
 from tournaments.models import ClubNight, Membership, Player, Season
-from tournaments.names import reading_order
+from tournaments.names import night_label, reading_order
 from tournaments.records import Rejection
 from tournaments.textfile import whole_number
 from web.pages.getters import administered, administered_club
@@ -62,6 +62,7 @@ def club_setup(request: HttpRequest, slug: str) -> HttpResponse:
 LIST_COLUMNS = {
     "name": gettext_lazy("Name"),
     "name_ja": gettext_lazy("Name in Japanese"),
+    "reading": gettext_lazy("Reading"),
     "handle": gettext_lazy("Handle"),
 }
 
@@ -95,7 +96,11 @@ def players_from_list(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         messages.success(
             request,
-            _("%(added)s players added; %(skipped)s already in the club.")
+            ngettext(
+                "%(added)s player added; %(skipped)s already in the club.",
+                "%(added)s players added; %(skipped)s already in the club.",
+                len(added.new),
+            )
             % {"added": len(added.new), "skipped": len(added.skipped)},
         )
     return redirect("club_setup", slug=club.slug)
@@ -240,7 +245,7 @@ def night_new(request: HttpRequest, pk: int) -> HttpResponse:
                 form.add_error(problem["path"] or None, localize(problem))
         else:
             messages.success(
-                request, _("Club night %(date)s added.") % {"date": f"{night.date:%Y-%m-%d}"}
+                request, _("Club night %(date)s added.") % {"date": night_label(night)}
             )
             return redirect("night_draw", pk=night.pk)
     return render(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from django import forms
@@ -76,6 +77,8 @@ class PlayerForm(forms.ModelForm):
             if self.instance.pk:
                 return self.instance.handle
             name = self.data.get(self.add_prefix("display_name"), "")
+            if not self.errors.get("reading"):  # romaji from the reading typed, not a guess
+                name = unicodedata.normalize("NFKC", self.cleaned_data.get("reading") or name)
             return unique_handle(name, set(others.values_list("handle", flat=True)))
         if slugify(typed) != typed:
             raise forms.ValidationError(
@@ -201,10 +204,11 @@ class ClubNightForm(forms.ModelForm):
 
     class Meta:
         model = ClubNight
-        fields = ["date", "venue", "deals_per_match", "standings", "final"]
+        fields = ["date", "name", "venue", "deals_per_match", "standings", "final"]
         labels = {
             "final": _("The season's final"),
             "date": _("Date"),
+            "name": _("Name of the night (optional)"),
             "venue": _("Venue"),
             "deals_per_match": _("Deals per match"),
             "standings": _("The night's standings across tables"),

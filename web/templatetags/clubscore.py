@@ -1,16 +1,19 @@
-"""Template tags: game names (their Japanese names with an English gloss, from the
+"""Template tags: game names (each game's one name in the reader's language, from the
 games' web modules) and the download formats."""
 
 from collections.abc import Iterable
+from decimal import Decimal
 from typing import Any
 
 from django import template
 from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.exports import EXPORTERS, Exporter
 from tournaments import access
 from tournaments.games import label
+from tournaments.names import night_label as _night_label
 from tournaments.names import table_label as _table_label
 from tournaments.ranking import plain
 
@@ -19,6 +22,7 @@ register = template.Library()
 
 @register.filter
 def game_label(name: str) -> str:
+    """A game's one name in the reader's language: 「ナポレオン」, "Napoleon"."""
     return label(name)
 
 
@@ -45,9 +49,9 @@ def table_label(name: str) -> str:
 
 @register.filter
 def night_label(night: Any) -> str:
-    """A club night as every list names it: its date and its venue, so that two nights on
-    one date (two rooms, an afternoon and an evening) are told apart."""
-    return f"{night.date:%Y-%m-%d} {night.venue}".strip()
+    """A club night as every list names it (``tournaments.names.night_label``): its date,
+    its name (or "Final"), its venue, so that two nights on one date are told apart."""
+    return _night_label(night)
 
 
 @register.filter
@@ -85,7 +89,7 @@ def names(people: Iterable[Any]) -> str:
 
 @register.filter
 def game_labels(games: Iterable[str]) -> str:
-    """Games by their labels, in order: ``レットラー Rettler, ナポレオン Napoleon``."""
+    """Games by their labels, in order: ``Rettler, Napoleon`` (「レットラー, ナポレオン」)."""
     return ", ".join(label(g) for g in games)
 
 
@@ -96,6 +100,25 @@ def signed_scores(scores: Iterable[tuple[str, int]]) -> str:
 
 
 @register.filter
+def points(value: Any) -> str:
+    """A score with its noun, singular for exactly one: "1 point", "12 points", "12.333
+    points" (「12 点」)."""
+    shown = value if isinstance(value, int) else plain(Decimal(str(value)))
+    count = shown if isinstance(shown, int) else 2
+    return ngettext("%(n)s point", "%(n)s points", count) % {"n": shown}
+
+
+@register.filter
 def score(value: Any) -> int | float:
     """A leaderboard's score: whole (412), or with its places (12.333)."""
     return plain(value)
+
+
+@register.filter
+def at(items: Any, index: int) -> Any:
+    """The item at ``index`` of a list (``""`` past its end): a list kept beside another
+    one the template loops over (``{{ labels|at:forloop.counter0 }}``)."""
+    try:
+        return items[index]
+    except (IndexError, KeyError, TypeError):
+        return ""

@@ -1,38 +1,214 @@
-"""A season's final (issue 40): the club night marked ``final`` seats, at the final table
-of a round drawn as a final, the top players of the season's leaderboard of the round's
-game (qualified players only, by the season's ranking: ``tournaments.ranking``); the winner
-of that table's match, once it is finished, is the season's champion.
+"""A season's final (issues 40 and 56): the club night marked ``final`` seats, at the final
+table of a round drawn as a final, the leaders of the season's leaderboard of the round's
+game; the winner of that table's match, once it is finished, is the season's champion.
+
+**Seeding** follows the season's ranking (``tournaments.ranking``: the ``SeasonStanding``
+lines' qualified flag, rank and score), never the players' names:
+
+1. the qualified players, by rank;
+2. then the players below the qualifying minimum, by the same ranking (their line's rank:
+   the leaderboard lists them after every qualified one, in its own order);
+3. then the players with no line of the game at all, in the order they joined the club.
+
+Ties keep the leaderboard's order (rank, then the player's id).  In a season with
+divisions the round is drawn division by division (``tournaments.rounds.propose``), so
+each division's final table seats that division's leaders: the season's order restricted
+to a division is the division's leaderboard (``scoring.divisions``).
+
+**The proposal** (:func:`seeding`) names each final table (one per division, or one when
+the divisions are drawn together) and each seat's rank and figure on the board that
+seeded it: the division's leaderboard (ranks from 1 in the division), else the season's.
+
+**A final nobody has qualified for asks first** (:func:`vet`): when nobody seated at a
+final table has a qualified line, the final would be decided among players below the
+minimum (or with no line at all), so the page asks for an explicit confirmation and the
+API refuses unless ``confirm_unqualified`` is given; a refusal stores nothing.
 
 Nothing is stored besides the night's mark: the seeding is read from the leaderboard when
 the round is drawn, and the champion from the final match's checked lines
 (``MatchStanding``), so that a correction of the final's deals names the new champion as
-a rebuild would.  A present player without a qualified line is seeded after every
-qualified one, in the night's order.
+a rebuild would.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, pgettext
 
 from scoring import night as night_standings
 from scoring.models import MatchStanding, SeasonStanding
-from tournaments.models import ClubNight, Match, Player, Round, Season
+from tournaments import divisions, ranking
+from tournaments.models import ClubNight, Division, Match, Player, Round, Season
+from tournaments.records import Rejection, error
+
+UNQUALIFIED = gettext_noop(
+    "nobody at the final table has reached the qualifying minimum yet: it would be seated "
+    "by the ranking of players who have not qualified; confirm to draw it anyway"
+)
+UNQUALIFIED_IN = gettext_noop(
+    "division %(division)s: nobody at its final table has reached the qualifying minimum "
+    "yet: it would be seated by the ranking of players who have not qualified; confirm to "
+    "draw it anyway"
+)
+
+
+def _lines(night: ClubNight, game: str) -> list[SeasonStanding]:
+    """The season's lines of ``game`` in the leaderboard's order, qualified first."""
+    return list(
+        SeasonStanding.objects.filter(season=night.season_id, game=game).order_by(
+            "-qualified", "rank", "player_id"
+        )
+    )
 
 
 def draw_order(night: ClubNight, game: str) -> list[int]:
     """Who comes first in a draw of ``night`` (Swiss pairs, a final table's seats): on the
-    season's final night the season's qualified players of ``game`` by rank, then the
-    night's standings; on any other night the night's standings alone."""
-    tonight = [line.player for line in night_standings.standings(night)[1]]
+    season's final night the season's leaderboard of ``game`` (see the module docstring;
+    the players with no line are not listed: a draw puts them last, by id); on any other
+    night the night's standings alone."""
     if not night.final:
-        return tonight
-    seeded = list(
-        SeasonStanding.objects.filter(season=night.season_id, game=game, qualified=True)
-        .order_by("rank", "player_id")
-        .values_list("player_id", flat=True)
+        return [line.player for line in night_standings.standings(night)[1]]
+    return [line.player_id for line in _lines(night, game)]
+
+
+def ordinal(rank: int) -> str:
+    """A rank as a leaderboard says it: 1st, 2nd, 3rd, 11th, 22nd (2位 in Japanese)."""
+    if rank % 100 in (11, 12, 13) or rank % 10 not in (1, 2, 3):
+        words = pgettext("a rank", "%(n)sth")
+    elif rank % 10 == 1:
+        words = pgettext("a rank", "%(n)sst")
+    elif rank % 10 == 2:
+        words = pgettext("a rank", "%(n)snd")
+    else:
+        words = pgettext("a rank", "%(n)srd")
+    return words % {"n": rank}
+
+
+@dataclass(frozen=True)
+class Seed:
+    """A player's place on the board that seeded a final."""
+
+    rank: int | None
+    """On the division's leaderboard (drawn by division), else the season's; ``None``: the
+    player has no line of the game this season."""
+    score: Decimal | None
+    """The figure ranked (``SeasonStanding.score``: points, best N, per match...)."""
+    qualified: bool = False
+
+    @property
+    def figure(self) -> int | float | None:
+        return None if self.score is None else ranking.plain(self.score)
+
+    @property
+    def label(self) -> str:
+        """``2nd · 340``, ``2位 · 340``; no line: ``not on the leaderboard``."""
+        if self.rank is None:
+            return _("not on the leaderboard")
+        return f"{ordinal(self.rank)} · {self.figure}"
+
+    def as_json(self, player: int) -> dict[str, object]:
+        return {
+            "player": player,
+            "rank": self.rank,
+            "score": self.figure,
+            "qualified": self.qualified,
+        }
+
+
+@dataclass(frozen=True)
+class FinalTable:
+    index: int
+    """The table's place in the round's seating, from 0."""
+    division: Division | None
+    """The division whose final it is; ``None``: the season's (no divisions, or drawn
+    together), or the players placed in no division."""
+    unqualified: bool
+    """Nobody seated at it has qualified (on the final night): :func:`vet` asks first."""
+
+
+@dataclass(frozen=True)
+class Seeding:
+    """What a proposed (or drawn) round says of its final tables and seeds."""
+
+    finals: list[FinalTable] = field(default_factory=list)
+    seeds: dict[int, Seed] = field(default_factory=dict)
+    """Every player of the round on the season's final night (empty otherwise)."""
+    by_division: bool = False
+    """The round is drawn division by division: the ranks are in each division."""
+    heading: str = ""
+    """The figure's name (``Total points``, ``Best 2 club nights``)."""
+
+    def final_at(self, index: int) -> FinalTable | None:
+        return next((f for f in self.finals if f.index == index), None)
+
+    @property
+    def unqualified(self) -> list[FinalTable]:
+        return [f for f in self.finals if f.unqualified]
+
+
+def seeding(
+    night: ClubNight,
+    game: str,
+    method: str,
+    tables: Sequence[Sequence[int]],
+    sat_out: Sequence[int] = (),
+    *,
+    mixed: bool = False,
+) -> Seeding:
+    """The final tables of a round of ``tables`` (player ids, as
+    ``tournaments.rounds.propose`` draws them: division by division, top first, unless
+    ``mixed``) and, on the season's final night, each player's seed."""
+    division_of = {} if mixed else divisions.placed(night.season)
+    by_division = bool(division_of)
+    seeds: dict[int, Seed] = {}
+    if night.final and method == Round.Method.FINAL:
+        lines = _lines(night, game)
+        # A division's rank: its lines' ranks counted again from 1 (ties kept).
+        group_ranks: dict[int | None, list[int]] = {}
+        for line in lines:
+            if by_division and line.player_id in division_of:
+                group_ranks.setdefault(division_of[line.player_id].pk, []).append(line.rank)
+        for line in lines:
+            rank = line.rank
+            division = division_of.get(line.player_id) if by_division else None
+            if division is not None:
+                rank = 1 + sum(r < line.rank for r in group_ranks[division.pk])
+            seeds[line.player_id] = Seed(rank, line.score, line.qualified)
+        everyone = [p for t in tables for p in t] + list(sat_out)
+        seeds = {p: seeds.get(p, Seed(None, None)) for p in everyone}
+    finals: list[FinalTable] = []
+    if method == Round.Method.FINAL:
+        seen: set[int | None] = set()
+        for i, table in enumerate(tables):
+            if not table:
+                continue
+            division = division_of.get(table[0]) if by_division else None
+            key = division.pk if division is not None else None
+            if key in seen:
+                continue
+            seen.add(key)
+            nobody = night.final and not any(seeds[p].qualified for p in table)
+            finals.append(FinalTable(i, division, nobody))
+    heading = ranking.Rule.of(night.season).heading if seeds else ""
+    return Seeding(finals, seeds, by_division, heading)
+
+
+def vet(found: Seeding, confirmed: bool) -> None:
+    """Refuse a final whose final table seats nobody qualified unless ``confirmed``
+    (nothing is stored: the caller raises before seating)."""
+    if confirmed or not found.unqualified:
+        return
+    problems = tuple(
+        error("unqualified_final", "confirm_unqualified", UNQUALIFIED_IN, division=f.division.name)
+        if f.division is not None
+        else error("unqualified_final", "confirm_unqualified", UNQUALIFIED)
+        for f in found.unqualified
     )
-    taken = set(seeded)
-    return seeded + [p for p in tonight if p not in taken]
+    raise Rejection(problems)
 
 
 @dataclass(frozen=True)

@@ -17,14 +17,15 @@ onto tables with its matches; the next round once every match of this one has fi
   unfinished matches as they stand, with the reason in each match's history.
 - Players arrive late and leave between rounds: each round takes the players given (by
   default everyone of the round before, seated or sitting out).
-- The Swiss order and the final's top players are the night's standings so far, which
-  the layer above computes (``scoring.night``) and passes in as ``order``.
+- The Swiss order and the final's top players are the night's standings so far (on a
+  season's final night, the season's leaderboard: ``scoring.finals``), which the layer
+  above computes and passes in as ``order``.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,17 +57,17 @@ MOST_PLAYERS = 1000
 LARGEST_ID = 2**63 - 1
 """No row id is larger (PostgreSQL's bigint): a larger one names no player."""
 UNFINISHED = gettext_noop(
-    "round %(number)s has %(open)s unfinished matches: finish them or end the round first"
+    "round %(number)s has unfinished matches (%(open)s): finish them or end the round first"
 )
 NO_TABLES = gettext_noop(
-    "%(n)s players cannot make the tables of this round: %(game)s takes %(sizes)s players a table"
+    "the players here (%(n)s) cannot make the tables of this round: %(game)s takes %(sizes)s players a table"
 )
 DRAWN = gettext_noop("round %(number)s was drawn meanwhile")
 WAITING = gettext_noop(
-    "round %(number)s has %(waiting)s deals waiting for confirmation: confirm them first"
+    "round %(number)s has deals waiting for confirmation (%(waiting)s): confirm them first"
 )
 NO_TABLES_IN = gettext_noop(
-    "division %(division)s: %(n)s players cannot make the tables of this round: %(game)s takes "
+    "division %(division)s: the players here (%(n)s) cannot make the tables of this round: %(game)s takes "
     "%(sizes)s players a table (or draw the divisions together)"
 )
 NOT_IN_SEASON = gettext_noop("%(game)s is not a game of this season")
@@ -285,14 +286,24 @@ def seat(night: ClubNight, proposal: Proposal, user: Any = None) -> Round:
     return made
 
 
-def next_round(night: ClubNight, *, user: Any = None, **draw: Any) -> Round:
-    """Draw and seat the next round in one go (the API)."""
+def next_round(
+    night: ClubNight,
+    *,
+    user: Any = None,
+    vet: Callable[[Proposal], None] | None = None,
+    **draw: Any,
+) -> Round:
+    """Draw and seat the next round in one go (the API).  ``vet`` sees the proposal
+    before it is seated and may refuse it (a ``Rejection``: nothing is written)."""
     with transaction.atomic():
         ClubNight.objects.select_for_update().filter(pk=night.pk).exists()
         last = current(night)
         if last is not None:
             _finished(last)
-        return seat(night, propose(night, **draw), user)
+        proposal = propose(night, **draw)
+        if vet is not None:
+            vet(proposal)
+        return seat(night, proposal, user)
 
 
 def end_early(round_: Round, user: Any, reason: str) -> list[Match]:

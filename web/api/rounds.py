@@ -16,8 +16,8 @@ from rest_framework.response import Response
 from scoring import finals
 from scoring import night as night_data
 from scoring.tasks import live_refresher
-from tournaments import access, rounds
-from tournaments.models import ClubNight, Match, Round
+from tournaments import access, divisions, rounds
+from tournaments.models import ClubNight, Match, Round, Season
 from tournaments.records import Rejection
 from web.api.base import deny, rejection_response
 from web.api.serializers import RejectionSerializer
@@ -55,6 +55,11 @@ class RoundInputSerializer(serializers.Serializer):
         help_text="In a season with divisions: draw them together (default: each division "
         "at tables of its own, the top division first).",
     )
+    confirm_unqualified = serializers.BooleanField(
+        default=False,
+        help_text="final, on the season's final night: draw it although nobody at a final "
+        "table has reached the qualifying minimum (without it: 400 unqualified_final).",
+    )
 
 
 def round_json(round_: Round) -> dict[str, Any]:
@@ -64,6 +69,11 @@ def round_json(round_: Round) -> dict[str, Any]:
         .prefetch_related("seats")
         .order_by("table__name")
     )
+    seated = [
+        (m, [s.player_id for s in sorted(m.seats.all(), key=lambda s: s.position)]) for m in matches
+    ]
+    season = Season.objects.get(club_nights__pk=round_.club_night_id)
+    at = divisions.at_tables(season, [players for _m, players in seated])
     return {
         "number": round_.number,
         "game": round_.game,
@@ -74,14 +84,34 @@ def round_json(round_: Round) -> dict[str, Any]:
                 "table": m.table_id,
                 "match": m.pk,
                 "game": m.game,
-                "players": [s.player_id for s in sorted(m.seats.all(), key=lambda s: s.position)],
+                "players": players,
                 "status": m.status,
+                "divisions": [d.name if d else None for d in found],
             }
-            for m in matches
+            for (m, players), found in zip(seated, at, strict=True)
         ],
         "sat_out": sorted(round_.sat_out.values_list("pk", flat=True)),
         "ended_early_reason": round_.ended_early_reason,
     }
+
+
+def _with_seeds(
+    answer: dict[str, Any], found: finals.Seeding, proposal: rounds.Proposal
+) -> dict[str, Any]:
+    """A drawn round's answer with its final tables (``final``: true, ``final_division``:
+    the division's name or null) and, on the season's final night, each seat's
+    ``seeds`` (rank on the board that seeded it, score, qualified; ``rank`` null: no
+    line of the game this season), table by table in the order of ``players``."""
+    drawn_at = {p: i for i, t in enumerate(proposal.seating.tables) for p in t}
+    for table in answer["tables"]:
+        final = found.final_at(drawn_at[table["players"][0]])
+        table["final"] = final is not None
+        table["final_division"] = final.division.name if final and final.division else None
+        if found.seeds:
+            table["seeds"] = [found.seeds[p].as_json(p) for p in table["players"]]
+    if found.seeds:
+        answer["sat_out_seeds"] = [found.seeds[p].as_json(p) for p in answer["sat_out"]]
+    return answer
 
 
 class RoundsMixin:
@@ -105,14 +135,26 @@ class RoundsMixin:
         payload = RoundInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         data = dict(payload.validated_data)
+        confirmed = data.pop("confirm_unqualified", False)
         order = finals.draw_order(night, data.get("game", ""))
+        drawn: list[tuple[finals.Seeding, rounds.Proposal]] = []
+
+        def vet(proposal: rounds.Proposal) -> None:
+            """The final tables and seeds, as drawn; a final nobody qualified for asks."""
+            tables, out = proposal.seating.tables, proposal.seating.sat_out
+            found = finals.seeding(
+                night, proposal.game, proposal.method, tables, out, mixed=data["mixed"]
+            )
+            finals.vet(found, confirmed)
+            drawn.append((found, proposal))
+
         try:
             made = rounds.next_round(
-                night, user=access.signed_in(request.user), order=order, **data
+                night, user=access.signed_in(request.user), order=order, vet=vet, **data
             )
         except Rejection as rejection:
             return rejection_response(rejection)
-        return Response(round_json(made), status=status.HTTP_201_CREATED)
+        return Response(_with_seeds(round_json(made), *drawn[0]), status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: dict})
     @action(detail=True, methods=["get"], filter_backends=[])

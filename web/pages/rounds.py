@@ -16,9 +16,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+import engine
 from scoring import finals
 from scoring import night as night_data
-from tournaments import access, confirmation, rounds, table_links
+from tournaments import access, confirmation, divisions, progress, rounds, table_links
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import ClubNight, Match, Player, Round
@@ -26,6 +27,7 @@ from tournaments.names import reading_order
 from tournaments.records import Rejection
 from tournaments.round_draw import Seating
 from tournaments.textfile import whole_number
+from web import room_display
 from web.pages.getters import administered_night
 from web.pages.tables import qr_svg
 
@@ -40,7 +42,11 @@ def _rounds(night: ClubNight) -> list[dict[str, Any]]:
             .annotate(entered=Count("deals", filter=Q(deals__deleted_at__isnull=True)))
             .order_by("table__name")
         )
-        out.append({"round": round_, "matches": list(matches)})
+        listed = list(matches)
+        for m in listed:  # each game's own goal: deals of 12, points to 500, eliminations
+            m.progress = progress.said(m)  # type: ignore[attr-defined]
+            m.goal = engine.GAMES[m.game].goal  # type: ignore[attr-defined]
+        out.append({"round": round_, "matches": listed})
     return out
 
 
@@ -66,9 +72,19 @@ def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and action in ("propose", "confirm"):
         try:
             if action == "confirm":
-                made = rounds.seat(
-                    night, _changed(request, night, form), access.signed_in(request.user)
-                )
+                changed = _changed(request, night, form)
+                try:  # a final nobody at its table qualified for: asked first
+                    finals.vet(
+                        _seeding(night, changed, form),
+                        request.POST.get("confirm_unqualified") == "1",
+                    )
+                except Rejection:
+                    asked = _(
+                        "Tick “Draw the final anyway” to seat this final: nobody at a "
+                        "final table has reached the qualifying minimum yet."
+                    )
+                    return _proposal(request, night, changed, form, [asked])
+                made = rounds.seat(night, changed, access.signed_in(request.user))
                 messages.success(request, _("Round %(n)s is seated.") % {"n": made.number})
                 return redirect("night_rounds", pk=night.pk)
             draw = _draw(form)
@@ -145,12 +161,31 @@ def _draw(form: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _seeding(night: ClubNight, proposal: rounds.Proposal, form: dict[str, Any]) -> finals.Seeding:
+    """The proposal's final tables and, on the season's final night, each player's seed."""
+    return finals.seeding(
+        night,
+        proposal.game,
+        proposal.method,
+        proposal.seating.tables,
+        proposal.seating.sat_out,
+        mixed=form["mixed"],
+    )
+
+
 def _proposal(
-    request: HttpRequest, night: ClubNight, proposal: rounds.Proposal, form: dict[str, Any]
+    request: HttpRequest,
+    night: ClubNight,
+    proposal: rounds.Proposal,
+    form: dict[str, Any],
+    problems: list[str] | None = None,
 ) -> HttpResponse:
     names = Player.objects.in_bulk(
         [*(p for t in proposal.seating.tables for p in t), *proposal.seating.sat_out]
     )
+    found = _seeding(night, proposal, form)
+    for pk, player in names.items():  # each seat's rank and figure (the final night)
+        player.seed = found.seeds.get(pk)  # type: ignore[attr-defined]
     return render(
         request,
         "pages/setup/round_proposal.html",
@@ -162,8 +197,29 @@ def _proposal(
             "sat_out": [names[p] for p in proposal.seating.sat_out],
             "numbers": range(1, len(proposal.seating.tables) + 1),
             "game_label": LEAGUE_GAMES[proposal.game].label,
+            "table_divisions": _table_divisions(night, proposal, found),
+            "seeding": found,
+            "final_labels": [_final_label(found, i) for i in range(len(proposal.seating.tables))],
+            "unqualified": [
+                f"{_('Table')} {f.index + 1} · {_final_label(found, f.index)}"
+                for f in found.unqualified
+            ],
+            "problems": problems or [],
         },
+        status=400 if problems else 200,
     )
+
+
+def _final_label(found: finals.Seeding, index: int) -> str:
+    """``Final table`` (of a division) for a final table of the proposal; else empty."""
+    final = found.final_at(index)
+    if final is None:
+        return ""
+    if final.division is not None:
+        return _("Final table of division %(name)s") % {"name": final.division.name}
+    if found.by_division:
+        return _("Final table of the players without a division")
+    return _("Final table")
 
 
 def _changed(request: HttpRequest, night: ClubNight, form: dict[str, Any]) -> rounds.Proposal:
@@ -192,6 +248,24 @@ def _changed(request: HttpRequest, night: ClubNight, form: dict[str, Any]) -> ro
     )
 
 
+def _table_divisions(
+    night: ClubNight, proposal: rounds.Proposal, seeding: finals.Seeding
+) -> list[str]:
+    """Each table's division as the proposal shows it (``Division A``; a table drawn
+    across divisions names each); empty in a season without divisions, and at a final
+    table (its label names its division)."""
+    out = []
+    for i, found in enumerate(divisions.at_tables(night.season, proposal.seating.tables)):
+        names = [d.name if d else _("no division") for d in found]
+        if not names or seeding.final_at(i) is not None:
+            out.append("")
+        elif len(names) == 1 and found[0] is not None:
+            out.append(_("Division %(name)s") % {"name": names[0]})
+        else:
+            out.append(_("Divisions %(names)s") % {"names": ", ".join(names)})
+    return out
+
+
 @require_http_methods(["GET"])
 def night_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The room display: big type for a projector or a TV (public nights without signing
@@ -200,12 +274,14 @@ def night_live(request: HttpRequest, pk: int) -> HttpResponse:
         access.visible(ClubNight.objects.select_related("season__club"), request.user), pk=pk
     )
     admin = access.can_administer(request.user, night)
+    data = night_data.live(night, admin)
     return render(
         request,
         "pages/live.html",
         {
             "night": night,
-            "data": night_data.live(night, admin),
+            "data": data,
+            "room": room_display.layout(data),  # fits the screen: columns, type size
             "admin": admin,
             "mine_qr": qr_svg(request.build_absolute_uri(reverse("my_night", args=[night.pk]))),
         },

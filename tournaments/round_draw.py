@@ -2,10 +2,12 @@
 
 Decisions, as a tournament director of a card club would expect them:
 
-- **Tables of one size.** Every table of a round has the same size, one the game allows,
-  so that a table's result compares with another's: the size that seats the most
-  players, nearest the game's best size (Napoleon 4, Rettler 6).  When no size seats
-  everyone, the fewest players sit out (13 at Rettler: two tables of 6, one sits out).
+- **Everyone seated, at tables near the best size.** Each table's size is one the game
+  allows (a round uses at most two sizes), and a round seats every player whenever the
+  game's sizes can take them, at the tables nearest the game's best size (Napoleon 4,
+  Rettler 6), the more even first: 7 at Napoleon play 4 + 3, 13 at Rettler 7 + 6, 10 at
+  Comp-13 4 + 3 + 3.  Only when no split seats everyone do the fewest players sit out
+  (7 at a game of 4 players only: one table, three sit out).
 - **Who sits out.** Those who sat out least this night; among them, in a Swiss round
   the lowest of the night's order, otherwise by lot.  Nobody sits out twice while
   someone present has not.
@@ -40,15 +42,28 @@ class Seating:
     sat_out: list[int] = field(default_factory=list)
 
 
-def layouts(players: int, sizes: Sequence[int], best: int) -> list[tuple[int, int]]:
-    """The (size, tables) of equal tables seating the most players, nearest best first."""
-    fits = [(s, players // s) for s in sorted(set(sizes)) if s > 0 and players // s >= 1]
-    if not fits:
+def layouts(players: int, sizes: Sequence[int], best: int) -> list[tuple[int, ...]]:
+    """The ways to seat ``players`` at tables of ``sizes`` (at most two sizes a round),
+    each a tuple of table sizes, the larger tables first: those seating the most players
+    (everyone, whenever the sizes allow), nearest ``best`` first (the mean distance of a
+    table's size from it), then the most even, then the larger tables."""
+    allowed = sorted({s for s in sizes if s > 0})
+    if not allowed or players < allowed[0]:
         raise NoDraw(f"{players} players cannot make a table: this game takes {min(sizes)} or more")
-    most = max(s * n for s, n in fits)
-    return sorted(
-        ((s, n) for s, n in fits if s * n == most), key=lambda sn: (abs(sn[0] - best), -sn[0])
-    )
+    found: set[tuple[int, int, int, int]] = set()  # (high, how many, low, how many)
+    for i, low in enumerate(allowed):
+        for high in allowed[i:]:
+            for highs in range(1, players // high + 1):
+                lows = (players - highs * high) // low if low != high else 0
+                found.add((high, highs, low, lows) if lows else (high, highs, high, 0))
+    most = max(h * hs + lo * ls for h, hs, lo, ls in found)
+    kept = [(h,) * hs + (lo,) * ls for h, hs, lo, ls in found if h * hs + lo * ls == most]
+    return sorted(kept, key=lambda t: (distance(t, best), t[0] - t[-1], -t[0], len(t)))
+
+
+def distance(tables: Sequence[int], best: int) -> float:
+    """How far a layout's tables are from the game's best size, on average."""
+    return sum(abs(s - best) for s in tables) / len(tables)
 
 
 def sitting_out(
@@ -90,15 +105,15 @@ def balanced(
     starts: int = 12,
 ) -> Seating:
     met = weights(met_night, met_season)
-    found: tuple[tuple[int, int, int], Seating] | None = None
+    found: tuple[tuple[int, float, int], Seating] | None = None
     candidates = layouts(len(players), sizes, best)
-    nearest = candidates[0][0]
-    for size, count in [(s, n) for s, n in candidates if abs(s - nearest) <= 1]:
-        out = sitting_out(players, len(players) - size * count, sat, None, rng)
+    low, high = candidates[0][-1] - 1, candidates[0][0] + 1
+    for layout in [t for t in candidates if low <= t[-1] and t[0] <= high]:
+        out = sitting_out(players, len(players) - sum(layout), sat, None, rng)
         seated = [p for p in players if p not in out]
-        tables = search(seated, [size] * count, met, rng, starts)
+        tables = search(seated, layout, met, rng, starts)
         cost = repeats(tables, met)
-        key = (cost // NIGHT_WEIGHT, abs(size - best), cost % NIGHT_WEIGHT)
+        key = (cost // NIGHT_WEIGHT, distance(layout, best), cost % NIGHT_WEIGHT)
         if found is None or key < found[0]:
             found = (key, Seating(tables, out))
     assert found is not None
@@ -115,10 +130,13 @@ def swiss(
     rng: random.Random,
 ) -> Seating:
     """``order``: the present players, first of the night's standings first."""
-    size, count = layouts(len(order), sizes, best)[0]
-    out = sitting_out(order, len(order) - size * count, sat, order, rng)
+    layout = layouts(len(order), sizes, best)[0]
+    out = sitting_out(order, len(order) - sum(layout), sat, order, rng)
     seated = [p for p in order if p not in out]
-    tables = [seated[i * size : (i + 1) * size] for i in range(count)]
+    tables = []
+    for size in layout:  # the larger tables first: the first of the order at table 1
+        tables.append(seated[:size])
+        seated = seated[size:]
     met = weights(met_night, met_season)
     for a in range(len(tables) - 1):  # neighbours only: the order stays the order
         upper, lower = tables[a], tables[a + 1]

@@ -111,6 +111,7 @@ urlpatterns = [
     ),
     path("matches/<int:pk>/paper.pdf", draw.paper_sheet, name="paper_sheet"),
     path("nights/<int:pk>/paper.pdf", draw.night_paper, name="night_paper"),
+    path("nights/<int:pk>/slips/", pins.pin_slips_page, name="pin_slips"),
     # Corrections from the match page.
     path("deals/<int:pk>/correct/", corrections.correct_deal, name="correct_deal"),
     path("deals/<int:pk>/delete/", corrections.delete_deal, name="delete_deal"),
@@ -163,6 +164,7 @@ urlpatterns = [
     path("tables/<int:pk>/scorer/", tables.table_scorer, name="table_scorer"),
     path("tables/<int:pk>/who/", pins.table_who, name="table_who"),
     path("deals/<int:pk>/pin/", pins.confirm_with_pin, name="confirm_with_pin"),
+    path("tables/<int:pk>/own-pin/", pins.own_pin, name="own_pin"),
     path("players/<int:pk>/pin/", pins.player_pin, name="player_pin"),
     path("i18n/setlang/", require_POST(set_language), name="set_language"),
     path("admin/", admin.site.urls),

@@ -14,6 +14,10 @@ database every web process shares: after ``SIGN_IN_ATTEMPTS`` wrong PINs in a ro
 player's PIN is not checked for ``SIGN_IN_LOCKOUT_SECONDS``, from any phone, however
 the request named the player.  The row is locked while the PIN is checked, so guesses
 sent at once are counted one after the other.
+
+A player with no PIN yet proves who they are with the first PIN of their night's slip
+(``tournaments.pin_slips``), checked and counted here like a PIN; once they choose a PIN
+of their own (:func:`choose_first_pin`), only that PIN is checked.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from tournaments import pin_slips
 from tournaments.models import Player
 from tournaments.records import Rejection, error
 
@@ -38,6 +43,8 @@ class Check(enum.Enum):
     WRONG = "wrong"
     LOCKED = "locked"
     """Too many wrong PINs: not checked (the PIN typed may be right)."""
+    SLIP = "slip"
+    """Right, by the first PIN of the player's slip (they have no PIN of their own)."""
 
 
 def set_pin(player: Player, pin: str) -> None:
@@ -52,20 +59,42 @@ def set_pin(player: Player, pin: str) -> None:
     )
 
 
-def check(player: Player, pin: str) -> Check:
-    """Whether ``pin`` is ``player``'s PIN, counted against the player's limit."""
+def choose_first_pin(player: Player, pin: str) -> bool:
+    """A player with no PIN yet chooses one (4 to 8 digits), which ends their slips;
+    ``False``: they have one already (set meanwhile, or this is a retry), and it stays."""
+    pin = pin.strip()
+    if not (pin.isascii() and pin.isdigit() and PIN_DIGITS[0] <= len(pin) <= PIN_DIGITS[1]):
+        raise Rejection((error("invalid_pin", "pin", gettext_noop("a PIN is 4 to 8 digits")),))
+    hashed = make_password(pin)
+    stored = Player.objects.filter(pk=player.pk, pin="").update(
+        pin=hashed, pin_failures=0, pin_locked_until=None
+    )
+    if stored:
+        player.pin = hashed
+    return bool(stored)
+
+
+def check(player: Player, pin: str, night_id: int | None = None) -> Check:
+    """Whether ``pin`` is ``player``'s PIN, counted against the player's limit; for a
+    player with no PIN, whether it is the first PIN of their slip for the night
+    ``night_id`` (none: nothing but a PIN is right)."""
     with transaction.atomic():
         row = (
             Player.objects.select_for_update()
-            .only("pin", "pin_failures", "pin_locked_until")
+            .only("pin", "pin_failures", "pin_locked_until", "created_at")
             .get(pk=player.pk)
         )
         now = timezone.now()
         if row.pin_locked_until is not None and row.pin_locked_until > now:
             return Check.LOCKED
-        if row.pin and pin and check_password(pin, row.pin):
+        right = None
+        if row.pin:
+            right = Check.RIGHT if pin and check_password(pin, row.pin) else None
+        elif night_id is not None and pin_slips.is_first_pin(row, night_id, pin):
+            right = Check.SLIP
+        if right is not None:
             Player.objects.filter(pk=row.pk).update(pin_failures=0, pin_locked_until=None)
-            return Check.RIGHT
+            return right
         failures = row.pin_failures + 1
         if failures >= settings.SIGN_IN_ATTEMPTS:
             until = now + dt.timedelta(seconds=settings.SIGN_IN_LOCKOUT_SECONDS)

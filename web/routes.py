@@ -171,6 +171,8 @@ ROUTES.update(
         "correct_deal": Route("deal", page(AT_TABLE, AT_TABLE, by_role=MEMBER_403)),
         "confirm_with_pin": Route("deal", page(AT_TABLE, AT_TABLE)),
         "table_who": Route("table", page(AT_TABLE, AT_TABLE)),
+        # After a player's slip on this phone (else it goes on to the table).
+        "own_pin": Route("table", page(AT_TABLE, AT_TABLE)),
         "delete_deal": Route("deal", post(SCORERS, by_role=MEMBER_403)),
         "end_match": Route("match", post(SCORERS, by_role=MEMBER_403)),
         # A second person of the club (the scorer who entered it is answered in words).
@@ -197,6 +199,7 @@ ROUTES.update(
         "season_close": Route("season", page(ADMINS, ADMINS, **ADMIN_PAGE)),
         "night_draw": Route("night", page(ADMINS, ADMINS, **ADMIN_PAGE)),
         "night_rounds": Route("night", page(ADMINS, ADMINS, **ADMIN_PAGE)),
+        "pin_slips": Route("night", read(ADMINS, **ADMIN_PAGE)),
         "restore_deal": Route("deal", post(ADMINS, **ADMIN_PAGE)),
         "reopen_match": Route("match", post(ADMINS, **ADMIN_PAGE)),
         "table_link_change": Route("table", post(ADMINS, **ADMIN_PAGE)),

@@ -113,10 +113,10 @@ def confirm_all(page, thumb: Thumb, base: str, night: ClubNight) -> None:
     """Every waiting deal confirmed with a seated player's PIN, from the rounds page."""
     while True:
         page.goto(f"{base}/nights/{night.pk}/rounds/")
-        pin_links = page.locator("#waiting a[href$='/pin/']")
+        pin_links = page.locator("#waiting a[href*='/pin/']")
         if not pin_links.count():
             return
-        thumb.tap("#waiting a[href$='/pin/'] >> nth=0")
+        thumb.tap("#waiting a[href*='/pin/'] >> nth=0")
         first_name_and_pin(page, thumb)
         page.wait_for_selector(".messages")
 

@@ -10,6 +10,17 @@ Cell = str | int | float | None
 
 
 @dataclass(frozen=True)
+class Section:
+    """Printed, a run of a document's rows under a title of its own (``scoring.pdf``):
+    one game's leaderboard, one division's."""
+
+    title: str
+    start: int
+    """The index of its first row in the document's ``rows`` (it ends where the next
+    section starts)."""
+
+
+@dataclass(frozen=True)
 class Document:
     """What an export holds: a title block, a header and rows; ``name`` names the XLSX sheet."""
 
@@ -23,6 +34,12 @@ class Document:
     """A link printed as a QR code beside the title (PDF only): the table's link."""
     landscape: bool = False
     """Wide: the PDF's pages are A4 landscape (``scoring.pdf``)."""
-    print_columns: int = 0
-    """The PDF prints only the first ``print_columns`` columns (0: all): the rest (the
-    club and season on every row, for a spreadsheet) are in the printed title."""
+    printed: Sequence[int] = ()
+    """The columns the PDF prints, in order (empty: all): the others (the club and season
+    on every row, the game a section's title names, for a spreadsheet) are in the printed
+    titles."""
+    printed_header: Sequence[str] = ()
+    """The printed columns' headings where they differ from ``header`` (empty: the same):
+    shorter where a section's title says the rest ("Rank" under "Division A")."""
+    sections: Sequence[Section] = ()
+    """The PDF prints the rows as one titled table per section (empty: one table)."""

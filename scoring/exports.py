@@ -30,7 +30,7 @@ from openpyxl.styles import Font
 
 from engine.match import competition_ranks
 from scoring import pdf
-from scoring.documents import Cell, Document
+from scoring.documents import Cell, Document, Section
 from scoring.models import SeasonStanding
 from scoring.players import figures, statistics_of
 from scoring.ratings import with_ratings
@@ -38,7 +38,7 @@ from scoring.sheets import MatchSheet
 from tournaments import divisions, ranking
 from tournaments.games import label
 from tournaments.models import Season
-from tournaments.names import table_label
+from tournaments.names import night_label, table_label
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CHUNK_ROWS = 500
@@ -165,8 +165,43 @@ def standings_document(season: Season, scope: str) -> Document:
     header, rows = standings_table(season, scope)
     title = [f"{season.club.name} – {season.name}", _("Standings")]
     title += [ranking.Rule.of(season).describe(), exported_line()]
-    # Printed, the club and season (the last two columns, on every row) are the title.
-    return Document(_("Standings"), title, header, rows, print_columns=len(header) - 2)
+    # Printed, the club and season (the last two columns, on every row) are the title, and
+    # each game's (and division's) board is a table of its own under its name: the game
+    # and division columns, and the season's rank of a division's player, are not printed.
+    printed = list(range(1, len(header) - 2))
+    printed_header: list[str] = []
+    if _("Rank in division") in header:
+        printed = printed[2:]  # its rank in the division, the player, the figures
+        printed_header = [_("Rank"), *(header[i] for i in printed[1:])]
+
+    def board(row: Sequence[Cell]) -> str:
+        if not printed_header:
+            return str(row[0])
+        division = _("Division %(name)s") % {"name": row[2]} if row[2] else _("no division")
+        return f"{row[0]} · {division}"
+
+    return Document(
+        _("Standings"),
+        title,
+        header,
+        rows,
+        printed=printed,
+        printed_header=printed_header,
+        sections=sections(rows, board),
+    )
+
+
+def sections(
+    rows: Sequence[Sequence[Cell]], title: Callable[[Sequence[Cell]], str]
+) -> list[Section]:
+    """The printed sections of ``rows`` (in order of their section): a section begins
+    where a row's ``title`` differs from the row before's."""
+    out: list[Section] = []
+    for i, row in enumerate(rows):
+        name = title(row)
+        if not out or out[-1].title != name:
+            out.append(Section(name, i))
+    return out
 
 
 def statistics_document(season: Season, scope: str) -> Document:
@@ -174,7 +209,14 @@ def statistics_document(season: Season, scope: str) -> Document:
     a download (no rating in it: the same in every ``scope``)."""
     header, rows = statistics_table(season)
     title = [f"{season.club.name} – {season.name}", _("Statistics"), exported_line()]
-    return Document(_("Statistics"), title, header, rows, print_columns=len(header) - 2)
+    return Document(  # printed, a table per game under its name (not a column)
+        _("Statistics"),
+        title,
+        header,
+        rows,
+        printed=list(range(1, len(header) - 2)),
+        sections=sections(rows, lambda row: str(row[0])),
+    )
 
 
 def _ranking_cells(line: SeasonStanding) -> dict[str, Cell]:
@@ -194,7 +236,7 @@ def sheet_title(sheet: MatchSheet) -> list[str]:
     night = match.table.club_night
     lines = [
         f"{night.season.club.name} – {night.season.name}",
-        f"{night.date:%Y-%m-%d} {night.venue} · {table_label(match.table.name)} · {label(match.game)}",
+        f"{night_label(night)} · {table_label(match.table.name)} · {label(match.game)}",
         _("Players") + ": " + ", ".join(p.display_name for p in sheet.players),
     ]
     if sheet.finished:

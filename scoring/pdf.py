@@ -4,13 +4,21 @@
 What a club expects of paper:
 
 - every document starts on a new page, in its own orientation (a wide sheet is A4
-  landscape, the table list portrait);
+  landscape, the table list portrait; a table whose columns do not fit a portrait page
+  turns it to landscape, and where they do not fit that either its type shrinks, down
+  to ``LEAST_SIZE``: a figure is never cut and nothing runs off the page);
+- a document in sections (``Document.sections``: the season's standings, a table per
+  game and division) prints each under its own title ("Napoleon · Division A"), a
+  title never alone at a page's foot;
 - a continuation page repeats the document's first title lines at its top (club,
-  season, night, table, game and seats) and the table's heading row;
+  season, night, table, game and seats, and the section's title) and the table's
+  heading row;
 - a sheet to fill in by hand prints its deal numbers, and fits one page: its rows
   shrink to ``LEAST_ROW`` before it continues on a second page;
 - a table's headings are never broken inside a word: a column is at least as wide as
-  the longest word of its heading (a Japanese heading is one word);
+  the longest word of its heading (a Japanese heading is one word); a name too long for
+  its column wraps, a Latin one between words, a Japanese one between characters,
+  never a character a line (a column of names is at least ``TEXT_EMS`` wide);
 - the only font is the IPA P Gothic shipped in ``scoring/fonts`` (with its licence),
   embedded: Latin and Japanese render the same in any viewer, and no other font (not
   even reportlab's default Helvetica) is named in the file.
@@ -18,9 +26,11 @@ What a club expects of paper:
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -36,6 +46,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import (
     BaseDocTemplate,
+    CondPageBreak,
     Flowable,
     Frame,
     NextPageTemplate,
@@ -47,7 +58,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from scoring.documents import Document
+from scoring.documents import Document, Section
 
 FONT = "IPAPGothic"
 FONT_FILE = Path(__file__).resolve().parent / "fonts" / "ipagp.ttf"
@@ -61,9 +72,23 @@ LEAST_ROW = 6 * mm
 BODY = ParagraphStyle("body", fontName=FONT, fontSize=10, leading=14)
 HEADING = ParagraphStyle("heading", parent=BODY, fontSize=14, leading=18)
 CELL = ParagraphStyle("cell", parent=BODY, fontSize=8, leading=10, wordWrap="CJK")
-NUMBER_CELL = ParagraphStyle("number", parent=CELL, alignment=TA_RIGHT)
-HEADING_CELL = ParagraphStyle("heading-cell", parent=CELL, wordWrap=None)  # between words
+SECTION = ParagraphStyle(
+    "section", parent=BODY, fontSize=12, leading=16, spaceBefore=5 * mm, keepWithNext=1
+)
+"""A section's title ("Napoleon · Division A"): never alone at a page's foot."""
+SIZE = 9.0
+"""A table's type size (its headings and wrapped values a point smaller)."""
+LEAST_SIZE = 4.5
+"""The least a table's type shrinks to where its columns do not fit even a landscape page
+(some twenty columns of five-digit figures): small print rather than a figure cut."""
+PADDING = 6 / 9
+"""A cell's padding left and right, in ems (6 points at ``SIZE``)."""
+TEXT_EMS = 7
+"""A column of text (names) is at least this many ems wide, or as wide as its longest
+value: a longer name wraps, but never a character a line."""
 NUMBER = re.compile(r"-?\d+(\.\d+)?")
+CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
+"""Japanese (kana, kanji, full-width forms): wraps between characters."""
 PAGES = {"portrait": A4, "landscape": landscape(A4)}
 
 
@@ -81,7 +106,8 @@ def book(documents: Sequence[Document]) -> bytes:
         title=title,
         initialFontName=FONT,  # no font the PDF does not embed
     )
-    first = _orientation(documents[0]) if documents else "portrait"
+    layouts = [_Layout.of(document) for document in documents]
+    first = layouts[0].orientation if layouts else "portrait"
     names = [first, *(n for n in PAGES if n != first)]  # the first template starts the file
     doc.addPageTemplates(
         [
@@ -106,16 +132,12 @@ def book(documents: Sequence[Document]) -> bytes:
         ]
     )
     story: list[Any] = []
-    for i, document in enumerate(documents):
+    for i, (document, layout) in enumerate(zip(documents, layouts, strict=True)):
         if i:
-            story += [NextPageTemplate(_orientation(document)), PageBreak()]
-        story += _story(document, _frame(_orientation(document)))
+            story += [NextPageTemplate(layout.orientation), PageBreak()]
+        story += _story(document, layout, _frame(layout.orientation))
     doc.build(story)
     return out.getvalue()
-
-
-def _orientation(document: Document) -> str:
-    return "landscape" if document.landscape else "portrait"
 
 
 def _frame(orientation: str) -> tuple[float, float]:
@@ -123,89 +145,173 @@ def _frame(orientation: str) -> tuple[float, float]:
     return width - 2 * MARGIN, height - 2 * MARGIN
 
 
+class _Measure:
+    """A table's text measured once, at a type size of one point (a width grows with the
+    size): each heading on one line and its longest word, each column's longest value,
+    and which columns hold numbers."""
+
+    def __init__(self, text: list[list[str]]) -> None:
+        header, rows = text[0], text[1:]
+        self.head = [_width(h, 1) for h in header]
+        self.words = [max((_width(w, 1) for w in h.split()), default=0.0) for h in header]
+        self.data = [max((_width(r[i], 1) for r in rows), default=0.0) for i in range(len(header))]
+        self.numbers = [  # a column of numbers keeps their width; the others share the rest
+            any(r[i] for r in rows) and all(NUMBER.fullmatch(r[i]) or not r[i] for r in rows)
+            for i in range(len(header))
+        ]
+
+    def least(self, size: float) -> list[float]:
+        """Each column's least width at ``size``: its heading's longest word (headings are
+        a point smaller, never broken inside a word), its longest number, and for text
+        (names) its longest value up to ``TEXT_EMS`` ems (longer names wrap)."""
+        return [
+            _pad(size) + max(w * (size - 1), d * size if n else min(d, TEXT_EMS) * size)
+            for w, d, n in zip(self.words, self.data, self.numbers, strict=True)
+        ]
+
+    def size(self, width: float) -> float:
+        """The type size at which the columns fit ``width``: ``SIZE``, or smaller down to
+        ``LEAST_SIZE`` (a figure is never cut: a wide table's type shrinks instead)."""
+        size = SIZE
+        while size > LEAST_SIZE and sum(self.least(size)) > width:
+            size -= 0.5
+        return size
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """What of a document is printed, and how: its orientation (landscape when it is a
+    wide sheet, or when its columns do not fit a portrait page), its type size, the
+    printed headings and rows as text."""
+
+    orientation: str
+    size: float
+    header: list[str]
+    text: list[list[str]]
+    measure: _Measure
+
+    @classmethod
+    def of(cls, document: Document) -> _Layout:
+        columns = list(document.printed) or list(range(len(document.header)))
+        header = [str(h) for h in document.printed_header] or [
+            str(document.header[i]) for i in columns
+        ]
+        text = [
+            ["" if i >= len(row) or row[i] is None else str(row[i]) for i in columns]
+            for row in document.rows
+        ]
+        if document.blank_rows:  # a sheet to write on: numbered rows, as many as fit a page
+            text += [
+                [str(len(text) + n + 1)] + [""] * (len(header) - 1)
+                for n in range(document.blank_rows)
+            ]
+        measure = _Measure([header, *text])
+        orientation = "landscape" if document.landscape else "portrait"
+        if not document.blank_rows and sum(measure.least(SIZE)) > _frame("portrait")[0]:
+            orientation = "landscape"  # many columns: the page turns before the type shrinks
+        size = SIZE if document.blank_rows else measure.size(_frame(orientation)[0])
+        return cls(orientation, size, header, text, measure)
+
+
 class _Running(Flowable):
     """Sets the line printed atop the pages that follow (``""``: none): a document's
-    continuation pages say whose they are."""
+    continuation pages say whose they are (and which section's)."""
 
-    def __init__(self, line: str) -> None:
+    def __init__(self, line: str, section: str = "") -> None:
         super().__init__()
         self.line = line
+        self.section = section
 
     def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
         return 0, 0
 
     def draw(self) -> None:
-        self.canv._clubscore_running = self.line
+        self.canv._clubscore_running = (self.line, self.section)
 
 
 def _running_line(canvas: Any, doc: Any) -> None:
-    line = getattr(canvas, "_clubscore_running", "")
-    if line:
+    line, section = getattr(canvas, "_clubscore_running", ("", ""))
+    if line or section:
+        text, size = _fit_line(line, section, doc.pagesize[0] - 2 * MARGIN)
         canvas.saveState()
-        canvas.setFont(FONT, 8)
-        canvas.drawString(MARGIN, doc.pagesize[1] - MARGIN + 3 * mm, line)
+        canvas.setFont(FONT, size)
+        canvas.drawString(MARGIN, doc.pagesize[1] - MARGIN + 3 * mm, text)
         canvas.restoreState()
 
 
-def _story(document: Document, frame: tuple[float, float]) -> list[Any]:
+def _fit_line(line: str, section: str, width: float) -> tuple[str, float]:
+    """The running line inside ``width``: smaller type, then the document's part cut
+    short ("…"); the section's title is kept whole."""
+    text = " · ".join(t for t in (line, section) if t)
+    size = min(8.0, max(6.0, 8 * width / max(_width(text, 8), 1)))
+    while _width(text, size) > width and line:
+        line = line[:-1]
+        text = " · ".join(t for t in (line.rstrip() + "…", section) if t)
+    return text, size
+
+
+def _story(document: Document, layout: _Layout, frame: tuple[float, float]) -> list[Any]:
     width, height = frame
     title = _title(document, width)
-    header = [str(h) for h in document.header]
-    columns = document.print_columns or len(header)
-    header = header[:columns]
-    text = [["" if c is None else str(c) for c in row][:columns] for row in document.rows]
-    rows_height: list[float] | None = None
+    header, text, size = layout.header, layout.text, layout.size
     if document.blank_rows:  # to fill in by hand: numbered, as many as fit one page
-        text += [
-            [str(len(text) + n + 1)] + [""] * (len(header) - 1) for n in range(document.blank_rows)
-        ]
-        cells, widths = _fitted([header, *text], width, fill=True)
+        cells, widths = _fitted([header, *text], layout.measure, size, width, fill=True)
         head = Table(cells[:1], widths).wrap(width, height)[1]
         room = height - _height(title, width) - head - 2 * mm  # some slack: never a blank page
         rows_height = [head] + [max(min(ROW, room / max(len(text), 1)), LEAST_ROW)] * len(text)
     else:
-        cells, widths = _fitted([header, *text], width)
-        rows_height = _heights(cells, widths)
+        cells, widths = _fitted([header, *text], layout.measure, size, width)
+        rows_height = _heights(cells, widths, size)
+    numbers = [i for i, n in enumerate(layout.measure.numbers) if n]
     style = TableStyle(
         [
-            ("FONT", (0, 0), (-1, -1), FONT, 9),
+            ("FONT", (0, 0), (-1, -1), FONT, size),
+            ("LEFTPADDING", (0, 0), (-1, -1), PADDING * size),
+            ("RIGHTPADDING", (0, 0), (-1, -1), PADDING * size),
             ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
             ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dde7f0")),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("VALIGN", (0, 0), (-1, 0), "TOP"),  # headings start on one line
             ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f6f6f6")]),
-            *[("ALIGN", (i, 1), (i, -1), "RIGHT") for i in _numeric(text, len(header))],
+            *[("ALIGN", (i, 1), (i, -1), "RIGHT") for i in numbers],
         ]
     )
-    first = height - _height(title, width)
-    tables = [
-        Table([cells[0], *cells[a:b]], widths, [rows_height[0], *rows_height[a:b]], repeatRows=1)
-        for a, b in _pages(rows_height, first, height)
-    ]
-    for table in tables:
-        table.setStyle(style)
     running = " · ".join(document.title[:3])
-    return [_Running(""), *title, _Running(running), *tables, _Running("")]
+    story: list[Any] = [_Running(""), *title, _Running(running)]
+    left = height - _height(title, width)
+    sections = list(document.sections) or [Section("", 0)]
+    for k, section in enumerate(sections):
+        a = section.start + 1  # in ``cells``: after the heading row
+        b = sections[k + 1].start + 1 if k + 1 < len(sections) else len(cells)
+        if section.title:
+            heading = Paragraph(escape(section.title), SECTION)
+            above = SECTION.spaceBefore if left < height else 0  # none atop a page
+            need = heading.wrap(width, 10_000)[1] + rows_height[0] + max(rows_height[a:b] or [0])
+            if above + need > left:  # a title never ends a page
+                story.append(CondPageBreak(above + need))
+                left, above = height, 0
+            story.append(heading)
+            left -= above + heading.wrap(width, 10_000)[1]
+        runs, left = _pages(rows_height, a, b, left, height)
+        for n, (c, d) in enumerate(runs):
+            table = Table(
+                [cells[0], *cells[c:d]], widths, [rows_height[0], *rows_height[c:d]], repeatRows=1
+            )
+            table.setStyle(style)
+            story.append(table)
+            if n == 0 and section.title:  # its continuation pages name the section too
+                story.append(_Running(running, section.title))
+    return [*story, _Running("")]
 
 
-def _numeric(text: list[list[str]], columns: int) -> list[int]:
-    """The columns of numbers (to the right), of those that hold something."""
-    return [
-        i
-        for i in range(columns)
-        if any(row[i] for row in text)
-        and all(NUMBER.fullmatch(row[i]) or not row[i] for row in text)
-    ]
-
-
-def _heights(cells: list[list[Any]], widths: list[float]) -> list[float]:
+def _heights(cells: list[list[Any]], widths: list[float], size: float) -> list[float]:
     """Each row's height: a line of text, or its tallest wrapped paragraph (padding in)."""
-    line = 9 * 1.2 + 6
+    line = size * 1.2 + 6
     return [
         max(
             [line]
             + [
-                c.wrap(w - 12, 10_000)[1] + 6
+                c.wrap(w - 2 * PADDING * size, 10_000)[1] + 6
                 for c, w in zip(row, widths, strict=True)
                 if isinstance(c, Paragraph)
             ]
@@ -214,21 +320,24 @@ def _heights(cells: list[list[Any]], widths: list[float]) -> list[float]:
     ]
 
 
-def _pages(heights: list[float], first: float, room: float) -> list[tuple[int, int]]:
-    """The rows (after the heading row, ``heights[0]``) in runs of a page each: the first
-    page has ``first`` points, every other ``room``.  A long table laid out as one, as
-    reportlab does it, measures and copies every remaining row at each page (a thousand
-    players' standings: seconds); a table per page is laid out once.  Where a run
-    still does not fit, reportlab splits it as usual (the heading repeated)."""
+def _pages(
+    heights: list[float], start: int, end: int, left: float, room: float
+) -> tuple[list[tuple[int, int]], float]:
+    """The rows ``start:end`` (after the heading row, ``heights[0]``) in runs of a page
+    each, the first in the ``left`` points left on this page, every other in ``room``;
+    and the points left after the last.  A long table laid out as one, as reportlab does
+    it, measures and copies every remaining row at each page (a thousand players'
+    standings: seconds); a table per page is laid out once.  Where a run still does not
+    fit, reportlab splits it as usual (the heading repeated)."""
     runs: list[tuple[int, int]] = []
-    start, left = 1, first - heights[0]
-    for i in range(1, len(heights)):
+    left -= heights[0]
+    for i in range(start, end):
         if heights[i] > left and i > start:
             runs.append((start, i))
             start, left = i, room - heights[0]
         left -= heights[i]
-    runs.append((start, len(heights)))
-    return runs
+    runs.append((start, end))
+    return runs, left
 
 
 def _title(document: Document, width: float) -> list[Any]:
@@ -269,35 +378,34 @@ def _qr(url: str, side: float) -> Drawing:
     return drawing
 
 
+def _pad(size: float) -> float:
+    """A cell's padding at type ``size``, and some air."""
+    return 2 * PADDING * size + 2
+
+
 def _width(text: str, size: float = 8) -> float:
     return pdfmetrics.stringWidth(text, FONT, size)
 
 
 def _fitted(
-    text: list[list[str]], width: float, *, fill: bool = False
+    text: list[list[str]], measure: _Measure, size: float, width: float, *, fill: bool = False
 ) -> tuple[list[list[Any]], list[float]]:
-    """The table's cells and column widths inside ``width``.  As they are when every
-    heading and value fits on one line (unless ``fill``: a sheet to write on spans the
-    page); else each column is at least as wide as its
-    heading's longest word and its longest number, and the columns of text (names,
-    games) share what is left, wrapping between words (Japanese between characters); on a
-    sheet to write on (``fill``) they share it equally (:func:`_equal`)."""
-    pad = 14  # a cell's padding, and some air
-    head = [_width(h, 9) + pad for h in text[0]]
-    data = [max((_width(row[i], 9) for row in text[1:]), default=0) + pad for i in range(len(head))]
+    """The table's cells and column widths inside ``width`` at type ``size``.  As they
+    are when every heading and value fits on one line (unless ``fill``: a sheet to write
+    on spans the page); else each column is at least its least (:meth:`_Measure.least`)
+    and the columns of text (names, games) share what is left, wrapping between words
+    (Japanese between characters); on a sheet to write on (``fill``) they share it
+    equally (:func:`_equal`)."""
+    head = [h * size + _pad(size) for h in measure.head]
+    data = [d * size + _pad(size) for d in measure.data]
+    numbers = measure.numbers
     if not fill and sum(max(h, d) for h, d in zip(head, data, strict=True)) <= width:
         natural = [max(h, d) for h, d in zip(head, data, strict=True)]
-        return _cells(text, natural), natural
-    words = [max((_width(w) for w in h.split()), default=0) + pad for h in text[0]]
-    numbers = [  # a column of numbers keeps their width; the others share the rest
-        any(row[i] for row in text[1:])
-        and all(NUMBER.fullmatch(row[i]) or not row[i] for row in text[1:])
-        for i in range(len(head))
-    ]
-    least = [max(w, d if n else 0.0) for w, d, n in zip(words, data, numbers, strict=True)]
+        return _cells(text, natural, size), natural
+    least = measure.least(size)
     if fill:
         columns = _equal(least, numbers, width)
-        return _cells(text, columns), columns
+        return _cells(text, columns, size), columns
     spare = max(width - sum(least), 0.0)
     wanted = [
         0.0 if n else max(max(h, d) - m, 1.0)
@@ -307,24 +415,39 @@ def _fitted(
         wanted = [max(h - m, 1.0) for h, m in zip(head, least, strict=True)]
     total = sum(wanted)
     columns = [m + spare * w / total for m, w in zip(least, wanted, strict=True)]
-    return _cells(text, columns), columns
+    return _cells(text, columns, size), columns
 
 
-def _cells(text: list[list[str]], columns: list[float]) -> list[list[Any]]:
+@functools.cache
+def _styles(size: float) -> tuple[ParagraphStyle, ParagraphStyle, ParagraphStyle]:
+    """A table's paragraph styles at type ``size`` (a point smaller): a wrapped value
+    (Japanese wraps between characters), a wrapped number, a heading (between words)."""
+    cell = ParagraphStyle(f"cell-{size}", parent=CELL, fontSize=size - 1, leading=size + 1)
+    number = ParagraphStyle(f"number-{size}", parent=cell, alignment=TA_RIGHT)
+    heading = ParagraphStyle(f"heading-{size}", parent=cell, wordWrap=None)
+    return cell, number, heading
+
+
+def _cells(text: list[list[str]], columns: list[float], size: float) -> list[list[Any]]:
     """Headings are paragraphs, wrapping between words; so is a value too wide for its
     column (Japanese wraps between characters).  A value that fits stays a string, drawn
     as it is: a paragraph is laid out word by word, a thousand players' standings would
     take seconds (numbers keep to the right by the table's style)."""
-    room = [c - 12 for c in columns]  # a cell's padding
+    cell, number, heading = _styles(size)
+    room = [c - 2 * PADDING * size for c in columns]  # a cell's padding
+
+    def wrapped(v: str, r: float) -> Paragraph:
+        if NUMBER.fullmatch(v):
+            return Paragraph(escape(v), number)
+        # Latin names wrap between words where every word fits; Japanese, or a word
+        # wider than the column, between characters.
+        words = max((_width(w, size - 1) for w in v.split()), default=0) <= r and not CJK.search(v)
+        return Paragraph(escape(v), heading if words else cell)
+
     return [
-        [Paragraph(escape(h), HEADING_CELL) for h in text[0]],
+        [Paragraph(escape(h), heading) for h in text[0]],
         *[
-            [
-                v
-                if _width(v, 9) <= r
-                else Paragraph(escape(v), NUMBER_CELL if NUMBER.fullmatch(v) else CELL)
-                for v, r in zip(row, room, strict=True)
-            ]
+            [v if _width(v, size) <= r else wrapped(v, r) for v, r in zip(row, room, strict=True)]
             for row in text[1:]
         ],
     ]

@@ -30,7 +30,7 @@
       var li = el("li", null, (t.finished ? "done" : "") + (t.behind ? " behind" : ""));
       li.appendChild(el("strong", t.name));
       li.appendChild(document.createTextNode(" "));
-      li.appendChild(el("span", t.entered + (t.length ? " / " + t.length : "") + " " + labels.deals +
+      li.appendChild(el("span", t.progress +
         (t.finished ? " · " + labels.finished : "") + (t.behind ? " · " + labels.behind : ""), "progress"));
       li.appendChild(el("br"));
       li.appendChild(el("span", t.players.join(", "), "who"));
@@ -42,12 +42,42 @@
       : labels.waitingMany.replace("%s", data.waiting);
     document.getElementById("live-out").textContent =
       r && r.sat_out.length ? labels.out + ": " + r.sat_out.join(", ") : "";
-    fill("live-standings", data.standings.rows.map(function (row) {
-      var tr = el("tr");
-      tr.appendChild(el("td", String(row.rank)));
-      tr.appendChild(el("td", row.display_name));
-      tr.appendChild(el("td", String(row.total), "num"));
-      return tr;
+    // One table per game when the night's points are per game (never added together),
+    // its rows in one to three columns by their count, the type sized to fit the screen
+    // (the rule of web/room_display.py: keep the two alike).
+    var boards = data.standings.boards;
+    var count = boards.reduce(function (n, b) { return n + b.rows.length; }, 0);
+    var columns = Math.min(3, Math.max(1, Math.ceil(count / 12)));
+    var per = Math.max(1, Math.ceil(count / columns));
+    function step(n, steps) {
+      for (var i = 0; i < steps.length; i++) if (n <= steps[i]) return steps[i];
+      return steps[steps.length - 1] + 1;
+    }
+    root.className = "live columns-" + columns + " rows-" + step(per, [8, 12, 16]) +
+      " tables-" + step(data.tables.length, [4, 6, 8]);
+    var chunks = [];
+    boards.forEach(function (board) {
+      for (var i = 0; i < Math.max(board.rows.length, 1); i += per) {
+        chunks.push({ caption: boards.length > 1 ? board.game_label : "", rows: board.rows.slice(i, i + per) });
+      }
+    });
+    fill("live-standings", chunks.map(function (chunk) {
+      var table = el("table", null, "live-standings");
+      if (chunk.caption) table.appendChild(el("caption", chunk.caption));
+      var head = el("tr");
+      [["#", "", labels.rank], [labels.player], [labels.total, "num"]].forEach(function (h) {
+        var th = head.appendChild(el("th", h[0], h[1]));
+        if (h[2]) th.setAttribute("aria-label", h[2]);  // a short heading: "#", read "Rank"
+      });
+      table.appendChild(el("thead")).appendChild(head);
+      var body = table.appendChild(el("tbody"));
+      chunk.rows.forEach(function (row) {
+        var tr = body.appendChild(el("tr"));
+        tr.appendChild(el("td", String(row.rank)));
+        tr.appendChild(el("td", row.display_name, "name"));
+        tr.appendChild(el("td", String(row.total), "num"));
+      });
+      return table;
     }));
     fill("live-latest", data.latest.map(function (d) {
       return el("li", d.table + " · " + labels.deal + " " + d.number + ": " + d.scores.map(function (s) {

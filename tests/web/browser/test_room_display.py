@@ -1,0 +1,107 @@
+"""The room display fits the room (issue 56, 5): 14 to 30 players on a 1366×768 laptop or
+TV without scrolling, every name on one line (cut short with an ellipsis), and on a
+375×740 phone no heading broken inside a word, in Japanese and English."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from tests.web.browser.test_club_from_nothing import shot
+from tournaments import actions, rounds
+from tournaments.games import league_game
+from tournaments.games.base import demo_deals
+from tournaments.models import Club, ClubNight, Match, Player, Season
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NAMES = [
+    "長谷川・ヴァレンティーナ・美咲子",
+    "佐々木 太郎左衛門之助",
+    "勅使河原 彩",
+    "Aki",
+    "Bartholomew Featherstonehaugh",
+    "小鳥遊 まどか",
+    "西園寺 龍之介",
+    "Chika",
+    "五十嵐 千代",
+    "Dmitri Vasilievich Karamazov",
+    "一ノ瀬 蓮",
+    "Eleanor",
+    "九十九 さくら",
+    "Fumiko",
+]
+
+
+def night_of(players: int) -> ClubNight:
+    """A public night in rounds: ``players`` seated at Napoleon tables, a deal at each."""
+    club = Club.objects.create(name="神田カードクラブ", slug=f"kanda-{players}")
+    season = Season.objects.create(
+        club=club, name="2026年秋季リーグ", games=["napoleon"], public=True
+    )
+    night = ClubNight.objects.create(
+        season=season, date=timezone.localdate(), venue="神田公民館 2階"
+    )
+    ids = [
+        Player.objects.create(
+            club=club,
+            handle=f"p{i}",
+            display_name=f"{NAMES[i % len(NAMES)]}{'' if i < len(NAMES) else f' {i}'}",
+        ).pk
+        for i in range(players)
+    ]
+    rounds.next_round(night, game="napoleon", method="balanced", players=ids, deals=12, seed=1)
+    for match in Match.objects.filter(table__club_night=night):
+        handles = [p.handle for p in match.seated_players()]
+        record = demo_deals(league_game("napoleon"), len(handles), handles, target=1)[0]
+        actions.enter_deal(match, record)
+    return night
+
+
+HEADINGS_TALLER_THAN_TWO_LINES = """() => [...document.querySelectorAll(
+    '#live h1, #live .live-round, #live th, #live caption, #live-tables strong')]
+  .filter(e => e.getBoundingClientRect().height > 2 * parseFloat(getComputedStyle(e).lineHeight
+    === 'normal' ? 1.5 * parseFloat(getComputedStyle(e).fontSize) : getComputedStyle(e).lineHeight) + 1)
+  .map(e => [e.textContent.trim(), e.getBoundingClientRect().height])"""
+ROWS_OF_MORE_THAN_ONE_LINE = """() => [...document.querySelectorAll('#live-standings td.name')]
+  .filter(e => e.scrollHeight > 1.9 * parseFloat(getComputedStyle(e).fontSize))
+  .map(e => e.textContent)"""
+OUTSIDE_THE_WINDOW = """() => [...document.querySelectorAll('#live-standings tr, #live-tables li')]
+  .filter(e => { const r = e.getBoundingClientRect();
+    return r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth; })
+  .map(e => e.textContent.trim().slice(0, 40))"""
+
+
+@pytest.mark.parametrize("players", [14, 30])
+def test_the_room_display_fits_the_room_and_a_phone(browser, live_server, tmp_path, players):
+    night = night_of(players)
+    for language in ("ja", "en"):
+        for width, height in ((1366, 768), (375, 740)):
+            context = browser.new_context(viewport={"width": width, "height": height})
+            context.add_cookies(
+                [{"name": "django_language", "value": language, "url": live_server.url}]
+            )
+            page = context.new_page()
+            page.goto(f"{live_server.url}/nights/{night.pk}/live/")
+            page.wait_for_selector("#live-standings tbody tr")
+            shot(page, tmp_path, f"live-{players}-{width}-{language}")
+            where = f"{players} players, {width}×{height}, {language}"
+            assert page.locator("#live-standings tbody tr").count() == players, where
+            # No heading is broken inside a word: none is taller than two lines.
+            tall = page.evaluate(HEADINGS_TALLER_THAN_TWO_LINES)
+            assert tall == [], (where, tall)
+            # No name wraps: each standings row is one line (an ellipsis cuts it short).
+            assert page.evaluate(ROWS_OF_MORE_THAN_ONE_LINE) == [], where
+            if width == 1366:  # every row and table in the window, nothing scrolls
+                assert page.evaluate(OUTSIDE_THE_WINDOW) == [], where
+                assert page.evaluate("() => document.documentElement.scrollHeight") <= height
+            # After a redraw by live.js (its own layout), the same.
+            page.evaluate("() => { document.getElementById('live').dataset.etag = ''; }")
+            page.wait_for_function(
+                "() => Number(document.getElementById('live').dataset.updated || 0) > 0",
+                timeout=10000,
+            )
+            assert page.locator("#live-standings tbody tr").count() == players, where
+            if width == 1366:
+                assert page.evaluate(OUTSIDE_THE_WINDOW) == [], where
+            context.close()

@@ -1,0 +1,46 @@
+"""How the room display (``templates/pages/live.html``) lays out a night's standings to
+fit the room's screen without scrolling (issue 56, 5): the standings' rows in one to
+three columns by their count, and a type size chosen by the rows a column holds and by
+the tables listed beside them.  ``static/clubscore/live.js`` follows the same rule when
+it redraws (keep the two alike)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+ROWS_PER_COLUMN = 12
+"""Up to so many rows stand in one column; more are spread over two or three."""
+MOST_COLUMNS = 3
+ROW_SIZES = (8, 12, 16)
+"""The type sizes' steps, by the rows a column holds: ``rows-8`` for up to 8, …
+(``static/clubscore/live.css``)."""
+TABLE_SIZES = (4, 6, 8)
+"""Likewise by the tables listed: ``tables-4`` for up to 4, …"""
+
+
+def step(count: int, steps: tuple[int, ...]) -> int:
+    """The least step that holds ``count`` (the last one beyond)."""
+    return next((s for s in steps if count <= s), steps[-1] + 1)
+
+
+def layout(data: dict[str, Any]) -> dict[str, Any]:
+    """The standings of ``data`` (``scoring.night.live``) as columns of tables: each
+    column a run of one board's rows (its game named where the night has several), and
+    the classes that size the type."""
+    boards = data["standings"]["boards"]
+    rows = sum(len(b["rows"]) for b in boards)
+    columns = min(MOST_COLUMNS, max(1, math.ceil(rows / ROWS_PER_COLUMN)))
+    per = max(1, math.ceil(rows / columns))
+    named = len(boards) > 1
+    chunks = [
+        {"caption": b["game_label"] if named else "", "rows": b["rows"][i : i + per]}
+        for b in boards
+        for i in range(0, max(len(b["rows"]), 1), per)
+    ]
+    tables = len(data["tables"])
+    return {
+        "columns": chunks,
+        "classes": f"columns-{columns} rows-{step(per, ROW_SIZES)} "
+        f"tables-{step(tables, TABLE_SIZES)}",
+    }

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
+from engine.cards import standard_deck
 from engine.match import MatchState, P, competition_ranks
 from engine.problems import Checker
 from engine.results import DealResult, MatchResult, Scored, Standing
@@ -49,10 +50,20 @@ class Game(ABC):
     deals_follow_the_match: ClassVar[bool] = False
     """Whether a deal's players, dealer or hand size follow from the deals before it
     (:meth:`MatchState.next_deal` says more than the match's players)."""
+    goal: ClassVar[str] = "deals"
+    """What :meth:`progress` counts toward the end of a match: ``"deals"`` (deals played,
+    of ``target`` or open-ended), ``"points"`` (the leading side's points, of ``target``),
+    ``"eliminations"`` (players put out, of all but the last one)."""
 
     def check_rules(self, rules: Mapping[str, Any], checker: Checker, path: str) -> dict[str, Any]:
         """Validate the values of ``rules`` (the names were checked already)."""
         return dict(rules)
+
+    def deck_for(self, players: int, rules: Mapping[str, Any]) -> Mapping[str, int]:
+        """The deck a deal of ``players`` is played with under the match's ``rules``: how
+        many of each card code it holds.  A record naming a card outside it is refused, and
+        an entry form's card pads offer only its cards.  By default one deck of 52."""
+        return standard_deck()
 
     @abstractmethod
     def score_deal(
@@ -109,6 +120,14 @@ class Game(ABC):
     ) -> bool:
         """Whether the match is over after this many deals; open-ended by default."""
         return False
+
+    def progress(
+        self, snapshot: Mapping[str, Any], players: Sequence[str], target: int | None
+    ) -> tuple[int, int | None]:
+        """How far a match has gone toward its end, in :attr:`goal`'s unit, from the
+        snapshot of its state (:meth:`MatchState.snapshot`): (so far, of how many);
+        ``None``: the match is open-ended.  By default the deals played, of ``target``."""
+        return int(snapshot.get("played", 0)), target
 
     def next_dealer(self, players: list[str], played: int, result: DealResult) -> str | None:
         """Who deals the next deal after ``played`` deals (``None``: the game does not say)."""

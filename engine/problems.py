@@ -305,7 +305,9 @@ class Checker:
             seen[card.code] += 1
             held = deck.get(card.code, 0)
             if seen[card.code] > held:
-                if held == 0:
+                if held == 0 and card.is_joker:  # the deck of a game or match without one
+                    template = gettext_noop("this deck has no joker (%(code_)s)")
+                elif held == 0:
                     template = gettext_noop("%(code_)s is not in this deck")
                 else:
                     template = gettext_noop("%(code_)s appears more than %(held)s time(s)")

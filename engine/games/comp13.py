@@ -56,6 +56,10 @@ class Comp13(Game):
         jokers = checker.integer(rules.get("jokers", 0), join(path, "jokers"), minimum=0, maximum=3)
         return {"jokers": jokers or 0}
 
+    def deck_for(self, players: int, rules: Mapping[str, Any]) -> Mapping[str, int]:
+        """One deck, with the match's jokers (``rules.jokers``; none unless it says so)."""
+        return standard_deck(jokers=int(rules.get("jokers") or 0))
+
     def summary(self, record: Mapping[str, Any], result: DealResult) -> dict[str, Any]:
         summary = {
             "captured": result.details["captured"],
@@ -68,7 +72,7 @@ class Comp13(Game):
     def score_deal(
         self, record: Mapping[str, Any], players: list[str], rules: dict[str, Any], checker: Checker
     ) -> Scored | None:
-        deck = standard_deck(jokers=rules["jokers"])
+        deck = self.deck_for(len(players), rules)
         if not FULL_PLAY_KEYS.isdisjoint(record):
             return self._score_full_play(record, players, deck, checker)
         captured = self._cards_by_player(record, "captured", players, checker)

@@ -51,7 +51,7 @@ at most three cards or jokers a player (「宣言のチャンスは最大で 3�
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import Suit
@@ -96,6 +96,12 @@ class Comrade(Game):
         self, players: list[str], rules: dict[str, Any], target: int | None
     ) -> MatchState:
         return ComradeMatch(self, players, rules, target)
+
+    def progress(
+        self, snapshot: Mapping[str, Any], players: Sequence[str], target: int | None
+    ) -> tuple[int, int | None]:
+        """One game (deal) per player."""
+        return int(snapshot.get("played", 0)), len(players)
 
     def summary(self, record: Mapping[str, Any], result: DealResult) -> dict[str, Any]:
         d = result.details

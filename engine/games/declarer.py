@@ -117,6 +117,13 @@ class DeclarerGame(Game):
     def deck(self) -> Mapping[str, int]:
         """How many of each card the deck holds."""
 
+    def deck_for(self, players: int, rules: Mapping[str, Any]) -> Mapping[str, int]:
+        return self.deck()
+
+    def count_range(self, players: int, adjutants: int) -> tuple[int, int]:
+        """The counts a declaration may name (2.3.2, table 3.2): the lowest to every point card."""
+        return self.minimum_count(players, adjutants), self.point_cards_total
+
     @abstractmethod
     def payout(
         self, players: int, count: int, allowed: int, won: bool, taken: int, found: int
@@ -292,8 +299,8 @@ class DeclarerGame(Game):
             allowed = None
         count = checker.integer(checker.require(raw, "count", "declaration"), "declaration.count")
         if count is not None and allowed is not None:
-            lowest = self.minimum_count(len(players), allowed)
-            if not lowest <= count <= self.point_cards_total:
+            lowest, highest = self.count_range(len(players), allowed)
+            if not lowest <= count <= highest:
                 checker.add(
                     "count_out_of_range",
                     "declaration.count",

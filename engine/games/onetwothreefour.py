@@ -38,7 +38,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from engine.cards import Card, standard_deck
+from engine.cards import Card
 from engine.game import DealResult, Game, Scored
 from engine.games.common import after, dealer
 from engine.games.onetwothreefour_play import (
@@ -93,6 +93,10 @@ class OneTwoThreeFour(Game):
 
     def next_dealer(self, players: list[str], played: int, result: DealResult) -> str | None:
         return str(result.details["winner"])
+
+    def most_dropped(self, players: int) -> int:
+        """How many players may drop out of a game: all but the last one left."""
+        return players - 1
 
     def summary(self, record: Mapping[str, Any], result: DealResult) -> dict[str, Any]:
         d = result.details
@@ -167,7 +171,7 @@ class OneTwoThreeFour(Game):
                 )
             hands[p] = cards
             placed += [(join(join("hands_left", p), i), c) for i, c in enumerate(cards)]
-        checker.deck_counts(placed, standard_deck())
+        checker.deck_counts(placed, self.deck_for(len(players), {}))
         dropped: list[str] = []
         for i, v in enumerate(dropped_raw):
             who = checker.player(v, players, join("dropped", i))
@@ -199,7 +203,7 @@ class OneTwoThreeFour(Game):
             checker.add(
                 "wrong_winner", "winner", gettext_noop("%(winner)s dropped out"), winner=winner
             )
-        elif len(dropped) == len(players):
+        elif len(dropped) > self.most_dropped(len(players)):
             checker.add(
                 "out_of_range", "dropped", gettext_noop("the last player left never drops out")
             )

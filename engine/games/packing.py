@@ -52,6 +52,7 @@ class Packing(Game):
     default_target = 500
     accepts_target = True
     best_players = 4
+    goal = "points"
 
     def sides(self, players: list[str]) -> list[list[str]]:
         if len(players) in (4, 6):
@@ -175,11 +176,20 @@ class Packing(Game):
         """One deck for two players, two decks (104 cards) for three or more."""
         return standard_deck(copies=1 if players == 2 else 2)
 
+    def deck_for(self, players: int, rules: Mapping[str, Any]) -> Mapping[str, int]:
+        return self.deck(players)
+
     def is_finished(
         self, side_totals: Sequence[int], deals_played: int, target: int | None
     ) -> bool:
         best = max(side_totals)
         return target is not None and best >= target and list(side_totals).count(best) == 1
+
+    def progress(
+        self, snapshot: Mapping[str, Any], players: Sequence[str], target: int | None
+    ) -> tuple[int, int | None]:
+        """The leading side's points, of ``target`` (every player holds their side's)."""
+        return max((int(t) for t in snapshot.get("totals", {}).values()), default=0), target
 
 
 def _throw_off(

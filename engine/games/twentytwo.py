@@ -48,7 +48,7 @@ for a player the deal did not put out, or in a deal of three.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import Card, standard_deck
@@ -82,6 +82,11 @@ class TwentyTwo(Game):
     inherited_keys = frozenset({"rules"})
     best_players = 4
     deals_follow_the_match = True
+    goal = "eliminations"
+
+    def deck_for(self, players: int, rules: Mapping[str, Any]) -> Mapping[str, int]:
+        """One deck, two from 7 players (a deal's ``decks`` may say otherwise)."""
+        return standard_deck(copies=default_decks(players))
 
     def random_deal(self, rng: random.Random, state: MatchState) -> dict[str, Any] | None:
         """The next deal of the match by random legal choices; in the gambling game a player
@@ -121,6 +126,12 @@ class TwentyTwo(Game):
         self, players: list[str], rules: dict[str, Any], target: int | None
     ) -> MatchState:
         return TwentyTwoMatch(self, players, rules, target)
+
+    def progress(
+        self, snapshot: Mapping[str, Any], players: Sequence[str], target: int | None
+    ) -> tuple[int, int | None]:
+        """The players put out (a buy-back brings one in again), of all but the survivor."""
+        return len(players) - len(snapshot.get("alive", players)), len(players) - 1
 
     def summary(self, record: Mapping[str, Any], result: DealResult) -> dict[str, Any]:
         keep = ("dealer", "draw", "hand_size", "decks", "buy_back")

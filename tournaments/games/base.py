@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 import engine
@@ -68,6 +68,10 @@ class Section:
     pack_lines: bool = False
     """With the suit pad, a button that starts a new pack on the next line (Packing: a
     pack is cards of one suit)."""
+    suits: Sequence[str] = tuple("SHDC")
+    ranks: Sequence[str] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+    """With the suit pad, the suits and ranks it offers: those of the deal's deck
+    (:func:`suit_pad`)."""
     pop_up: bool = False
     """The pad shows below the section's card fields while one of them has the focus, as
     a phone's keyboard would (a card field among others: it takes no room otherwise)."""
@@ -116,8 +120,10 @@ class LeagueGame(ABC):
     """The engine's name of the game (``game`` in its records)."""
     name_en: ClassVar[str]
     name_ja: ClassVar[str]
-    label: ClassVar[str]
-    """How pages, sheets and exports name the game: its Japanese name with an English gloss."""
+    """The game's one name in each language (``Bhabhi``, ``バビ``): :attr:`label` says it."""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    """Other names a typed sheet may give the game (a name it went by before): read on
+    import, never shown."""
     hint: ClassVar[Text] = ""
     """A line of help above the game's fields."""
     tie_break: ClassVar[Text] = ""
@@ -138,9 +144,20 @@ class LeagueGame(ABC):
     (``tournaments.sheets``): those that add a field."""
 
     @property
+    def label(self) -> str:
+        """How pages, sheets, exports and messages name the game: its one name in the
+        reader's language (「ナポレオン」, "Napoleon"), never both."""
+        return self.name_ja if (get_language() or "").startswith("ja") else self.name_en
+
+    @property
     def rules(self) -> Game:
         """The engine's game: player counts, who deals, random legal play…"""
         return engine.GAMES[self.name]
+
+    def deck(self, form: EntryForm) -> Mapping[str, int]:
+        """The deck of the form's deal, as the engine says for its players and the match's
+        rules (Comp-13's jokers): its card pads offer only these cards."""
+        return self.rules.deck_for(len(form.players), form.match.rules or {})
 
     # -- the entry form -------------------------------------------------------------------
     @abstractmethod
@@ -172,6 +189,18 @@ class LeagueGame(ABC):
     def outcome(self, details: Mapping[str, Any], finished: bool, names: Mapping[str, str]) -> str:
         """One line from the engine's match details (who is out, the chips, the title)."""
         return ""
+
+    # -- a match's progress -----------------------------------------------------------
+    def progress_text(self, done: int, of: int | None) -> str:
+        """How far a match has gone toward its end, in the reader's language: ``done`` of
+        ``of`` (``None``: open-ended) as the engine counts them
+        (:meth:`engine.game.Game.progress`).  By default deals: "3 of 12 deals", "3 deals"."""
+        if of is None:
+            return ngettext("%(n)s deal", "%(n)s deals", done) % {"n": done}
+        return ngettext("%(n)s of %(of)s deal", "%(n)s of %(of)s deals", of) % {
+            "n": done,
+            "of": of,
+        }
 
     # -- the demo and the generator -------------------------------------------------------
     def demo_matches(self) -> list[DemoMatch]:
@@ -243,20 +272,30 @@ def card_field(label: Text, required: bool = True) -> forms.CharField:
     return _typed(label, required, **{"class": "cards", "inputmode": "none"})
 
 
+def suit_pad(deck: Mapping[str, int]) -> dict[str, Any]:
+    """A section's pad for the cards of ``deck``: the suit pad with the deck's suits and
+    ranks, and a button of its own for each other card (a joker, Rettler's bridge)."""
+    plain = [c for c in deck if c not in off_the_suit_pad(deck)]
+    return {
+        "suit_pad": True,
+        "suits": [s for s in SUITS if any(c[:1] == s for c in plain)],
+        "ranks": [r for r in RANKS if any(c[1:] == r for c in plain)],
+        "pad": off_the_suit_pad(deck),
+    }
+
+
 def suit_pad_sections(
-    names: Sequence[str], cards: Sequence[str], hint: Text = "", pad: Sequence[str] = ()
+    names: Sequence[str], cards: Sequence[str], deck: Mapping[str, int], hint: Text = ""
 ) -> list[Section]:
     """The fields ``names`` in order, the card fields ``cards`` among them in a section of
-    their own under the suit pad (with ``pad``'s extra codes: jokers), so that the pad
-    stands next to the fields it types into."""
+    their own under the pad of ``deck``'s cards (:func:`suit_pad`), so that the pad stands
+    next to the fields it types into."""
     names = list(names)
     first = names.index(cards[0]) if cards else len(names)
     before = [n for n in names[:first] if n not in cards]
     after = [n for n in names[first:] if n not in cards]
     out = [Section(before, hint=hint)] if before else []
-    out.append(
-        Section(list(cards), suit_pad=True, pad=pad, hint="" if before else hint, pop_up=True)
-    )
+    out.append(Section(list(cards), hint="" if before else hint, pop_up=True, **suit_pad(deck)))
     return out + ([Section(after)] if after else [])
 
 
@@ -275,13 +314,26 @@ def off_the_suit_pad(deck: Mapping[str, int]) -> list[str]:
     return [c for c in deck if not (c[:1] in SUITS and c[1:] in RANKS)]
 
 
-def number_field(label: Text, css: str = "points", **kwargs: Any) -> forms.IntegerField:
+def number_field(
+    label: Text, css: str = "points", hint: str | None = None, **kwargs: Any
+) -> forms.IntegerField:
     """A number typed on the phone's number pad; the page moves on to the next such field
-    as soon as no further digit could follow (``max_value`` reached in digits)."""
+    as soon as no further digit could follow (``max_value`` reached in digits).  Its range
+    (``min_value`` to ``max_value``, the engine's) is said by the field before Save (``hint``
+    says it otherwise) and set as the input's ``min`` and ``max``."""
     attrs = {"inputmode": "numeric", "class": css, "data-advance": "1", "autocomplete": "off"}
-    if kwargs.get("max_value") is not None:
-        attrs["data-max"] = str(kwargs["max_value"])
-    return forms.IntegerField(label=label, widget=forms.NumberInput(attrs=attrs), **kwargs)
+    low, high = kwargs.get("min_value"), kwargs.get("max_value")
+    if high is not None:
+        attrs["data-max"] = str(high)
+    if hint is None and low is not None and high is not None:
+        hint = range_hint(low, high)
+    widget = forms.NumberInput(attrs=attrs)
+    return forms.IntegerField(label=label, widget=widget, help_text=hint or "", **kwargs)
+
+
+def range_hint(low: int, high: int) -> str:
+    """``14–20``: the numbers a field takes, in the reader's language."""
+    return gettext("%(low)s–%(high)s") % {"low": low, "high": high}
 
 
 def dealer_field(form: EntryForm) -> forms.ChoiceField:

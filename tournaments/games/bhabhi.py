@@ -24,7 +24,6 @@ class BhabhiLeague(LeagueGame):
     name = "bhabhi"
     name_en = "Bhabhi"
     name_ja = "バビ"
-    label = "バビ Bhabhi"
     hint = _("Who was left holding cards: the bhabhi.")
     tie_break = _("fewest times bhabhi (−1 each)")
     federation = (PlannedMatch(5, target=5), PlannedMatch(4, {"take_hand": "left"}, target=5))

@@ -22,15 +22,16 @@ from tournaments.games.base import (
 from tournaments.games.statistics import Played, Statistic
 
 CARD_PAD = [s + r for s in "SHDC" for r in ("A", "10", "J", "Q", "K")] + ["JK"]
-"""The cards a Comp-13 entry needs: the twenty face cards and the joker."""
+"""The cards a Comp-13 entry names, in the pad's order: the twenty face cards and the joker
+(the pad shows those of the match's deck: the joker only where it plays with jokers)."""
 
 
 class Comp13League(LeagueGame):
     name = "comp13"
     name_en = "Comp-13"
     name_ja = "コンプ・イチサン"
-    label = "コンプ・イチサン Comp-13"
     hint = _("Tap a field, then the cards (A 10 J Q K and the joker).")
+    hint_no_joker = _("Tap a field, then the cards (A 10 J Q K).")
     tie_break = _("ties: more deals won")
     blank_rows = 12
     federation = (PlannedMatch(4, target=12), PlannedMatch(3, target=12))
@@ -45,7 +46,10 @@ class Comp13League(LeagueGame):
             )
 
     def sections(self, form: EntryForm) -> list[Section]:
-        return [Section(form.game_field_names, hint=self.hint, pad=CARD_PAD)]
+        deck = self.deck(form)
+        pad = [code for code in CARD_PAD if code in deck]
+        hint = self.hint if "JK" in pad else self.hint_no_joker
+        return [Section(form.game_field_names, hint=hint, pad=pad)]
 
     def record(self, form: EntryForm, data: Mapping[str, Any]) -> dict[str, Any]:
         return {

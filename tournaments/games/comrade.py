@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.cards import SUIT_ALIASES
@@ -60,7 +60,6 @@ class ComradeLeague(LeagueGame):
     name = "comrade"
     name_en = "Comrade"
     name_ja = "カムレッド"
-    label = "カムレッド Comrade"
     hint = _("Bids and tricks won per player as suit letter and count, e.g. S4 C1.")
     tie_break = _("cooperative: games won give the title")
     blank_rows = 5
@@ -105,7 +104,9 @@ class ComradeLeague(LeagueGame):
     def outcome(self, details: Mapping[str, Any], finished: bool, names: Mapping[str, str]) -> str:
         if "won" not in details or "games" not in details:
             return ""
-        line = gettext("%(won)s of %(games)s games won") % {
+        line = ngettext(
+            "%(won)s of %(games)s game won", "%(won)s of %(games)s games won", details["games"]
+        ) % {
             "won": details["won"],
             "games": details["games"],
         }

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from django import forms
 from django.utils.text import format_lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.games.declarer import TRUMPS, DeclarerGame
@@ -31,8 +31,8 @@ from tournaments.games.base import (
     chips,
     codes,
     number_field,
-    off_the_suit_pad,
     player_choices,
+    range_hint,
     suit_pad_sections,
 )
 from tournaments.games.statistics import TRICKS, Played, Statistic, count_tricks
@@ -165,6 +165,18 @@ def declarer_statistics(low: int, high: int) -> tuple[Statistic, ...]:
     )
 
 
+def count_hint(ranges: Mapping[int, tuple[int, int]]) -> str:
+    """The counts a declaration may name, by the adjutants it may allow: ``14–20``, or
+    ``20–40 with 1 adjutant, 30–40 with 2`` where the table offers a choice."""
+    if len(ranges) == 1:
+        return range_hint(*next(iter(ranges.values())))
+    return " / ".join(
+        ngettext("%(range)s with %(n)s adjutant", "%(range)s with %(n)s adjutants", adjutants)
+        % {"range": range_hint(*counts), "n": adjutants}
+        for adjutants, counts in sorted(ranges.items())
+    )
+
+
 def stake(multiplier: int) -> float:
     """How far a deal of this multiplier moves mu, relative to the library's update."""
     return 1.0 + math.log2(multiplier)
@@ -195,11 +207,17 @@ class DeclarerLeagueGame(LeagueGame):
             choices=[(t, TRUMP_LABELS[t]) for t in TRUMPS],
             widget=forms.RadioSelect,
         )
-        form.fields["count"] = number_field(
-            _("Count declared (立枚数)"), css="count", min_value=1, max_value=total
-        )
         rules = self.rules
         assert isinstance(rules, DeclarerGame)
+        players = len(form.players)
+        ranges = {a: rules.count_range(players, a) for a in rules.adjutant_choices(players)}
+        form.fields["count"] = number_field(
+            _("Count declared (立枚数)"),
+            css="count",
+            hint=count_hint(ranges),
+            min_value=min(low for low, _high in ranges.values()),
+            max_value=max(high for _low, high in ranges.values()),
+        )
         if len(rules.adjutant_choices(len(form.players))) > 1:  # Rettler at 5: one or two
             form.fields["allowed"] = forms.TypedChoiceField(
                 label=_("Adjutants declared (副官の数)"),
@@ -226,6 +244,7 @@ class DeclarerLeagueGame(LeagueGame):
         form.fields["discarded"] = number_field(
             _("Point cards discarded face up (捨て札の点札)"),
             min_value=0,
+            max_value=rules.widow_size(players),
             initial=0,
             required=False,
         )
@@ -235,9 +254,8 @@ class DeclarerLeagueGame(LeagueGame):
         points = [f"pc_{h}" for h in form.handles]
         head = [n for n in form.game_field_names if n not in points and n != "discarded"]
         assert isinstance(self.rules, DeclarerGame)
-        specials = off_the_suit_pad(self.rules.deck())
         return [
-            *suit_pad_sections(head, ["adjutant_cards"], pad=specials),
+            *suit_pad_sections(head, ["adjutant_cards"], self.deck(form)),
             Section(["discarded"]),
             Section(
                 points,

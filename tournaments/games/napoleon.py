@@ -12,7 +12,6 @@ class NapoleonLeague(DeclarerLeagueGame):
     name = "napoleon"
     name_en = "Napoleon"
     name_ja = "ナポレオン"
-    label = "ナポレオン Napoleon"
     bands = (15, 18)
     """The stake bands of the 5-player table: up to 15 ×1, 16–17 ×2, 18 and up ×4 or ×16."""
     statistics = declarer_statistics(*bands)

@@ -9,6 +9,7 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from engine.games.onetwothreefour import OneTwoThreeFour
 from tournaments.games.base import (
     DemoMatch,
     EntryForm,
@@ -32,8 +33,9 @@ CHIPS = {"scoring": "chips", "limit": 100}
 class OneTwoThreeFourLeague(LeagueGame):
     name = "1234"
     name_en = "1234"
-    name_ja = "ヌン・ソーン・サーム・シィー"
-    label = "1234 ヌン・ソーン・サーム・シィー"
+    name_ja = "1234"
+    aliases = ("ヌン・ソーン・サーム・シィー", "1234 ヌン・ソーン・サーム・シィー")
+    """The Thai words of its name (the rulebook's title is 「1234」)."""
     hint = _("The winner, the order of the drop-outs (1, 2, …), and the cards left in every hand.")
     tie_break = _("highest total after the games played")
     federation = (PlannedMatch(3, CHIPS, target=3), PlannedMatch(4, target=5))
@@ -41,12 +43,14 @@ class OneTwoThreeFourLeague(LeagueGame):
     def add_fields(self, form: EntryForm) -> None:
         form.fields["dealer"] = dealer_field(form)
         form.fields["winner"] = chips(form, _("Winner"))
+        rules = self.rules
+        assert isinstance(rules, OneTwoThreeFour)
         for p in form.players:
             form.fields[f"drop_{p.handle}"] = number_field(
                 _("%(name)s: dropped out as number") % {"name": p.display_name},
                 required=False,
                 min_value=1,
-                max_value=len(form.players),
+                max_value=rules.most_dropped(len(form.players)),
             )
             form.fields[f"left_{p.handle}"] = card_field(
                 _("%(name)s: cards left") % {"name": p.display_name}, required=False
@@ -55,7 +59,8 @@ class OneTwoThreeFourLeague(LeagueGame):
     def sections(self, form: EntryForm) -> list[Section]:
         lefts = [f"left_{h}" for h in form.handles]
         drops = [n for n in form.game_field_names if n not in lefts]
-        return suit_pad_sections([*drops, *lefts], lefts, hint=self.hint)
+        deck = self.deck(form)
+        return suit_pad_sections([*drops, *lefts], lefts, deck, hint=self.hint)
 
     def record(self, form: EntryForm, data: Mapping[str, Any]) -> dict[str, Any]:
         order = sorted((data[f"drop_{h}"], h) for h in form.handles if data.get(f"drop_{h}"))

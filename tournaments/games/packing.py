@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.cards import parse_card
@@ -19,6 +20,7 @@ from tournaments.games.base import (
     Text,
     codes,
     demo_deals,
+    suit_pad,
 )
 from tournaments.games.statistics import Played, Statistic
 
@@ -27,7 +29,6 @@ class PackingLeague(LeagueGame):
     name = "packing"
     name_en = "Packing"
     name_ja = "パッキング"
-    label = "パッキング Packing"
     hint = _("One pack per line, its cards separated by spaces, e.g. HA H5 H3.")
     tie_break = _("first side to the target; sides level at the top play another deal")
     federation = (PlannedMatch(4, target=500), PlannedMatch(2, target=500))
@@ -50,7 +51,8 @@ class PackingLeague(LeagueGame):
             teams = [" & ".join(names[h] for h in side) for side in sides]
             hint = _("Partners: %(one)s against %(two)s. ") % {"one": teams[0], "two": teams[1]}
             hint = f"{hint}{self.hint}"
-        return [Section(form.game_field_names, hint=hint, suit_pad=True, pack_lines=True)]
+        pad = suit_pad(self.deck(form))
+        return [Section(form.game_field_names, hint=hint, pack_lines=True, **pad)]
 
     def record(self, form: EntryForm, data: Mapping[str, Any]) -> dict[str, Any]:
         return {
@@ -69,6 +71,12 @@ class PackingLeague(LeagueGame):
 
     def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:
         return " / ".join(str(s) for s in details.get("side_scores", []))
+
+    def progress_text(self, done: int, of: int | None) -> str:
+        """The race to the target: the leading side's points (the engine's progress)."""
+        if of is None:
+            return ngettext("leader: %(n)s point", "leader: %(n)s points", done) % {"n": done}
+        return gettext("points to %(of)s: leader %(n)s") % {"n": done, "of": of}
 
     counts = (
         "packs",

@@ -12,7 +12,6 @@ class RettlerLeague(DeclarerLeagueGame):
     name = "rettler"
     name_en = "Rettler"
     name_ja = "レットラー"
-    label = "レットラー Rettler"
     bands = (29, 35)
     """The stake bands of table C.4: up to 29 ×1, 30–34 ×2, 35 and up ×4 or ×16."""
     statistics = declarer_statistics(*bands)

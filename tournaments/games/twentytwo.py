@@ -32,7 +32,6 @@ class TwentyTwoLeague(LeagueGame):
     name = "twentytwo"
     name_en = "Twenty-Two"
     name_ja = "22"
-    label = "22 Twenty-Two"
     hint = _("The dealer, and each player's card in the last trick (e.g. SK).")
     tie_break = _("out at 22 penalty points (gambling: 30); the last player in wins")
     blank_rows = 20
@@ -55,7 +54,7 @@ class TwentyTwoLeague(LeagueGame):
 
     def sections(self, form: EntryForm) -> list[Section]:
         lasts = [f"last_{h}" for h in form.handles]
-        return suit_pad_sections(form.game_field_names, lasts, hint=self.hint)
+        return suit_pad_sections(form.game_field_names, lasts, self.deck(form), hint=self.hint)
 
     def record(self, form: EntryForm, data: Mapping[str, Any]) -> dict[str, Any]:
         record: dict[str, Any] = {
@@ -90,6 +89,10 @@ class TwentyTwoLeague(LeagueGame):
             gettext("%(name)s (deal %(n)s)") % {"name": names[h], "n": n} for h, n in out
         )
         return gettext("Out: %(players)s") % {"players": gone}
+
+    def progress_text(self, done: int, of: int | None) -> str:
+        """Eliminations: the players put out so far, of all but the survivor."""
+        return gettext("out: %(n)s of %(of)s") % {"n": done, "of": of}
 
     counts = (
         "lost",

@@ -9,6 +9,20 @@ export function newKey() {
 
 const number = (el) => parseInt(el.value || "0", 10) || 0;
 
+// The text of a card field without the digits that are no card's: a digit only follows a
+// suit (S5, H10), and a 0 only its 1.
+const SUIT = /^[SHDC♠♥♡♦♢♣]$/i;
+const TEN = /^[SHDC♠♥♡♦♢♣]1$/i;
+function cardDigits(text) {
+  return text.replace(/[^\s,]+/g, (word) => {
+    let kept = "";
+    for (const c of word) {
+      if (!/\d/.test(c) || SUIT.test(kept) || (c === "0" && TEN.test(kept))) kept += c;
+    }
+    return kept;
+  });
+}
+
 export class EntryForm {
   constructor(element) {
     this.element = element;
@@ -27,12 +41,17 @@ export class EntryForm {
     const summary = document.getElementById("error-summary") || document.getElementById("stale") ||
       document.getElementById("same-as");
     if (summary) { summary.focus(); summary.scrollIntoView({ block: "start" }); }
-    // A problem's link puts the cursor in its field (not only the page at the field).
+    // A problem's link puts the cursor in its field (not only the page at the field), its
+    // whole value selected: the next digits typed replace the slip.
     document.querySelectorAll("#error-summary a[href^='#field-']").forEach((link) => {
       link.addEventListener("click", () => {
         const block = document.getElementById(link.getAttribute("href").slice(1));
         const control = block && block.querySelector("input:not([type=hidden]), select, textarea");
-        if (control) window.setTimeout(() => control.focus(), 0);  // after the jump
+        if (!control) return;
+        window.setTimeout(() => {  // after the jump
+          control.focus();
+          if (control.select && !["radio", "checkbox"].includes(control.type)) control.select();
+        }, 0);
       });
     });
   }
@@ -63,16 +82,31 @@ export class EntryForm {
   }
 
   // -- moving on: a number that cannot take another digit goes to the next field ----------
+  // (a card field too: its pad pops up).  A card field is typed by its pad, so a digit that
+  // reaches it from the keyboard (a thumb still typing as the page moves on) starts no card
+  // and is dropped: no digit is ever carried into a card field.
   connectAdvance() {
     const advancing = [...this.element.querySelectorAll("input[data-advance='1'], input.cards")];
     const onwards = (el) => {
       const next = advancing[advancing.indexOf(el) + 1];
       if (next) next.focus();
     };
+    this.element.querySelectorAll("input.cards, textarea.cards").forEach((el) => {
+      el.addEventListener("beforeinput", (event) => {
+        if (!event.cancelable || !/\d/.test(event.data || "")) return;
+        const before = el.value.slice(0, el.selectionStart ?? el.value.length);
+        if (cardDigits(before + event.data) !== before + event.data) event.preventDefault();
+      });
+      el.addEventListener("input", (event) => {  // where the phone's keyboard cannot be told no
+        if (!event.inputType) return;  // the pad's own input
+        const kept = cardDigits(el.value);
+        if (kept !== el.value) el.value = kept;
+      });
+    });
     this.element.querySelectorAll("input[data-advance='1']").forEach((el) => {
       el.addEventListener("input", () => {
         const max = parseInt(el.dataset.max || "0", 10);
-        if (!max || el.value === "" || number(el) * 10 <= max) return;
+        if (!max || el.value === "" || number(el) * 10 <= max) return;  // a digit may follow
         onwards(el);
       });
       el.addEventListener("keydown", (event) => {

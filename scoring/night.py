@@ -13,6 +13,11 @@ an average table), and under table ranks the average of the points of the places
 table of the round's game at its best size (the expected share of a player who had
 played), so that sitting out neither helps nor hurts on average.
 
+**Per game** (:func:`boards`): different games' points never add up, so under raw
+points a night of several games has one board per game (each of that game's matches and
+the sit-outs of its rounds); table ranks compare places at tables across games (that is
+their purpose) and keep one board, showing no raw points beside it.
+
 The season's leaderboards go on counting the deals as ever; these standings are the
 night's own.
 """
@@ -34,6 +39,7 @@ from django.utils.translation import get_language
 
 import engine
 from scoring.models import MatchStanding
+from tournaments import progress
 from tournaments.games import label
 from tournaments.models import (
     ClubNight,
@@ -79,11 +85,14 @@ def _place_points(points: list[float], rank: int, tied: int) -> float:
     return sum(places) / len(places)
 
 
-def standings(night: ClubNight) -> tuple[str, list[NightLine]]:
-    """The night's method and its lines, first first."""
+def standings(night: ClubNight, game: str | None = None) -> tuple[str, list[NightLine]]:
+    """The night's method and its lines, first first; with ``game``, of that game's
+    matches and rounds alone (one of :func:`boards`).  Without it every game's points add
+    up: what table ranks are for (and the order a draw needs), never shown as points."""
     method = night.standings
     points = rank_points(night)
-    lines = MatchStanding.objects.filter(match__table__club_night=night).values_list(
+    of_game = {} if game is None else {"match__game": game}
+    lines = MatchStanding.objects.filter(match__table__club_night=night, **of_game).values_list(
         "match_id", "player_id", "points", "rank"
     )
     by_match: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
@@ -101,14 +110,15 @@ def standings(night: ClubNight) -> tuple[str, list[NightLine]]:
                 total[player] += _place_points(points, rank, ranks.count(rank))
             else:
                 total[player] += raw
-    for player in Seat.objects.filter(match__table__club_night=night).values_list(
+    for player in Seat.objects.filter(match__table__club_night=night, **of_game).values_list(
         "player_id", flat=True
     ):  # seated before their first deal counts: they are on the board with 0
         total[player] += 0
         raw_total[player] += 0
         matches.setdefault(player, 0)
     sat: dict[int, int] = defaultdict(int)
-    for round_ in night.rounds.prefetch_related("sat_out"):
+    rounds = night.rounds.all() if game is None else night.rounds.filter(game=game)
+    for round_ in rounds.prefetch_related("sat_out"):
         share = 0.0
         if method == ClubNight.Standings.RANKS:
             best = engine.GAMES[round_.game].best_players
@@ -140,9 +150,62 @@ def standings(night: ClubNight) -> tuple[str, list[NightLine]]:
     return method, out
 
 
+@dataclass(frozen=True)
+class Board:
+    """One table of the night's standings."""
+
+    game: str
+    """The game of every line's points; ``""``: every game (table ranks) or none yet."""
+    lines: list[NightLine]
+    mixed: bool = False
+    """The lines hold several games (table ranks): their raw points are not shown, since
+    different games' points never add up."""
+
+    @property
+    def label(self) -> str:
+        return label(self.game) if self.game else ""
+
+
+def games(night: ClubNight) -> list[str]:
+    """The games played or drawn on the night, in the order they first came."""
+    drawn = night.rounds.order_by("number").values_list("game", flat=True)
+    played = (
+        Match.objects.filter(table__club_night=night).order_by("pk").values_list("game", flat=True)
+    )
+    return list(dict.fromkeys([*drawn, *played]))
+
+
+def boards(night: ClubNight) -> tuple[str, list[Board]]:
+    """The night's method and its standings as shown: one board per game under raw points
+    (different games' points never add up), one board of every game under table ranks
+    (places at tables compare across games: that is their purpose)."""
+    method = night.standings
+    played = games(night)
+    if len(played) <= 1:
+        return method, [Board(played[0] if played else "", standings(night)[1])]
+    if method == ClubNight.Standings.RANKS:
+        return method, [Board("", standings(night)[1], mixed=True)]
+    return method, [Board(game, standings(night, game)[1]) for game in played]
+
+
 def standings_json(night: ClubNight) -> dict[str, Any]:
-    method, lines = standings(night)
-    return {"method": method, "rows": [asdict(line) for line in lines]}
+    """The night's standings for the API: ``boards``, one per game under raw points (see
+    :func:`boards`); ``rows`` is the first board's (a night of one game has one)."""
+    method, shown = boards(night)
+    return {
+        "method": method,
+        "rows": [asdict(line) for line in shown[0].lines],
+        "boards": [_board_json(board) for board in shown],
+    }
+
+
+def _board_json(board: Board, most: int | None = None) -> dict[str, Any]:
+    return {
+        "game": board.game,
+        "game_label": board.label,
+        "mixed": board.mixed,
+        "rows": [asdict(line) for line in board.lines[:most]],
+    }
 
 
 # -- the room display --------------------------------------------------------------------------
@@ -197,6 +260,8 @@ def live(night: ClubNight, admin: bool) -> dict[str, Any]:
             "ids": [p.pk for p in m.seated_players()],
             "entered": m.entered,
             "length": m.target,
+            # The game's own goal: "3 of 12 deals", "points to 500: leader 120", "out: 1 of 3".
+            "progress": progress.said(m),
             "finished": m.status == Match.Status.FINISHED,
             **(
                 {"behind": m.status == Match.Status.OPEN and most - m.entered >= 2} if admin else {}
@@ -210,7 +275,7 @@ def live(night: ClubNight, admin: bool) -> dict[str, Any]:
         .prefetch_related("scores__player")
         .order_by("-entered_at", "-pk")[:6]
     )
-    method, lines = standings(night)
+    method, board_list = boards(night)
     return {
         "waiting": waiting(night),
         "night": {
@@ -235,12 +300,13 @@ def live(night: ClubNight, admin: bool) -> dict[str, Any]:
             else None
         ),
         "tables": shown,
-        "standings": {"method": method, "rows": [asdict(line) for line in lines[:24]]},
-        # Every player's own line, for each player's own view of the night (``my_night``).
-        "players": {
-            str(line.player): {"rank": line.rank, "total": line.total, "of": len(lines)}
-            for line in lines
+        "standings": {
+            "method": method,
+            "boards": [_board_json(board, LIVE_ROWS) for board in board_list],
         },
+        # Every player's own lines (one a board), for each player's view of the night
+        # (``my_night``).
+        "players": _own_lines(board_list),
         "latest": [
             {
                 "table": table_label(d.match.table.name),
@@ -250,6 +316,25 @@ def live(night: ClubNight, admin: bool) -> dict[str, Any]:
             for d in latest
         ],
     }
+
+
+LIVE_ROWS = 30
+"""The most lines of a board the room display shows (a night of up to 30 players whole)."""
+
+
+def _own_lines(shown: list[Board]) -> dict[str, list[dict[str, Any]]]:
+    own: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for board in shown:
+        for line in board.lines:
+            own[str(line.player)].append(
+                {
+                    "game_label": board.label if len(shown) > 1 else "",
+                    "rank": line.rank,
+                    "total": line.total,
+                    "of": len(board.lines),
+                }
+            )
+    return dict(own)
 
 
 FRESH_SECONDS = 1.0

@@ -80,6 +80,20 @@ def of(match: Match) -> Progress:
     return compute(match)
 
 
+def toward_end(match: Match) -> tuple[int, int | None]:
+    """How far ``match`` has gone toward its end in its game's own goal (deals of 12,
+    points to 500, eliminations; :meth:`engine.game.Game.progress`), from its kept
+    progress (every deal entered, confirmed or waiting)."""
+    kept = of(match)
+    return engine.GAMES[match.game].progress(kept.snapshot, kept.handles, match.target)
+
+
+def said(match: Match) -> str:
+    """:func:`toward_end` in the reader's language, as the game's web side says it
+    ("3 of 12 deals", "points to 500: leader 120", "out: 1 of 3")."""
+    return league_game(match.game).progress_text(*toward_end(match))
+
+
 def changed(match_id: int, *, deals_changed: bool = True) -> None:
     """Record a change to a match's deals other than an entry: its version goes up, its
     kept progress is emptied (unless only what counts changed: a confirmation), and the

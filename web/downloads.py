@@ -21,6 +21,7 @@ from scoring.tasks import season_file
 from tournaments.access import visible
 from tournaments.games import LEAGUE_GAMES
 from tournaments.models import ClubNight, Season
+from tournaments.names import night_label
 
 FORMATS = "|".join(EXPORTERS)
 """The formats as a URL pattern alternative (``csv|xlsx|pdf``)."""
@@ -107,17 +108,26 @@ def night_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
     night = get_object_or_404(
         visible(ClubNight.objects.select_related("season__club"), request.user), pk=pk
     )
-    method, lines = night_standings.standings(night)
+    method, boards = night_standings.boards(night)
     header = [_("Rank"), _("Player"), _("Total"), _("Points"), _("Matches"), _("Sat out")]
+    several = len(boards) > 1  # one game's points never add to another's: a board per game
     rows: list[list[Cell]] = [
-        [x.rank, x.display_name, x.total, x.points, x.matches, x.sat_out] for x in lines
+        [
+            *([b.label] if several else []),
+            *(x.rank, x.display_name, x.total, None if b.mixed else x.points),
+            *(x.matches, x.sat_out),
+        ]
+        for b in boards
+        for x in b.lines
     ]
+    if several:
+        header = [_("Game"), *header]
     title = [
         f"{night.season.club.name} – {night.season.name}",
-        f"{night.date:%Y-%m-%d} {night.venue} · "
+        f"{night_label(night)} · "
         + str(ClubNight.Standings(method).label)
         + " · "
         + exports.exported_line(),
     ]
     document = Document(_("Standings"), title, header, rows)
-    return download(document, fmt, f"night-{night.date:%Y-%m-%d}-standings")
+    return download(document, fmt, f"night-{night.date:%Y-%m-%d}-{night.pk}-standings")

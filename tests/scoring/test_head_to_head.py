@@ -68,8 +68,11 @@ def direct(player, seasons, opponent=None):
         for other, line in lines.items():
             if other == player.pk or (opponent is not None and other != opponent.pk):
                 continue
-            key = (match.table.club_night.season_id, match.game) if opponent else other
-            for k in (key, "all") if opponent else (key,):
+            key = (
+                (match.table.club_night.season_id, match.game) if opponent else (other, match.game)
+            )
+            # One line per game in all seasons: different games' points never add up.
+            for k in (key, ("all", match.game)) if opponent else (key,):
                 c = counts[k]
                 c[0] += 1
                 c[1] += mine.rank < line.rank
@@ -87,21 +90,28 @@ def test_every_record_equals_a_direct_count_of_finished_matches(played):
     _club, people, seasons = played
     assert Match.objects.exclude(status=Match.Status.FINISHED).exists()
     for player in people[:3]:
-        found = {r.opponent.pk: as_counts(r) for r in h2h.opponents(player, seasons)}
-        assert found == direct(player, seasons) and len(found) >= 5
+        listed = h2h.opponents(player, seasons)
+        found = {(r.opponent.pk, r.game): as_counts(r) for r in listed}
+        assert found == direct(player, seasons) and len({r.opponent.pk for r in listed}) >= 5
+        assert len(found) == len(listed) and all(r.season is None for r in listed)
+        assert {r.game for r in listed} == {"napoleon", "comp13"}  # a line of each game
         for opponent in people[3:6]:
             records = h2h.against(player, opponent, seasons)
-            got = {(r.season.pk, r.game) if r.season else "all": as_counts(r) for r in records}
+            got = {
+                (r.season.pk, r.game) if r.season else ("all", r.game): as_counts(r)
+                for r in records
+            }
             assert got == direct(player, seasons, opponent)
-            mirror = h2h.against(opponent, player, seasons)
-            if records:
-                a, b = records[-1], mirror[-1]
+            assert all(r.game for r in records)  # no line adds two games' points
+            mirror = {r.game: r for r in h2h.against(opponent, player, seasons) if not r.season}
+            for a in (r for r in records if r.season is None):
+                b = mirror[a.game]
                 assert (a.ahead, a.behind, a.points) == (b.behind, b.ahead, -b.points)
     # The public season alone: what a reader outside the club may see.
     public = [s for s in seasons if s.public]
-    assert {r.opponent.pk: as_counts(r) for r in h2h.opponents(people[0], public)} == direct(
-        people[0], public
-    )
+    assert {
+        (r.opponent.pk, r.game): as_counts(r) for r in h2h.opponents(people[0], public)
+    } == direct(people[0], public)
 
 
 def test_the_page_and_the_api_for_the_club_and_for_others(played, django_user_model):
@@ -115,7 +125,10 @@ def test_the_page_and_the_api_for_the_club_and_for_others(played, django_user_mo
     first = h2h.opponents(people[0], seasons)[0]
     assert f'<a href="?with={first.opponent.pk}">{first.opponent.display_name}</a>' in listing
     pair = reader.get(f"/players/{people[0].pk}/head-to-head/?with={first.opponent.pk}")
-    overall = h2h.against(people[0], first.opponent, seasons)[-1]
+    records = h2h.against(people[0], first.opponent, seasons)
+    overall = h2h.together(records)
+    in_all = [r for r in records if r.season is None]
+    assert overall.matches == sum(r.matches for r in in_all)  # matches count across games
     shown = squeezed(pair.content.decode())
     assert (
         f"At one table in {overall.matches} finished matches: Player 0 finished ahead in "
@@ -128,20 +141,23 @@ def test_the_page_and_the_api_for_the_club_and_for_others(played, django_user_mo
         f"/api/players/{people[0].pk}/head-to-head/", {"with": first.opponent.pk}
     )
     assert api.status_code == 200
-    assert api.json()["records"][-1] == {
-        "opponent": first.opponent.pk,
-        "display_name": first.opponent.display_name,
-        "season": None,
-        "game": None,
-        "matches": overall.matches,
-        "ahead": overall.ahead,
-        "behind": overall.behind,
-        "level": overall.level,
-        "points": overall.points,
-    }
+    assert [r for r in api.json()["records"] if r["season"] is None] == [
+        {
+            "opponent": first.opponent.pk,
+            "display_name": first.opponent.display_name,
+            "season": None,
+            "game": r.game,
+            "matches": r.matches,
+            "ahead": r.ahead,
+            "behind": r.behind,
+            "level": r.level,
+            "points": r.points,
+        }
+        for r in in_all
+    ]
     # Anyone reads the public season's part; the private season stays the club's.
     stranger = Client().get(f"/players/{people[0].pk}/head-to-head/?with={first.opponent.pk}")
-    public = h2h.against(people[0], first.opponent, [s for s in seasons if s.public])[-1]
+    public = h2h.together(h2h.against(people[0], first.opponent, [s for s in seasons if s.public]))
     assert stranger.status_code == 200 and "Summer" not in stranger.content.decode()
     assert f"At one table in {public.matches} finished match" in stranger.content.decode()
     assert public.matches < overall.matches

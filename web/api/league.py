@@ -56,10 +56,11 @@ class PlayerViewSet(ClubScopedViewSet):
     )
     @action(detail=True, methods=["get"], url_path="head-to-head", filter_backends=[])
     def head_to_head(self, request: Request, pk: str | None = None) -> Response:
-        """Everyone the player finished a match with, at one table (``opponents``), or with
-        ``?with=`` the two players' ``records`` per season and game and in all (``season``
-        null): ``matches``, ``ahead``, ``behind``, ``level`` (by the match's ranking) and
-        ``points`` (the player's minus the other's), in the seasons the reader reads."""
+        """Everyone the player finished a match with, at one table, per game
+        (``opponents``), or with ``?with=`` the two players' ``records`` per season and game
+        and in all seasons per game (``season`` null): ``matches``, ``ahead``, ``behind``,
+        ``level`` (by the match's ranking) and ``points`` (the player's minus the other's;
+        different games' points never add up), in the seasons the reader reads."""
         player: Player = self.get_object()
         try:
             opponent, records = h2h.for_reader(

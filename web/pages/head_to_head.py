@@ -27,6 +27,7 @@ def head_to_head(request: HttpRequest, pk: int) -> HttpResponse:
             "player": player,
             "opponent": opponent,
             "records": records if opponent else [],
+            "overall": h2h.together(records) if opponent else None,
             "opponents": [] if opponent else records,
         },
     )

@@ -20,7 +20,7 @@ from scoring.players import season_numbers
 from scoring.queries import matches_with_standings, readable_match
 from scoring.ratings import rating_charts, ratings_of, scope_for
 from scoring.sheets import NO_CHART, match_sheet, player_charts
-from tournaments import access, confirmation, history, ranking, table_links
+from tournaments import access, confirmation, history, progress, ranking, table_links
 from tournaments import divisions as division_rules
 from tournaments.access import visible
 from tournaments.games import label
@@ -70,7 +70,7 @@ def home(request: HttpRequest) -> HttpResponse:
             F("starts_on").desc(nulls_last=True), "club__name", "name", "pk"
         )[: HOME_SEASONS + 1]
     )
-    nights = visible(ClubNight.objects.select_related("season"), user).order_by("-date")[:10]
+    nights = visible(ClubNight.objects.select_related("season"), user).order_by("-date", "-pk")[:10]
     matches = visible(matches_with_standings().select_related("table__round"), user).order_by(
         "-created_at", "-pk"
     )[:12]
@@ -135,7 +135,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
         }
         for board in found
     ]
-    nights = list(season.club_nights.order_by("date"))
+    nights = list(season.club_nights.order_by("date", "pk"))
     rule = ranking.Rule.of(season)
     return render(
         request,
@@ -196,14 +196,14 @@ def club_night_detail(request: HttpRequest, pk: int) -> HttpResponse:
         .select_related("table__round")
         .order_by("table__round__number", "table__name", "pk")
     )
-    method, lines = night_standings.standings(night)
+    method, boards = night_standings.boards(night)
     return render(
         request,
         "pages/club_night.html",
         {
             "night": night,
             "matches": matches,
-            "lines": lines,
+            "boards": [b for b in boards if b.lines],
             "method": ClubNight.Standings(method).label,
             "in_rounds": night.rounds.exists(),
             "waiting": night_standings.waiting(night),
@@ -223,6 +223,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "pages/match.html",
         {
             "match": match,
+            "progress": progress.said(match),
             "sheet": sheet,
             "history": _timeline(match),
             "club": access.club_id(match),

@@ -13,16 +13,22 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlencode
 
+from django.db.models import Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from scoring import night as night_data
 from tournaments import access, table_links
-from tournaments.models import ClubNight, Player
+from tournaments.games import label
+from tournaments.models import ClubNight, Deal, Player, waiting_deals
+from tournaments.names import table_label
 from tournaments.textfile import whole_number
+from web.pages.tables import may_score
 
 
 def _night(request: HttpRequest, pk: int) -> ClubNight:
@@ -35,13 +41,42 @@ def _night(request: HttpRequest, pk: int) -> ClubNight:
     return night
 
 
+def waiting_for(request: HttpRequest, night: ClubNight, player: Player) -> list[dict[str, Any]]:
+    """The player's deals of the night that wait for a second person's confirmation (the
+    standings do not count them yet), each with the player's score in it, and where it is
+    confirmed (the PIN page) when this phone may use it (the table's scorer or link)."""
+    deals = (
+        Deal.objects.filter(waiting_deals(), match__table__club_night=night, scores__player=player)
+        .select_related("match__table")
+        .annotate(mine=Sum("scores__score", filter=Q(scores__player=player)))
+        .order_by("entered_at", "pk")
+    )
+    here = reverse("my_night", args=[night.pk]) + f"?player={player.pk}"
+    out = []
+    for deal in deals:
+        confirm = ""
+        if may_score(request, deal.match.table):
+            confirm = reverse("confirm_with_pin", args=[deal.pk]) + "?" + urlencode({"next": here})
+        out.append(
+            {
+                "table": table_label(deal.match.table.name),
+                "game": label(deal.match.game),
+                "number": deal.number,
+                "score": deal.mine,
+                "confirm": confirm,
+            }
+        )
+    return out
+
+
 def mine(data: dict[str, Any], player: int) -> dict[str, Any]:
-    """The player's part of the room display's answer: tonight's line, the table in the
-    latest round (or that they sit out), with whom."""
+    """The player's part of the room display's answer: tonight's lines (one a game when
+    the night's points are per game), the table in the latest round (or that they sit
+    out), with whom."""
     table = next((t for t in data["tables"] if player in t.get("ids", [])), None)
     current = data.get("round") or {}
     return {
-        "line": data.get("players", {}).get(str(player)),
+        "lines": data.get("players", {}).get(str(player), []),
         "table": table,
         "with": [n for n, i in zip(table["players"], table["ids"], strict=True) if i != player]
         if table
@@ -74,7 +109,12 @@ def my_night(request: HttpRequest, pk: int) -> HttpResponse:
     answer = render(
         request,
         "pages/my_night.html",
-        {"night": night, "player": player, **mine(json.loads(body), player.pk)},
+        {
+            "night": night,
+            "player": player,
+            "waiting": waiting_for(request, night, player),
+            **mine(json.loads(body), player.pk),
+        },
     )
     answer["ETag"] = etag
     answer["Cache-Control"] = "private, no-cache"

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from rest_framework.throttling import SimpleRateThrottle
 
 from scoring.sheets import match_sheet
-from tournaments import access, nights, table_links
+from tournaments import access, nights, progress, table_links
 from tournaments.messages import localize
 from tournaments.models import LinkScorer, Match, Player, Seat, Table
 from tournaments.records import Rejection, error
@@ -213,11 +213,17 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
             "table": table,
             "night": table.club_night,
             "by_link": link_holder(request, table),
-            "matches": [(m, match_sheet(m)) for m in matches],
+            "matches": [(_with_progress(m), match_sheet(m)) for m in matches],
             "pin_confirm": table.club_night.season.require_confirmation,
             "scorers": _phone_scorers(request, table),
         },
     )
+
+
+def _with_progress(match: Match) -> Match:
+    """The match with its game's own progress said (``progress``: "3 of 12 deals")."""
+    match.progress = progress.said(match)  # type: ignore[attr-defined]
+    return match
 
 
 def _phone_scorers(request: HttpRequest, table: Table) -> list[Player]:

@@ -52,14 +52,14 @@ def test_a_night_in_rounds_on_a_phone_and_the_room_display(
     room = browser.new_context(viewport={"width": 1366, "height": 800}).new_page()
     room.goto(f"{base}/nights/{night.pk}/live/")
     room.wait_for_selector("#live-tables li")
-    assert "0 / 2" in room.inner_text("#live-tables")
+    assert "0 of 2 deals" in room.inner_text("#live-tables")
     # A deal entered elsewhere (another table's phone): the display shows it by itself.
     match = Match.objects.filter(table__round=made).order_by("table__name").first()
     handles = [p.handle for p in match.seated_players()]
     record = demo_deals(league_game("napoleon"), 4, handles, target=2, first_in_full=False)[0]
     actions.enter_deal(match, record)
     room.wait_for_function(
-        "() => document.getElementById('live-tables').textContent.includes('1 / 2')",
+        "() => document.getElementById('live-tables').textContent.includes('1 of 2 deals')",
         timeout=10000,
     )
     assert room.locator("#live-latest li").count() == 1

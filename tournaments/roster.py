@@ -1,7 +1,9 @@
 """A club's players from a list: a CSV of names, as a secretary keeps it.
 
 The first row names the columns, in English or Japanese: ``name`` (名前, required),
-``name_ja`` (日本語名), ``reading`` (よみ, in kana: lists sort by it) and ``handle``
+``name_ja`` (日本語名), ``reading`` (よみ, ふりがな or 読み: in kana, checked as a
+player's page checks it, :func:`tournaments.models.league.validate_reading`; lists sort
+by it, since a name in kanji cannot be read for sure: 彩 is あや, not さい) and ``handle``
 (ハンドル), in any order.  The file is read as
 :mod:`tournaments.textfile` reads CSV: UTF-8 (with or without the byte-order mark
 Excel writes), Shift_JIS, which Japanese Excel writes, or Excel's UTF-16 text.  A name the club has already (the same handle, or the same name
@@ -16,12 +18,14 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext_noop
 
 from tournaments.models import Club, Player
-from tournaments.names import KANA, unique_handle
+from tournaments.models.league import validate_reading
+from tournaments.names import unique_handle
 from tournaments.records import Rejection, error
 from tournaments.textfile import csv_rows, no_larger_than
 
@@ -99,9 +103,9 @@ def read(club: Club, data: bytes) -> Roster:
                 error("missing_field", f"{place}.name", gettext_noop("a name is required"))
             )
             continue
-        if values.get("reading") and not KANA.fullmatch(
-            unicodedata.normalize("NFKC", values["reading"])
-        ):
+        try:
+            validate_reading(values.get("reading", ""))
+        except ValidationError:
             errors.append(
                 error(
                     "wrong_reading",
@@ -135,14 +139,16 @@ def read(club: Club, data: bytes) -> Roster:
         if key in names or (handle and handle in handles):
             roster.skipped.append(name)
             continue
-        handle = handle or unique_handle(name, handles)
+        # a reading is the person's own word for the name: romaji from it, not a guess (彩)
+        reading = unicodedata.normalize("NFKC", values.get("reading", "")).strip()
+        handle = handle or unique_handle(reading or name, handles)
         handles.add(handle)
         roster.new.append(
             Player(
                 club=club,
                 display_name=name,
                 name_ja=values.get("name_ja", ""),
-                reading=values.get("reading", ""),
+                reading=reading,
                 handle=handle,
             )
         )
@@ -174,7 +180,7 @@ def _columns(header: list[str]) -> dict[str, int]:
                     "missing_field",
                     "row 1",
                     gettext_noop(
-                        "the first row names the columns: name (名前), and name_ja (日本語名) or handle (ハンドル) if you have them"
+                        "the first row names the columns: name (名前), and name_ja (日本語名), reading (よみ) or handle (ハンドル) if you have them"
                     ),
                 ),
             )

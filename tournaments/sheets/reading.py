@@ -52,9 +52,13 @@ def unicode_digits(text: str) -> str:
 
 
 def read_game(text: str) -> str | None:
+    """A game by its engine name, its name in either language or one of its aliases, or
+    both names together as sheets exported before one name per language wrote them
+    (``ナポレオン Napoleon``)."""
     wanted = normal(text)
     for name, game in LEAGUE_GAMES.items():
-        if wanted in {normal(name), normal(game.name_en), normal(game.name_ja), normal(game.label)}:
+        both = (f"{game.name_ja} {game.name_en}", f"{game.name_en} {game.name_ja}")
+        if wanted in {normal(n) for n in (name, game.name_en, game.name_ja, *game.aliases, *both)}:
             return name
     return None
 

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 import engine
@@ -180,7 +181,8 @@ def _review(request: HttpRequest, night: ClubNight, confirm: bool) -> HttpRespon
         except Rejection as rejection:
             problems = [localize(e) for e in rejection.errors]
         else:
-            messages.success(request, _("%(n)s tables are seated.") % {"n": len(made)})
+            seated = ngettext("%(n)s table is seated.", "%(n)s tables are seated.", len(made))
+            messages.success(request, seated % {"n": len(made)})
             return redirect("night_tables", pk=night.pk)
     return _proposal(request, night, tables, problems, games)
 

@@ -25,7 +25,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -92,6 +92,24 @@ def sheet_import(request: HttpRequest, slug: str) -> HttpResponse:
     return _import_page(request, club, 200)
 
 
+def _imported(counts: dict[str, int]) -> str:
+    """What an import added, each count with its own noun ("1 deal in 1 match on 1 club
+    night")."""
+    words = {
+        "deals": ngettext("%(n)s deal", "%(n)s deals", counts["deals"]),
+        "matches": ngettext("%(n)s match", "%(n)s matches", counts["matches"]),
+        "nights": ngettext("%(n)s club night", "%(n)s club nights", counts["nights"]),
+    }
+    said = {key: word % {"n": counts[key]} for key, word in words.items()}
+    return (
+        _(
+            "Imported %(deals)s in %(matches)s on %(nights)s; the standings and ratings are "
+            "being updated."
+        )
+        % said
+    )
+
+
 def _import_page(request: HttpRequest, club: Any, status: int) -> HttpResponse:
     language = "ja" if (get_language() or "").startswith("ja") else "en"
     games = [(name, game.label) for name, game in LEAGUE_GAMES.items()]
@@ -147,13 +165,7 @@ def sheet_preview(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             kept.save(update_fields=["imported_at", "data", "preview"])
             counts = done.preview.counts()
             if counts["deals"]:
-                messages.success(
-                    request,
-                    _(
-                        "Imported %(deals)s deals in %(matches)s matches on %(nights)s club nights; the standings and ratings are being updated."
-                    )
-                    % counts,
-                )
+                messages.success(request, _imported(counts))
             else:
                 messages.info(request, _("Nothing new: every row of the file was imported before."))
             return redirect("club_setup", slug=club.slug)

@@ -20,6 +20,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 
 def client_address(request: HttpRequest) -> str:
@@ -41,7 +42,11 @@ def locked_out(request: HttpRequest, original: Any = None, credentials: Any = No
     """What a locked-out sign-in gets (429), in the reader's language: the sign-in form
     again with the reason, or the API's error shape."""
     minutes = max(1, settings.SIGN_IN_LOCKOUT_SECONDS // 60)
-    message = _("Too many failed attempts: try again in %(n)s minutes.") % {"n": minutes}
+    message = ngettext(
+        "Too many failed attempts: try again in %(n)s minute.",
+        "Too many failed attempts: try again in %(n)s minutes.",
+        minutes,
+    ) % {"n": minutes}
     if request.path.startswith("/api/"):
         error = {"code": "too_many_attempts", "path": "", "message": message}
         return JsonResponse({"errors": [error]}, status=429)

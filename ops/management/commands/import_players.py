@@ -13,7 +13,7 @@ from tournaments.records import Rejection
 
 
 class Command(BaseCommand):
-    help = "Add a club's players from a CSV list of names (name, name_ja, handle)."
+    help = "Add a club's players from a CSV list of names (name, name_ja, reading, handle)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path)

@@ -74,8 +74,7 @@ def line_chart(chart: SeasonChart, *, title: str = "") -> SafeString:
             # The date drawn (room for 5 characters), the night's whole label on hover and
             # for screen readers: two nights on one date are two ticks, told apart there.
             day = label(at, TOP + PLOT_HEIGHT + 17, f"{night.date:%m-%d}", anchor=edge)
-            named = f"<title>{escape(night_label(night))}</title></text>"
-            parts.append(day.replace("</text>", named))
+            parts.append(f"<g><title>{escape(night_label(night))}</title>{day}</g>")
             parts.append(
                 f'<line x1="{at:.1f}" y1="{TOP + PLOT_HEIGHT}" x2="{at:.1f}" y2="{TOP + PLOT_HEIGHT + 4}" stroke="#999"/>'
             )

@@ -441,7 +441,7 @@ def test_the_page_the_api_and_the_export_show_them_to_readers_alone(season, djan
     mine = {
         row[3]: row[4]
         for row in table[1:]
-        if row[2] == player.display_name and "ナポレオン" in row[0]
+        if row[2] == player.display_name and row[0] == "Napoleon"
     }
     for statistic, value in figures(line):
         name = f"{statistic.label} (%)" if statistic.percent else str(statistic.label)

@@ -22,8 +22,8 @@ from collections import defaultdict
 
 import pytest
 
+from tests.web.browser import test_whole_night
 from tests.web.browser.test_club_from_nothing import shot
-from tests.web.browser.test_entry import Taps
 from tournaments.games import LEAGUE_GAMES
 from tournaments.games.base import demo_deals
 from tournaments.models import ClubNight, Deal, Match, Membership, Player, Round, Season
@@ -49,20 +49,12 @@ PLAYERS = [
 """Given names a library reads wrongly (彩 is あや, not さい): each with its reading."""
 
 
-class Thumb(Taps):
-    """Taps (``page.tap``) and key presses, counted; PIN digits counted apart too."""
+class Thumb(test_whole_night.Thumb):
+    """Taps and key presses, counted; the PINs' keys counted apart too."""
 
     def __init__(self, page) -> None:
         super().__init__(page)
         self.pin_keys = 0
-
-    def tap(self, selector: str) -> None:
-        self.page.tap(selector)
-        self.count += 1
-
-    def fill(self, selector: str, text: str) -> None:
-        self.tap(selector)
-        self.type(text)
 
     def pin(self, selector: str, pin: str) -> None:
         self.fill(selector, pin)

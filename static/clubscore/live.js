@@ -24,7 +24,8 @@
     var r = data.round;
     document.getElementById("live-round").textContent = r
       ? labels.round + " " + r.number + " · " + r.game_label + " · " + r.method_label +
-        (r.deals ? " · " + r.deals + " " + labels.deals : "")
+        (!r.deals ? "" : " · " + (r.deals === 1 ? labels.dealsOne
+          : labels.dealsMany.replace("%s", r.deals)))
       : "";
     fill("live-tables", data.tables.map(function (t) {
       var li = el("li", null, (t.finished ? "done" : "") + (t.behind ? " behind" : ""));

@@ -185,7 +185,7 @@ COUNTED = re.compile(
 )
 
 
-PENDING = {"live.html", "my_night.html"}
+PENDING: set[str] = set()
 """Pages their owners rewrite for issue 56, 5 at the same time: the room display's round
 line ("· 12 deals", the deals per match, redrawn by ``live.js``) and "my night"'s rank
 line ("· 1 points": ``{{ total|points }}`` is the filter for it)."""

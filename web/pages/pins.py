@@ -26,6 +26,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -109,9 +110,12 @@ def _offer_a_pin(request: HttpRequest, named: Named, table: Table, back: str) ->
 
 def _locked_out(request: HttpRequest, player: Player, table: Table) -> HttpResponse:
     minutes = max(1, settings.SIGN_IN_LOCKOUT_SECONDS // 60)
-    explanation = _(
+    explanation = ngettext(
+        "Too many wrong PINs for %(name)s: try again in %(n)s minute, or use another "
+        "player's name and PIN.",
         "Too many wrong PINs for %(name)s: try again in %(n)s minutes, or use another "
-        "player's name and PIN."
+        "player's name and PIN.",
+        minutes,
     ) % {"name": player.display_name, "n": minutes}
     context = {
         "title": _("Too many wrong PINs"),

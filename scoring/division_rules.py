@@ -40,6 +40,13 @@ NO_NAMES = gettext_noop("name the divisions first, then choose a rule")
 NO_DIVISION = gettext_noop("no division %(name)s in this season")
 NO_SEASON_BEFORE = gettext_noop("the club has no season before this one")
 NOT_RATED = gettext_noop("no game of this season is rated")
+NOBODY_RANKED = gettext_noop(
+    "nobody has a place on the leaderboard of %(season)s or a rating yet: choose "
+    "“alternately” or “everyone in” one division"
+)
+NOBODY_RATED = gettext_noop(
+    "nobody has a rating yet: choose “alternately” or “everyone in” one division"
+)
 
 
 @dataclass(frozen=True)
@@ -124,6 +131,8 @@ def fill(
         if not game:
             raise refusal("not_rated", "rule", NOT_RATED)
         order = rating_order(game, players)
+        if not order:  # every player would go to the bottom division: say so instead
+            raise refusal("not_rated", "rule", NOBODY_RATED)
         unranked = [p for p in players if p not in set(order)]
         return Filled(divisions.split(order, unranked, names), rule, game=game, unranked=unranked)
     by_season: Season | None = season
@@ -137,6 +146,8 @@ def fill(
     seen |= set(by_rating)
     unranked = [p for p in players if p not in seen]
     order = ranked + by_rating
+    if not order and rule != "alternate":  # nothing to rank by: all would go to the bottom
+        raise refusal("not_ranked", "rule", NOBODY_RANKED, season=by_season.name[:200])
     if rule == "alternate":
         places = divisions.snake(order + unranked, names)
     else:

@@ -290,3 +290,23 @@ def test_two_divisions_of_seven_play_four_and_three_and_the_proposal_names_them(
     assert made.json()["sat_out"] == []
     read = client_of(admin).get(f"/api/club-nights/{night.pk}/rounds/").json()
     assert [t["divisions"] for t in read[0]["tables"]] == [t["divisions"] for t in tables]
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_rule_with_nothing_to_rank_by_says_so_and_moves_nobody(club14, language):
+    """A fresh season (no leaderboard, no rating) asked to split by its standings or by
+    rating: every player would land in the bottom division, so the page says why and
+    proposes nothing; alternately still splits them 7 and 7."""
+    _club, _winter, spring, people, admin = club14
+    client = page_of(admin, language)
+    said = {
+        "en": ("nobody has a place on the leaderboard of Spring", "nobody has a rating yet"),
+        "ja": ("Spring の順位表に載っている人も", "レーティングのある人がまだいません"),
+    }[language]
+    for name, words in (("standings", said[0]), ("rating", said[1])):
+        answer = rule(client, spring, name)
+        assert answer.status_code == 400 and words in answer.content.decode(), name
+        assert set(selected(answer.content.decode()).values()) == {""}
+    split = by_index(people, selected(rule(client, spring, "alternate").content.decode()))
+    assert sorted(len(v) for v in split.values()) == [7, 7]
+    assert not Placement.objects.filter(season=spring).exists()

@@ -26,7 +26,7 @@ from scoring import night as night_data
 from tournaments import access, table_links
 from tournaments.games import label
 from tournaments.models import ClubNight, Deal, Player, waiting_deals
-from tournaments.names import table_label
+from tournaments.names import reading_order, table_label
 from tournaments.textfile import whole_number
 from web.pages.tables import may_score
 
@@ -96,7 +96,7 @@ def my_night(request: HttpRequest, pk: int) -> HttpResponse:
         players.setdefault(p.pk, p)
     asked = request.GET.get("player")
     if asked is None:
-        ordered = sorted(players.values(), key=lambda p: (p.display_name, p.pk))
+        ordered = reading_order(players.values())  # as every list of names: 五十音
         return render(request, "pages/my_night.html", {"night": night, "players": ordered})
     number = whole_number(asked)
     player = players.get(number) if number else None

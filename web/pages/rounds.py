@@ -137,9 +137,12 @@ def _form(request: HttpRequest, night: ClubNight) -> dict[str, Any]:
             "mixed": request.POST.get("mixed") == "1",
         }
     game = last.game if last else (night.season.games or [""])[0]
+    method = "swiss" if last else "balanced"
+    if night.final and not night.rounds.filter(method=Round.Method.FINAL).exists():
+        method = Round.Method.FINAL  # the season's final night: its final round first
     return {
         "game": game,
-        "method": "swiss" if last else "balanced",
+        "method": method,
         "deals": (last.deals if last else None) or night.deals_per_match or 8,
         "size": None,
         "others": "balanced",

@@ -193,7 +193,7 @@ def next_round(walk: Season_, night: ClubNight, game: str, deals: int | None, **
         page.select_option("#id_game", game)
         thumb.count += 2
     if final:
-        thumb.tap("label[for=id_method_final]")
+        assert page.is_checked("#id_method_final")  # a final night's first round: the final
         thumb.fill("#id_size", str(final["size"]))
     if deals is not None:
         thumb.tap("#id_deals")

@@ -105,3 +105,35 @@ def test_the_room_display_fits_the_room_and_a_phone(browser, live_server, tmp_pa
             if width == 1366:
                 assert page.evaluate(OUTSIDE_THE_WINDOW) == [], where
             context.close()
+
+
+def test_the_room_sees_the_night_not_the_secretarys_account(
+    browser, live_server, tmp_path, django_user_model
+):
+    """The secretary opens the room display on the room's screen, signed in: the header
+    shows neither her name nor her sign-out nor the API link (her phone shows her
+    sign-out)."""
+    from django.conf import settings
+    from django.test import Client
+
+    from tournaments.models import Membership
+
+    night = night_of(14)
+    user = django_user_model.objects.create_user("secretary", password="x-2026-room")
+    Membership.objects.create(user=user, club=night.season.club, role=Membership.Role.ADMIN)
+    client = Client()
+    client.force_login(user)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    for width, height, shown in ((1366, 768, False), (375, 740, True)):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.add_cookies(
+            [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
+        )
+        page = context.new_page()
+        page.goto(f"{live_server.url}/nights/{night.pk}/live/")
+        page.wait_for_selector("#live-standings tbody tr")
+        shot(page, tmp_path, f"live-signed-in-{width}")
+        if not shown:  # (a phone's narrow header shows the sign-out alone anyway)
+            assert page.is_hidden("header .who") and page.is_hidden("header .api")
+        assert page.is_visible("header form[data-sign-out]") is shown, width
+        context.close()

@@ -108,6 +108,7 @@ def waiting(round_: Round) -> list[Deal]:
     return list(
         Deal.objects.filter(waiting_deals(), match__table__round=round_)
         .select_related("match__table")
+        .prefetch_related("scores__player")
         .order_by("match__table__name", "number")
     )
 

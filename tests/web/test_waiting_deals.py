@@ -5,6 +5,7 @@ rounds page, which confirms them; the next round is drawn only once they are con
 
 from __future__ import annotations
 
+import html
 import time
 
 import pytest
@@ -67,6 +68,9 @@ def test_a_round_whose_deals_wait_is_not_finished_and_the_room_is_told(
     said = "4 deals wait for confirmation"
     rounds_page = director.get(f"/nights/{night.pk}/rounds/").content.decode()
     assert said in rounds_page and 'id="next-round"' not in rounds_page
+    for deal in rounds.waiting(first):  # each with its scores, to check before a PIN
+        scores = ", ".join(f"{s.player.display_name} {s.score:+d}" for s in deal.scores.all())
+        assert scores in html.unescape(rounds_page), scores
     assert said in director.get(f"/nights/{night.pk}/").content.decode()
     assert said in director.get(f"/nights/{night.pk}/live/").content.decode()
     live = director.get(f"/api/club-nights/{night.pk}/live/").json()

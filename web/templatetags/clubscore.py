@@ -10,6 +10,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from engine import cards
 from scoring.exports import EXPORTERS, Exporter
 from tournaments import access
 from tournaments.games import label
@@ -64,13 +65,10 @@ def table_place(table: Any) -> str:
     return _("Round %(n)s") % {"n": table.round.number} + f" · {name}"
 
 
-SUIT_MARKS = {"S": "♠", "H": "♡", "D": "♢", "C": "♣"}
-
-
 @register.filter
 def card_label(code: str) -> str:
     """A card as people read it: ``SA`` → ♠A, ``H10`` → ♡10 (the joker, the bridge: JK, BR)."""
-    return SUIT_MARKS[code[0]] + code[1:] if code[:1] in SUIT_MARKS and len(code) > 1 else code
+    return cards.card_label(code)
 
 
 @register.simple_tag
@@ -97,6 +95,13 @@ def game_labels(games: Iterable[str]) -> str:
 def signed_scores(scores: Iterable[tuple[str, int]]) -> str:
     """A deal's scores as the room display lists them: ``Aki +3, Ben -3`` (``live.js`` too)."""
     return ", ".join(f"{name} {score:+d}" for name, score in scores)
+
+
+@register.filter
+def deal_scores(deal: Any) -> str:
+    """A stored deal's scores, as :func:`signed_scores` words them (its ``scores`` prefetched
+    with their players)."""
+    return signed_scores((s.player.display_name, s.score) for s in deal.scores.all())
 
 
 @register.filter

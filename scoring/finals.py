@@ -19,6 +19,9 @@ to a division is the division's leaderboard (``scoring.divisions``).
 the divisions are drawn together) and each seat's rank and figure on the board that
 seeded it: the division's leaderboard (ranks from 1 in the division), else the season's.
 
+**Once seated** (:func:`final_matches`) each division's first table is its final table, as
+the proposal named it; the rounds page, a player's night and the season page mark it.
+
 **A final nobody has qualified for asks first** (:func:`vet`): when nobody seated at a
 final table has a qualified line, the final would be decided among players below the
 minimum (or with no line at all), so the page asks for an explicit confirmation and the
@@ -211,35 +214,88 @@ def vet(found: Seeding, confirmed: bool) -> None:
     raise Rejection(problems)
 
 
+def table_label(division: Division | None, by_division: bool) -> str:
+    """A final table's name: ``Final table of division A`` (``ディビジョン A の決勝卓``),
+    ``Final table`` when the divisions are drawn together or there are none."""
+    if division is not None:
+        return _("Final table of division %(name)s") % {"name": division.name}
+    if by_division:
+        return _("Final table of the players without a division")
+    return _("Final table")
+
+
+@dataclass(frozen=True)
+class FinalMatch:
+    """A seated final table's match."""
+
+    match: Match
+    division: Division | None
+    """As :attr:`FinalTable.division`."""
+    by_division: bool
+
+    @property
+    def label(self) -> str:
+        return table_label(self.division, self.by_division)
+
+
+def final_matches(round_: Round) -> list[FinalMatch]:
+    """The final match of each division in a round drawn as a final, as :func:`seeding`
+    names them: each division's first table in the order seated (top division first, the
+    players without one last).  A round whose tables mix divisions was drawn together:
+    its first table is the one final.  The first is *the* final match, whose winner is
+    the season's champion.  Empty for a round not drawn as a final."""
+    if round_.method != Round.Method.FINAL:
+        return []
+    matches = list(
+        Match.objects.filter(table__round=round_)
+        .select_related("table")
+        .prefetch_related("seats__player")
+        .order_by("table_id", "pk")  # the order seated (``tournaments.rounds.seat``)
+    )
+    division_of = divisions.placed(round_.club_night.season)
+    groups = [{division_of.get(p.pk) for p in m.seated_players()} for m in matches]
+    by_division = bool(division_of) and all(len(g) == 1 for g in groups)
+    out: list[FinalMatch] = []
+    seen: set[int | None] = set()
+    for match, group in zip(matches, groups, strict=True):
+        division = next(iter(group)) if by_division else None
+        key = division.pk if division is not None else None
+        if key not in seen:
+            seen.add(key)
+            out.append(FinalMatch(match, division, by_division))
+    return out
+
+
 @dataclass(frozen=True)
 class Final:
     """A season's final as its page shows it."""
 
     night: ClubNight
     match: Match | None
-    """The final table's match, once a final round is drawn."""
+    """The final table's match (the top division's), once a final round is drawn."""
     champions: list[Player]
     """Its winners once it is finished (more than one when the game's rules share a win)."""
+    table: Match | None = None
+    """The final match of the division the page shows (``match`` when it shows none, or
+    when the final was drawn with the divisions together)."""
 
 
-def season_final(season: Season) -> Final | None:
-    """The season's final night, its final table's match and champion (``None``: the
-    season has no final night)."""
+def season_final(season: Season, division: Division | None = None) -> Final | None:
+    """The season's final night, its final table's match and champion, and ``division``'s
+    final match (``None``: the season has no final night)."""
     night = ClubNight.objects.filter(season=season, final=True).first()
     if night is None:
         return None
-    match = (
-        Match.objects.filter(
-            table__round__club_night=night, table__round__method=Round.Method.FINAL
-        )
-        .select_related("table__round")
-        .order_by("table__round__number", "table__name", "pk")
-        .first()
-    )
+    first = night.rounds.filter(method=Round.Method.FINAL).order_by("number").first()
+    found = final_matches(first) if first is not None else []
+    match = found[0].match if found else None
+    table = match
+    if division is not None and found and found[0].by_division:
+        table = next((f.match for f in found if f.division == division), None)
     champions: list[Player] = []
     if match is not None:
         won = MatchStanding.objects.filter(match=match, finished=True, rank=1)
         champions = [
             line.player for line in won.select_related("player").order_by("player__display_name")
         ]
-    return Final(night, match, champions)
+    return Final(night, match, champions, table)

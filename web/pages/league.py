@@ -23,7 +23,7 @@ from scoring.sheets import NO_CHART, match_sheet, player_charts
 from tournaments import access, confirmation, history, progress, ranking, table_links
 from tournaments import divisions as division_rules
 from tournaments.access import visible
-from tournaments.games import label
+from tournaments.games import LEAGUE_GAMES, label
 from tournaments.models import (
     ClubNight,
     DealVersion,
@@ -149,7 +149,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "reader": reader,
             "leaders": leaderboard.LEADERS,
             "ranking": rule,
-            "final": finals.season_final(season),
+            "final": finals.season_final(season, division),
             "next_season": division_rules.next_season_shown(season, request.user),
             "divisions": divisions,
             "division": division,
@@ -249,6 +249,7 @@ def _readable_history(match: Match) -> list[dict[str, Any]]:
     """The match's corrections as people read them: what each changed,
     field by field, and its effect on the leaderboard, players by their names."""
     names = {p.handle: p.display_name for p in match.seated_players()}
+    game = LEAGUE_GAMES.get(match.game)
     versions = list(
         DealVersion.objects.filter(deal__match=match)
         .select_related("deal", "changed_by", "confirmed_by")
@@ -262,7 +263,7 @@ def _readable_history(match: Match) -> list[dict[str, Any]]:
             if later and later.deal_id == version.deal_id
             else version.deal.record
         )
-        changed, more = history.changes(version.record_before, after, names)
+        changed, more = history.changes(version.record_before, after, names, game)
         effect = [
             {**line, "player": names.get(line["player"], line["player"])} for line in version.effect
         ]

@@ -22,10 +22,11 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
+from scoring import finals
 from scoring import night as night_data
 from tournaments import access, table_links
 from tournaments.games import label
-from tournaments.models import ClubNight, Deal, Player, waiting_deals
+from tournaments.models import ClubNight, Deal, Player, Round, waiting_deals
 from tournaments.names import reading_order, table_label
 from tournaments.textfile import whole_number
 from web.pages.tables import may_score
@@ -86,6 +87,19 @@ def mine(data: dict[str, Any], player: int) -> dict[str, Any]:
     }
 
 
+def final_label(night: ClubNight, found: dict[str, Any]) -> str:
+    """``Final table`` (of a division) when the player's table is a final table of a
+    round drawn as a final (``scoring.finals``); else empty.  Read only then: the rest of
+    the page comes from the cached answer."""
+    current, table = found["round"], found["table"]
+    if not table or current.get("method") != Round.Method.FINAL:
+        return ""
+    drawn = night.rounds.filter(number=current.get("number")).first()
+    if drawn is None:
+        return ""
+    return next((f.label for f in finals.final_matches(drawn) if f.match.pk == table["match"]), "")
+
+
 @require_safe
 def my_night(request: HttpRequest, pk: int) -> HttpResponse:
     night = _night(request, pk)
@@ -106,6 +120,7 @@ def my_night(request: HttpRequest, pk: int) -> HttpResponse:
     etag = f'"{tag}-{player.pk}-{get_language()}"'
     if etag in request.headers.get("If-None-Match", ""):
         return HttpResponseNotModified(headers={"ETag": etag})
+    found = mine(json.loads(body), player.pk)
     answer = render(
         request,
         "pages/my_night.html",
@@ -113,7 +128,8 @@ def my_night(request: HttpRequest, pk: int) -> HttpResponse:
             "night": night,
             "player": player,
             "waiting": waiting_for(request, night, player),
-            **mine(json.loads(body), player.pk),
+            "final": final_label(night, found),
+            **found,
         },
     )
     answer["ETag"] = etag

@@ -43,9 +43,11 @@ def _rounds(night: ClubNight) -> list[dict[str, Any]]:
             .order_by("table__name")
         )
         listed = list(matches)
+        final = {f.match.pk: f.label for f in finals.final_matches(round_)}
         for m in listed:  # each game's own goal: deals of 12, points to 500, eliminations
             m.progress = progress.said(m)  # type: ignore[attr-defined]
             m.goal = engine.GAMES[m.game].goal  # type: ignore[attr-defined]
+            m.final = final.get(m.pk, "")  # type: ignore[attr-defined]
         out.append({"round": round_, "matches": listed})
     return out
 
@@ -216,13 +218,7 @@ def _proposal(
 def _final_label(found: finals.Seeding, index: int) -> str:
     """``Final table`` (of a division) for a final table of the proposal; else empty."""
     final = found.final_at(index)
-    if final is None:
-        return ""
-    if final.division is not None:
-        return _("Final table of division %(name)s") % {"name": final.division.name}
-    if found.by_division:
-        return _("Final table of the players without a division")
-    return _("Final table")
+    return "" if final is None else finals.table_label(final.division, found.by_division)
 
 
 def _changed(request: HttpRequest, night: ClubNight, form: dict[str, Any]) -> rounds.Proposal:

@@ -128,6 +128,16 @@ def _parse(text: str) -> Card:
     raise InvalidCard(NOT_A_CARD, text=repr(text))
 
 
+SUIT_MARKS: dict[str, str] = {"S": "♠", "H": "♡", "D": "♢", "C": "♣"}
+"""The suit symbols cards are shown with (the card pads' marks)."""
+
+
+def card_label(code: str) -> str:
+    """A card as people read it and the card pads show it: ``SA`` → ♠A, ``H10`` → ♡10
+    (the joker, the bridge and anything else: as written, ``JK``, ``BR``)."""
+    return SUIT_MARKS[code[0]] + code[1:] if code[:1] in SUIT_MARKS and len(code) > 1 else code
+
+
 BY_CODE: dict[str, Card] = {
     code: Card(code) for code in [s.value + r for s in Suit for r in RANKS] + [JOKER, BRIDGE]
 }

@@ -289,3 +289,90 @@ def test_the_add_player_form_takes_a_reading(club, club_admin):
     page.post(url, {"player-display_name": "佐藤 彩", "player-reading": "さとう あや"})
     saved = Player.objects.get(club=club, display_name="佐藤 彩")
     assert (saved.reading, saved.handle) == ("さとう あや", "satou-aya")
+
+
+TRUMP_CHIP = re.compile(
+    r'<input[^>]*name="trump"[^>]*value="([\w-]+)"[^>]*>\s*<span>([^<]*)</span>'
+)
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+@pytest.mark.parametrize("game", ["napoleon", "rettler"])
+def test_trump_chips_name_each_trump_in_the_readers_language_alone(game, club_admin, make_match):
+    """The entry page's trump chips: 「♠ スペード」, 「ノートラ」 in Japanese, with no English;
+    "♠ spades", "no-trump" in English, with no Japanese (not "♠ スペード spades")."""
+    seats = ["aki", "ben", "chika", "dai", "emi"][: 4 if game == "napoleon" else 5]
+    match = make_match(game, seats)
+    page = Client()
+    page.force_login(club_admin)
+    expected = {
+        "ja": {"spades": "♠ スペード", "hearts": "♡ ハート", "notrump": "ノートラ", "black": "黒"},
+        "en": {"spades": "♠ spades", "hearts": "♡ hearts", "notrump": "no-trump", "black": "black"},
+    }
+    for language, says in expected.items():
+        html = page.get(f"/matches/{match.pk}/enter/", HTTP_ACCEPT_LANGUAGE=language)
+        chips = dict(TRUMP_CHIP.findall(html.content.decode()))
+        assert len(chips) == 9, (language, chips)
+        assert {t: " ".join(chips[t].split()) for t in says} == says
+        for trump, text in chips.items():
+            if language == "ja":
+                assert not re.search(r"[A-Za-z]", text), (trump, text)
+            else:
+                assert not JAPANESE.search(text), (trump, text)
+
+
+def test_the_pin_page_and_the_history_word_a_deal_in_the_readers_language(
+    club_admin, make_match, django_capture_on_commit_callbacks
+):
+    """A deal's fields as people read them: the trump by its name (「♡ ハート」, not
+    "hearts"), the named card as the card pad shows it (♠A, not SA), on the PIN page and
+    in the match page's history of changes alike."""
+    from tests.conftest import NAPOLEON_SEATS, napoleon_deal
+    from tournaments import actions, corrections
+
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    with django_capture_on_commit_callbacks(execute=True):
+        deal = actions.enter_deal(match, napoleon_deal(), user=club_admin)
+    page = Client()
+    page.force_login(club_admin)
+    page.cookies["django_language"] = "ja"
+    html = page.get(f"/deals/{deal.pk}/pin/").content.decode()
+    shown = html[html.index('id="deal-shown"') : html.index("</section>")]
+    found = re.findall(r"<dt>([^<]+)</dt>\s*<dd>([^<]+)</dd>", shown)
+    fields = {k.strip(): v.strip() for k, v in found}
+    assert fields["宣言 · 切り札"] == "♡ ハート", fields
+    assert fields["副官の指名"] == "♠A", fields
+    assert "hearts" not in visible(html)
+
+    spades = {**napoleon_deal(), "adjutant_cards": ["HJ"]}
+    spades["declaration"] = {**spades["declaration"], "trump": "spades"}
+    corrections.correct_deal(deal, spades, club_admin, "スペードでした")
+    history = visible(page.get(f"/matches/{match.pk}/").content.decode())
+    assert "宣言 · 切り札 ♡ ハート ♠ スペード" in history, history
+    assert "副官の指名 ♠A ♡J" in history
+    assert "hearts" not in history and "spades" not in history, history
+    page.cookies["django_language"] = "en"
+    history = visible(page.get(f"/matches/{match.pk}/").content.decode())
+    assert "declaration · trump ♡ hearts ♠ spades" in history
+    assert "adjutant cards ♠A ♡J" in history
+
+
+def test_a_typed_sheet_names_a_trump_in_either_language():
+    """The chips name a trump in one language; a sheet typed in the other still reads."""
+    from tournaments.games.declarer import TRUMP_LABELS
+    from tournaments.sheets.reading import read_choice
+
+    for language in ("en", "ja"):
+        with translation.override(language):
+            read = {t: read_choice(TRUMP_LABELS, t) for t in ("スペード", "♠ spades", "黒")}
+            read |= {t: read_choice(TRUMP_LABELS, t) for t in ("ノートラ", "no-trump", "red")}
+            read["地学部ノートラ"] = read_choice(TRUMP_LABELS, "地学部ノートラ")
+        assert read == {
+            "スペード": "spades",
+            "♠ spades": "spades",
+            "黒": "black",
+            "ノートラ": "notrump",
+            "no-trump": "notrump",
+            "red": "red",
+            "地学部ノートラ": "chigaku-notrump",
+        }, language

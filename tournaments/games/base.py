@@ -24,6 +24,7 @@ from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from engine.cards import card_label
 from engine.deal import play_match
 from engine.game import Game
 from tournaments.games.statistics import GENERIC, Played, Statistic
@@ -179,6 +180,17 @@ class LeagueGame(ABC):
     def field_for(self, head: str, player: str) -> str | None:
         """The form field an engine error at ``head[…].player…`` concerns."""
         return None
+
+    # -- a record in words ----------------------------------------------------------------
+    card_keys: ClassVar[frozenset[str]] = frozenset()
+    """The record's keys whose values are card codes: shown as the card pads show them."""
+
+    def value_text(self, keys: Sequence[str], value: str) -> str | None:
+        """A record's value at ``keys`` (its path: ``declaration``, ``trump``) as the reader
+        says it, for the history of changes and the PIN page (``tournaments.history``): a
+        card under one of :attr:`card_keys` as ♠A; the game's own words for its other
+        values (a trump's name); ``None``: as stored."""
+        return card_label(value) if any(k in self.card_keys for k in keys) else None
 
     # -- the score sheet ----------------------------------------------------------------
     def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:

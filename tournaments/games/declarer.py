@@ -38,16 +38,17 @@ from tournaments.games.base import (
 from tournaments.games.statistics import TRICKS, Played, Statistic, count_tricks
 
 TRUMP_LABELS = {
-    "black": "黒 black",
-    "red": "赤 red",
-    "igo-notrump": "囲碁将棋部ノートラ igo no-trump",
-    "notrump": "ノートラ no-trump",
-    "chigaku-notrump": "地学部ノートラ chigaku no-trump",
-    "spades": "♠ スペード spades",
-    "hearts": "♡ ハート hearts",
-    "diamonds": "♢ ダイヤ diamonds",
-    "clubs": "♣ クラブ clubs",
+    "black": _("black"),
+    "red": _("red"),
+    "igo-notrump": _("igo-club no-trump"),
+    "notrump": _("no-trump"),
+    "chigaku-notrump": _("chigaku-club no-trump"),
+    "spades": _("♠ spades"),
+    "hearts": _("♡ hearts"),
+    "diamonds": _("♢ diamonds"),
+    "clubs": _("♣ clubs"),
 }
+"""Each trump's one name in the reader's language: the entry form's chips, the history."""
 ALL_TAKEN_MULTIPLIER = 4
 """全付け has no multiplier in appendix C; its 240 points are 4 × the 60 of a ×1 deal."""
 DECLARER_WEIGHT, ADJUTANT_WEIGHT = 2.0, 1.0
@@ -249,6 +250,14 @@ class DeclarerLeagueGame(LeagueGame):
             required=False,
         )
         form.point_total = total
+
+    card_keys = frozenset({"adjutant_cards", "cards", "hands", "widow", "discards"})
+
+    def value_text(self, keys: Sequence[str], value: str) -> str | None:
+        # the trump declared; the suit a joker lead names (a play's ``suit``)
+        if keys and keys[-1] in ("trump", "suit") and value in TRUMP_LABELS:
+            return str(TRUMP_LABELS[value])
+        return super().value_text(keys, value)
 
     def sections(self, form: EntryForm) -> list[Section]:
         points = [f"pc_{h}" for h in form.handles]

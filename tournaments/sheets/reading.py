@@ -13,6 +13,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
+from django.utils import translation
+
 from tournaments.games import LEAGUE_GAMES
 from tournaments.sheets import cells
 from tournaments.sheets.columns import normal
@@ -64,13 +67,24 @@ def read_game(text: str) -> str | None:
 
 
 def read_choice(choices: Mapping[Any, Any], text: str) -> Any:
-    """A choice by its value, its label, or a word of its label found in no other label."""
+    """A choice by its value, its label in either language (a trump: ``♠ spades`` or
+    ``♠ スペード``), or a word of its labels found in no other choice's."""
     wanted = normal(text)
-    for value, label in choices.items():
-        if wanted in (normal(str(value)), normal(str(label))):
+    labels = {value: _in_each_language(label) for value, label in choices.items()}
+    for value, said in labels.items():
+        if wanted == normal(str(value)) or wanted in said:
             return value
-    owners = [v for v, label in choices.items() if wanted in normal(str(label)).split()]
+    owners = [v for v, said in labels.items() if any(wanted in s.split() for s in said)]
     return owners[0] if len(owners) == 1 else text
+
+
+def _in_each_language(label: Any) -> set[str]:
+    """A label as each language of the site says it (a lazy one differs by language)."""
+    out = set()
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            out.add(normal(str(label)))
+    return out
 
 
 def rule_value(text: str) -> Any:

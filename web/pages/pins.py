@@ -33,6 +33,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 import engine
 from scoring.sheets import match_sheet
 from tournaments import confirmation, history, pin_slips, pins, table_links
+from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import Deal, Player, Table
 from tournaments.records import Rejection, match_envelope
@@ -210,7 +211,7 @@ def _summary(deal: Deal) -> dict[str, Any]:
     except ValueError:
         pass  # shown as stored
     shown = {k: v for k, v in record.items() if k not in envelope}
-    fields, more = history.changes({}, shown, names)
+    fields, more = history.changes({}, shown, names, LEAGUE_GAMES.get(match.game))
     return {"players": sheet.players, "row": row, "fields": fields, "more": more}
 
 

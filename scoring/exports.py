@@ -110,12 +110,12 @@ def standings_table(season: Season, scope: str) -> tuple[list[str], list[list[Ce
         if not division_of:
             return []
         at = division_of.get(r.player_id)
-        return [at.name if at else "", ranks[(r.game, r.player_id)]]
+        return [at.name if at else "", ranks[(r.game, r.player_id)] if r.qualified else None]
 
     rows: list[list[Cell]] = [
         [
             label(r.game),
-            r.rank,
+            r.rank if r.qualified else None,  # as the page: no rank before qualifying
             *in_its_division(r),
             r.player.display_name,
             *(_ranking_cells(r)[name] for name in rule.shown),

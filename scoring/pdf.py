@@ -6,7 +6,8 @@ What a club expects of paper:
 - every document starts on a new page, in its own orientation (a wide sheet is A4
   landscape, the table list portrait; a table whose columns do not fit a portrait page
   turns it to landscape, and where they do not fit that either its type shrinks, down
-  to ``LEAST_SIZE``: a figure is never cut and nothing runs off the page);
+  to ``LEAST_SIZE``: a figure is never cut and nothing runs off the page; the columns'
+  widths and cells are ``scoring.pdf_columns``'s);
 - a document in sections (``Document.sections``: the season's standings, a table per
   game and division) prints each under its own title ("Napoleon · Division A"), a
   title never alone at a page's foot;
@@ -26,24 +27,18 @@ What a club expects of paper:
 
 from __future__ import annotations
 
-import functools
 import io
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import (
     BaseDocTemplate,
     CondPageBreak,
@@ -59,10 +54,7 @@ from reportlab.platypus import (
 )
 
 from scoring.documents import Document, Section
-
-FONT = "IPAPGothic"
-FONT_FILE = Path(__file__).resolve().parent / "fonts" / "ipagp.ttf"
-pdfmetrics.registerFont(TTFont(FONT, str(FONT_FILE)))
+from scoring.pdf_columns import FONT, PADDING, SIZE, Measure, fitted, text_width
 
 MARGIN = 15 * mm
 ROW = 9 * mm
@@ -71,24 +63,10 @@ LEAST_ROW = 6 * mm
 """The least a blank row shrinks to before the sheet continues on another page."""
 BODY = ParagraphStyle("body", fontName=FONT, fontSize=10, leading=14)
 HEADING = ParagraphStyle("heading", parent=BODY, fontSize=14, leading=18)
-CELL = ParagraphStyle("cell", parent=BODY, fontSize=8, leading=10, wordWrap="CJK")
 SECTION = ParagraphStyle(
     "section", parent=BODY, fontSize=12, leading=16, spaceBefore=5 * mm, keepWithNext=1
 )
 """A section's title ("Napoleon · Division A"): never alone at a page's foot."""
-SIZE = 9.0
-"""A table's type size (its headings and wrapped values a point smaller)."""
-LEAST_SIZE = 4.5
-"""The least a table's type shrinks to where its columns do not fit even a landscape page
-(some twenty columns of five-digit figures): small print rather than a figure cut."""
-PADDING = 6 / 9
-"""A cell's padding left and right, in ems (6 points at ``SIZE``)."""
-TEXT_EMS = 7
-"""A column of text (names) is at least this many ems wide, or as wide as its longest
-value: a longer name wraps, but never a character a line."""
-NUMBER = re.compile(r"-?\d+(\.\d+)?")
-CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
-"""Japanese (kana, kanji, full-width forms): wraps between characters."""
 PAGES = {"portrait": A4, "landscape": landscape(A4)}
 
 
@@ -145,39 +123,6 @@ def _frame(orientation: str) -> tuple[float, float]:
     return width - 2 * MARGIN, height - 2 * MARGIN
 
 
-class _Measure:
-    """A table's text measured once, at a type size of one point (a width grows with the
-    size): each heading on one line and its longest word, each column's longest value,
-    and which columns hold numbers."""
-
-    def __init__(self, text: list[list[str]]) -> None:
-        header, rows = text[0], text[1:]
-        self.head = [_width(h, 1) for h in header]
-        self.words = [max((_width(w, 1) for w in h.split()), default=0.0) for h in header]
-        self.data = [max((_width(r[i], 1) for r in rows), default=0.0) for i in range(len(header))]
-        self.numbers = [  # a column of numbers keeps their width; the others share the rest
-            any(r[i] for r in rows) and all(NUMBER.fullmatch(r[i]) or not r[i] for r in rows)
-            for i in range(len(header))
-        ]
-
-    def least(self, size: float) -> list[float]:
-        """Each column's least width at ``size``: its heading's longest word (headings are
-        a point smaller, never broken inside a word), its longest number, and for text
-        (names) its longest value up to ``TEXT_EMS`` ems (longer names wrap)."""
-        return [
-            _pad(size) + max(w * (size - 1), d * size if n else min(d, TEXT_EMS) * size)
-            for w, d, n in zip(self.words, self.data, self.numbers, strict=True)
-        ]
-
-    def size(self, width: float) -> float:
-        """The type size at which the columns fit ``width``: ``SIZE``, or smaller down to
-        ``LEAST_SIZE`` (a figure is never cut: a wide table's type shrinks instead)."""
-        size = SIZE
-        while size > LEAST_SIZE and sum(self.least(size)) > width:
-            size -= 0.5
-        return size
-
-
 @dataclass(frozen=True)
 class _Layout:
     """What of a document is printed, and how: its orientation (landscape when it is a
@@ -188,7 +133,7 @@ class _Layout:
     size: float
     header: list[str]
     text: list[list[str]]
-    measure: _Measure
+    measure: Measure
 
     @classmethod
     def of(cls, document: Document) -> _Layout:
@@ -205,7 +150,7 @@ class _Layout:
                 [str(len(text) + n + 1)] + [""] * (len(header) - 1)
                 for n in range(document.blank_rows)
             ]
-        measure = _Measure([header, *text])
+        measure = Measure([header, *text])
         orientation = "landscape" if document.landscape else "portrait"
         if not document.blank_rows and sum(measure.least(SIZE)) > _frame("portrait")[0]:
             orientation = "landscape"  # many columns: the page turns before the type shrinks
@@ -243,8 +188,8 @@ def _fit_line(line: str, section: str, width: float) -> tuple[str, float]:
     """The running line inside ``width``: smaller type, then the document's part cut
     short ("…"); the section's title is kept whole."""
     text = " · ".join(t for t in (line, section) if t)
-    size = min(8.0, max(6.0, 8 * width / max(_width(text, 8), 1)))
-    while _width(text, size) > width and line:
+    size = min(8.0, max(6.0, 8 * width / max(text_width(text, 8), 1)))
+    while text_width(text, size) > width and line:
         line = line[:-1]
         text = " · ".join(t for t in (line.rstrip() + "…", section) if t)
     return text, size
@@ -255,12 +200,12 @@ def _story(document: Document, layout: _Layout, frame: tuple[float, float]) -> l
     title = _title(document, width)
     header, text, size = layout.header, layout.text, layout.size
     if document.blank_rows:  # to fill in by hand: numbered, as many as fit one page
-        cells, widths = _fitted([header, *text], layout.measure, size, width, fill=True)
+        cells, widths = fitted([header, *text], layout.measure, size, width, fill=True)
         head = Table(cells[:1], widths).wrap(width, height)[1]
         room = height - _height(title, width) - head - 2 * mm  # some slack: never a blank page
         rows_height = [head] + [max(min(ROW, room / max(len(text), 1)), LEAST_ROW)] * len(text)
     else:
-        cells, widths = _fitted([header, *text], layout.measure, size, width)
+        cells, widths = fitted([header, *text], layout.measure, size, width)
         rows_height = _heights(cells, widths, size)
     numbers = [i for i, n in enumerate(layout.measure.numbers) if n]
     style = TableStyle(
@@ -376,97 +321,3 @@ def _qr(url: str, side: float) -> Drawing:
     drawing.add(widget)
     drawing.initialFontName = FONT  # the drawing's state names a font: Helvetica by default
     return drawing
-
-
-def _pad(size: float) -> float:
-    """A cell's padding at type ``size``, and some air."""
-    return 2 * PADDING * size + 2
-
-
-def _width(text: str, size: float = 8) -> float:
-    return pdfmetrics.stringWidth(text, FONT, size)
-
-
-def _fitted(
-    text: list[list[str]], measure: _Measure, size: float, width: float, *, fill: bool = False
-) -> tuple[list[list[Any]], list[float]]:
-    """The table's cells and column widths inside ``width`` at type ``size``.  As they
-    are when every heading and value fits on one line (unless ``fill``: a sheet to write
-    on spans the page); else each column is at least its least (:meth:`_Measure.least`)
-    and the columns of text (names, games) share what is left, wrapping between words
-    (Japanese between characters); on a sheet to write on (``fill``) they share it
-    equally (:func:`_equal`)."""
-    head = [h * size + _pad(size) for h in measure.head]
-    data = [d * size + _pad(size) for d in measure.data]
-    numbers = measure.numbers
-    if not fill and sum(max(h, d) for h, d in zip(head, data, strict=True)) <= width:
-        natural = [max(h, d) for h, d in zip(head, data, strict=True)]
-        return _cells(text, natural, size), natural
-    least = measure.least(size)
-    if fill:
-        columns = _equal(least, numbers, width)
-        return _cells(text, columns, size), columns
-    spare = max(width - sum(least), 0.0)
-    wanted = [
-        0.0 if n else max(max(h, d) - m, 1.0)
-        for h, d, m, n in zip(head, data, least, numbers, strict=True)
-    ]
-    if not any(wanted):  # only numbers: the headings share the spare room
-        wanted = [max(h - m, 1.0) for h, m in zip(head, least, strict=True)]
-    total = sum(wanted)
-    columns = [m + spare * w / total for m, w in zip(least, wanted, strict=True)]
-    return _cells(text, columns, size), columns
-
-
-@functools.cache
-def _styles(size: float) -> tuple[ParagraphStyle, ParagraphStyle, ParagraphStyle]:
-    """A table's paragraph styles at type ``size`` (a point smaller): a wrapped value
-    (Japanese wraps between characters), a wrapped number, a heading (between words)."""
-    cell = ParagraphStyle(f"cell-{size}", parent=CELL, fontSize=size - 1, leading=size + 1)
-    number = ParagraphStyle(f"number-{size}", parent=cell, alignment=TA_RIGHT)
-    heading = ParagraphStyle(f"heading-{size}", parent=cell, wordWrap=None)
-    return cell, number, heading
-
-
-def _cells(text: list[list[str]], columns: list[float], size: float) -> list[list[Any]]:
-    """Headings are paragraphs, wrapping between words; so is a value too wide for its
-    column (Japanese wraps between characters).  A value that fits stays a string, drawn
-    as it is: a paragraph is laid out word by word, a thousand players' standings would
-    take seconds (numbers keep to the right by the table's style)."""
-    cell, number, heading = _styles(size)
-    room = [c - 2 * PADDING * size for c in columns]  # a cell's padding
-
-    def wrapped(v: str, r: float) -> Paragraph:
-        if NUMBER.fullmatch(v):
-            return Paragraph(escape(v), number)
-        # Latin names wrap between words where every word fits; Japanese, or a word
-        # wider than the column, between characters.
-        words = max((_width(w, size - 1) for w in v.split()), default=0) <= r and not CJK.search(v)
-        return Paragraph(escape(v), heading if words else cell)
-
-    return [
-        [Paragraph(escape(h), heading) for h in text[0]],
-        *[
-            [v if _width(v, size) <= r else wrapped(v, r) for v, r in zip(row, room, strict=True)]
-            for row in text[1:]
-        ],
-    ]
-
-
-def _equal(least: list[float], numbers: list[bool], width: float) -> list[float]:
-    """A sheet to write on: the columns of numbers as narrow as they may be, the others
-    of one width (a wider one only where a heading's word needs it)."""
-    columns = list(least)
-    room = width - sum(m for m, n in zip(least, numbers, strict=True) if n)
-    open_ = [i for i, n in enumerate(numbers) if not n]
-    while open_:
-        share = room / len(open_)
-        wide = [i for i in open_ if least[i] > share]
-        if not wide:
-            for i in open_:
-                columns[i] = share
-            break
-        for i in wide:
-            room -= least[i]
-            open_.remove(i)
-    return columns

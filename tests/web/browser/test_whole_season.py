@@ -291,6 +291,8 @@ def confirm_all(walk: Season_, night: ClubNight) -> None:
     score it, with their slip; each confirmation lands back on the rounds page."""
     page, thumb = walk.page, walk.thumb
     open_page(walk, f"/nights/{night.pk}/rounds/")
+    page.locator("#waiting").scroll_into_view_if_needed()
+    shot(page, walk.tmp_path, f"waiting-{night.pk}-375-ja")
     while page.locator("#waiting a[href*='/pin/']").count():
         href = page.get_attribute("#waiting a[href*='/pin/'] >> nth=0", "href")
         deal = Deal.objects.get(pk=int(re.search(r"/deals/(\d+)/pin/", href).group(1)))
@@ -425,8 +427,13 @@ def check_the_season(walk: Season_, finals: dict[str, set[int]]) -> None:
             assert {name: (score, rank is not None) for name, rank, score in shown} == lines
             order = [(rank is None, -score) for _name, rank, score in shown]
             assert order == sorted(order), (division, game, shown)
-            ranks = [rank for _name, rank, _score in shown if rank is not None]
-            assert ranks == list(range(1, len(ranks) + 1))
+            # Competition ranks (1, 2, 2, 4): a new figure takes its place's number; a
+            # tie the game's tie-breaks cannot part shares the rank above it.
+            ranked = [(rank, score) for _name, rank, score in shown if rank is not None]
+            for place, (rank, score) in enumerate(ranked, 1):
+                above = ranked[place - 2] if place > 1 else None
+                tied = above is not None and above[1] == score
+                assert rank == place or (tied and rank == above[0]), (division, game, ranked)
 
     # The champions: the first of division A's final table by its points (the top
     # division's final names the season's champion; ties share the title).
@@ -448,10 +455,12 @@ def check_the_season(walk: Season_, finals: dict[str, set[int]]) -> None:
     moves = {
         names[m.player_id]: m.kind for m in Move.objects.filter(season=season) if m.kind != "stay"
     }
-    b_board = [name for name, rank, _s in boards["B"]["napoleon"] if rank is not None]
-    expected = {name: "up" for name in b_board[:2]}
-    expected |= {name: "down" for name, _r, _s in boards["A"]["napoleon"][-2:]}
-    assert moves == expected, (moves, expected)
+    b_board = [(name, rank) for name, rank, _s in boards["B"]["napoleon"] if rank is not None]
+    a_board = [(name, rank) for name, rank, _s in boards["A"]["napoleon"]]
+    for kind, board in (("up", b_board), ("down", a_board[::-1])):
+        moved = {name for name, k in moves.items() if k == kind}
+        assert moved in cut(board, 2), (kind, moved, board)
+    assert set(moves.values()) <= {"up", "down"}
 
     # The standings PDF, in both languages: one titled table per game and division.
     for language in ("ja", "en"):
@@ -530,3 +539,15 @@ def keep_first_page(pdf: bytes, tmp_path, name: str) -> None:
     )
     picture = Image.open(f"{source}.png").convert("L").quantize(16)
     picture.save(Path(where) / f"{name}.png", optimize=True)
+
+
+def cut(board: list[tuple[str, int | None]], n: int) -> list[set[str]]:
+    """The sets of ``n`` names a rule "the first ``n`` of this board" may take: those
+    ranked strictly before the ``n``-th, and any of those tied with it (a tie the game's
+    tie-breaks cannot part)."""
+    from itertools import combinations
+
+    last = board[n - 1][1]
+    sure = {name for name, rank in board[: n - 1] if rank != last}
+    tied = [name for name, rank in board if rank == last]
+    return [sure | set(c) for c in combinations(tied, n - len(sure))]

@@ -133,6 +133,12 @@ class Game(ABC):
         """Who deals the next deal after ``played`` deals (``None``: the game does not say)."""
         return None
 
+    @property
+    def has_dealer(self) -> bool:
+        """Whether the game says who deals (:meth:`next_dealer`): then the first seat deals
+        first, and a club evens out who takes it over a season."""
+        return type(self).next_dealer is not Game.next_dealer
+
     def winning_sides(
         self, sides: list[list[str]], standings: Mapping[str, Standing]
     ) -> list[list[str]]:

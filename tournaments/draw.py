@@ -11,9 +11,10 @@ this season, and propose tables:
   where the numbers allow, then fewer tables;
 - over the season each pair meets as evenly as possible: the players are placed
   to minimise the repeat pairings (the sum, over every pair at a table, of the
-  times that pair has met before): a local search of swaps between tables from
-  several random starts (Pantheon's shuffled seating with a cost, as Tabbycat
-  and bridge movements balance who meets whom);
+  times that pair has met before): the round draw's search
+  (``tournaments.table_search``: swaps between tables, shaken out of each local
+  best, for 1.5 s at most; Pantheon's shuffled seating with a cost, as Tabbycat and
+  bridge movements balance who meets whom);
 - the seat order at each table is random.
 
 Decision: a guest (a player added on the night) counts like anyone else; a
@@ -24,10 +25,16 @@ night whose players cannot be split into allowed tables gets no proposal
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+
+from tournaments import table_search
+
+SECONDS = 1.5
+"""The longest the search takes: then the best found is drawn."""
 
 Pair = frozenset[int]
 """Two player ids."""
@@ -102,11 +109,10 @@ def draw(
     games: Sequence[GameSizes],
     met: Mapping[Pair, int],
     rng: random.Random,
-    starts: int = 12,
 ) -> list[ProposedTable]:
     """Propose the night's tables (see the module docstring)."""
     layout = table_sizes(len(players), games)
-    best = search(players, [size for _game, size in layout], met, rng, starts)
+    best = search(players, [size for _game, size in layout], met, rng)
     return [ProposedTable(game, table) for (game, _size), table in zip(layout, best, strict=True)]
 
 
@@ -115,49 +121,13 @@ def search(
     sizes: Sequence[int],
     met: Mapping[Pair, int],
     rng: random.Random,
-    starts: int = 12,
+    seconds: float = SECONDS,
 ) -> list[list[int]]:
-    """Tables of ``sizes`` with the fewest repeat pairings: from ``starts`` random
-    seatings, each improved by swaps (:func:`improve`); the seat order at each random."""
-    best: list[list[int]] | None = None
-    best_cost = 0
-    for _ in range(starts):
-        order = list(players)
-        rng.shuffle(order)
-        tables: list[list[int]] = []
-        for size in sizes:
-            tables.append(order[:size])
-            order = order[size:]
-        cost = improve(tables, met)
-        if best is None or cost < best_cost:
-            best, best_cost = [list(t) for t in tables], cost
-        if best_cost == 0:
-            break
-    assert best is not None
-    for table in best:
+    """Tables of ``sizes`` with the fewest repeat pairings (``tournaments.table_search``,
+    for ``seconds`` at most); the seat order at each random."""
+    weights = [[met.get(frozenset((p, q)), 0) for q in players] for p in players]
+    found, _cost = table_search.search(sizes, weights, rng, time.monotonic() + seconds)
+    tables = [[players[i] for i in t] for t in found]
+    for table in tables:
         rng.shuffle(table)
-    return best
-
-
-def improve(tables: list[list[int]], met: Mapping[Pair, int]) -> int:
-    """Swap players between tables while a swap lowers the repeat pairings; the cost left."""
-
-    def at(table: list[int], player: int, without: int | None = None) -> int:
-        return sum(
-            met.get(frozenset((player, q)), 0) for q in table if q != player and q != without
-        )
-
-    improved = True
-    while improved:
-        improved = False
-        for a, b in combinations(range(len(tables)), 2):
-            ta, tb = tables[a], tables[b]
-            for i, p in enumerate(ta):
-                for j, q in enumerate(tb):
-                    before = at(ta, p) + at(tb, q)
-                    after = at(ta, q, without=p) + at(tb, p, without=q)
-                    if after < before:
-                        ta[i], tb[j] = q, p
-                        improved = True
-                        p = q
-    return repeats(tables, met)
+    return tables

@@ -25,6 +25,7 @@ onto tables with its matches; the next round once every match of this one has fi
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,8 +35,15 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 import engine
-from tournaments import actions, corrections, divisions
-from tournaments.draw import NoDraw, Pair
+from tournaments import (
+    actions,
+    corrections,
+    divisions,
+    draw_history,
+    draw_plan,
+    round_draw,
+)
+from tournaments.draw import NoDraw
 from tournaments.games import league_game
 from tournaments.models import (
     ClubNight,
@@ -47,9 +55,8 @@ from tournaments.models import (
     Table,
     waiting_deals,
 )
-from tournaments.nights import pair_history
 from tournaments.records import Rejection, error, refusal
-from tournaments.round_draw import Seating, balanced, final, pairs, swiss
+from tournaments.round_draw import Seating
 
 METHODS = tuple(Round.Method.values)
 MOST_PLAYERS = 1000
@@ -70,6 +77,7 @@ NO_TABLES_IN = gettext_noop(
     "division %(division)s: the players here (%(n)s) cannot make the tables of this round: %(game)s takes "
     "%(sizes)s players a table (or draw the divisions together)"
 )
+NO_SIZE = gettext_noop("tables of this size: %(game)s takes %(sizes)s players a table")
 NOT_IN_SEASON = gettext_noop("%(game)s is not a game of this season")
 NO_LENGTH = gettext_noop("this game ends by its own rules: a round of it takes no number of deals")
 
@@ -83,6 +91,8 @@ class Proposal:
     method: str
     deals: int | None
     seating: Seating
+    plans: tuple[draw_plan.Plan, ...] = ()
+    """Designs the round starts following (``tournaments.draw_plan``), kept when seated."""
 
 
 def open_ended(game: str) -> bool:
@@ -130,24 +140,6 @@ def present_by_default(night: ClubNight) -> list[int]:
         return sorted(night.present.values_list("pk", flat=True))
     seated = Seat.objects.filter(match__table__round=last).values_list("player_id", flat=True)
     return sorted({*seated, *last.sat_out.values_list("pk", flat=True)})
-
-
-def met_this_night(night: ClubNight) -> dict[Pair, int]:
-    by_match: dict[int, list[int]] = {}
-    for match_id, player_id in Seat.objects.filter(match__table__club_night=night).values_list(
-        "match_id", "player_id"
-    ):
-        by_match.setdefault(match_id, []).append(player_id)
-    return pairs(list(by_match.values()))
-
-
-def sat_out_counts(night: ClubNight) -> dict[int, int]:
-    counts: dict[int, int] = {}
-    for player_id in Round.sat_out.through.objects.filter(round__club_night=night).values_list(
-        "player_id", flat=True
-    ):
-        counts[player_id] = counts.get(player_id, 0) + 1
-    return counts
 
 
 def _unfinished(number: int, open_matches: int) -> Rejection:
@@ -203,29 +195,67 @@ def propose(
     mixed: bool = False,
 ) -> Proposal:
     """Draw the night's next round (nothing written).  ``order``: the night's standings
-    so far (player ids, first first), for a Swiss round and a final.  In a season with
-    divisions each division is drawn at tables of its own, top division first (and its
-    players without one after them), unless ``mixed``."""
+    so far (player ids, first first), for a Swiss round and a final.  ``size``: every
+    table's size (the final table's, in a final; default the night's table size, else
+    the draw chooses).  In a season with divisions each division is drawn at tables of
+    its own, top division first (and its players without one after them), unless
+    ``mixed``.  The search takes ``round_draw.SECONDS`` at most in all."""
     chosen = list(players) if players else present_by_default(night)
     _check(night, game, method, chosen, deals)
     rules = engine.GAMES[game]
-    sizes, best = sorted(rules.player_counts), rules.best_players
+    sizes, best, dealer = sorted(rules.player_counts), rules.best_players, rules.has_dealer
+    if size is not None and size not in sizes:
+        raise refusal(
+            "invalid_choice", "size", NO_SIZE, game=league_game(game).label, sizes=_listed(sizes)
+        )
+    table_size = night.table_size if night.table_size in sizes else None
     rng = random.Random(seed if seed is not None else random.SystemRandom().randrange(2**31))
     place = {p: i for i, p in enumerate(order)}
-    met, season, sat = met_this_night(night), pair_history(night), sat_out_counts(night)
+    known = draw_history.known(night, game)
     tables: list[list[int]] = []
     sat_out: list[int] = []
-    for division, group in [(None, chosen)] if mixed else divisions.groups(night.season, chosen):
+    plans: list[draw_plan.Plan] = []
+    groups = [(None, chosen)] if mixed else divisions.groups(night.season, chosen)
+    end = time.monotonic() + round_draw.SECONDS
+    for i, (division, group) in enumerate(groups):
+        deadline = time.monotonic() + (end - time.monotonic()) / (len(groups) - i)
         ranked = sorted(group, key=lambda p: (place.get(p, len(place)), p))
         try:
             if method == Round.Method.SWISS:
-                drawn = swiss(ranked, sizes, best, met, season, sat, rng)
+                drawn = round_draw.swiss(
+                    ranked, sizes, best, known, rng, size=size or table_size, dealer=dealer
+                )
             elif method == Round.Method.FINAL:
-                drawn = final(ranked, size or best, others, sizes, best, met, season, sat, rng)
+                drawn = round_draw.final(
+                    ranked,
+                    size or best,
+                    others,
+                    sizes,
+                    best,
+                    known,
+                    rng,
+                    others_size=table_size,
+                    deadline=deadline,
+                    dealer=dealer,
+                )
             else:
-                drawn = balanced(group, sizes, best, met, season, sat, rng)
+                planned, plan = draw_history.planned(night, group, known, size or table_size, rng)
+                if planned is not None:
+                    drawn = Seating(planned, [])
+                    plans += [plan] if plan else []
+                else:
+                    drawn = round_draw.balanced(
+                        group,
+                        sizes,
+                        best,
+                        known,
+                        rng,
+                        size=size or table_size,
+                        deadline=deadline,
+                        dealer=dealer,
+                    )
         except NoDraw:
-            where = {"game": league_game(game).label, "sizes": ", ".join(map(str, sizes))}
+            where = {"game": league_game(game).label, "sizes": _listed(sizes)}
             if division is None:
                 raise refusal("no_draw", "players", NO_TABLES, n=len(group), **where) from None
             raise refusal(
@@ -235,7 +265,11 @@ def propose(
         sat_out += drawn.sat_out
     seating = Seating(tables, sat_out)
     last = current(night)
-    return Proposal((last.number if last else 0) + 1, game, method, deals, seating)
+    return Proposal((last.number if last else 0) + 1, game, method, deals, seating, tuple(plans))
+
+
+def _listed(sizes: Sequence[int]) -> str:
+    return ", ".join(map(str, sizes))
 
 
 def seat(night: ClubNight, proposal: Proposal, user: Any = None) -> Round:
@@ -284,6 +318,14 @@ def seat(night: ClubNight, proposal: Proposal, user: Any = None) -> Round:
                 )
                 raise Rejection(tuple(placed)) from None
         made.sat_out.set([players[p] for p in proposal.seating.sat_out])
+        if proposal.plans:  # a design begun: later rounds follow it while the night does
+            kept = [
+                p
+                for p in draw_plan.stored(night.draw_plan)
+                if not any(p.players & q.players for q in proposal.plans)
+            ]
+            night.draw_plan = draw_plan.to_store([*kept, *proposal.plans])
+            night.save(update_fields=["draw_plan"])
     return made
 
 

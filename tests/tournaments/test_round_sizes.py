@@ -12,7 +12,7 @@ import pytest
 
 import engine
 from tournaments.draw import NoDraw
-from tournaments.round_draw import balanced, final, layouts, swiss
+from tournaments.round_draw import History, balanced, final, layouts, swiss
 
 GAMES = sorted(engine.GAMES)
 
@@ -38,9 +38,7 @@ def test_seven_play_four_and_three_at_a_game_of_three_to_five():
             list(range(1, 8)),
             sorted(rules.player_counts),
             rules.best_players,
-            {},
-            {},
-            {},
+            History(),
             random.Random(1),
         )
         assert sorted(map(len, drawn.tables), reverse=True) == [4, 3] and drawn.sat_out == []
@@ -48,9 +46,7 @@ def test_seven_play_four_and_three_at_a_game_of_three_to_five():
             list(range(1, 8)),
             sorted(rules.player_counts),
             rules.best_players,
-            {},
-            {},
-            {},
+            History(),
             random.Random(1),
         )
         assert ranked.tables == [[1, 2, 3, 4], [5, 6, 7]] and ranked.sat_out == []
@@ -85,7 +81,7 @@ def test_the_old_sizes_stand_where_one_size_already_seated_everyone():
 def test_players_sit_out_only_when_no_split_seats_everyone(players, sizes, seated):
     assert most_seated(players, frozenset(sizes)) == sum(seated) < players
     assert layouts(players, sizes, 4)[0] == seated
-    drawn = balanced(list(range(players)), sizes, 4, {}, {}, {}, random.Random(2))
+    drawn = balanced(list(range(players)), sizes, 4, History(), random.Random(2))
     assert len(drawn.sat_out) == players - sum(seated)
 
 
@@ -99,7 +95,7 @@ def test_sitting_out_goes_round_when_no_split_seats_everyone():
     players = list(range(100, 113))
     sat: dict[int, int] = {}
     for number in range(13):
-        drawn = balanced(players, [6], 6, {}, {}, sat, random.Random(number))
+        drawn = balanced(players, [6], 6, History(sat=sat), random.Random(number))
         assert [len(t) for t in drawn.tables] == [6, 6] and len(drawn.sat_out) == 1
         out = drawn.sat_out[0]
         assert sat.get(out, 0) == 0
@@ -111,7 +107,7 @@ def test_a_final_draws_the_others_whole_too():
     napoleon = engine.GAMES["napoleon"]
     order = list(range(1, 12))  # 11: the top 4 at the final table, 7 others at 4 + 3
     drawn = final(
-        order, 4, "balanced", sorted(napoleon.player_counts), 4, {}, {}, {}, random.Random(3)
+        order, 4, "balanced", sorted(napoleon.player_counts), 4, History(), random.Random(3)
     )
     assert drawn.tables[0] == [1, 2, 3, 4]
     assert sorted(map(len, drawn.tables[1:])) == [3, 4] and drawn.sat_out == []

@@ -73,6 +73,30 @@ class ClubNight(models.Model):
         ),
     )
 
+    table_size = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "Optional: every table of this night's rounds seats this many (a tournament "
+            "day at tables of 4); whoever does not fit sits out, in turn. Empty: the draw "
+            "picks the sizes nearest the game's best that keep the most pairs apart."
+        ),
+    )
+    rounds_planned = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "Optional: how many rounds the night plays. With the attendance taken and a "
+            "table size, the draw can follow a schedule in which nobody meets twice."
+        ),
+    )
+    draw_plan = models.JSONField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The known design the night's rounds follow (tournaments.draw_plan).",
+    )
+
     class Meta:
         ordering = ["-date", "-id"]  # two nights on one date: the later made first
         verbose_name = pgettext_lazy("model", "club night")

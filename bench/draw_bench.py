@@ -74,8 +74,10 @@ def night(
         rng = random.Random(seed)
         if declared:
             start = time.perf_counter()
-            drawn = round_draw.play_night(
-                [list(range(players))] * rounds, [size], size, rng, size=size, declared=True
+            drawn = list(
+                round_draw.play_night(
+                    [list(range(players))] * rounds, [size], size, rng, size=size, declared=True
+                )
             )
             times.append((time.perf_counter() - start) / rounds)
             found.append(draw_measures.measure([d.tables for d in drawn]))
@@ -150,7 +152,7 @@ def forty(seeds: int) -> None:
     for name, (attendance, size) in cases.items():
         times = []
         for seed in range(seeds):
-            night = round_draw.night_rounds(
+            night = round_draw.play_night(
                 attendance, sizes, best, random.Random(seed), size=size, declared=bool(size)
             )
             while True:

@@ -88,16 +88,20 @@ def measure(rounds: Sequence[Tables]) -> Measures:
 
 
 def by_round(rounds: Sequence[Tables]) -> list[Measures]:
-    """Each round's measures: the night up to and including it (one pass)."""
+    """Each round's measures: the night up to and including it (one pass, each figure
+    kept up to date as the rounds are counted in)."""
     met: Counter[frozenset[int]] = Counter()
     counts: dict[int, tuple[Counter[int], Counter[int]]] = {}
     off: dict[int, tuple[bool, bool]] = {}
     before: set[frozenset[int]] = set()
-    consecutive = 0
+    most = excess = consecutive = seat_off = first_off = 0
     out = []
     for tables in rounds:
         now = round_pairs(tables)
-        met.update(now)
+        for pair in now:
+            met[pair] += 1
+            most = max(most, met[pair])
+            excess += met[pair] > 1
         consecutive += len(before & now)
         before = now
         for table in tables:
@@ -105,16 +109,12 @@ def by_round(rounds: Sequence[Tables]) -> list[Measures]:
                 seats, sizes = counts.setdefault(player, (Counter(), Counter()))
                 seats[seat] += 1
                 sizes[len(table)] += 1
-                off[player] = (off_balance(seats, sizes), off_balance(seats, sizes, True))
-        out.append(
-            Measures(
-                most_met=max(met.values(), default=0),
-                excess=sum(m - 1 for m in met.values()),
-                consecutive=consecutive,
-                seat_off=sum(any_seat for any_seat, _first in off.values()),
-                first_seat_off=sum(first for _any, first in off.values()),
-            )
-        )
+                was_off, was_first = off.get(player, (False, False))
+                is_off, is_first = off_balance(seats, sizes), off_balance(seats, sizes, True)
+                seat_off += is_off - was_off
+                first_off += is_first - was_first
+                off[player] = (is_off, is_first)
+        out.append(Measures(most, excess, consecutive, seat_off, first_off))
     return out
 
 

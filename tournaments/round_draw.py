@@ -336,37 +336,12 @@ def play_night(
     declared: bool = False,
     seconds: float = SECONDS,
     dealer: bool = False,
-) -> list[Seating]:
-    """A whole night of balanced rounds drawn one by one without the database (the bench,
-    the checker's tests): ``attendance`` lists who plays each round.  ``declared``: the
-    night's rounds and players were declared up front (at ``size`` a table), so a known
-    design is followed while the attendance stays as declared (``tournaments.draw_plan``)."""
-    return list(
-        night_rounds(
-            attendance,
-            sizes,
-            best,
-            rng,
-            size=size,
-            declared=declared,
-            seconds=seconds,
-            dealer=dealer,
-        )
-    )
-
-
-def night_rounds(
-    attendance: Sequence[Sequence[int]],
-    sizes: Sequence[int],
-    best: int,
-    rng: random.Random,
-    *,
-    size: int | None = None,
-    declared: bool = False,
-    seconds: float = SECONDS,
-    dealer: bool = False,
 ) -> Iterator[Seating]:
-    """:func:`play_night`'s rounds, each drawn when asked for (the bench times each)."""
+    """A whole night of balanced rounds drawn one by one without the database (the bench,
+    the checker's tests), each round drawn when asked for (the bench times each):
+    ``attendance`` lists who plays each round.  ``declared``: the night's rounds and
+    players were declared up front (at ``size`` a table), so a known design is followed
+    while the attendance stays as declared (``tournaments.draw_plan``)."""
     history = History()
     plan = (
         draw_plan.start(attendance[0], size, len(attendance), rng)

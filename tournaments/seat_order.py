@@ -73,12 +73,17 @@ def _least(table: Sequence[int], seats: Mapping[int, Seats], dealer: bool) -> tu
     costs = [
         [seat_cost(seats.get(p, Seats()), s, k, dealer) for s in range(1, k + 1)] for p in table
     ]
-    free = _free_match(costs)
-    if free is not None:  # every player in a seat that costs nothing: no search needed
-        seated = [0] * k
-        for p, s in enumerate(free):
-            seated[s] = table[p]
-        return seated, 0
+    free = _free_match(costs)  # every player in a seat that costs nothing: no search
+    seat_of, least = (free, 0) if free is not None else _search(costs)
+    seated = [0] * k
+    for p, s in enumerate(seat_of):
+        seated[s] = table[p]
+    return seated, least
+
+
+def _search(costs: list[list[int]]) -> tuple[list[int], int]:
+    """Each player's seat (an index) at the least total cost, and that cost."""
+    k = len(costs)
     full = (1 << k) - 1
     # best[mask]: the least cost of seating the first popcount(mask) players in ``mask``.
     best: list[int | None] = [None] * (full + 1)
@@ -97,13 +102,12 @@ def _least(table: Sequence[int], seats: Mapping[int, Seats], dealer: bool) -> tu
             step = best[mask | bit]
             if step is None or total < step:
                 best[mask | bit], came[mask | bit] = total, s
-    seated: list[int] = [0] * k
+    seat_of = [0] * k
     mask = full
     for p in range(k - 1, -1, -1):
-        s = came[mask]
-        seated[s] = table[p]
-        mask &= ~(1 << s)
-    return seated, best[full] or 0
+        seat_of[p] = came[mask]
+        mask &= ~(1 << came[mask])
+    return seat_of, best[full] or 0
 
 
 def _free_match(costs: list[list[int]]) -> list[int] | None:
@@ -112,6 +116,10 @@ def _free_match(costs: list[list[int]]) -> list[int] | None:
     holder: list[int | None] = [None] * k
 
     def place(p: int, tried: set[int]) -> bool:
+        for s in range(k):  # an empty seat first: a table with no history keeps its order
+            if costs[p][s] == 0 and holder[s] is None:
+                holder[s] = p
+                return True
         for s in range(k):
             if costs[p][s] == 0 and s not in tried:
                 tried.add(s)

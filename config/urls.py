@@ -109,6 +109,11 @@ urlpatterns = [
         downloads.night_export,
         name="night_export",
     ),
+    re_path(
+        rf"^nights/(?P<pk>\d+)/seating\.(?P<fmt>{downloads.FORMATS})$",
+        downloads.night_seating,
+        name="night_seating",
+    ),
     path("matches/<int:pk>/paper.pdf", draw.paper_sheet, name="paper_sheet"),
     path("nights/<int:pk>/paper.pdf", draw.night_paper, name="night_paper"),
     path("nights/<int:pk>/slips/", pins.pin_slips_page, name="pin_slips"),

@@ -1,7 +1,10 @@
 """Downloads: a match's score sheet and a season's standings in every format of
-``scoring.exports.EXPORTERS``, and a blank paper sheet per game."""
+``scoring.exports.EXPORTERS``, a night's standings and seating, and a blank paper sheet
+per game."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
 
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
@@ -18,9 +21,10 @@ from scoring.queries import readable_match
 from scoring.ratings import scope_for
 from scoring.sheets import match_sheet
 from scoring.tasks import season_file
+from tournaments import draw_measures, seatings
 from tournaments.access import visible
 from tournaments.games import LEAGUE_GAMES
-from tournaments.models import ClubNight, Season
+from tournaments.models import ClubNight, Player, Season
 from tournaments.names import night_label
 
 FORMATS = "|".join(EXPORTERS)
@@ -131,3 +135,56 @@ def night_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
     ]
     document = Document(_("Standings"), title, header, rows)
     return download(document, fmt, f"night-{night.date:%Y-%m-%d}-{night.pk}-standings")
+
+
+@require_safe
+def night_seating(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
+    """Who sat where, round by round, with the draw's own measures of each round in the
+    title lines: the file ``manage.py check_draw`` (``ops/draw_check.py``) reads, whose
+    columns ``docs/draw-check.md`` defines by position."""
+    night = get_object_or_404(
+        visible(ClubNight.objects.select_related("season__club"), request.user), pk=pk
+    )
+    rounds = seatings.of_night(night)
+    ids = {p for r in rounds for group in (*r.tables, r.sat_out) for p in group}
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
+    title = [
+        f"{night.season.club.name} – {night.season.name}",
+        f"{night_label(night)} · " + _("Seating") + " · " + exports.exported_line(),
+        *seating_measures(rounds),
+    ]
+    document = Document(_("Seating"), title, seating_header(), seating_rows(rounds, names))
+    return download(document, fmt, f"night-{night.date:%Y-%m-%d}-{night.pk}-seating")
+
+
+def seating_header() -> list[str]:
+    """The seating export's headings (in the reader's language: a reader of the file
+    goes by the columns' positions, never by these words)."""
+    return [_("Round"), _("Table"), _("Seat"), _("Player ID"), _("Player"), _("Note")]
+
+
+def seating_rows(rounds: Sequence[seatings.Seated], names: Mapping[int, str]) -> list[list[Cell]]:
+    """One row a seat (round, table 1, 2, … in the round's order, seat 1 = the first
+    dealer, player id, name, empty), then one a player who sat out (table and seat empty)."""
+    rows: list[list[Cell]] = []
+    for r in rounds:
+        for table, players in enumerate(r.tables, 1):
+            for seat, player in enumerate(players, 1):
+                rows.append([r.number, table, seat, player, names.get(player, ""), ""])
+        for player in r.sat_out:
+            rows.append([r.number, None, None, player, names.get(player, ""), _("Sat out")])
+    return rows
+
+
+def seating_measures(rounds: Sequence[seatings.Seated]) -> list[str]:
+    """Each round's measures as the draw reports them (``tournaments.draw_measures``), in words."""
+    lines = []
+    for r, m in zip(rounds, draw_measures.by_round([r.tables for r in rounds]), strict=True):
+        label = _("Round %(n)s") % {"n": r.number} if r.number else _("Tables")
+        words = _(
+            "most times a pair met: %(most_met)s · excess meetings: %(excess)s · "
+            "consecutive repeats: %(consecutive)s · players off seat balance: %(seat_off)s · "
+            "off balance in seat 1: %(first_seat_off)s"
+        )
+        lines.append(f"{label}: " + words % m.as_json())
+    return lines

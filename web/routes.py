@@ -158,6 +158,7 @@ ROUTES.update(
         # A player's own night: its readers, and whoever holds a link of one of its tables.
         "my_night": Route("night", read(CLUB | {Role.LINK}, **PRIVATE)),
         "night_export": Route("night", read(CLUB, **PRIVATE)),
+        "night_seating": Route("night", read(CLUB, **PRIVATE)),
         "night_tables": Route("night", read(CLUB, **PRIVATE)),
         "night_paper": Route("night", read(CLUB, **PRIVATE)),
         "match": Route("match", read(CLUB, **PRIVATE)),

@@ -23,6 +23,7 @@ from web.pages import (
     head_to_head,
     league,
     my_night,
+    pairs,
     pins,
     rounds,
     setup,
@@ -102,6 +103,7 @@ urlpatterns = [
     path("nights/<int:pk>/draw/", draw.night_draw, name="night_draw"),
     path("nights/<int:pk>/tables/", draw.night_tables, name="night_tables"),
     path("nights/<int:pk>/rounds/", rounds.night_rounds, name="night_rounds"),
+    path("nights/<int:pk>/pairs/", pairs.night_pairs, name="night_pairs"),
     path("nights/<int:pk>/live/", rounds.night_live, name="night_live"),
     path("nights/<int:pk>/me/", my_night.my_night, name="my_night"),
     re_path(

@@ -197,8 +197,13 @@ def who(rounds: list[tuple[int, Round]]) -> list[str]:
 
 
 def read_file(path: str) -> list[tuple[int, Round]]:
-    with open(path, encoding="utf-8-sig", newline="") as file:
-        return read_rounds(file)
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as file:
+            return read_rounds(file)
+    except UnicodeDecodeError:
+        raise DrawFileError(
+            "not CSV text (an XLSX or a PDF?): download the seating as CSV"
+        ) from None
 
 
 COLUMNS = ["round", "seated", "tables", *MEASURES]

@@ -38,6 +38,7 @@ from django.db.models import Count, Max, Q, Sum
 from django.utils.translation import get_language
 
 import engine
+from scoring import draw_figures
 from scoring.models import MatchStanding
 from tournaments import progress
 from tournaments.games import label
@@ -295,6 +296,9 @@ def live(night: ClubNight, admin: bool) -> dict[str, Any]:
                 "deals": current.deals,
                 "sat_out": [p.display_name for p in sitting],
                 "sat_out_ids": [p.pk for p in sitting],
+                # The draw's figures, the night up to this round (changed only when a
+                # round is seated: the ETag's rounds and matches).
+                "fairness": draw_figures.live_json(night),
             }
             if current
             else None

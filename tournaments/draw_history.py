@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 import engine
@@ -41,24 +42,38 @@ def _season_first(seats: dict[int, seat_order.Seats], seated: seatings.Seated) -
                 mine.season_share += Fraction(1, len(table))
 
 
+@dataclass(frozen=True)
+class Planned:
+    """A group's next round by a design: its tables, the plan, whether the plan begins
+    with this round (then the round keeps it when seated), and which of its rounds."""
+
+    tables: list[list[int]]
+    plan: draw_plan.Plan
+    new: bool
+    number: int
+
+
 def planned(
     night: ClubNight,
     group: Sequence[int],
     known: round_draw.History,
     size: int | None,
     rng: random.Random,
-) -> tuple[list[list[int]] | None, draw_plan.Plan | None]:
-    """The group's next round by the night's plan, and the plan when it starts now (round
-    1 of a night whose rounds, attendance and table size were declared)."""
+) -> Planned | None:
+    """The group's next round by the night's plan, or by a plan that begins now (round 1
+    of a night whose rounds, attendance and table size were declared); None: drawn by
+    search."""
     mine = set(group)
     played = [[t for t in r if mine & set(t)] for r in known.rounds]
     played = [r for r in played if r]
     for plan in draw_plan.stored(night.draw_plan):
         if plan.players == mine:
-            return draw_plan.follow(plan, group, played), None
+            tables = draw_plan.follow(plan, group, played)
+            return Planned(tables, plan, False, len(played) + 1) if tables else None
     if played or not night.rounds_planned or not size:
-        return None, None
-    if set(group) != set(night.present.values_list("pk", flat=True)):
-        return None, None  # not the attendance declared
+        return None
+    if mine != set(night.present.values_list("pk", flat=True)):
+        return None  # not the attendance declared
     begun = draw_plan.start(group, size, night.rounds_planned, rng)
-    return (draw_plan.follow(begun, group, []) if begun else None), begun
+    tables = draw_plan.follow(begun, group, []) if begun else None
+    return Planned(tables, begun, True, 1) if begun and tables else None

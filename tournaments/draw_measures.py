@@ -128,10 +128,14 @@ def excess_floor(players: int, tables: Sequence[int], rounds: int) -> int:
 def best_known(players: int, tables: Sequence[int], rounds: int) -> int | None:
     """The fewest excess meetings known to be reachable for a night of ``rounds`` rounds of
     ``players`` at ``tables`` (each round's sizes): 0 where the library of designs holds a
-    schedule in which nobody meets twice, or where a round-by-round draw meets the counting
-    floor; ``None``: not known."""
-    if len(set(tables)) == 1 and sum(tables) == players:
-        if designs.schedule(players, tables[0], rounds) is not None:
-            return 0
+    schedule in which nobody meets twice; the counting floor for one round, and past the
+    end of a design in which every pair meets once (each further round's pairs all meet
+    again, no more); ``None``: not known."""
     floor_ = excess_floor(players, tables, rounds)
+    if len(set(tables)) == 1 and sum(tables) == players:
+        size = tables[0]
+        if designs.schedule(players, size, rounds) is not None:
+            return 0
+        if designs.most_rounds(players, size) * (size - 1) == players - 1:
+            return floor_  # a design in which every pair meets once, then any rounds
     return floor_ if rounds <= 1 else None

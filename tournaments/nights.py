@@ -18,7 +18,13 @@ import engine
 from tournaments import access, actions, divisions
 from tournaments.draw import GameSizes, NoDraw, Pair, ProposedTable, draw
 from tournaments.models import ClubNight, Match, Player, Season, Seat, Table
-from tournaments.models.nights import FINAL_TAKEN
+from tournaments.models.nights import (
+    FINAL_TAKEN,
+    ROUNDS_OUT,
+    ROUNDS_PLANNED,
+    TABLE_SIZE_OUT,
+    TABLE_SIZES,
+)
 from tournaments.names import unique_handle
 from tournaments.records import Rejection, error
 
@@ -26,13 +32,26 @@ from tournaments.records import Rejection, error
 def save_night(night: ClubNight) -> ClubNight:
     """Store a new or changed club night, as the pages and the API do.  A season has one
     final night: under the season's row lock a second is refused, so that two
-    administrators marking two nights at once store one final and get an answer each."""
+    administrators marking two nights at once store one final and get an answer each.
+    A table size or rounds planned out of bounds is refused, nothing stored."""
+    _check_plan(night)
     with transaction.atomic():
         Season.objects.select_for_update().filter(pk=night.season_id).first()
         if night.final and ClubNight.final_taken(night.season_id, night.pk):
             raise Rejection((error("final_taken", "final", FINAL_TAKEN),))
         night.save()
     return night
+
+
+def _check_plan(night: ClubNight) -> None:
+    """The night's table size and rounds planned, when given, within their bounds."""
+    for field, (low, high), problem in [
+        ("table_size", TABLE_SIZES, TABLE_SIZE_OUT),
+        ("rounds_planned", ROUNDS_PLANNED, ROUNDS_OUT),
+    ]:
+        value = getattr(night, field)
+        if value is not None and not (isinstance(value, int) and low <= value <= high):
+            raise Rejection((error("out_of_range", field, problem),))
 
 
 def game_sizes(names: Sequence[str]) -> list[GameSizes]:

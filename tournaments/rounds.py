@@ -93,6 +93,8 @@ class Proposal:
     seating: Seating
     plans: tuple[draw_plan.Plan, ...] = ()
     """Designs the round starts following (``tournaments.draw_plan``), kept when seated."""
+    designs: tuple[tuple[str, int, int], ...] = ()
+    """The known designs the round follows: (name, which round of it, of how many)."""
 
 
 def open_ended(game: str) -> bool:
@@ -215,6 +217,7 @@ def propose(
     tables: list[list[int]] = []
     sat_out: list[int] = []
     plans: list[draw_plan.Plan] = []
+    designs: list[tuple[str, int, int]] = []
     groups = [(None, chosen)] if mixed else divisions.groups(night.season, chosen)
     end = time.monotonic() + round_draw.SECONDS
     for i, (division, group) in enumerate(groups):
@@ -239,10 +242,11 @@ def propose(
                     dealer=dealer,
                 )
             else:
-                planned, plan = draw_history.planned(night, group, known, size or table_size, rng)
+                planned = draw_history.planned(night, group, known, size or table_size, rng)
                 if planned is not None:
-                    drawn = Seating(planned, [])
-                    plans += [plan] if plan else []
+                    drawn = Seating(planned.tables, [])
+                    plans += [planned.plan] if planned.new else []
+                    designs.append((planned.plan.design, planned.number, len(planned.plan.rounds)))
                 else:
                     drawn = round_draw.balanced(
                         group,
@@ -265,7 +269,8 @@ def propose(
         sat_out += drawn.sat_out
     seating = Seating(tables, sat_out)
     last = current(night)
-    return Proposal((last.number if last else 0) + 1, game, method, deals, seating, tuple(plans))
+    number = (last.number if last else 0) + 1
+    return Proposal(number, game, method, deals, seating, tuple(plans), tuple(designs))
 
 
 def _listed(sizes: Sequence[int]) -> str:

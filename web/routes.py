@@ -200,6 +200,7 @@ ROUTES.update(
         "season_close": Route("season", page(ADMINS, ADMINS, **ADMIN_PAGE)),
         "night_draw": Route("night", page(ADMINS, ADMINS, **ADMIN_PAGE)),
         "night_rounds": Route("night", page(ADMINS, ADMINS, **ADMIN_PAGE)),
+        "night_pairs": Route("night", read(ADMINS, **ADMIN_PAGE)),
         "pin_slips": Route("night", read(ADMINS, **ADMIN_PAGE)),
         "restore_deal": Route("deal", post(ADMINS, **ADMIN_PAGE)),
         "reopen_match": Route("match", post(ADMINS, **ADMIN_PAGE)),
@@ -231,6 +232,7 @@ ROUTES.update(
         "clubnight-detail": Route("night", api_object()),
         "clubnight-live": Route("night", read(CLUB, **PRIVATE)),
         "clubnight-standings": Route("night", read(CLUB, **PRIVATE)),
+        "clubnight-measures": Route("night", read(CLUB, **PRIVATE)),
         "clubnight-rounds": Route(
             "night", {"GET": Access(CLUB, anonymous=404), "POST": api_change(ADMINS)}
         ),

@@ -27,6 +27,19 @@
         (!r.deals ? "" : " · " + (r.deals === 1 ? labels.dealsOne
           : labels.dealsMany.replace("%s", r.deals)))
       : "";
+    // The draw's figures (the night up to this round): a figure to worry about in bold,
+    // starting with ⚠ (scoring/draw_figures.py says the words).
+    var fair = r && r.fairness;
+    var figures = [];
+    if (fair) {
+      figures.push(el("span", labels.draw + ":", "figures-label"));
+      fair.parts.forEach(function (part, i) {
+        figures.push(document.createTextNode(i ? " · " : " "));
+        figures.push(el(part.bad ? "strong" : "span", part.text, part.bad ? "figure bad" : "figure"));
+      });
+    }
+    fill("live-fairness", figures);
+    document.getElementById("live-fairness").hidden = !fair;
     fill("live-tables", data.tables.map(function (t) {
       var li = el("li", null, (t.finished ? "done" : "") + (t.behind ? " behind" : ""));
       li.appendChild(el("strong", t.name));

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -15,6 +16,15 @@ from tournaments.names import night_label
 
 FINAL_TAKEN = gettext_noop("The season has its final night already.")
 """The refusal of a second final night (the model's check and ``nights.save_night``'s)."""
+TABLE_SIZES = (2, 8)
+"""A night's or a round's table size: 2 to 8 players (the league's games' sizes)."""
+ROUNDS_PLANNED = (1, 20)
+TABLE_SIZE_OUT = gettext_noop(
+    "A table seats 2 to 8 players: write a number from 2 to 8, or leave it empty."
+)
+ROUNDS_OUT = gettext_noop(
+    "A night plays 1 to 20 rounds: write a number from 1 to 20, or leave it empty."
+)
 
 
 class ClubNight(models.Model):
@@ -76,6 +86,7 @@ class ClubNight(models.Model):
     table_size = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
+        validators=[MinValueValidator(TABLE_SIZES[0]), MaxValueValidator(TABLE_SIZES[1])],
         help_text=_(
             "Optional: every table of this night's rounds seats this many (a tournament "
             "day at tables of 4); whoever does not fit sits out, in turn. Empty: the draw "
@@ -85,6 +96,7 @@ class ClubNight(models.Model):
     rounds_planned = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
+        validators=[MinValueValidator(ROUNDS_PLANNED[0]), MaxValueValidator(ROUNDS_PLANNED[1])],
         help_text=_(
             "Optional: how many rounds the night plays. With the attendance taken and a "
             "table size, the draw can follow a schedule in which nobody meets twice."

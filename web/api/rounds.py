@@ -1,6 +1,7 @@
-"""The API of a club night in rounds (issue 25): draw and list rounds, the night's
-standings across tables, the room display's data (with an ETag: a poll while nothing
-changed answers 304 without a body)."""
+"""The API of a club night in rounds (issue 25): draw and list rounds (each with its
+draw's figures, issue 57), the night's and the season's figures, the night's standings
+across tables, the room display's data (with an ETag: a poll while nothing changed
+answers 304 without a body)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,10 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scoring import finals
+from scoring import draw_figures, finals
 from scoring import night as night_data
 from scoring.tasks import live_refresher
-from tournaments import access, divisions, rounds
+from tournaments import access, divisions, rounds, seatings
 from tournaments.models import ClubNight, Match, Round, Season
 from tournaments.records import Rejection
 from web.api.base import deny, rejection_response
@@ -43,7 +44,9 @@ class RoundInputSerializer(serializers.Serializer):
         required=False,
         min_value=2,
         max_value=rounds.MOST_PLAYERS,
-        help_text="The final table's size (final).",
+        help_text="Table size, any method: every table seats this many; the rest sit out in "
+        "turn; default the night's table size, else the draw chooses (final: the final "
+        "table's size, default the game's best number).",
     )
     others = serializers.ChoiceField(
         choices=["balanced", "sit_out"],
@@ -62,7 +65,27 @@ class RoundInputSerializer(serializers.Serializer):
     )
 
 
-def round_json(round_: Round) -> dict[str, Any]:
+MEASURES = (
+    "``measures``: the draw's figures, the night up to and including the round: "
+    "``most_met`` (the most rounds any two players sat at one table), ``excess`` "
+    "(meetings beyond each pair's first), ``consecutive`` (pairs together in a round and "
+    "the next), ``seat_off`` and ``first_seat_off`` (players whose count in some seat, or "
+    "in seat 1, is outside the fair range), ``best_known`` (the fewest excess meetings "
+    "known to be reachable for these players, tables and rounds; null: not known)."
+)
+
+
+def _figures(found: draw_figures.Figures | None) -> dict[str, Any] | None:
+    return found.as_json() if found else None
+
+
+def round_json(
+    round_: Round, figures: draw_figures.Figures | None = None, *, read: bool = True
+) -> dict[str, Any]:
+    """The round as seated, with its ``measures`` (``figures``; with ``read``, read when
+    not given)."""
+    if figures is None and read:
+        figures = draw_figures.by_round(seatings.of_night(round_.club_night)).get(round_.number)
     matches = (
         Match.objects.filter(table__round=round_)
         .select_related("table")
@@ -92,6 +115,7 @@ def round_json(round_: Round) -> dict[str, Any]:
         ],
         "sat_out": sorted(round_.sat_out.values_list("pk", flat=True)),
         "ended_early_reason": round_.ended_early_reason,
+        "measures": _figures(figures),
     }
 
 
@@ -127,10 +151,12 @@ class RoundsMixin:
     def rounds(self, request: Request, pk: str | None = None) -> Response:
         """GET: the night's rounds.  POST: draw **and** seat the next round in one
         transaction (a league administrator); 409 while a match of the current round is
-        unfinished."""
+        unfinished.  Each round has its draw's ``measures`` (see ``measures/``)."""
         night: ClubNight = self.get_object()  # type: ignore[attr-defined]
         if request.method == "GET":
-            return Response([round_json(r) for r in night.rounds.order_by("number")])
+            figures = draw_figures.by_round(seatings.of_night(night))
+            listed = night.rounds.order_by("number").select_related("club_night")
+            return Response([round_json(r, figures.get(r.number), read=False) for r in listed])
         deny(access.can_administer(request.user, night), ADMINS_ONLY)
         payload = RoundInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
@@ -155,6 +181,28 @@ class RoundsMixin:
         except Rejection as rejection:
             return rejection_response(rejection)
         return Response(_with_seeds(round_json(made), *drawn[0]), status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: dict}, description=MEASURES)
+    @action(detail=True, methods=["get"], filter_backends=[])
+    def measures(self, request: Request, pk: str | None = None) -> Response:
+        """How fair the draw has been: ``{"night_measures", "season_measures", "rounds":
+        [{"number", "measures"}]}``: the night's figures (all its rounds), the season's
+        (every round of the season so far, nights in order; no ``best_known``), each
+        round's (the night up to it); null before any round.  Each holds ``most_met``,
+        ``excess``, ``consecutive``, ``seat_off``, ``first_seat_off``, ``best_known``."""
+        night: ClubNight = self.get_object()  # type: ignore[attr-defined]
+        tonight = seatings.of_night(night)
+        by_round = draw_figures.by_round(tonight)
+        return Response(
+            {
+                "night_measures": _figures(draw_figures.figures(tonight)),
+                "season_measures": _figures(draw_figures.of_season(night.season)),
+                "rounds": [
+                    {"number": number, "measures": found.as_json()}
+                    for number, found in by_round.items()
+                ],
+            }
+        )
 
     @extend_schema(responses={200: dict})
     @action(detail=True, methods=["get"], filter_backends=[])

@@ -160,7 +160,7 @@ class ClubNightSerializer(SavedByItsAction, serializers.ModelSerializer):
     class Meta:
         model = ClubNight
         fields = ["id", "season", "date", "name", "venue", "deals_per_match", "standings"]
-        fields += ["rank_points", "final"]
+        fields += ["rank_points", "final", "table_size", "rounds_planned"]
 
 
 class TableSerializer(AccountFieldsForAdministrators, serializers.ModelSerializer):

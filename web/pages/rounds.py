@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core import signing
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,12 +18,22 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 import engine
-from scoring import finals
+from scoring import draw_figures, finals
 from scoring import night as night_data
-from tournaments import access, confirmation, divisions, progress, rounds, table_links
+from tournaments import (
+    access,
+    confirmation,
+    divisions,
+    draw_plan,
+    progress,
+    rounds,
+    seatings,
+    table_links,
+)
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import ClubNight, Match, Player, Round
+from tournaments.models.nights import TABLE_SIZES
 from tournaments.names import reading_order
 from tournaments.records import Rejection
 from tournaments.round_draw import Seating
@@ -33,6 +44,8 @@ from web.pages.tables import qr_svg
 
 
 def _rounds(night: ClubNight) -> list[dict[str, Any]]:
+    """The night's rounds, last first, each with its tables and its draw's figures."""
+    figures = draw_figures.by_round(seatings.of_night(night))
     out = []
     for round_ in night.rounds.order_by("-number").prefetch_related("sat_out"):
         matches = (
@@ -48,7 +61,7 @@ def _rounds(night: ClubNight) -> list[dict[str, Any]]:
             m.progress = progress.said(m)  # type: ignore[attr-defined]
             m.goal = engine.GAMES[m.game].goal  # type: ignore[attr-defined]
             m.final = final.get(m.pk, "")  # type: ignore[attr-defined]
-        out.append({"round": round_, "matches": listed})
+        out.append({"round": round_, "matches": listed, "figures": figures.get(round_.number)})
     return out
 
 
@@ -110,9 +123,15 @@ def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
             "waiting": _waiting(request, current),
             "open_ended": [g for g in night.season.games if rounds.open_ended(g)],
             "has_divisions": night.season.divisions.exists(),
+            "season_figures": draw_figures.of_season(night.season),
+            "sizes": _bounds(),
         },
         status=400 if problems else 200,
     )
+
+
+def _bounds() -> dict[str, int]:
+    return {"low": TABLE_SIZES[0], "high": TABLE_SIZES[1]}
 
 
 def _waiting(request: HttpRequest, current: Round | None) -> list[tuple[Any, bool]]:
@@ -139,14 +158,15 @@ def _form(request: HttpRequest, night: ClubNight) -> dict[str, Any]:
             "mixed": request.POST.get("mixed") == "1",
         }
     game = last.game if last else (night.season.games or [""])[0]
-    method = "swiss" if last else "balanced"
+    # After round 1 a Swiss round, unless the night plays a planned number of rounds.
+    method = "swiss" if last and not night.rounds_planned else "balanced"
     if night.final and not night.rounds.filter(method=Round.Method.FINAL).exists():
         method = Round.Method.FINAL  # the season's final night: its final round first
     return {
         "game": game,
         "method": method,
         "deals": (last.deals if last else None) or night.deals_per_match or 8,
-        "size": None,
+        "size": night.table_size,  # the secretary's choice for the night, else the draw's
         "others": "balanced",
         "players": rounds.present_by_default(night),
         "mixed": False,
@@ -210,6 +230,11 @@ def _proposal(
                 for f in found.unqualified
             ],
             "problems": problems or [],
+            "plans": signed_plans(proposal, night),
+            "method_label": Round.Method(proposal.method).label,
+            "figures": draw_figures.proposed(
+                night, proposal.seating.tables, proposal.seating.sat_out
+            ),
         },
         status=400 if problems else 200,
     )
@@ -244,7 +269,31 @@ def _changed(request: HttpRequest, night: ClubNight, form: dict[str, Any]) -> ro
         draw["method"],
         draw["deals"],
         Seating(tables, out),
+        _unsigned_plans(request.POST.get("plans", ""), night),
     )
+
+
+PLAN_SALT = "clubscore.rounds.plan"
+"""The signature of a design begun by a proposal, carried by its form to the confirmation."""
+PLAN_HOURS = 24
+"""A proposal confirmed later than this begins no design (it is drawn again)."""
+
+
+def signed_plans(proposal: rounds.Proposal, night: ClubNight) -> str:
+    """The designs a proposal begins, signed for its night: the form carries them back
+    when the secretary confirms, so that the seated round keeps them (nobody can forge
+    one: the signature is the site's)."""
+    if not proposal.plans:
+        return ""
+    return signing.dumps([p.as_json() for p in proposal.plans], salt=f"{PLAN_SALT}:{night.pk}")
+
+
+def _unsigned_plans(text: str, night: ClubNight) -> tuple[draw_plan.Plan, ...]:
+    try:
+        data = signing.loads(text, salt=f"{PLAN_SALT}:{night.pk}", max_age=PLAN_HOURS * 3600)
+    except signing.BadSignature:  # none, forged, from another night, or too old
+        return ()
+    return tuple(draw_plan.stored({"plans": data}))
 
 
 def _table_divisions(

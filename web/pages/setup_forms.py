@@ -15,6 +15,7 @@ from tournaments import pins, renames, seasons
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Membership, Player, Season
+from tournaments.models.nights import ROUNDS_OUT, TABLE_SIZE_OUT
 from tournaments.names import look_alike, reading_order, unique_handle, unspaced
 
 
@@ -205,6 +206,7 @@ class ClubNightForm(forms.ModelForm):
     class Meta:
         model = ClubNight
         fields = ["date", "name", "venue", "deals_per_match", "standings", "final"]
+        fields += ["table_size", "rounds_planned"]
         labels = {
             "final": _("The season's final"),
             "date": _("Date"),
@@ -212,8 +214,19 @@ class ClubNightForm(forms.ModelForm):
             "venue": _("Venue"),
             "deals_per_match": _("Deals per match"),
             "standings": _("The night's standings across tables"),
+            "table_size": _("Table size (optional)"),
+            "rounds_planned": _("Rounds planned (optional)"),
         }
-        widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}),
+            "table_size": forms.NumberInput(attrs={"inputmode": "numeric"}),
+            "rounds_planned": forms.NumberInput(attrs={"inputmode": "numeric"}),
+        }
+        # The bounds are the model's (its validators); said in words a person can act on.
+        error_messages = {
+            field: {"invalid": _(problem), "min_value": _(problem), "max_value": _(problem)}
+            for field, problem in [("table_size", TABLE_SIZE_OUT), ("rounds_planned", ROUNDS_OUT)]
+        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

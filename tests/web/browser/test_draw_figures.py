@@ -114,3 +114,52 @@ def test_the_figures_and_the_pairs_on_a_phone_and_a_laptop(
     assert "⚠ Most together 3" in line and "Repeats 8" in line, line
     assert laptop.locator("#live-fairness strong.bad").count() == 2
     shot(laptop, tmp_path, "live-fairness-1366-en")
+
+
+def test_a_declared_night_says_it_follows_a_known_schedule(
+    browser, live_server, django_user_model, tmp_path
+):
+    """Sixteen at tables of 4 for 5 rounds, drawn by taps on a phone: each proposal says
+    which round of the schedule it is, and the night's figures stay clean."""
+    club = Club.objects.create(name="神田クラブ", slug="kanda")
+    season = Season.objects.create(club=club, name="2026 秋", games=["napoleon"])
+    night = ClubNight.objects.create(
+        season=season, date=dt.date(2026, 11, 28), venue="本郷", table_size=4, rounds_planned=5
+    )
+    night.present.set(
+        [
+            Player.objects.create(club=club, handle=f"d{i}", display_name=f"選手 {i:02d}")
+            for i in range(16)
+        ]
+    )
+    director = django_user_model.objects.create_user("dir", password="dir-pass-2026")
+    Membership.objects.create(club=club, user=director, role=Membership.Role.ADMIN)
+    phone = browser.new_context(
+        viewport={"width": 375, "height": 740}, locale="ja-JP", has_touch=True, is_mobile=True
+    ).new_page()
+    phone.goto(f"{live_server.url}/accounts/login/?next=/nights/{night.pk}/rounds/")
+    phone.fill("#id_username", "dir")
+    phone.fill("#id_password", "dir-pass-2026")
+    phone.tap("button[type=submit]")
+    for number in (1, 2):
+        phone.wait_for_selector("#propose")
+        phone.tap("#propose")
+        phone.wait_for_selector("#design-note")
+        assert f"第 {number} ラウンド / 全 5 ラウンド" in phone.inner_text("#design-note")
+        assert "バランス" in phone.inner_text("h1")
+        assert "⚠" not in phone.inner_text("#proposal-figures")
+        _no_sideways_page(phone)
+        shot(phone, tmp_path, f"design-proposal-{number}-375-ja")
+        phone.tap("#confirm-round")
+        phone.wait_for_selector(f"#figures-{number}")
+        rounds.end_early(rounds.current(night), director, "次へ")
+        phone.goto(f"{live_server.url}/nights/{night.pk}/rounds/")
+    assert "重複 0（既知の最善 0）" in phone.inner_text("#figures-2")
+    laptop = browser.new_context(viewport={"width": 1366, "height": 900}, locale="ja-JP").new_page()
+    laptop.goto(f"{live_server.url}/accounts/login/?next=/nights/{night.pk}/rounds/")
+    laptop.fill("#id_username", "dir")
+    laptop.fill("#id_password", "dir-pass-2026")
+    laptop.click("button[type=submit]")
+    laptop.click("#propose")
+    laptop.wait_for_selector("#design-note")
+    shot(laptop, tmp_path, "design-proposal-3-1366-ja")

@@ -55,6 +55,14 @@ def _night(django_user_model) -> ClubNight:
     return night
 
 
+def _sign_in(page, base: str, then: str, touch: bool) -> None:
+    """The director signs in and lands on ``then`` (a phone taps, a laptop clicks)."""
+    page.goto(f"{base}/accounts/login/?next={then}")
+    page.fill("#id_username", "dir")
+    page.fill("#id_password", "dir-pass-2026")
+    (page.tap if touch else page.click)("button[type=submit]")
+
+
 def _no_sideways_page(page) -> None:
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], width
@@ -68,10 +76,7 @@ def test_the_figures_and_the_pairs_on_a_phone_and_a_laptop(
     phone = browser.new_context(
         viewport={"width": 375, "height": 740}, locale="ja-JP", has_touch=True, is_mobile=True
     ).new_page()
-    phone.goto(f"{base}/accounts/login/?next=/nights/{night.pk}/rounds/")
-    phone.fill("#id_username", "dir")
-    phone.fill("#id_password", "dir-pass-2026")
-    phone.tap("button[type=submit]")
+    _sign_in(phone, base, f"/nights/{night.pk}/rounds/", touch=True)
     phone.wait_for_selector("#figures-3")
     assert "⚠ 最多同卓 3回" in phone.inner_text("#figures-3")
     assert "4 人卓" in phone.inner_text("#night-plan")
@@ -98,10 +103,7 @@ def test_the_figures_and_the_pairs_on_a_phone_and_a_laptop(
     assert phone.locator("td.met-bad").count() == 2  # 青木 and 井上, both ways
 
     laptop = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
-    laptop.goto(f"{base}/accounts/login/?next=/nights/{night.pk}/pairs/")
-    laptop.fill("#id_username", "dir")
-    laptop.fill("#id_password", "dir-pass-2026")
-    laptop.click("button[type=submit]")
+    _sign_in(laptop, base, f"/nights/{night.pk}/pairs/", touch=False)
     laptop.wait_for_selector("#pairs")
     _no_sideways_page(laptop)
     shot(laptop, tmp_path, "pairs-1366-en")
@@ -137,10 +139,7 @@ def test_a_declared_night_says_it_follows_a_known_schedule(
     phone = browser.new_context(
         viewport={"width": 375, "height": 740}, locale="ja-JP", has_touch=True, is_mobile=True
     ).new_page()
-    phone.goto(f"{live_server.url}/accounts/login/?next=/nights/{night.pk}/rounds/")
-    phone.fill("#id_username", "dir")
-    phone.fill("#id_password", "dir-pass-2026")
-    phone.tap("button[type=submit]")
+    _sign_in(phone, live_server.url, f"/nights/{night.pk}/rounds/", touch=True)
     for number in (1, 2):
         phone.wait_for_selector("#propose")
         phone.tap("#propose")
@@ -156,10 +155,7 @@ def test_a_declared_night_says_it_follows_a_known_schedule(
         phone.goto(f"{live_server.url}/nights/{night.pk}/rounds/")
     assert "重複 0（既知の最善 0）" in phone.inner_text("#figures-2")
     laptop = browser.new_context(viewport={"width": 1366, "height": 900}, locale="ja-JP").new_page()
-    laptop.goto(f"{live_server.url}/accounts/login/?next=/nights/{night.pk}/rounds/")
-    laptop.fill("#id_username", "dir")
-    laptop.fill("#id_password", "dir-pass-2026")
-    laptop.click("button[type=submit]")
+    _sign_in(laptop, live_server.url, f"/nights/{night.pk}/rounds/", touch=False)
     laptop.click("#propose")
     laptop.wait_for_selector("#design-note")
     shot(laptop, tmp_path, "design-proposal-3-1366-ja")

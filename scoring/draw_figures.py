@@ -145,3 +145,12 @@ def proposed(night: ClubNight, tables: list[list[int]], sat_out: list[int]) -> F
     found = figures([*stored, nxt])
     assert found is not None
     return found
+
+
+def met_again(night: ClubNight, tables: list[list[int]]) -> list[tuple[list[int], int]]:
+    """The pairs a proposal seats together again tonight, the most met first: (the two
+    player ids, how many rounds together with this one), so that a secretary can see who a
+    repeat is before confirming."""
+    met = draw_measures.meetings([s.tables for s in seatings.of_night(night)])
+    again = {pair: met[pair] + 1 for pair in draw_measures.round_pairs(tables) if met.get(pair, 0)}
+    return [(sorted(pair), times) for pair, times in sorted(again.items(), key=lambda i: -i[1])]

@@ -104,3 +104,24 @@ def test_a_forged_or_foreign_plan_is_ignored(night, director):
         fresh.present.set(night.present.all())
         confirm_as_drawn(director, fresh, plans=forged)
         assert ClubNight.objects.get(pk=fresh.pk).draw_plan is None
+
+
+def test_the_proposal_names_who_sits_together_again(club, director):
+    """Four players, one table: round 2 seats every pair a second time, and the proposal
+    names them, in the reader's language."""
+    season = Season.objects.create(club=club, name="Four", games=["napoleon"])
+    small = ClubNight.objects.create(season=season, date=dt.date(2026, 11, 28))
+    four = [
+        Player.objects.create(club=club, handle=f"f{i}", display_name=f"F{i}") for i in range(4)
+    ]
+    small.present.set(four)
+    first = rounds.next_round(small, game="napoleon", method="balanced", deals=1, seed=1)
+    rounds.end_early(first, None, "next")
+    url = f"/nights/{small.pk}/rounds/"
+    form = {"action": "propose", "game": "napoleon", "method": "balanced", "deals": "1"}
+    form["players"] = [p.pk for p in four]
+    html = director.post(url, form).content.decode()
+    assert "6 pairs sit together again" in html and "F0 and F1: 2 rounds together" in html
+    director.cookies["django_language"] = "ja"
+    html = director.post(url, form).content.decode()
+    assert "再び同卓する組: 6 組" in html and "F0 と F1: 2 回目の同卓" in html

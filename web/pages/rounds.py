@@ -232,6 +232,10 @@ def _proposal(
             "problems": problems or [],
             "plans": signed_plans(proposal, night),
             "method_label": Round.Method(proposal.method).label,
+            "met_again": [
+                (names[a], names[b], times)
+                for (a, b), times in draw_figures.met_again(night, proposal.seating.tables)
+            ],
             "figures": draw_figures.proposed(
                 night, proposal.seating.tables, proposal.seating.sat_out
             ),

@@ -125,3 +125,16 @@ def test_the_proposal_names_who_sits_together_again(club, director):
     director.cookies["django_language"] = "ja"
     html = director.post(url, form).content.decode()
     assert "再び同卓する組: 6 組" in html and "F0 と F1: 2 回目の同卓" in html
+
+
+def test_the_proposal_says_how_sitting_out_is_chosen(club, director):
+    season = Season.objects.create(club=club, name="Six", games=["napoleon"])
+    six = ClubNight.objects.create(season=season, date=dt.date(2026, 11, 28), table_size=4)
+    players = [
+        Player.objects.create(club=club, handle=f"s{i}", display_name=f"S{i}") for i in range(6)
+    ]
+    form = {"action": "propose", "game": "napoleon", "deals": "1", "size": "4"}
+    form["players"] = [p.pk for p in players]
+    for method, words in [("balanced", "then by lot"), ("swiss", "the last of the night's order")]:
+        answer = director.post(f"/nights/{six.pk}/rounds/", {**form, "method": method})
+        assert len(answer.context["sat_out"]) == 2 and words in answer.content.decode()

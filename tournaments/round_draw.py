@@ -50,6 +50,8 @@ LEVEL = BASE**3
 """A pair meeting a second time tonight."""
 CONSECUTIVE = BASE**2
 """A pair that sat together in the round just before: below any repeat, above the season."""
+LAYOUTS = 4
+"""The layouts tried, nearest the best size first (300 players have 60 within one)."""
 MARGIN = 0.05
 """Seconds kept from the search's time for what follows it."""
 SEAT_CLASH = 4000
@@ -214,13 +216,18 @@ def balanced(
     else:
         candidates = layouts(len(players), sizes, best)
         low, high = candidates[0][-1] - 1, candidates[0][0] + 1
-        candidates = [t for t in candidates if low <= t[-1] and t[0] <= high]
+        candidates = [t for t in candidates if low <= t[-1] and t[0] <= high][:LAYOUTS]
     found: _Drawn | None = None
+    made: dict[tuple[tuple[int, ...], int | None], table_search.Matrix] = {}
     for i, layout in enumerate(candidates):
         share = time.monotonic() + (deadline - time.monotonic()) / (len(candidates) - i)
         out = sitting_out(players, len(players) - sum(layout), history.sat, None, rng)
         seated = [p for p in players if p not in out]
-        weights = matrix(seated, pair_weight(history, layout[0] if len(set(layout)) == 1 else None))
+        uniform = layout[0] if len(set(layout)) == 1 else None
+        key = (tuple(seated), uniform)
+        if key not in made:  # the same players at the same kind of tables: the same costs
+            made[key] = matrix(seated, pair_weight(history, uniform))
+        weights = made[key]
         tables, cost = table_search.search(layout, weights, rng, share)
         key = (cost // LEVEL, distance(layout, best), cost % LEVEL)
         if found is None or key < found.key:

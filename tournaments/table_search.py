@@ -69,6 +69,8 @@ class _Seating:
         while improved and time.monotonic() < deadline:
             improved = False
             for p in range(len(self.at)):
+                if time.monotonic() >= deadline:  # a pass of a big night is long too
+                    return
                 best, partner = 0, -1
                 a = self.at[p]
                 for b, table in enumerate(self.tables):

@@ -1,11 +1,11 @@
-"""Check a night's draw from its seating alone: ``python ops/draw_check.py FILE [--json]``
-(or ``python manage.py check_draw FILE``) reads the night's seating export
+"""Check a night's draw from its seating alone: ``python ops/draw_check.py FILE [--json]
+[--lang en|ja]`` (or ``python manage.py check_draw FILE``) reads the night's seating export
 (``/nights/<id>/seating.csv``, or any file in its format) and recomputes, round by round,
 the measures the draw reports.  docs/draw-check.md defines the file and the measures.
 
-This file imports the standard library only, and none of Clubscore: it shares no code
-with the draw (``tournaments.draw_measures``), so that the two can check each other, and
-anyone with the export and Python can run it.
+It and the words it shows in English and Japanese (``draw_check_words.py``, beside it)
+import the standard library only, and none of Clubscore: they share no code with the draw
+(``tournaments.draw_measures``), so that the two can check each other; anyone can run them.
 """
 
 from __future__ import annotations
@@ -13,26 +13,52 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import sys
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from math import lcm
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-ROUND, TABLE, SEAT, PLAYER = 0, 1, 2, 3
+if TYPE_CHECKING or __package__:  # ops.draw_check, within Clubscore
+    from ops.draw_check_words import WORDS
+else:  # run alone (python draw_check.py, even with -I): the words are in the file beside it
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from draw_check_words import WORDS
+
+ROUND, TABLE, SEAT, PLAYER, NAME = 0, 1, 2, 3, 4
 """The columns read, by position (the headings are in the reader's language)."""
 
 Round = list[list[str]]
 """One round: each table's player ids, seat 1 (the first dealer) first."""
+Names = dict[str, str]  # each player's name (column 5) by id
 MEASURES = ["most_met", "excess", "consecutive", "seat_off", "first_seat_off"]
+COLUMNS = ["round", "seated", "tables", *MEASURES]
+
+
+def language(code: str | None = None) -> str:
+    """The language of a code: ja for one that starts with it (ja, ja-jp, ja_JP.UTF-8),
+    else en; with no code, the environment's (LC_ALL, then LC_MESSAGES, then LANG)."""
+    env = (os.environ.get(v) for v in ("LC_ALL", "LC_MESSAGES", "LANG"))
+    code = code if code is not None else next((c for c in env if c), "")
+    return "ja" if code.lower().startswith("ja") else "en"
+
+
+def say(lang: str, key: str, **params: object) -> str:
+    return WORDS[language(lang)][key].format(**params)
 
 
 class DrawFileError(ValueError):
-    """A file that is no seating: the message names the line."""
+    """A file that is no seating: the message (by id, in either language) names the line."""
 
+    def __init__(self, key: str, **params: object) -> None:
+        self.key, self.params = key, params
+        super().__init__(self.say())  # in English: str(error)
 
-REFUSED = (OSError, UnicodeDecodeError, csv.Error, DrawFileError)
-"""Why a file cannot be checked: unreadable, not UTF-8 text, not CSV, no seating."""
+    def say(self, lang: str = "en") -> str:
+        what = {"what": say(lang, f"w_{self.params['what']}")} if "what" in self.params else {}
+        return say(lang, self.key, **{**self.params, **what})
 
 
 @dataclass
@@ -53,21 +79,33 @@ def _number(text: str, line: int, what: str, lowest: int) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise DrawFileError(f"line {line}: the {what} {text!r} is not a whole number") from None
+        raise DrawFileError("not_whole", line=line, what=what, text=text) from None
     if value < lowest:
-        raise DrawFileError(f"line {line}: the {what} {value} is below {lowest}")
+        raise DrawFileError("below", line=line, what=what, value=value, lowest=lowest)
     return value
 
 
-def read_rounds(lines: Iterable[str]) -> list[tuple[int, Round]]:
-    """The rounds of a seating file, in the order of their numbers.  Title lines and the
-    header are skipped: only a row whose first cell is a whole number is read."""
+def _name(text: str) -> str:
+    """A name as a line can show it: no control characters (no terminal escapes, no line
+    breaks), and without the ``'`` the export puts before a formula-like name."""
+    text = text[1:] if text.startswith(("'=", "'+", "'-", "'@")) else text
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
+
+
+def read_rounds(lines: Iterable[str], names: Names | None = None) -> list[tuple[int, Round]]:
+    """The rounds of a seating file, in the order of their numbers (and into ``names``,
+    each player's name by id when a row has it).  Title lines and the header are skipped:
+    only a row whose first cell is a whole number is read."""
     seats: dict[int, dict[int, dict[int, tuple[str, int]]]] = {}  # round, table, seat
     where: dict[tuple[int, str], int] = {}  # (round, player): the line that placed them
+    names = {} if names is None else names
     reader = csv.reader(lines)
-    for row in reader:
-        line = reader.line_num
-        cells = [c.strip() for c in row] + [""] * (PLAYER + 1 - len(row))
+    try:
+        rows = [(reader.line_num, row) for row in reader]
+    except csv.Error:
+        raise DrawFileError("bad_csv", line=reader.line_num) from None
+    for line, row in rows:
+        cells = [c.strip() for c in row] + [""] * (NAME + 1 - len(row))
         try:
             int(cells[ROUND])
         except ValueError:
@@ -75,29 +113,28 @@ def read_rounds(lines: Iterable[str]) -> list[tuple[int, Round]]:
         number = _number(cells[ROUND], line, "round", 0)
         player = cells[PLAYER]
         if not player:
-            raise DrawFileError(f"line {line}: no player id in column {PLAYER + 1}")
+            raise DrawFileError("no_id", line=line, column=PLAYER + 1)
         if (number, player) in where:
-            raise DrawFileError(
-                f"line {line}: player {player} is in round {number} twice"
-                f" (also on line {where[number, player]})"
-            )
+            other = where[number, player]
+            raise DrawFileError("twice", line=line, player=player, round=number, other=other)
         where[number, player] = line
+        if name := _name(cells[NAME]):
+            names.setdefault(player, name)
         tables = seats.setdefault(number, {})
         if not cells[TABLE] and not cells[SEAT]:
             continue  # sat out this round
         if not cells[TABLE] or not cells[SEAT]:
-            raise DrawFileError(f"line {line}: a table needs a seat, and a seat a table")
+            raise DrawFileError("half", line=line)
         table = _number(cells[TABLE], line, "table", 1)
         seat = _number(cells[SEAT], line, "seat", 1)
         at = tables.setdefault(table, {})
         if seat in at:
             raise DrawFileError(
-                f"line {line}: seat {seat} of table {table} in round {number} is taken twice"
-                f" (also on line {at[seat][1]})"
+                "taken", line=line, seat=seat, table=table, round=number, other=at[seat][1]
             )
         at[seat] = (player, line)
     if not seats:
-        raise DrawFileError("no seating rows: no line starts with a round number")
+        raise DrawFileError("no_rows")
     rounds: list[tuple[int, Round]] = []
     for number in sorted(seats):
         seated: Round = []
@@ -105,9 +142,9 @@ def read_rounds(lines: Iterable[str]) -> list[tuple[int, Round]]:
             order = sorted(at)
             for expected, seat in enumerate(order, 1):
                 if seat != expected:
+                    line = at[seat][1]
                     raise DrawFileError(
-                        f"line {at[seat][1]}: round {number}, table {table} has seat {seat}"
-                        f" but no seat {expected}"
+                        "gap", line=line, round=number, table=table, seat=seat, expected=expected
                     )
             seated.append([at[s][0] for s in order])
         rounds.append((number, seated))
@@ -153,29 +190,26 @@ class Night:
 
     def figures(self, number: int, tables: Round) -> Figures:
         off = [self.off(i) for i in range(len(self.ids))]
+        seated, seat_off = sum(len(t) for t in tables), sum(1 for seats in off if seats)
+        first = sum(1 for seats in off if 1 in seats)
         return Figures(
-            round=number,
-            seated=sum(len(t) for t in tables),
-            tables=len(tables),
-            most_met=self.most,
-            excess=self.excess,
-            consecutive=self.consecutive,
-            seat_off=sum(1 for seats in off if seats),
-            first_seat_off=sum(1 for seats in off if 1 in seats),
+            number, seated, len(tables), self.most, self.excess, self.consecutive, seat_off, first
         )
 
-    def who(self) -> list[str]:
-        """The pairs that met most (twice or more) and the players off balance, by id."""
+    def who(self, lang: str = "en", names: Names | None = None) -> list[str]:
+        """The pairs that met most (twice or more) and the players off balance: by name
+        and id ("Ann (16)") where ``names`` has the name, else by id."""
+        named = [f"{names[p]} ({p})" if names and p in names else p for p in self.ids]
         lines = [
-            f"met {times} times: {self.ids[i]} and {self.ids[j]}"
+            say(lang, "met", times=times, a=named[i], b=named[j])
             for (i, j), times in sorted(self.met.items())
             if times == self.most > 1
         ]
-        for i, player in enumerate(self.ids):
+        for i, player in enumerate(named):
             for s in self.off(i):
                 c, e, u = self.count[i][s] // self.unit, self.share[i][s], self.unit
-                fair = f"{e // u}" if e % u == 0 else f"{e // u} or {e // u + 1}"
-                lines.append(f"player {player}: seat {s} {c} times, a fair share {fair}")
+                fair = f"{e // u}" if e % u == 0 else say(lang, "or", low=e // u, high=e // u + 1)
+                lines.append(say(lang, "off", player=player, seat=s, count=c, fair=fair))
         return lines
 
 
@@ -188,59 +222,74 @@ def check(rounds: list[tuple[int, Round]]) -> list[Figures]:
     return out
 
 
-def who(rounds: list[tuple[int, Round]]) -> list[str]:
+def who(rounds: list[tuple[int, Round]], lang: str = "en", names: Names | None = None) -> list[str]:
     """Over the night: the pairs that met most (twice or more), the players off balance."""
     night = Night(rounds)
     for position, (_number, tables) in enumerate(rounds):
         night.seat(position, tables)
-    return night.who()
+    return night.who(lang, names)
 
 
-def read_file(path: str) -> list[tuple[int, Round]]:
+def read_file(path: str, names: Names | None = None) -> list[tuple[int, Round]]:
+    """The rounds of the file at ``path`` (see :func:`read_rounds`); DrawFileError when
+    it cannot be read, as well as when it is no seating."""
     try:
         with open(path, encoding="utf-8-sig", newline="") as file:
-            return read_rounds(file)
+            return read_rounds(file, names)
     except UnicodeDecodeError:
-        raise DrawFileError(
-            "not CSV text (an XLSX or a PDF?): download the seating as CSV"
-        ) from None
+        raise DrawFileError("not_csv") from None
+    except OSError as error:  # no such file, a folder, not allowed, or the system's words
+        ids = {FileNotFoundError: "no_file", IsADirectoryError: "folder", PermissionError: "denied"}
+        key = ids.get(type(error), "unreadable")
+        raise DrawFileError(key, reason=error.strerror or type(error).__name__) from None
 
 
-COLUMNS = ["round", "seated", "tables", *MEASURES]
-KEY = """
-Each round's figures are the night's up to and including that round.
-most met        the most rounds any two players sat at one table
-excess          over every pair, the rounds together beyond their first
-consecutive     a pair at one table in a round and again in the next
-seat off        players whose count in some seat is a whole seat or more
-                from their fair share; first seat off: the same for seat 1
-"""
+def _width(text: str) -> int:
+    """Columns on a terminal: wide (CJK) characters take two."""
+    return sum(1 + (unicodedata.east_asian_width(c) in "WF") for c in text)
 
 
-def report(rounds: list[tuple[int, Round]], as_json: bool = False) -> str:
-    """A line a round, the night's (its last round's), what the columns mean, and who."""
-    figures, notes = check(rounds), who(rounds)
+def report(
+    rounds: list[tuple[int, Round]],
+    as_json: bool = False,
+    lang: str = "en",
+    names: Names | None = None,
+) -> str:
+    """A line a round, the night's (its last round's), what the columns mean, and who
+    (in ``lang``, "en" or "ja"); as JSON, the notes name players by id, with ``names``."""
+    figures = check(rounds)
     if as_json:
         night = {k: getattr(figures[-1], k) for k in MEASURES}
-        return json.dumps({"rounds": [asdict(f) for f in figures], "night": night, "who": notes})
-    rows = [[key.replace("_", " ") for key in COLUMNS]]
+        notes, rounds_ = who(rounds, lang), [asdict(f) for f in figures]
+        return json.dumps(
+            {"rounds": rounds_, "night": night, "who": notes, "names": names or {}},
+            ensure_ascii=False,
+        )
+    rows = [[say(lang, key) for key in COLUMNS]]
     rows += [[str(getattr(f, key)) for key in COLUMNS] for f in figures]
-    rows.append(["night", "", "", *rows[-1][3:]])
-    widths = [max(len(r[c]) for r in rows) for c in range(len(COLUMNS))]
-    lines = ["  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
-    return "\n".join([*lines, KEY, *notes])
+    rows.append([say(lang, "night"), "", "", *rows[-1][3:]])
+    widths = [max(_width(r[c]) for r in rows) for c in range(len(COLUMNS))]
+    lines = [
+        "  ".join(" " * (w - _width(c)) + c for c, w in zip(r, widths, strict=True)) for r in rows
+    ]
+    return "\n".join([*lines, "", say(lang, "key"), "", *who(rounds, lang, names)])
 
 
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     """Run as a command: 0, the figures printed; 1, the file is refused (on stderr)."""
-    parser = argparse.ArgumentParser(description="Check a night's draw from its seating.")
-    parser.add_argument("file", help="the night's seating export (CSV)")
-    parser.add_argument("--json", action="store_true", help="the figures as JSON")
+    first = argparse.ArgumentParser(add_help=False)  # the language of the help, first
+    first.add_argument("--lang")
+    lang = language(first.parse_known_args(argv)[0].lang)
+    parser = argparse.ArgumentParser(description=say(lang, "about"))
+    parser.add_argument("file", help=say(lang, "h_file"))
+    parser.add_argument("--json", action="store_true", help=say(lang, "h_json"))
+    parser.add_argument("--lang", choices=["en", "ja"], default=lang, help=say(lang, "h_lang"))
     args = parser.parse_args(argv)
+    names: Names = {}
     try:
-        text = report(read_file(args.file), args.json)
-    except REFUSED as error:
-        print(f"{args.file}: {error}", file=sys.stderr)
+        text = report(read_file(args.file, names), args.json, args.lang, names)
+    except DrawFileError as error:
+        print(f"{args.file}: {error.say(args.lang)}", file=sys.stderr)
         return 1
     print(text, file=out or sys.stdout)
     return 0

@@ -10,7 +10,10 @@ import ast
 import datetime as dt
 import io
 import json
+import os
 import random
+import re
+import string
 import subprocess
 import sys
 import time
@@ -19,9 +22,10 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
+from django.utils import translation
 from openpyxl import load_workbook
 
-from ops import draw_check
+from ops import draw_check, draw_check_words
 from scoring.exports import to_csv
 from tests.conftest import member_of
 from tournaments import draw_measures
@@ -31,6 +35,7 @@ from tournaments.seatings import Seated, of_night
 from web.downloads import seating_header, seating_rows
 
 CHECKER = Path(draw_check.__file__)
+WORDS = Path(draw_check_words.__file__)
 MEASURES = ("most_met", "excess", "consecutive", "seat_off", "first_seat_off")
 NIGHTS = 5000
 DRAWN_EVERY = 25
@@ -63,18 +68,60 @@ def exported(night: list[Seated], names: dict[int, str]) -> str:
 # -- the checker stands alone ------------------------------------------------------------------
 
 
-def test_the_checker_imports_only_the_standard_library():
-    tree = ast.parse(CHECKER.read_text(encoding="utf-8"))
+def imports(path: Path) -> set[str]:
     imported = set()
-    for node in ast.walk(tree):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            imported |= {a.name.split(".")[0] for a in node.names}
+            imported |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             assert node.level == 0, "no relative import"
-            imported.add((node.module or "").split(".")[0])
-    assert imported and imported <= set(sys.stdlib_module_names), imported
-    assert not imported & {"tournaments", "scoring", "web", "engine", "ops", "django"}
-    assert len(CHECKER.read_text(encoding="utf-8").splitlines()) < 300  # one file to read
+            imported.add(node.module or "")
+    return imported
+
+
+def test_the_checker_imports_only_the_standard_library():
+    """The checker and its words (the two files, side by side): nothing else of Clubscore."""
+    imported = imports(CHECKER) - {"ops.draw_check_words", "draw_check_words"}
+    assert imported and {m.split(".")[0] for m in imported} <= set(sys.stdlib_module_names)
+    assert imports(WORDS) == set()
+    for path in (CHECKER, WORDS):
+        assert len(path.read_text(encoding="utf-8").splitlines()) < 300  # a file to read
+
+
+def test_every_message_is_in_english_and_in_japanese():
+    """The same ids in both tables, each with the same parameters, none left untranslated."""
+    en, ja = draw_check_words.EN, draw_check_words.JA
+    assert en.keys() == ja.keys() and draw_check_words.WORDS == {"en": en, "ja": ja}
+
+    def fields(text: str) -> set[str]:
+        return {name for _t, name, _f, _c in string.Formatter().parse(text) if name}
+
+    for key in en:
+        assert fields(en[key]) == fields(ja[key]) and en[key] and ja[key], key
+        if key not in {"key", "or"}:
+            assert any("\u3040" <= c <= "\u9fff" for c in ja[key]), (key, ja[key])
+
+
+@pytest.mark.parametrize(
+    ("environment", "lang"),
+    [
+        ({"LANG": "ja_JP.UTF-8"}, "ja"),
+        ({"LC_ALL": "ja_JP.eucJP", "LANG": "en_GB.UTF-8"}, "ja"),
+        ({"LC_MESSAGES": "ja", "LANG": "C"}, "ja"),
+        ({"LC_ALL": "C.UTF-8", "LANG": "ja_JP.UTF-8"}, "en"),  # LC_ALL first
+        ({"LC_ALL": "", "LANG": "ja_JP.UTF-8"}, "ja"),  # an empty one does not count
+        ({"LANG": "jam"}, "ja"),
+        ({"LANG": "fr_FR.UTF-8"}, "en"),
+        ({}, "en"),
+    ],
+)
+def test_the_language_comes_from_the_environment(monkeypatch, environment, lang):
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    assert draw_check.language() == lang
+    assert draw_check.language("ja-jp") == "ja" and draw_check.language("en-us") == "en"
 
 
 # -- counted by hand ---------------------------------------------------------------------------
@@ -96,48 +143,120 @@ BY_HAND = [
 BY_HAND_FIGURES = [(1, 0, 0, 0, 0), (2, 1, 1, 0, 0), (3, 6, 4, 3, 1)]
 
 
+BY_HAND_NAMES = {1: "青木 彩", 2: "井上 大輔", 3: "C", 4: "D"}
+
+
 def test_a_small_night_counted_by_hand(tmp_path, capsys):
-    names = {1: "A", 2: "B", 3: "C", 4: "D"}
-    assert figures(checked(exported(BY_HAND, names))) == BY_HAND_FIGURES
+    assert figures(checked(exported(BY_HAND, BY_HAND_NAMES))) == BY_HAND_FIGURES
     assert reported([r.tables for r in BY_HAND]) == BY_HAND_FIGURES
-    # The director is told who: the pair that met most, each player off balance.
+    # The director is told who, by name and id: the pair that met most, each player off balance.
     path = tmp_path / "night.csv"
-    path.write_text(exported(BY_HAND, names), encoding="utf-8")
-    assert draw_check.main([str(path)]) == 0
-    assert capsys.readouterr().out.splitlines()[-4:] == [
-        "met 3 times: 1 and 2",
-        "player 1: seat 1 2 times, a fair share 0 or 1",
-        "player 2: seat 2 2 times, a fair share 0 or 1",
-        "player 3: seat 3 2 times, a fair share 0 or 1",
+    path.write_text(exported(BY_HAND, BY_HAND_NAMES), encoding="utf-8")
+    assert draw_check.main(["--lang", "en", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["round", "seated", "tables", "most", "met", "excess"] + [
+        "consecutive",
+        "seat",
+        "off",
+        "first",
+        "seat",
+        "off",
     ]
+    assert out[-4:] == [
+        "met 3 times: 青木 彩 (1) and 井上 大輔 (2)",
+        "player 青木 彩 (1): seat 1 2 times, a fair share 0 or 1",
+        "player 井上 大輔 (2): seat 2 2 times, a fair share 0 or 1",
+        "player C (3): seat 3 2 times, a fair share 0 or 1",
+    ]
+    # As JSON, by id, the names beside.
+    assert draw_check.main(["--lang", "en", "--json", str(path)]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["who"][0] == "met 3 times: 1 and 2"
+    assert found["names"] == {str(p): name for p, name in BY_HAND_NAMES.items()}
 
 
-@pytest.mark.parametrize(
-    ("tables", "expected"),
-    [
-        # The same four in the same seats three times: every pair three times, in a row
-        # twice; each player three times in one seat where the fair share is 3/4 (seat 1: one).
-        ([[1, 2, 3, 4]] * 3, [(1, 0, 0, 0, 0), (2, 6, 6, 4, 1), (3, 12, 12, 4, 1)]),
-        # Rotated: each seat once each (round 2: two seats once, share 1/2: fair).
-        (
-            [[1, 2, 3, 4], [2, 3, 4, 1], [3, 4, 1, 2], [4, 1, 2, 3]],
-            [(1, 0, 0, 0, 0), (2, 6, 6, 0, 0), (3, 12, 12, 0, 0), (4, 18, 18, 0, 0)],
-        ),
-    ],
-)
-def test_four_at_one_table_counted_by_hand(tables, expected):
-    night = [Seated(0, n, [t], ["1"], []) for n, t in enumerate(tables, 1)]
-    assert figures(checked(exported(night, {}))) == expected
-    assert reported([[t] for t in tables]) == expected
+JAPANESE_HEADINGS = ["ラウンド", "着席", "卓数", "最多同卓", "重複", "連続同卓", "席の偏り"]
+JAPANESE_WHO = [
+    "3 回同卓: 青木 彩 (1) と 井上 大輔 (2)",
+    "プレイヤー 青木 彩 (1): 席 1 に 2 回（公平な回数 0〜1）",
+    "プレイヤー 井上 大輔 (2): 席 2 に 2 回（公平な回数 0〜1）",
+    "プレイヤー C (3): 席 3 に 2 回（公平な回数 0〜1）",
+]
 
 
-def test_a_round_after_a_gap_in_numbers_follows_the_one_before():
-    """Round numbers order the rounds; consecutive means the next round in the file."""
-    text = "round,table,seat,id,name,note\n" + "".join(
-        f"{r},1,{s},{p},,\n" for r in (2, 5) for s, p in enumerate([7, 8, 9], 1)
+def alone(*args: str, lang: str = "C.UTF-8") -> subprocess.CompletedProcess:
+    """The checker run with Python alone (-I: no Clubscore on the path), in LANG ``lang``."""
+    env = {"PATH": os.environ.get("PATH", ""), "LANG": lang}
+    return subprocess.run(
+        [sys.executable, "-I", str(CHECKER), *args],
+        capture_output=True,
+        encoding="utf-8",
+        cwd="/",
+        env=env,
     )
-    found = checked(text)
-    assert [f.round for f in found] == [2, 5] and found[-1].consecutive == 3
+
+
+def test_a_small_night_in_japanese(tmp_path):
+    """The same night with --lang ja, from LANG, and in the command (--lang or the active
+    language): the headings, the key, the night's line and who, in Japanese."""
+    path = tmp_path / "night.csv"
+    path.write_text(exported(BY_HAND, BY_HAND_NAMES), encoding="utf-8")
+    outputs = [alone("--lang", "ja", str(path)), alone(str(path), lang="ja_JP.UTF-8")]
+    assert all(run.returncode == 0 and not run.stderr for run in outputs)
+    texts = [run.stdout for run in outputs]
+    for kwargs in ({"lang": "ja"}, {}):
+        out = io.StringIO()
+        with translation.override("ja" if not kwargs else "en"):
+            call_command("check_draw", str(path), stdout=out, **kwargs)
+        texts.append(out.getvalue())
+    assert texts[0] == texts[1] == texts[2].rstrip("\n") + "\n" == texts[3].rstrip("\n") + "\n"
+    lines = texts[0].splitlines()
+    assert lines[0].split() == [*JAPANESE_HEADINGS, "席1の偏り"]
+    assert lines[4].split() == ["夜全体", *map(str, BY_HAND_FIGURES[-1])]
+    assert "最多同卓    同じ 2 人が同じ卓に座ったラウンド数の最大" in lines
+    assert lines[-4:] == JAPANESE_WHO
+    assert not any(c.isascii() and c.isalpha() for c in "".join(lines[:-4]).replace("C", ""))
+    # The English run, by contrast, and a wrong language.
+    assert alone("--lang", "en", str(path)).stdout.startswith("round")
+    wrong = alone("--lang", "fr", str(path))
+    assert wrong.returncode == 2 and "--lang" in wrong.stderr and not wrong.stdout
+
+
+def test_names_are_shown_inert(tmp_path):
+    """A player's name is anyone's to choose: control characters (a terminal's escapes, a
+    line break, a right-to-left override) become spaces, so a name can neither restyle the
+    director's terminal nor forge a line; the export's ' before a formula is taken off."""
+    names = {
+        "1": "\x1b[2J\x1b[31mEvil",
+        "2": "two\nlines\r\nmet 9 times: 1 and 2",
+        "3": "'=1+1",
+        "4": "\u202eevil\u202c",
+        "5": "'plain",
+    }
+    row = '{},1,{},{},"{}",\n'
+    text = HEADER + "".join(
+        row.format(r, s, p, n) for r in (1, 2) for s, (p, n) in enumerate(names.items(), 1)
+    )
+    shown: dict[str, str] = {}
+    draw_check.read_rounds(io.StringIO(text, newline=""), shown)
+    assert shown == {
+        "1": "[2J [31mEvil",
+        "2": "two lines met 9 times: 1 and 2",
+        "3": "=1+1",
+        "4": "evil",
+        "5": "'plain",
+    }
+    path = tmp_path / "night.csv"
+    path.write_text(text, encoding="utf-8")
+    run = alone("--lang", "en", str(path))
+    assert run.returncode == 0 and "\x1b" not in run.stdout and "\u202e" not in run.stdout
+    assert "met 2 times: [2J [31mEvil (1) and two lines met 9 times: 1 and 2 (2)" in run.stdout
+    assert not any(line.startswith("met 9") for line in run.stdout.splitlines())
+    # A name on a later row only (the first blank) still counts; the first name wins.
+    shown = {}
+    text = HEADER + "1,1,1,7,,\n2,1,1,7,Ann,\n3,1,1,7,Bo,\n"
+    draw_check.read_rounds(io.StringIO(text), shown)
+    assert shown == {"7": "Ann"}
 
 
 # -- 5,000 random nights -----------------------------------------------------------------------
@@ -241,12 +360,10 @@ def test_the_downloaded_seating_agrees_with_the_draw(night, club, django_user_mo
     assert [tuple(r[k] for k in MEASURES) for r in json.loads(out.getvalue())["rounds"]] == (
         expected
     )
-    alone = subprocess.run(
-        [sys.executable, "-I", str(CHECKER), str(path)], capture_output=True, text=True, cwd="/"
-    )
-    assert alone.returncode == 0, alone.stderr
-    assert alone.stdout.splitlines()[0].split()[:3] == ["round", "seated", "tables"]
-    night_line = next(x for x in alone.stdout.splitlines() if x.startswith("night"))
+    run = alone("--lang", "en", str(path))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[0].split()[:3] == ["round", "seated", "tables"]
+    night_line = next(x for x in run.stdout.splitlines() if x.startswith("night"))
     assert night_line.split()[1:] == [str(n) for n in expected[-1]]
 
 
@@ -319,42 +436,88 @@ def test_a_night_without_rounds_downloads_an_empty_seating(club, django_user_mod
 HEADER = "Round,Table,Seat,Player ID,Player,Note\n"
 
 
-@pytest.mark.parametrize(
-    ("body", "said"),
-    [
-        ("1,1,1,7,A,\n1,1,2,8,B,\n1,2,1,7,A,\n", "line 4: player 7 is in round 1 twice"),
-        ("1,1,1,7,A,\n1,,,7,A,Sat out\n", "line 3: player 7 is in round 1 twice"),
-        ("1,1,1,7,A,\n1,1,1,8,B,\n", "line 3: seat 1 of table 1 in round 1 is taken twice"),
-        ("1,1,1,7,A,\n1,1,3,8,B,\n", "line 3: round 1, table 1 has seat 3 but no seat 2"),
-        ("1,1,2,7,A,\n", "line 2: round 1, table 1 has seat 2 but no seat 1"),
-        ("1,1,,7,A,\n", "line 2: a table needs a seat"),
-        ("1,1,x,7,A,\n", "line 2: the seat 'x' is not a whole number"),
-        ("1,1,0,7,A,\n", "line 2: the seat 0 is below 1"),
-        ("1,-2,1,7,A,\n", "line 2: the table -2 is below 1"),
-        ("-1,1,1,7,A,\n", "line 2: the round -1 is below 0"),
-        ("1,1,1,,A,\n", "line 2: no player id"),
-        ("1,1,1\n", "line 2: no player id"),
-        ("", "no seating rows"),
-        ("Round 1,Table,Seat\n", "no seating rows"),
-    ],
-)
-def test_a_malformed_file_is_refused_by_its_line(tmp_path, capsys, body, said):
+REFUSALS = [
+    (
+        "1,1,1,7,A,\n1,1,2,8,B,\n1,2,1,7,A,\n",
+        "line 4: player 7 is in round 1 twice (also on line 2)",
+        "4 行目: プレイヤー 7 がラウンド 1 に 2 回います（2 行目にも）",
+    ),
+    (
+        "1,1,1,7,A,\n1,,,7,A,Sat out\n",
+        "line 3: player 7 is in round 1 twice",
+        "3 行目: プレイヤー 7 がラウンド 1 に 2 回います",
+    ),
+    (
+        "1,1,1,7,A,\n1,1,1,8,B,\n",
+        "line 3: seat 1 of table 1 in round 1 is taken twice (also on line 2)",
+        "3 行目: ラウンド 1 の卓 1 の席 1 に 2 人います（2 行目にも）",
+    ),
+    (
+        "1,1,1,7,A,\n1,1,3,8,B,\n",
+        "line 3: round 1, table 1 has seat 3 but no seat 2",
+        "3 行目: ラウンド 1 の卓 1 に席 3 があり、席 2 がありません",
+    ),
+    (
+        "1,1,2,7,A,\n",
+        "line 2: round 1, table 1 has seat 2 but no seat 1",
+        "2 行目: ラウンド 1 の卓 1 に席 2 があり、席 1 がありません",
+    ),
+    ("1,1,,7,A,\n", "line 2: a table needs a seat", "2 行目: 卓には席が、席には卓が必要です"),
+    (
+        "1,1,x,7,A,\n",
+        "line 2: the seat 'x' is not a whole number",
+        "2 行目: 席の「x」は整数ではありません",
+    ),
+    ("1,1,0,7,A,\n", "line 2: the seat 0 is below 1", "2 行目: 席の 0 は 1 未満です"),
+    ("1,-2,1,7,A,\n", "line 2: the table -2 is below 1", "2 行目: 卓の -2 は 1 未満です"),
+    ("-1,1,1,7,A,\n", "line 2: the round -1 is below 0", "2 行目: ラウンドの -1 は 0 未満です"),
+    ("1,1,1,,A,\n", "line 2: no player id", "2 行目: 4 列目にプレイヤー ID がありません"),
+    ("1,1,1\n", "line 2: no player id", "2 行目: 4 列目にプレイヤー ID がありません"),
+    ("", "no seating rows", "席順の行がありません"),
+    ("Round 1,Table,Seat\n", "no seating rows", "席順の行がありません"),
+    (  # a cell beyond the CSV reader's limit: refused by its line, no traceback
+        "1,1,1,7,A,\n1,1,2,8," + "B" * 200_000 + "\n",
+        "line 3: cannot be read as CSV",
+        "3 行目を CSV として読めません",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "said", "japanese"), REFUSALS)
+def test_a_malformed_file_is_refused_by_its_line(tmp_path, capsys, body, said, japanese):
     path = tmp_path / "night.csv"
     path.write_text(HEADER + body, encoding="utf-8")
-    assert draw_check.main([str(path)]) == 1
-    err = capsys.readouterr().err
-    assert said in err and err.startswith(str(path)), err
-    with pytest.raises(CommandError, match=said.replace("(", r"\(")):
+    for lang, words in (("en", said), ("ja", japanese)):
+        assert draw_check.main(["--lang", lang, str(path)]) == 1
+        err = capsys.readouterr().err
+        assert words in err and err.startswith(str(path)), err
+        with pytest.raises(CommandError, match=re.escape(words)):
+            call_command("check_draw", str(path), lang=lang)
+    with translation.override("ja"), pytest.raises(CommandError, match=re.escape(japanese)):
         call_command("check_draw", str(path))
+    with translation.override("en"), pytest.raises(CommandError, match=re.escape(said)):
+        call_command("check_draw", str(path))
+
+
+def test_a_japanese_refusal_from_python_alone(tmp_path):
+    path = tmp_path / "night.csv"
+    path.write_text(HEADER + REFUSALS[2][0], encoding="utf-8")
+    for run in (alone("--lang", "ja", str(path)), alone(str(path), lang="ja_JP.UTF-8")):
+        assert run.returncode == 1 and not run.stdout
+        assert run.stderr == f"{path}: {REFUSALS[2][2]}\n"
+    missing, folder = alone("--lang", "ja", str(tmp_path / "x.csv")), alone("--lang", "ja", "/")
+    assert missing.stderr.endswith("x.csv: ファイルがありません\n") and missing.returncode == 1
+    assert folder.stderr == "/: ファイルではなくフォルダーです\n" and folder.returncode == 1
+    binary = tmp_path / "seating.xlsx"
+    binary.write_bytes(b"PK\x03\x04\xff\xfe\x00garbage")
+    assert "席順を CSV でダウンロードしてください" in alone("--lang", "ja", str(binary)).stderr
 
 
 def test_what_is_no_csv_is_refused_with_a_non_zero_exit(tmp_path):
     binary = tmp_path / "seating.xlsx"
     binary.write_bytes(b"PK\x03\x04\xff\xfe\x00garbage")
     for path in (binary, tmp_path / "missing.csv"):
-        run = subprocess.run(
-            [sys.executable, "-I", str(CHECKER), str(path)], capture_output=True, text=True
-        )
+        run = alone("--lang", "en", str(path))
         assert run.returncode == 1 and str(path) in run.stderr and not run.stdout
         assert "Traceback" not in run.stderr
         assert ("download the seating as CSV" in run.stderr) == (path == binary)

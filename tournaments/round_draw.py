@@ -224,10 +224,10 @@ def balanced(
         out = sitting_out(players, len(players) - sum(layout), history.sat, None, rng)
         seated = [p for p in players if p not in out]
         uniform = layout[0] if len(set(layout)) == 1 else None
-        key = (tuple(seated), uniform)
-        if key not in made:  # the same players at the same kind of tables: the same costs
-            made[key] = matrix(seated, pair_weight(history, uniform))
-        weights = made[key]
+        kind = (tuple(seated), uniform)
+        if kind not in made:  # the same players at the same kind of tables: the same costs
+            made[kind] = matrix(seated, pair_weight(history, uniform))
+        weights = made[kind]
         tables, cost = table_search.search(layout, weights, rng, share)
         key = (cost // LEVEL, distance(layout, best), cost % LEVEL)
         if found is None or key < found.key:

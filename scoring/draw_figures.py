@@ -107,7 +107,8 @@ def figures(rounds: Sequence[seatings.Seated], *, season: bool = False) -> Figur
     known (its nights differ) and no warning for pairs met often."""
     if not rounds:
         return None
-    measures = draw_measures.measure([r.tables for r in rounds])
+    starts = {i for i in range(1, len(rounds)) if rounds[i].night != rounds[i - 1].night}
+    measures = draw_measures.measure([r.tables for r in rounds], starts)
     best = None if season else _best_known(rounds)
     return Figures(measures, best, len(rounds), season)
 

@@ -23,7 +23,7 @@ never by deal.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -82,21 +82,25 @@ def off_balance(seats: Counter[int], sizes: Counter[int], only_first: bool = Fal
     return False
 
 
-def measure(rounds: Sequence[Tables]) -> Measures:
-    """The measures of ``rounds`` (a night's, in order)."""
-    return by_round(rounds)[-1] if rounds else Measures(0, 0, 0, 0, 0)
+def measure(rounds: Sequence[Tables], starts: Collection[int] = ()) -> Measures:
+    """The measures of ``rounds`` (a night's, in order; a season's, with ``starts``)."""
+    return by_round(rounds, starts)[-1] if rounds else Measures(0, 0, 0, 0, 0)
 
 
-def by_round(rounds: Sequence[Tables]) -> list[Measures]:
+def by_round(rounds: Sequence[Tables], starts: Collection[int] = ()) -> list[Measures]:
     """Each round's measures: the night up to and including it (one pass, each figure
-    kept up to date as the rounds are counted in)."""
+    kept up to date as the rounds are counted in).  ``starts``: the indices of rounds
+    that begin a night (a season's rounds): a pair at the last table of one night and
+    the first of the next did not sit together two rounds in a row."""
     met: Counter[frozenset[int]] = Counter()
     counts: dict[int, tuple[Counter[int], Counter[int]]] = {}
     off: dict[int, tuple[bool, bool]] = {}
     before: set[frozenset[int]] = set()
     most = excess = consecutive = seat_off = first_off = 0
     out = []
-    for tables in rounds:
+    for i, tables in enumerate(rounds):
+        if i in starts:
+            before = set()
         now = round_pairs(tables)
         for pair in now:
             met[pair] += 1

@@ -131,3 +131,12 @@ def test_play_night_follows_the_attendance_round_by_round():
     for present, seating in zip(attendance, drawn, strict=True):
         assert sorted(p for t in seating.tables for p in t) == sorted(present)
     assert isinstance(drawn[0], Seating)
+
+
+def test_a_seasons_rounds_are_in_a_row_only_within_a_night():
+    """The last round of one night and the first of the next are not two rounds in a
+    row: a season's figures count consecutive repeats night by night."""
+    rounds = [[[1, 2, 3]], [[1, 2, 4]], [[1, 2, 5]]]
+    assert draw_measures.measure(rounds).consecutive == 2
+    assert draw_measures.measure(rounds, starts={2}).consecutive == 1
+    assert draw_measures.measure(rounds, starts={2}).excess == 2  # meetings still count

@@ -131,7 +131,7 @@ def test_each_round_shows_its_figures_and_marks_the_bad_ones(seated, nine, direc
     assert "⚠" not in block(html, "figures-1")
     assert "<details" in html and 'id="figures-help"' in html  # explained, on a tap
     # The season: both nights' rounds together (no best known across nights).
-    season = draw_measures.measure([t for t, _o in ids(NIGHT + LATER, nine)])
+    season = draw_measures.measure([t for t, _o in ids(NIGHT + LATER, nine)], starts={len(NIGHT)})
     shown = block(html, "season-figures")
     for words in said(season, ja=language == "ja"):
         assert words in shown
@@ -239,7 +239,9 @@ def test_the_api_gives_each_rounds_measures_and_the_nights_and_seasons(seated, n
     assert listed[2]["measures"]["best_known"] is None
     found = api.get(f"/api/club-nights/{seated.pk}/measures/").json()
     night = draw_measures.measure([t for t, _o in ids(NIGHT, nine)]).as_json()
-    season = draw_measures.measure([t for t, _o in ids(NIGHT + LATER, nine)]).as_json()
+    season = draw_measures.measure(
+        [t for t, _o in ids(NIGHT + LATER, nine)], starts={len(NIGHT)}
+    ).as_json()
     assert found["night_measures"] == {**night, "best_known": None}
     assert found["season_measures"] == {**season, "best_known": None}
     assert [r["number"] for r in found["rounds"]] == [1, 2, 3]

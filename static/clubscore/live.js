@@ -47,7 +47,12 @@
       li.appendChild(el("span", t.progress +
         (t.finished ? " · " + labels.finished : "") + (t.behind ? " · " + labels.behind : ""), "progress"));
       li.appendChild(el("br"));
-      li.appendChild(el("span", t.players.join(", "), "who"));
+      var who = el("span", null, "who");  // each name whole: a line breaks between names
+      t.players.forEach(function (name, i) {
+        if (i) who.appendChild(document.createTextNode(" "));
+        who.appendChild(el("span", name + (i < t.players.length - 1 ? "," : ""), "nm"));
+      });
+      li.appendChild(who);
       return li;
     }));
     var waiting = document.getElementById("live-waiting");

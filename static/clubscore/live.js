@@ -48,10 +48,7 @@
         (t.finished ? " · " + labels.finished : "") + (t.behind ? " · " + labels.behind : ""), "progress"));
       li.appendChild(el("br"));
       var who = el("span", null, "who");  // each name whole: a line breaks between names
-      t.players.forEach(function (name, i) {
-        if (i) who.appendChild(document.createTextNode(" "));
-        who.appendChild(el("span", name + (i < t.players.length - 1 ? "," : ""), "nm"));
-      });
+      t.players.forEach(function (name) { who.appendChild(el("span", name, "nm")); });
       li.appendChild(who);
       return li;
     }));

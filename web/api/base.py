@@ -12,7 +12,7 @@ from rest_framework.response import Response
 
 from tournaments import access, actions
 from tournaments.messages import public
-from web.api.serializers import (
+from web.api.match_serializers import (
     DealSerializer,
 )
 from web.refusals import ADMINS_ONLY

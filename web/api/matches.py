@@ -26,8 +26,7 @@ from tournaments.messages import localize
 from tournaments.models import Deal, DealScore, Match, Player, Season, Table
 from web.api.base import deny, rejection_response
 from web.api.filters import ClubScopedFilterSet
-from web.api.pagination import NewestFirst
-from web.api.serializers import (
+from web.api.match_serializers import (
     CorrectionResultSerializer,
     CorrectionSerializer,
     DealInputSerializer,
@@ -39,6 +38,7 @@ from web.api.serializers import (
     RejectionSerializer,
     SeasonStandingSerializer,
 )
+from web.api.pagination import NewestFirst
 from web.refusals import (
     DEALS_ADMINS_ONLY,
     NOT_YOUR_MATCH,

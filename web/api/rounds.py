@@ -21,7 +21,7 @@ from tournaments import access, divisions, rounds, seatings
 from tournaments.models import ClubNight, Match, Round, Season
 from tournaments.records import Rejection
 from web.api.base import deny, rejection_response
-from web.api.serializers import RejectionSerializer
+from web.api.match_serializers import RejectionSerializer
 from web.refusals import ADMINS_ONLY
 
 

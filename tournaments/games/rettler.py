@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from tournaments.games.base import DemoMatch, PlannedMatch
-from tournaments.games.declarer import DeclarerLeagueGame, declarer_statistics
+from tournaments.games.declarer import DeclarerLeagueGame
+from tournaments.games.declarer_statistics import declarer_statistics
 
 
 class RettlerLeague(DeclarerLeagueGame):

@@ -137,9 +137,14 @@ def of_season(season: Season) -> Figures | None:
     return figures(seatings.of_season(season), season=True)
 
 
-def proposed(night: ClubNight, tables: list[list[int]], sat_out: list[int]) -> Figures:
-    """The night's figures should the proposal be seated as drawn."""
-    stored = seatings.of_night(night)
+def proposed(
+    night: ClubNight,
+    stored: Sequence[seatings.Seated],
+    tables: list[list[int]],
+    sat_out: list[int],
+) -> Figures:
+    """The night's figures should the proposal be seated as drawn after its ``stored``
+    rounds (``seatings.of_night``)."""
     nxt = seatings.Seated(
         night.pk, len(stored) + 1, tables=[list(t) for t in tables], sat_out=list(sat_out)
     )
@@ -148,10 +153,12 @@ def proposed(night: ClubNight, tables: list[list[int]], sat_out: list[int]) -> F
     return found
 
 
-def met_again(night: ClubNight, tables: list[list[int]]) -> list[tuple[list[int], int]]:
+def met_again(
+    stored: Sequence[seatings.Seated], tables: list[list[int]]
+) -> list[tuple[list[int], int]]:
     """The pairs a proposal seats together again tonight, the most met first: (the two
     player ids, how many rounds together with this one), so that a secretary can see who a
     repeat is before confirming."""
-    met = draw_measures.meetings([s.tables for s in seatings.of_night(night)])
+    met = draw_measures.meetings([s.tables for s in stored])
     again = {pair: met[pair] + 1 for pair in draw_measures.round_pairs(tables) if met.get(pair, 0)}
     return [(sorted(pair), times) for pair, times in sorted(again.items(), key=lambda i: -i[1])]

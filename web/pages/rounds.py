@@ -209,6 +209,7 @@ def _proposal(
         [*(p for t in proposal.seating.tables for p in t), *proposal.seating.sat_out]
     )
     found = _seeding(night, proposal, form)
+    stored = seatings.of_night(night)  # the rounds so far: the figures and the repeats
     for pk, player in names.items():  # each seat's rank and figure (the final night)
         player.seed = found.seeds.get(pk)  # type: ignore[attr-defined]
     return render(
@@ -234,10 +235,10 @@ def _proposal(
             "method_label": Round.Method(proposal.method).label,
             "met_again": [
                 (names[a], names[b], times)
-                for (a, b), times in draw_figures.met_again(night, proposal.seating.tables)
+                for (a, b), times in draw_figures.met_again(stored, proposal.seating.tables)
             ],
             "figures": draw_figures.proposed(
-                night, proposal.seating.tables, proposal.seating.sat_out
+                night, stored, proposal.seating.tables, proposal.seating.sat_out
             ),
         },
         status=400 if problems else 200,

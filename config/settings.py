@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "tournaments",
     "scoring",
+    "reach",
     "web",
     "ops",
 ]

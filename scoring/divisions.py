@@ -46,6 +46,7 @@ from engine.match import competition_ranks
 from scoring.models import SeasonStanding
 from tournaments import seasons
 from tournaments.divisions import CLOSED
+from tournaments.events import announce
 from tournaments.models import Division, Move, MovesBy, Placement, Player, Season
 from tournaments.names import normal
 from tournaments.records import Rejection, error, refusal
@@ -341,6 +342,7 @@ def close(season: Season, next_name: Any, choices: Mapping[Any, Any] | None = No
         )
         closing.closed_at, closing.next_season = timezone.now(), following
         closing.save(update_fields=["closed_at", "next_season"])
+        announce("season.closed", season=closing.pk)
     return Closed(closing, following, made(closing), False)
 
 

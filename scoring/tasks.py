@@ -25,6 +25,7 @@ from scoring.ratings import refresh_match_ratings
 from scoring.rebuild import club_batches, rebuild_clubs, rebuild_season, rebuild_seasons_of
 from scoring.season_totals import rebuild_season_standings
 from scoring.standings import rebuild_match_standings
+from tournaments.events import announce
 from tournaments.models import Club, ClubNight, Season
 
 
@@ -35,6 +36,7 @@ def refresh_standings(match_id: int) -> None:
     if season_id is not None:
         rebuild_season_standings(season_id)
         refresh_match_ratings(match_id)
+        announce("standings.changed", season=season_id)
 
 
 @shared_task(ignore_result=True)
@@ -61,6 +63,7 @@ def live_refresher(night: ClubNight, admin: bool) -> Callable[[], object] | None
 def refresh_season(season_id: int) -> None:
     """Recompute every changed match of a season and then its leaderboards (after a bulk import)."""
     rebuild_season(season_id)
+    announce("standings.changed", season=season_id)
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
@@ -68,6 +71,8 @@ def refresh_seasons(season_ids: list[int]) -> None:
     """Recompute the changed matches of some seasons, their leaderboards and their clubs'
     ratings once (after an import of score sheets)."""
     rebuild_seasons_of(season_ids)
+    for season_id in season_ids:
+        announce("standings.changed", season=season_id)
 
 
 @shared_task(

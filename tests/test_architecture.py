@@ -18,9 +18,10 @@ LAYERS = {
     "dbtools": 0,
     "tournaments": 1,
     "scoring": 2,
-    "web": 3,
-    "ops": 3,
-    "config": 4,
+    "reach": 3,
+    "web": 4,
+    "ops": 4,
+    "config": 5,
 }
 
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext_noop
 import engine
 from engine.results import DealResult
 from tournaments import confirmation, progress, records, store
-from tournaments.events import match_changed
+from tournaments.events import announce, match_changed
 from tournaments.models import Deal, Match, Player, Seat, Table
 from tournaments.records import (
     Rejection,
@@ -253,6 +253,7 @@ def enter_deal(
             setattr(match, field, getattr(locked, field))
     if not deal.replayed:
         match_changed(match.pk)
+        announce("deal.entered", deal=deal.pk)
     return deal
 
 

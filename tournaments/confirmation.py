@@ -45,6 +45,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from tournaments import access, progress, table_links
+from tournaments.events import announce
 from tournaments.models import Deal, Match, Player
 from tournaments.records import Rejection, error
 
@@ -181,4 +182,5 @@ def confirm(deal: Deal, who: Confirmer) -> Deal:
         locked.confirmed_at = timezone.now()
         locked.save(update_fields=["confirmed_by", "confirmed_by_player", "confirmed_at"])
         progress.changed(locked.match_id, deals_changed=False)
+        announce("deal.confirmed", deal=locked.pk)
     return locked

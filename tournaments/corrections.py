@@ -33,6 +33,7 @@ from django.utils.translation import gettext_noop
 import engine
 from dbtools.bulk import insert_rows
 from tournaments import progress, ranking
+from tournaments.events import announce
 from tournaments.models import Deal, DealScore, DealVersion, Match, MatchEvent, counting_deals
 from tournaments.records import (
     Rejection,
@@ -194,6 +195,7 @@ def _change(
         version.effect = [e.to_dict() for e in effect]
         version.save(update_fields=["effect"])
         progress.changed(match.pk)
+        announce("correction.applied", change=version.pk)
     return locked, effect
 
 
@@ -303,6 +305,7 @@ def end_match(match: Match, user: User | None, reason: str, *, empty: bool = Fal
             match=locked, action=MatchEvent.Action.ENDED, reason=text, changed_by=user
         )
         progress.changed(match.pk, deals_changed=False)
+        announce("match.finished", match=match.pk)
     match.refresh_from_db()
     return match
 

@@ -38,3 +38,26 @@ def seasons_changed(season_ids: list[int]) -> None:
         transaction.on_commit(
             lambda: seasons_changed_signal.send(sender=None, season_ids=ids), robust=True
         )
+
+
+happened = Signal()
+"""Sent with ``kind`` and ``ids`` after a transaction in which something players or a
+club's tools hear of happened commits (``reach`` tells them)."""
+
+KINDS = (
+    "round.drawn",  # ids: round (or night, for a night drawn without rounds)
+    "deal.entered",  # ids: deal: it waits for a confirmation, or counts; its match may end
+    "deal.confirmed",  # ids: deal: a second person confirmed it
+    "correction.applied",  # ids: change (a DealVersion): the deal may wait again
+    "match.finished",  # ids: match: the round or the night may be closed
+    "standings.changed",  # ids: season
+    "season.closed",  # ids: season
+)
+
+
+def announce(kind: str, **ids: int) -> None:
+    """Announce, once the current transaction commits, that ``kind`` happened to ``ids``
+    (one of :data:`KINDS`); nothing is announced when the transaction rolls back."""
+    if kind not in KINDS:
+        raise ValueError(kind)
+    transaction.on_commit(lambda: happened.send(sender=None, kind=kind, ids=ids), robust=True)

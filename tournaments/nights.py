@@ -17,7 +17,8 @@ from django.utils.translation import gettext_noop
 import engine
 from tournaments import access, actions, divisions
 from tournaments.draw import GameSizes, NoDraw, Pair, ProposedTable, draw
-from tournaments.models import ClubNight, Match, Player, Season, Seat, Table
+from tournaments.events import announce
+from tournaments.models import ClubNight, Deal, Match, Player, Season, Seat, Table
 from tournaments.models.nights import (
     FINAL_TAKEN,
     ROUNDS_OUT,
@@ -195,6 +196,8 @@ def seat_night(night: ClubNight, tables: Sequence[PlannedTable]) -> list[Match]:
                         for e in rejection.errors
                     )
                 ) from None
+        if made:
+            announce("round.drawn", night=night.pk, table=made[0].table_id)
     return made
 
 

@@ -44,6 +44,7 @@ from tournaments import (
     round_draw,
 )
 from tournaments.draw import NoDraw
+from tournaments.events import announce
 from tournaments.games import league_game
 from tournaments.models import (
     ClubNight,
@@ -331,6 +332,7 @@ def seat(night: ClubNight, proposal: Proposal, user: Any = None) -> Round:
             ]
             night.draw_plan = draw_plan.to_store([*kept, *proposal.plans])
             night.save(update_fields=["draw_plan"])
+        announce("round.drawn", round=made.pk)
     return made
 
 

@@ -14,12 +14,14 @@ from rest_framework.test import APIClient
 import engine
 from dbtools import backend
 from engine.deal import play_match
+from reach.apps import _fan_out
 from scoring.apps import _queue_refresh
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
 from tournaments import actions, corrections, events
 from tournaments.models import Deal, DealScore, Match
 
 REFRESH = "scoring.refresh_standings"
+FAN_OUT = "reach.fan_out"
 ENTRY_STATEMENTS = 4
 """Token and user; the match and its table; the scorer's right to the table; the one
 statement that locks the match, numbers the deal and inserts it with its scores."""
@@ -34,19 +36,27 @@ def _post(client, match, record):
 
 @pytest.fixture
 def queued():
-    """The matches whose change was announced: in production a message to the broker;
-    here nothing runs (the tests' eager Celery would refresh the standings in-process)."""
+    """The matches whose change was announced, and the deals told to players and a
+    club's tools: in production messages to the broker; here nothing runs (the tests'
+    eager Celery would refresh the standings and fan out in-process)."""
     heard: list[int] = []
+    told: list[tuple[str, dict[str, int]]] = []
 
     def listen(sender, match_id, **kwargs):
         heard.append(match_id)
 
-    signal = events.deals_changed
-    signal.disconnect(dispatch_uid=REFRESH)
-    signal.connect(listen, weak=False)
-    yield heard
-    signal.disconnect(listen)
-    signal.connect(_queue_refresh, dispatch_uid=REFRESH)
+    def hear(sender, kind, ids, **kwargs):
+        told.append((kind, ids))
+
+    events.deals_changed.disconnect(dispatch_uid=REFRESH)
+    events.deals_changed.connect(listen, weak=False)
+    events.happened.disconnect(dispatch_uid=FAN_OUT)
+    events.happened.connect(hear, weak=False)
+    yield heard, told
+    events.deals_changed.disconnect(listen)
+    events.deals_changed.connect(_queue_refresh, dispatch_uid=REFRESH)
+    events.happened.disconnect(hear)
+    events.happened.connect(_fan_out, dispatch_uid=FAN_OUT)
 
 
 @pytest.mark.django_db(transaction=True)  # autocommit, as in production: no savepoints
@@ -65,7 +75,10 @@ def test_the_query_count_of_an_entry_is_pinned_and_does_not_grow_with_the_match(
         assert len(stores) == 1 and "UPDATE tournaments_match" in stores[0]
         assert not [s for s in statements if 'FROM "tournaments_deal"' in s]  # no deal re-read
     assert counts == [ENTRY_STATEMENTS] * 12
-    assert queued == [match.pk] * 13  # every entry announced once
+    heard, told = queued
+    assert heard == [match.pk] * 13  # every entry announced once
+    deals = list(match.deals.order_by("number").values_list("pk", flat=True))
+    assert told == [("deal.entered", {"deal": pk}) for pk in deals]
     assert list(match.deals.order_by("number").values_list("number", flat=True)) == list(
         range(1, 14)
     )

@@ -4,6 +4,7 @@ club nights, rounds and tables are ``tournaments.models.nights``)."""
 from __future__ import annotations
 
 import unicodedata
+import zoneinfo
 from typing import Any
 
 from django.conf import settings
@@ -30,6 +31,17 @@ def validate_reading(value: str) -> None:
         )
 
 
+def valid_time_zone(value: str) -> None:
+    """A name of the IANA time zone database (Asia/Tokyo, Europe/London)."""
+    try:
+        zoneinfo.ZoneInfo(value)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ValidationError(
+            _("%(zone)s is not a time zone: write it as Asia/Tokyo or Europe/London."),
+            params={"zone": value},
+        ) from None
+
+
 def game_choices() -> list[tuple[str, str]]:
     return [(name, name) for name in sorted(engine.GAMES)]
 
@@ -44,6 +56,13 @@ class Club(models.Model):
     )
     slug = models.SlugField(max_length=60, unique=True)
     created_at = models.DateTimeField(default=timezone.now)
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        default="Asia/Tokyo",
+        validators=[valid_time_zone],
+        help_text=_("Where the club meets: the times of its nights (calendars) are read there."),
+    )
 
     class Meta:
         ordering = ["name"]
@@ -112,11 +131,24 @@ class Membership(models.Model):
     )
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    calendar_token = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        editable=False,
+        help_text="The secret of the member's private calendar feed (empty: none made yet).",
+    )
 
     class Meta:
         ordering = ["club", "user"]
         constraints = [
-            models.UniqueConstraint(fields=["user", "club"], name="one_membership_per_club")
+            models.UniqueConstraint(fields=["user", "club"], name="one_membership_per_club"),
+            # A member's feed is found by its secret: one index, and never two alike.
+            models.UniqueConstraint(
+                fields=["calendar_token"],
+                condition=~models.Q(calendar_token=""),
+                name="one_calendar_token",
+            ),
         ]
 
     def __str__(self) -> str:

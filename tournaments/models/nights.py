@@ -108,6 +108,32 @@ class ClubNight(models.Model):
         editable=False,
         help_text="The known design the night's rounds follow (tournaments.draw_plan).",
     )
+    starts_at = models.TimeField(
+        _("starts at"),
+        null=True,
+        blank=True,
+        help_text=_("Optional: when the night begins, in the club's time zone (calendars)."),
+    )
+    ends_at = models.TimeField(
+        _("ends at"),
+        null=True,
+        blank=True,
+        help_text=_("Optional: when the night ends (after midnight: the next day)."),
+    )
+    cancelled_at = models.DateTimeField(
+        null=True, blank=True, editable=False, help_text="When the night was called off."
+    )
+    sequence = models.PositiveIntegerField(
+        default=0,
+        editable=False,
+        help_text="Raised when the night's date, time, place or state changes (iCalendar "
+        "SEQUENCE): calendars replace what they hold.",
+    )
+    changed_at = models.DateTimeField(
+        default=timezone.now,
+        editable=False,
+        help_text="When the night's calendar entry last changed (LAST-MODIFIED).",
+    )
 
     class Meta:
         ordering = ["-date", "-id"]  # two nights on one date: the later made first

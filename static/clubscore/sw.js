@@ -46,3 +46,31 @@ self.addEventListener("fetch", function (event) {
     }));
   }
 });
+
+// Push messages (reach.push): the notification as the server wrote it, in the language the
+// player chose; tapping it opens (or brings forward) the page it names, on this site only.
+self.addEventListener("push", function (event) {
+  var message = {};
+  try { message = event.data ? event.data.json() : {}; } catch (e) { message = {}; }
+  var title = message.title || "Clubscore";
+  event.waitUntil(self.registration.showNotification(title, {
+    body: message.body || "",
+    tag: message.tag || undefined,
+    icon: "/static/clubscore/icon-192.png",
+    data: { url: message.url || "/" }
+  }));
+});
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  var wanted = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  if (wanted.origin !== self.location.origin) wanted = new URL("/", self.location.origin);
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (open) {
+    for (var i = 0; i < open.length; i++) {
+      if (new URL(open[i].url).pathname + new URL(open[i].url).search === wanted.pathname + wanted.search && "focus" in open[i]) {
+        return open[i].focus();
+      }
+    }
+    return self.clients.openWindow(wanted.href);
+  }));
+});

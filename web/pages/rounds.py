@@ -41,6 +41,7 @@ from tournaments.textfile import whole_number
 from web import room_display
 from web.pages.getters import administered_night
 from web.pages.tables import qr_svg
+from web.previews import link_preview
 
 
 def _rounds(night: ClubNight) -> list[dict[str, Any]]:
@@ -337,5 +338,6 @@ def night_live(request: HttpRequest, pk: int) -> HttpResponse:
             "room": room_display.layout(data),  # fits the screen: columns, type size
             "admin": admin,
             "mine_qr": qr_svg(request.build_absolute_uri(reverse("my_night", args=[night.pk]))),
+            "link_preview": link_preview(request, night),
         },
     )

@@ -1,0 +1,128 @@
+"""Notifications turned on from "my night" on a phone, in Japanese, at 375×740 (issue 58, 1):
+at most two taps from the page to subscribed, and the server keeps the subscription.
+
+Headless Chromium here reaches no real push service, so the page's
+``PushManager.subscribe`` is a stand-in that answers with a subscription whose keys the
+test made, at the stand-in push service on 127.0.0.1; the 'notifications' permission is
+granted as the phone's owner would grant it (the browser's own "Allow": the second tap).
+Then a message told to that player arrives at the stand-in, decrypted with those keys."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from reach import push, tasks, vapid
+from reach.events import Event, Said
+from reach.models import PushKind, Subscription
+from reach.words import drawn
+from tests.reach import push_service
+from tests.web.browser.test_club_from_nothing import shot
+from tournaments import rounds, table_links
+from tournaments.models import Club, ClubNight, Match, Player, Season
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+STAND_IN = """
+(() => {
+  const made = %s;
+  let kept = null;
+  PushManager.prototype.subscribe = function (options) {
+    const key = new Uint8Array(options.applicationServerKey);
+    kept = { endpoint: made.endpoint, options: options, toJSON: () => made };
+    window.pushKeyLength = key.length;
+    return Promise.resolve(kept);
+  };
+  PushManager.prototype.getSubscription = function () { return Promise.resolve(kept); };
+})();
+"""
+
+
+@pytest.fixture
+def service(settings):
+    settings.PUSH_ALLOW_PRIVATE_ENDPOINTS = True
+    vapid.key.cache_clear()
+    found, server = push_service.start()
+    yield found
+    server.shutdown()
+    server.server_close()
+    vapid.key.cache_clear()
+
+
+def test_notifications_on_from_my_night_in_two_taps(browser, live_server, tmp_path, service):
+    import json
+
+    club = Club.objects.create(name="Kanda", slug="kanda")
+    season = Season.objects.create(club=club, name="Winter", games=["napoleon"])  # private
+    night = ClubNight.objects.create(season=season, date=timezone.localdate())
+    people = [
+        Player.objects.create(club=club, handle=h, display_name=n)
+        for h, n in (("aya", "Aya"), ("bo", "Bo"), ("cai", "Cai"), ("dina", "Dina"))
+        + (("eli", "Eli"), ("fay", "Fay"), ("gus", "Gus"), ("hiro", "Hiro"))
+    ]
+    made = rounds.next_round(
+        night, game="napoleon", method="balanced", deals=2, players=[p.pk for p in people]
+    )
+    match = Match.objects.filter(table__round=made).order_by("table__name").first()
+    me = match.seated_players()[1]
+    token = table_links.ensure(match.table)
+    phone_keys = service.phone()
+    service.server_key = vapid.application_server_key()
+
+    for width, height, name in ((375, 740, "375"), (1366, 900, "1366")):
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, has_touch=True, locale="ja-JP"
+        )
+        context.grant_permissions(["notifications"], origin=live_server.url)
+        context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+        context.add_init_script(STAND_IN % json.dumps(phone_keys.json()))
+        page = context.new_page()
+        page.goto(f"{live_server.url}/t/{token}/")  # the table's QR code
+        page.goto(f"{live_server.url}/nights/{night.pk}/me/?player={me.pk}")
+        page.wait_for_selector("#push [data-push-on]:not([hidden])")
+        assert "この端末に通知する" in page.inner_text("#push")
+        assert not page.is_visible("#push [data-push-off]")
+        assert not page.is_visible("#push [data-push-kinds]")
+        page.locator("#push").scroll_into_view_if_needed()
+        shot(page, tmp_path, f"push-off-{name}-ja")
+        page.tap("#push [data-push-on]")  # tap 1; the browser's "Allow" is tap 2 (granted)
+        page.wait_for_selector("#push [data-push-off]:not([hidden])")
+        assert page.is_visible("#push [data-push-off]")
+        assert not page.is_visible("#push [data-push-on]")
+        assert not page.is_visible("#push [data-push-blocked]")
+        assert "この端末に通知します" in page.inner_text("#push [data-push-say]")
+        assert page.evaluate("window.pushKeyLength") == 65
+        chips = page.locator("#push [data-push-kinds] input:checked")
+        assert chips.count() == len(PushKind)
+        shot(page, tmp_path, f"push-on-{name}-ja")
+        sub = Subscription.objects.get()
+        assert (sub.player, sub.table, sub.night, sub.language) == (me, match.table, night, "ja")
+        assert sub.endpoint == phone_keys.endpoint and sub.kinds == [k.value for k in PushKind]
+        if name == "375":
+            # A chip changes what is told, kept by the server.
+            page.tap("#push label.chip:has(input[value='season'])")
+            page.wait_for_function(
+                "() => !document.querySelector(\"#push input[value='season']\").checked"
+            )
+            page.wait_for_timeout(300)
+            assert "season" not in Subscription.objects.get().kinds
+        else:
+            page.tap("#push [data-push-off]")
+            page.wait_for_selector("#push [data-push-on]:not([hidden])")
+            assert not Subscription.objects.exists()
+        context.close()
+        if name == "375":
+            # A message to this player reaches "the phone", in Japanese.
+            said = Said(
+                me.pk,
+                PushKind.DRAWN,
+                f"/nights/{night.pk}/me/?player={me.pk}",
+                drawn(2, match.table.name, 1, ["Aya"]),
+            )
+            told = Event(
+                "round.drawn:test", "round.drawn", club.pk, season.pk, night.pk, {}, (said,)
+            )
+            tasks.send_later(push.tell(told))
+            (got,) = service.wait(1)
+            assert service.refused == [] and "ラウンド" in got.message["title"]
+            Subscription.objects.all().delete()

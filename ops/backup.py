@@ -88,12 +88,17 @@ def export_club(
             nights.append(
                 {
                     "date": night.date.isoformat(),
+                    "starts_at": _clock(night.starts_at),
+                    "ends_at": _clock(night.ends_at),
                     "name": night.name,
                     "venue": night.venue,
                     "deals_per_match": night.deals_per_match,
                     "standings": night.standings,
                     "rank_points": night.rank_points,
                     "final": night.final,
+                    "cancelled_at": night.cancelled_at.isoformat() if night.cancelled_at else None,
+                    "sequence": night.sequence,
+                    "changed_at": night.changed_at.isoformat(),
                     "present": sorted(p.handle for p in night.present.all()),
                     "rounds": _rounds(night),
                     "tables": tables,
@@ -118,7 +123,7 @@ def export_club(
     return sign(
         {
             "format": FORMAT,
-            "club": {"name": club.name, "slug": club.slug},
+            "club": {"name": club.name, "slug": club.slug, "time_zone": club.time_zone},
             "players": [
                 {
                     "handle": p.handle,
@@ -136,6 +141,17 @@ def export_club(
             ],
             "seasons": seasons,
         }
+    )
+
+
+def _clock(time: dt.time | None) -> str | None:
+    """A night's start or end time, ``19:00`` (``None``: none given)."""
+    if time is None:
+        return None
+    return (
+        time.isoformat(timespec="minutes")
+        if not time.second and not time.microsecond
+        else time.isoformat()
     )
 
 

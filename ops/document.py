@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
 from django.db.models import Model
-from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.dateparse import parse_date, parse_datetime, parse_time
 
 
 class ImportError_(ValueError):
@@ -82,6 +82,11 @@ def day(parent: Any, key: str, where: str, optional: bool = False) -> dt.date | 
 
 def moment(parent: Any, key: str, where: str, optional: bool = False) -> Any:
     return _parsed(parent, key, where, parse_datetime, "a date and time", optional)
+
+
+def clock(parent: Any, key: str, where: str, optional: bool = False) -> dt.time | None:
+    """A time of day (``19:00``, ``19:00:00``) at ``key``."""
+    return _parsed(parent, key, where, parse_time, "a time of day (HH:MM)", optional)
 
 
 def _parsed(

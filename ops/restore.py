@@ -18,10 +18,12 @@ from typing import Any
 from django.contrib.auth.hashers import identify_hasher
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from ops.backup import FORMAT, signed
 from ops.document import (
     ImportError_,
+    clock,
     day,
     flag,
     listed,
@@ -86,7 +88,15 @@ def import_club(
         raise ImportError_(f"club {about.get('slug')!r} exists already")
     if Club.objects.filter(name_key=look_alike(text(about, "name", "club"))).exists():
         raise ImportError_("club.name: a club of this name, or one that looks like it, exists")
-    club = saved(Club(name=text(about, "name", "club"), slug=text(about, "slug", "club")), "club")
+    club = saved(
+        Club(
+            name=text(about, "name", "club"),
+            slug=text(about, "slug", "club"),
+            # A backup made before clubs had a time zone: the default, as then.
+            time_zone=text(about, "time_zone", "club", "Asia/Tokyo"),
+        ),
+        "club",
+    )
     players: dict[str, Player] = {}
     for i, p in enumerate(listed(doc, "players", "")):
         where = f"players[{i}]"
@@ -178,6 +188,12 @@ def _import_season(
                 standings=text(n, "standings", at, ClubNight.Standings.POINTS),
                 rank_points=n.get("rank_points") or [],
                 final=flag(n, "final", at),
+                # A backup made before calendars: no times, held, sequence 0.
+                starts_at=clock(n, "starts_at", at, optional=True),
+                ends_at=clock(n, "ends_at", at, optional=True),
+                cancelled_at=moment(n, "cancelled_at", at, optional=True),
+                sequence=whole(n, "sequence", at, 0),
+                changed_at=moment(n, "changed_at", at, optional=True) or timezone.now(),
             ),
             at,
         )

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 import engine
@@ -29,19 +30,107 @@ from tournaments.models.nights import (
 from tournaments.names import unique_handle
 from tournaments.records import Rejection, error
 
+CALENDAR_FIELDS = ("date", "starts_at", "ends_at", "venue", "name")
+"""What a calendar shows of a night: a change to any raises its ``sequence`` (iCalendar
+SEQUENCE), so that calendar apps replace the entry they hold."""
+END_WITHOUT_START = gettext_noop(
+    "An end time needs a start time: write when the night begins, or leave both empty."
+)
+END_AT_START = gettext_noop(
+    "The night ends when it begins: write a later end time (after midnight: the next day)."
+)
+
 
 def save_night(night: ClubNight) -> ClubNight:
     """Store a new or changed club night, as the pages and the API do.  A season has one
     final night: under the season's row lock a second is refused, so that two
     administrators marking two nights at once store one final and get an answer each.
-    A table size or rounds planned out of bounds is refused, nothing stored."""
+    A table size or rounds planned out of bounds is refused, nothing stored.
+
+    A changed night's date, times, venue or name raise its ``sequence`` by one and set
+    ``changed_at``, under the night's row lock and in the save's transaction; a save that
+    changes none of them (a retried form, a changed table size) raises nothing.  Whether
+    the night is called off, and its sequence, are the stored row's: a form opened before
+    the night was called off does not bring it back (:func:`cancel_night`)."""
     _check_plan(night)
+    _check_times(night)
     with transaction.atomic():
         Season.objects.select_for_update().filter(pk=night.season_id).first()
         if night.final and ClubNight.final_taken(night.season_id, night.pk):
             raise Rejection((error("final_taken", "final", FINAL_TAKEN),))
+        stored = (
+            ClubNight.objects.select_for_update()
+            .filter(pk=night.pk)
+            .values(*CALENDAR_FIELDS, "sequence", "changed_at", "cancelled_at")
+            .first()
+            if night.pk
+            else None
+        )
+        if stored is not None:
+            night.cancelled_at = stored["cancelled_at"]
+            night.sequence, night.changed_at = stored["sequence"], stored["changed_at"]
+            if any(getattr(night, f) != stored[f] for f in CALENDAR_FIELDS):
+                night.sequence += 1
+                night.changed_at = timezone.now()
         night.save()
     return night
+
+
+def _check_times(night: ClubNight) -> None:
+    """An end time only with a start time, and not the start time itself (an end before
+    the start is the next day's: a night past midnight)."""
+    if night.ends_at is not None and night.starts_at is None:
+        raise Rejection((error("end_without_start", "ends_at", END_WITHOUT_START),))
+    if night.ends_at is not None and night.ends_at == night.starts_at:
+        raise Rejection((error("end_at_start", "ends_at", END_AT_START),))
+
+
+HAS_DEALS = gettext_noop(
+    "This night has deals: it took place, and is not called off. To hold it on another "
+    "day, change its date; to stop it early, end its matches."
+)
+
+
+def cancel_night(night: ClubNight) -> bool:
+    """Call the night off: ``cancelled_at`` set, ``sequence`` raised (calendars show it
+    cancelled).  A night that has deals (deleted ones too) took place: it is refused
+    with what to do instead (change its date, or end its matches), since calling it off
+    would leave scores of a night that says it never happened.  A night drawn onto
+    tables without a deal may be called off; its tables stay, for when it is brought
+    back.  Called off already: nothing changes (``False``), as for a retried tap."""
+    return _set_cancelled(night, cancelled=True)
+
+
+def restore_night(night: ClubNight) -> bool:
+    """Bring a called-off night back: ``cancelled_at`` cleared, ``sequence`` raised.
+    Not called off: nothing changes (``False``)."""
+    return _set_cancelled(night, cancelled=False)
+
+
+def has_deals(night: ClubNight) -> bool:
+    """Whether a deal was entered at the night (deleted ones too): it took place."""
+    return Deal.objects.filter(match__table__club_night=night).exists()
+
+
+def _set_cancelled(night: ClubNight, *, cancelled: bool) -> bool:
+    with transaction.atomic():
+        row = ClubNight.objects.select_for_update().get(pk=night.pk)
+        if (row.cancelled_at is not None) == cancelled:
+            night.cancelled_at, night.sequence = row.cancelled_at, row.sequence
+            return False
+        if cancelled and has_deals(row):
+            raise Rejection((error("night_has_deals", "", HAS_DEALS),))
+        now = timezone.now()
+        row.cancelled_at = now if cancelled else None
+        row.sequence += 1
+        row.changed_at = now
+        row.save(update_fields=["cancelled_at", "sequence", "changed_at"])
+    night.cancelled_at, night.sequence, night.changed_at = (
+        row.cancelled_at,
+        row.sequence,
+        row.changed_at,
+    )
+    return True
 
 
 def _check_plan(night: ClubNight) -> None:

@@ -175,6 +175,7 @@ def test_a_sign_out_that_did_not_happen_clears_nothing(league_admin):
 READER_FREE = {
     *("healthz", "readyz", "service_worker", "web_manifest", "favicon"),
     *("blank_sheet", "sheet_template"),
+    "club_feed",  # the club's public nights: the same feed for everyone (docs/calendars.md)
 }
 """Routes whose answer is the same whoever asks: they read neither account nor session."""
 ASKING = (Role.STRANGER, Role.MEMBER, Role.ADMIN, Role.LINK)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.utils.translation import gettext
@@ -14,11 +14,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring import head_to_head as h2h
+from tournaments import access, nights
 from tournaments.models import Club, ClubNight, Player, Season, Table
-from web.api.base import (
-    ClubScopedViewSet,
-)
+from tournaments.records import Rejection
+from web.api.base import ClubScopedViewSet, deny, rejection_response
 from web.api.divisions import DivisionsMixin
+from web.api.match_serializers import RejectionSerializer
 from web.api.pagination import InOrderAdded
 from web.api.rounds import RoundsMixin
 from web.api.serializers import (
@@ -28,6 +29,7 @@ from web.api.serializers import (
     SeasonSerializer,
     TableSerializer,
 )
+from web.refusals import ADMINS_ONLY
 
 
 class ClubViewSet(ClubScopedViewSet):
@@ -100,6 +102,29 @@ class ClubNightViewSet(RoundsMixin, ClubScopedViewSet):
     serializer_class = ClubNightSerializer
     filterset_fields = ["season", "date"]
     parent = "season"
+
+    @extend_schema(request=None, responses={200: ClubNightSerializer, 400: RejectionSerializer})
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def cancel(self, request: Request, pk: str | None = None) -> Response:
+        """Call the night off (a league administrator): ``cancelled_at`` set, ``sequence``
+        raised, its calendar entries CANCELLED.  A night that has deals is refused (400,
+        ``night_has_deals``); one called off already is answered as it is."""
+        return self._called_off(nights.cancel_night)
+
+    @extend_schema(request=None, responses={200: ClubNightSerializer})
+    @action(detail=True, methods=["post"], filter_backends=[])
+    def restore(self, request: Request, pk: str | None = None) -> Response:
+        """Bring a called-off night back (a league administrator)."""
+        return self._called_off(nights.restore_night)
+
+    def _called_off(self, change: Callable[[ClubNight], bool]) -> Response:
+        night: ClubNight = self.get_object()
+        deny(access.can_administer(self.request.user, night), ADMINS_ONLY)
+        try:
+            change(night)
+        except Rejection as rejection:
+            return rejection_response(rejection)
+        return Response(self.get_serializer(night).data)
 
 
 class TableViewSet(ClubScopedViewSet):

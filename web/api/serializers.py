@@ -21,7 +21,7 @@ from tournaments.models import Club, ClubNight, Player, Season, Table
 class ClubSerializer(serializers.ModelSerializer):
     class Meta:
         model = Club
-        fields = ["id", "name", "slug", "created_at"]
+        fields = ["id", "name", "slug", "time_zone", "created_at"]
         read_only_fields = ["created_at"]
 
     def validate_name(self, value: str) -> str:
@@ -156,8 +156,10 @@ class ClubNightSerializer(SavedByItsAction, serializers.ModelSerializer):
 
     class Meta:
         model = ClubNight
-        fields = ["id", "season", "date", "name", "venue", "deals_per_match", "standings"]
-        fields += ["rank_points", "final", "table_size", "rounds_planned"]
+        fields = ["id", "season", "date", "starts_at", "ends_at", "name", "venue"]
+        fields += ["deals_per_match", "standings", "rank_points", "final", "table_size"]
+        fields += ["rounds_planned", "cancelled_at", "sequence", "changed_at"]
+        read_only_fields = ["cancelled_at", "sequence", "changed_at"]
 
 
 class TableSerializer(AccountFieldsForAdministrators, serializers.ModelSerializer):

@@ -23,7 +23,14 @@ from tournaments.names import night_label, reading_order
 from tournaments.records import Rejection
 from tournaments.textfile import whole_number
 from web.pages.getters import administered, administered_club
-from web.pages.setup_forms import ClubNightForm, MemberForm, PlayerForm, SeasonForm
+from web.pages.setup_forms import (
+    ClubForm,
+    ClubNightForm,
+    MemberForm,
+    PlayerForm,
+    SeasonForm,
+    time_zones,
+)
 
 
 @login_required
@@ -256,4 +263,24 @@ def night_new(request: HttpRequest, pk: int) -> HttpResponse:
             "form": form,
             "title": _("New club night of %(season)s") % {"season": season.name},
         },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's own settings: its time zone (the calendars' times)."""
+    club = administered_club(request, slug)
+    form = ClubForm(request.POST or None, instance=club)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(
+            request,
+            _("Time zone of %(club)s: %(zone)s.") % {"club": club.name, "zone": club.time_zone},
+        )
+        return redirect("club_setup", slug=club.slug)
+    return render(
+        request,
+        "pages/setup/form.html",
+        {"club": club, "form": form, "title": _("Club settings"), "time_zones": time_zones()},
     )

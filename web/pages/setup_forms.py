@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+import zoneinfo
 from typing import Any
 
 from django import forms
@@ -205,11 +206,13 @@ class ClubNightForm(forms.ModelForm):
 
     class Meta:
         model = ClubNight
-        fields = ["date", "name", "venue", "deals_per_match", "standings", "final"]
-        fields += ["table_size", "rounds_planned"]
+        fields = ["date", "starts_at", "ends_at", "name", "venue", "deals_per_match"]
+        fields += ["standings", "final", "table_size", "rounds_planned"]
         labels = {
             "final": _("The season's final"),
             "date": _("Date"),
+            "starts_at": _("Starts at (optional)"),
+            "ends_at": _("Ends at (optional)"),
             "name": _("Name of the night (optional)"),
             "venue": _("Venue"),
             "deals_per_match": _("Deals per match"),
@@ -219,6 +222,8 @@ class ClubNightForm(forms.ModelForm):
         }
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}),
+            "starts_at": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "ends_at": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
             "table_size": forms.NumberInput(attrs={"inputmode": "numeric"}),
             "rounds_planned": forms.NumberInput(attrs={"inputmode": "numeric"}),
         }
@@ -252,6 +257,36 @@ class ClubNightForm(forms.ModelForm):
         if commit:
             night.save()
         return night
+
+
+def time_zones() -> list[str]:
+    """The IANA time zones a club may meet in (``Area/City`` names; not the legacy
+    aliases ``Japan``, ``US/Pacific``, nor ``Etc/GMT+9``, whose sign is reversed)."""
+    areas = {"Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe"}
+    areas |= {"Indian", "Pacific"}
+    return sorted(z for z in zoneinfo.available_timezones() if z.split("/")[0] in areas)
+
+
+class ClubForm(forms.ModelForm):
+    """The club's own settings: its time zone (calendars read its nights' times there).
+    Typed with the zones offered as suggestions; any IANA name is taken, checked by the
+    model's validator."""
+
+    class Meta:
+        model = Club
+        fields = ["time_zone"]
+        labels = {"time_zone": _("Time zone")}
+        help_texts = {
+            "time_zone": _(
+                "Where the club meets, as Area/City (Asia/Tokyo, Europe/London): calendars "
+                "show its nights' times there."
+            )
+        }
+        widgets = {
+            "time_zone": forms.TextInput(
+                attrs={"list": "time-zones", "autocomplete": "off", "spellcheck": "false"}
+            )
+        }
 
 
 class AttendanceForm(forms.Form):

@@ -56,6 +56,20 @@ def night_label(night: Any) -> str:
 
 
 @register.filter
+def night_hours(night: Any) -> str:
+    """When a club night meets, in its club's time zone: ``19:00–22:00``, ``19:00``,
+    ``20:00–01:00 (next day)``, or nothing for a night without a start time."""
+    if night.starts_at is None:
+        return ""
+    start = f"{night.starts_at:%H:%M}"
+    if night.ends_at is None:
+        return start
+    if night.ends_at <= night.starts_at:  # past midnight
+        return _("%(start)s–%(end)s (next day)") % {"start": start, "end": f"{night.ends_at:%H:%M}"}
+    return f"{start}–{night.ends_at:%H:%M}"
+
+
+@register.filter
 def table_place(table: Any) -> str:
     """A table as a list of matches names it: its round (a night in rounds), then its name
     in the reader's language (「第 2 ラウンド · 卓 1」).  Read with ``table__round``."""

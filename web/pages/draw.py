@@ -38,6 +38,7 @@ from web.downloads import download
 from web.pages.getters import administered_night
 from web.pages.setup_forms import AttendanceForm
 from web.pages.tables import link_url, qr_svg
+from web.previews import link_preview
 
 
 def _scorers(night: ClubNight) -> list[Any]:
@@ -214,7 +215,13 @@ def night_tables(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "pages/setup/tables.html",
-        {"night": night, "rows": rows, "links": links, "scorers": scorers},
+        {
+            "night": night,
+            "rows": rows,
+            "links": links,
+            "scorers": scorers,
+            "link_preview": link_preview(request, night),
+        },
     )
 
 

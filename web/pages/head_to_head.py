@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring import head_to_head as h2h
 from tournaments.access import visible
 from tournaments.models import Player
+from web.previews import link_preview
 
 
 @require_safe
@@ -29,5 +31,9 @@ def head_to_head(request: HttpRequest, pk: int) -> HttpResponse:
             "records": records if opponent else [],
             "overall": h2h.together(records) if opponent else None,
             "opponents": [] if opponent else records,
+            # The page's player alone: an opponent may be one the public does not read.
+            "link_preview": link_preview(
+                request, player, _("Head to head – %(name)s") % {"name": player.display_name}
+            ),
         },
     )

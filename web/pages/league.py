@@ -8,6 +8,7 @@ from urllib.parse import quote, urlencode
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
@@ -20,7 +21,7 @@ from scoring.players import season_numbers
 from scoring.queries import matches_with_standings, readable_match
 from scoring.ratings import rating_charts, ratings_of, scope_for
 from scoring.sheets import NO_CHART, match_sheet, player_charts
-from tournaments import access, confirmation, history, progress, ranking, table_links
+from tournaments import access, confirmation, history, nights, progress, ranking, table_links
 from tournaments import divisions as division_rules
 from tournaments.access import visible
 from tournaments.games import LEAGUE_GAMES, label
@@ -36,6 +37,8 @@ from tournaments.models import (
     waiting_deals,
 )
 from web.pages import roles
+from web.pages.calendars import subscribe_links
+from web.previews import link_preview
 
 
 @require_safe
@@ -155,6 +158,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "division": division,
             "division_query": f"&division={quote(chosen)}" if chosen else "",
             "columns": 7 if rule.method == ranking.Method.TOTAL else 8,
+            "link_preview": link_preview(request, season),
         },
     )
 
@@ -197,6 +201,7 @@ def club_night_detail(request: HttpRequest, pk: int) -> HttpResponse:
         .order_by("table__round__number", "table__name", "pk")
     )
     method, boards = night_standings.boards(night)
+    may_administer = access.can_administer(request.user, night)
     return render(
         request,
         "pages/club_night.html",
@@ -207,7 +212,9 @@ def club_night_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "method": ClubNight.Standings(method).label,
             "in_rounds": night.rounds.exists(),
             "waiting": night_standings.waiting(night),
-            "may_administer": access.can_administer(request.user, night),
+            "may_administer": may_administer,
+            "may_call_off": may_administer and not nights.has_deals(night),
+            "link_preview": link_preview(request, night),
         },
     )
 
@@ -232,6 +239,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "may_administer": access.can_administer(request.user, match),
             "deals": [d for d in stored if d.deleted_at is None],
             "deleted": [d for d in stored if d.deleted_at is not None],
+            "link_preview": link_preview(request, match),
         },
     )
 
@@ -329,6 +337,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "ratings": ratings,
             "numbers": season_numbers(player, seasons),
             "divisions": _divisions_of(player, seasons),
+            "link_preview": link_preview(request, player),
+            "calendar": subscribe_links(request, reverse("player_feed", args=[player.pk])),
         },
     )
 

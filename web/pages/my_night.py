@@ -30,6 +30,7 @@ from tournaments.models import ClubNight, Deal, Player, Round, waiting_deals
 from tournaments.names import reading_order, table_label
 from tournaments.textfile import whole_number
 from web.pages.tables import may_score
+from web.previews import link_preview
 
 
 def _night(request: HttpRequest, pk: int) -> ClubNight:
@@ -111,7 +112,11 @@ def my_night(request: HttpRequest, pk: int) -> HttpResponse:
     asked = request.GET.get("player")
     if asked is None:
         ordered = reading_order(players.values())  # as every list of names: 五十音
-        return render(request, "pages/my_night.html", {"night": night, "players": ordered})
+        return render(
+            request,
+            "pages/my_night.html",
+            {"night": night, "players": ordered, "link_preview": link_preview(request, night)},
+        )
     number = whole_number(asked)
     player = players.get(number) if number else None
     if player is None:
@@ -129,6 +134,7 @@ def my_night(request: HttpRequest, pk: int) -> HttpResponse:
             "player": player,
             "waiting": waiting_for(request, night, player),
             "final": final_label(night, found),
+            "link_preview": link_preview(request, night),
             **found,
         },
     )

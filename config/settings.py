@@ -86,6 +86,7 @@ MIDDLEWARE = [
     "web.caching.PrivateAnswers",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "web.previews.LanguageInLink",  # ?lang=ja: a shared link keeps its language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -245,6 +246,17 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "clubscore@localhost")
+
+# Web Push (reach.push): the site's VAPID key pair, the same for every web process and
+# worker.  Empty: one pair is made on first use and kept in the database (reach.VapidKey).
+# VAPID_PRIVATE_KEY is a PEM or a base64url raw key; VAPID_PUBLIC_KEY, when given, must be
+# its public key.  VAPID_SUBJECT is how a push service reaches the site's operator.
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", f"mailto:{DEFAULT_FROM_EMAIL}")
+# Push endpoints on private or loopback addresses (and plain http on loopback): refused,
+# so that nobody makes the server post into its own network; on for tests and the demo.
+PUSH_ALLOW_PRIVATE_ENDPOINTS = env_bool("PUSH_ALLOW_PRIVATE_ENDPOINTS", DEBUG)
 # A reset link (e-mailed, or made by a league administrator: tournaments.reset_links)
 # works once, for this long: made when the member asks, used at once.
 RESET_LINK_SECONDS = int(env_str("RESET_LINK_SECONDS", str(2 * 3600)))
@@ -317,6 +329,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
+# Webhooks (reach.webhooks, docs/webhooks.md): a periodic sweep sends the deliveries that
+# are due (retries with back-off), so a worker's restart loses none; run one
+# `celery -A config beat` beside the workers.
+CELERY_BEAT_SCHEDULE = {
+    "reach-webhooks-due": {"task": "reach.tasks.send_due_webhooks", "schedule": 30.0},
+}
+# An endpoint's URL is a stranger's: HTTPS to public addresses only.  These two let a
+# developer's or the tests' receiver on this machine take them; never on in production.
+WEBHOOKS_ALLOW_HTTP = env_bool("WEBHOOKS_ALLOW_HTTP", False)
+WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", False)
 
 LOGGING = {
     "version": 1,

@@ -15,6 +15,8 @@ from web.api import matches as match_api
 from web.api import sheets as sheet_api
 from web.pages import (
     accounts,
+    calendars,
+    clubs,
     corrections,
     divisions,
     draw,
@@ -23,12 +25,16 @@ from web.pages import (
     head_to_head,
     league,
     my_night,
+    night_setup,
     pairs,
     pins,
+    previews,
+    push,
     rounds,
     setup,
     sheets,
     tables,
+    webhooks,
 )
 
 FORM = ["GET", "POST", "HEAD"]
@@ -58,6 +64,9 @@ urlpatterns = [
     ),
     path("", league.home, name="home"),
     path("seasons/<int:pk>/", league.season_detail, name="season"),
+    # Link previews' images of a public season and night (web.pages.previews).
+    path("seasons/<int:pk>/preview.png", previews.season_image, name="season_preview"),
+    path("nights/<int:pk>/preview.png", previews.night_image, name="night_preview"),
     re_path(
         rf"^seasons/(?P<pk>\d+)/standings\.(?P<fmt>{downloads.FORMATS})$",
         downloads.season_export,
@@ -78,9 +87,19 @@ urlpatterns = [
     ),
     path("sheets/blank-<str:game>.pdf", downloads.blank_sheet, name="blank_sheet"),
     path("players/<int:pk>/", league.player_detail, name="player"),
+    path("players/<int:pk>/push/", push.player_push, name="player_push"),
     path("players/<int:pk>/head-to-head/", head_to_head.head_to_head, name="head_to_head"),
+    # A club's page and the calendars of its nights (docs/calendars.md).
+    path("clubs/<slug:slug>/", clubs.club_page, name="club_page"),
+    path("clubs/<slug:slug>/calendar.ics", calendars.club_feed, name="club_feed"),
+    path("clubs/<slug:slug>/calendar/", calendars.my_calendar, name="my_calendar"),
+    path("calendars/<str:token>.ics", calendars.member_feed, name="member_feed"),
+    path("players/<int:pk>/calendar.ics", calendars.player_feed, name="player_feed"),
     # A league administrator's own pages: the club, its players, members, seasons and nights.
     path("clubs/<slug:slug>/setup/", setup.club_setup, name="club_setup"),
+    # The club's webhooks for its own tools (docs/webhooks.md).
+    path("clubs/<slug:slug>/webhooks/", webhooks.club_webhooks, name="club_webhooks"),
+    path("clubs/<slug:slug>/settings/", setup.club_settings, name="club_settings"),
     path("clubs/<slug:slug>/players/<int:pk>/", setup.player_edit, name="player_edit"),
     path("clubs/<slug:slug>/players/list/", setup.players_from_list, name="players_from_list"),
     path("clubs/<slug:slug>/players/<int:pk>/merge/", setup.player_merge, name="player_merge"),
@@ -98,6 +117,9 @@ urlpatterns = [
     path("clubs/<slug:slug>/seasons/new/", setup.season_edit, name="season_new"),
     path("clubs/<slug:slug>/seasons/<int:pk>/", setup.season_edit, name="season_edit"),
     path("seasons/<int:pk>/nights/new/", setup.night_new, name="night_new"),
+    path("nights/<int:pk>/edit/", night_setup.night_edit, name="night_edit"),
+    path("nights/<int:pk>/cancel/", night_setup.night_cancel, name="night_cancel"),
+    path("nights/<int:pk>/restore/", night_setup.night_restore, name="night_restore"),
     path("seasons/<int:pk>/divisions/", divisions.season_divisions, name="season_divisions"),
     path("seasons/<int:pk>/close/", divisions.season_close, name="season_close"),
     path("nights/<int:pk>/draw/", draw.night_draw, name="night_draw"),
@@ -106,6 +128,7 @@ urlpatterns = [
     path("nights/<int:pk>/pairs/", pairs.night_pairs, name="night_pairs"),
     path("nights/<int:pk>/live/", rounds.night_live, name="night_live"),
     path("nights/<int:pk>/me/", my_night.my_night, name="my_night"),
+    path("nights/<int:pk>/push/", push.night_push, name="night_push"),
     re_path(
         rf"^nights/(?P<pk>\d+)/standings\.(?P<fmt>{downloads.FORMATS})$",
         downloads.night_export,

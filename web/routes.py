@@ -46,6 +46,8 @@ CLUB = frozenset({Role.MEMBER, Role.SCORER, Role.ADMIN, Role.OPERATOR})
 SCORERS = frozenset({Role.SCORER, Role.ADMIN, Role.OPERATOR})
 AT_TABLE = SCORERS | {Role.LINK}
 ADMINS = frozenset({Role.ADMIN, Role.OPERATOR})
+MEMBERS = frozenset({Role.MEMBER, Role.SCORER, Role.ADMIN})
+"""The club's members, whatever their role (a site operator is none)."""
 OPERATOR = frozenset({Role.OPERATOR})
 OUTSIDERS = frozenset({Role.ANONYMOUS, Role.STRANGER, Role.OTHER_ADMIN})
 """Those who may know nothing of club A's private season."""
@@ -149,6 +151,13 @@ ROUTES.update(
         "table_link": Route("", read(EVERYONE)),
         "rest_framework:login": Route("", page(EVERYONE, EVERYONE)),
         "rest_framework:logout": Route("", post(EVERYONE)),
+        # A club's page and public calendar: its public seasons' (404 to an outsider when
+        # it has none); its members also read its private seasons on the page.
+        "club_page": Route("", read(EVERYONE)),
+        "club_feed": Route("", read(EVERYONE)),
+        # A member's private calendar: opened by its secret address alone, by no role (the
+        # table's token names no feed: 404 to all); tests/web/test_calendars*.py has the rest.
+        "member_feed": Route("", read(frozenset(), others=404, anonymous=404)),
         # -- a private season's pages: its club reads them -------------------------------------
         "season": Route("season", read(CLUB, **PRIVATE)),
         "season_export": Route("season", read(CLUB, **PRIVATE)),
@@ -157,6 +166,9 @@ ROUTES.update(
         "night_live": Route("night", read(CLUB, **PRIVATE)),
         # A player's own night: its readers, and whoever holds a link of one of its tables.
         "my_night": Route("night", read(CLUB | {Role.LINK}, **PRIVATE)),
+        # Push messages turned on and off (JSON): from "my night", and from a player's page.
+        "night_push": Route("night", post(CLUB | {Role.LINK}, **PRIVATE)),
+        "player_push": Route("player", post(CLUB, **PRIVATE)),
         "night_export": Route("night", read(CLUB, **PRIVATE)),
         "night_seating": Route("night", read(CLUB, **PRIVATE)),
         "night_tables": Route("night", read(CLUB, **PRIVATE)),
@@ -166,6 +178,14 @@ ROUTES.update(
         "paper_sheet": Route("match", read(CLUB, **PRIVATE)),
         "player": Route("player", read(CLUB, **PRIVATE)),
         "head_to_head": Route("player", read(CLUB, **PRIVATE)),
+        # Link previews' images: a public season's or night's alone, asked as an anonymous
+        # reader whoever asks (a private one's: 404 to all, its club too; web.pages.previews).
+        "season_preview": Route("season", read(frozenset(), others=404, anonymous=404)),
+        "night_preview": Route("night", read(frozenset(), others=404, anonymous=404)),
+        "player_feed": Route("player", read(CLUB, **PRIVATE)),
+        # A member's own page of their secret calendar address (a site operator is no
+        # member: no address).
+        "my_calendar": Route("", page(MEMBERS, MEMBERS, others=404)),
         # -- at the table: its scorer, the club's administrators, the link's holder -------------
         "table": Route("table", read(AT_TABLE)),
         "deal_entry": Route("match", page(AT_TABLE, AT_TABLE, by_role=MEMBER_403)),
@@ -181,6 +201,8 @@ ROUTES.update(
         "player_pin": Route("own_player", post(frozenset({Role.MEMBER}))),
         # -- the club's administrators ---------------------------------------------------------
         "club_setup": Route("", page(ADMINS, ADMINS, **ADMIN_PAGE)),
+        "club_webhooks": Route("", page(ADMINS, ADMINS, **ADMIN_PAGE)),
+        "club_settings": Route("", page(ADMINS, ADMINS, **ADMIN_PAGE)),
         "player_edit": Route("player", page(ADMINS, ADMINS, **ADMIN_PAGE)),
         "players_from_list": Route("", post(ADMINS, **ADMIN_PAGE)),
         "player_merge": Route("player", post(ADMINS, **ADMIN_PAGE)),
@@ -196,6 +218,9 @@ ROUTES.update(
         "season_new": Route("", page(ADMINS, ADMINS, **ADMIN_PAGE)),
         "season_edit": Route("season", page(ADMINS, ADMINS, **ADMIN_PAGE)),
         "night_new": Route("season", page(ADMINS, ADMINS, **ADMIN_PAGE)),
+        "night_edit": Route("night", page(ADMINS, ADMINS, **ADMIN_PAGE)),
+        "night_cancel": Route("night", post(ADMINS, **ADMIN_PAGE)),
+        "night_restore": Route("night", post(ADMINS, **ADMIN_PAGE)),
         "season_divisions": Route("season", page(ADMINS, ADMINS, **ADMIN_PAGE)),
         "season_close": Route("season", page(ADMINS, ADMINS, **ADMIN_PAGE)),
         "night_draw": Route("night", page(ADMINS, ADMINS, **ADMIN_PAGE)),
@@ -233,6 +258,8 @@ ROUTES.update(
         "clubnight-live": Route("night", read(CLUB, **PRIVATE)),
         "clubnight-standings": Route("night", read(CLUB, **PRIVATE)),
         "clubnight-measures": Route("night", read(CLUB, **PRIVATE)),
+        "clubnight-cancel": Route("night", {"POST": api_change(ADMINS)}),
+        "clubnight-restore": Route("night", {"POST": api_change(ADMINS)}),
         "clubnight-rounds": Route(
             "night", {"GET": Access(CLUB, anonymous=404), "POST": api_change(ADMINS)}
         ),

@@ -26,17 +26,10 @@ def night_edit(request: HttpRequest, pk: int) -> HttpResponse:
     calendar entry's sequence (``nights.save_night``)."""
     night = administered_night(request, pk)
     form = ClubNightForm(request.POST or None, instance=night)
-    if request.method == "POST" and form.is_valid():
-        try:
-            night = nights.save_night(form.save(commit=False))
-        except Rejection as refused:
-            for problem in refused.errors:
-                form.add_error(problem["path"] or None, localize(problem))
-        else:
-            messages.success(
-                request, _("Club night %(date)s saved.") % {"date": night_label(night)}
-            )
-            return redirect("club_night", pk=night.pk)
+    saved = form.saved() if request.method == "POST" and form.is_valid() else None
+    if saved is not None:
+        messages.success(request, _("Club night %(date)s saved.") % {"date": night_label(saved)})
+        return redirect("club_night", pk=saved.pk)
     return render(
         request,
         "pages/setup/form.html",

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import jobs
-from tournaments import access, invitations, nights, roster, seasons
+from tournaments import access, invitations, roster, seasons
 from tournaments import members as club_members
 from tournaments.merge import merge
 from tournaments.messages import localize
@@ -244,17 +244,10 @@ def night_new(request: HttpRequest, pk: int) -> HttpResponse:
         instance=ClubNight(season=season),  # checked in its season (one final a season)
         initial={"date": timezone.localdate()},
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            night = nights.save_night(form.save(commit=False))
-        except Rejection as refused:  # another administrator marked a final meanwhile
-            for problem in refused.errors:
-                form.add_error(problem["path"] or None, localize(problem))
-        else:
-            messages.success(
-                request, _("Club night %(date)s added.") % {"date": night_label(night)}
-            )
-            return redirect("night_draw", pk=night.pk)
+    night = form.saved() if request.method == "POST" and form.is_valid() else None
+    if night is not None:
+        messages.success(request, _("Club night %(date)s added.") % {"date": night_label(night)})
+        return redirect("night_draw", pk=night.pk)
     return render(
         request,
         "pages/setup/form.html",

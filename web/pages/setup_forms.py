@@ -12,12 +12,13 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import members as club_members
-from tournaments import pins, renames, seasons
+from tournaments import nights, pins, renames, seasons
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Membership, Player, Season
 from tournaments.models.nights import ROUNDS_OUT, TABLE_SIZE_OUT
 from tournaments.names import look_alike, reading_order, unique_handle, unspaced
+from tournaments.records import Rejection
 
 
 def _account(username: str) -> Any:
@@ -257,6 +258,16 @@ class ClubNightForm(forms.ModelForm):
         if commit:
             night.save()
         return night
+
+    def saved(self) -> ClubNight | None:
+        """The night stored by ``nights.save_night`` (its checks, its calendar sequence), or
+        ``None`` with the refusal's problems put on the form's fields."""
+        try:
+            return nights.save_night(self.save(commit=False))
+        except Rejection as refused:  # e.g. another administrator marked a final meanwhile
+            for problem in refused.errors:
+                self.add_error(problem["path"] or None, localize(problem))
+            return None
 
 
 def time_zones() -> list[str]:

@@ -339,3 +339,47 @@ def test_a_round_drawn_reaches_a_seated_players_phone(
     assert got.message["url"] == f"/nights/{night.pk}/me/?player={me.pk}"
     assert Notice.objects.get().event == f"round.drawn:{drawn_round.pk}"
     assert push.audience(night) == 1
+
+
+def test_forty_players_hear_of_a_real_draw_and_a_waiting_deal_within_ten_seconds(
+    service, league, django_capture_on_commit_callbacks
+):
+    """The issue's measure, end to end: forty players of a public season each follow
+    themselves; a round is drawn for all forty (timed from the draw's call, the draw
+    included) and each is told where they sit; then a deal entered in a season that asks
+    for a second person reaches the other seated players' phones with its PIN page."""
+    from tests.conftest import napoleon_deal
+    from tournaments import actions
+    from tournaments.models import Match
+
+    club, season, night = league
+    Season.objects.filter(pk=season.pk).update(require_confirmation=True)
+    people = players(club, 40)
+    for p in people:
+        follow(service, p, language="ja" if p.pk % 2 else "en")
+    start = time.monotonic()
+    with django_capture_on_commit_callbacks(execute=True):
+        drawn_round = rounds.next_round(
+            night,
+            game="napoleon",
+            method="balanced",
+            deals=2,
+            players=[p.pk for p in people],
+            seed=5,
+        )
+    got = service.wait(40)
+    late = sorted(g.at - start for g in got)
+    p95 = late[int(0.95 * len(late)) - 1]
+    print(f"\na real draw of 40: p95 {p95:.3f} s, median {statistics.median(late):.3f} s")
+    assert len(got) == 40 and service.refused == [] and p95 < 10
+    assert {g.message["tag"] for g in got} == {f"round.drawn:{drawn_round.pk}"}
+
+    match = Match.objects.filter(table__round=drawn_round, seats__position=3).first()
+    seated = {p.handle: p for p in match.seated_players()}
+    record = napoleon_deal(*list(seated)[:2], points=dict(zip(seated, (9, 3, 7, 1), strict=False)))
+    start = time.monotonic()
+    with django_capture_on_commit_callbacks(execute=True):
+        deal = actions.enter_deal(match, record)
+    waited = service.wait(40 + len(seated))[40:]
+    assert sorted(g.message["url"] for g in waited) == [f"/deals/{deal.pk}/pin/"] * len(seated)
+    assert max(g.at - start for g in waited) < 10

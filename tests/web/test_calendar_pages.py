@@ -192,3 +192,27 @@ def test_the_player_page_links_the_players_feed(club, two_seasons):
         '<link rel="alternate" type="text/calendar" '
         f'href="http://testserver/players/{people[0].pk}/calendar.ics?lang=en"' in page
     )
+
+
+def test_the_seasons_latest_night_is_one_held_not_one_to_come_nor_one_called_off(
+    club, club_admin, season, client
+):
+    """A season's page names its latest night: never a night still to come, nor one
+    called off (both are still listed among all its nights, marked)."""
+    import datetime as dt
+
+    from django.utils import timezone as tz
+
+    from tournaments.models import ClubNight
+
+    today = tz.localdate()
+    held = ClubNight.objects.create(season=season, date=today - dt.timedelta(days=7))
+    ClubNight.objects.create(
+        season=season, date=today - dt.timedelta(days=1), cancelled_at=tz.now(), sequence=1
+    )
+    ClubNight.objects.create(season=season, date=today + dt.timedelta(days=7))
+    client.force_login(club_admin)
+    page = client.get(f"/seasons/{season.pk}/").content.decode()
+    latest = page.split("Latest club night")[1].split("</p>")[0]
+    assert f"/nights/{held.pk}/" in latest
+    assert "All 3 club nights" in page and "called off" in page

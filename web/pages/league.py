@@ -9,6 +9,7 @@ from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
@@ -139,6 +140,8 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
         for board in found
     ]
     nights = list(season.club_nights.order_by("date", "pk"))
+    today = timezone.localdate()  # the latest night held: not one to come, nor one called off
+    latest = next((n for n in reversed(nights) if n.date <= today and not n.cancelled_at), None)
     rule = ranking.Rule.of(season)
     return render(
         request,
@@ -147,6 +150,7 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "season": season,
             "games": games,
             "nights": nights,
+            "latest": latest,
             "sort": "rating" if by_rating else "points",
             "search": search,
             "reader": reader,

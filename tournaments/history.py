@@ -37,7 +37,6 @@ WORDS = {
     "dealer": _("dealer"),
     "winner": _("winner"),
     "last_trick": _("last trick"),
-    "bhabhi": _("bhabhi"),
     "out": _("out"),
     "dropped": _("dropped out"),
     "hands_left": _("cards left"),
@@ -100,18 +99,21 @@ def _walk(value: Any, keys: list[str], words: _Words, out: dict[str, str]) -> No
         for i, item in enumerate(value, start=1):
             _walk(item, [*keys, f"#{i}"], words, out)
     else:
-        path = " · ".join(_word(k, words.names) for k in keys)
+        path = " · ".join(_word(k, words) for k in keys)
         if isinstance(value, list):
             out[path] = ", ".join(_text(v, keys, words) for v in value) or "–"
         else:
             out[path] = _text(value, keys, words)
 
 
-def _word(key: str, names: Mapping[str, str]) -> str:
-    """A key as read: a player's name, or the field's name in words."""
-    if key in names:
-        return names[key]
-    return str(WORDS[key]) if key in WORDS else key.replace("_", " ")
+def _word(key: str, words: _Words) -> str:
+    """A key as read: a player's name, or the field's name in words (the game's own,
+    then those every game shares)."""
+    if key in words.names:
+        return words.names[key]
+    own = words.game.record_words if words.game is not None else {}
+    found = own.get(key, WORDS.get(key))
+    return str(found) if found is not None else key.replace("_", " ")
 
 
 def _text(value: Any, keys: list[str], words: _Words) -> str:

@@ -50,3 +50,17 @@ def test_the_fields_are_named_in_the_readers_language():
     with translation.override("ja"):
         found, _more = changes(before, after, NAMES)
     assert [(c.field, c.before, c.after) for c in found] == [("宣言 · 立枚数", "14", "16")]
+
+
+def test_a_games_own_field_is_named_by_its_game():
+    """Bhabhi's ``bhabhi`` field is named by Bhabhi's league module (one game, one
+    place): in Japanese バビ with the game, the plain key without it."""
+    from tournaments.games import league_game
+
+    before = {"game": "bhabhi", "bhabhi": "aki"}
+    after = {"game": "bhabhi", "bhabhi": "ben"}
+    with translation.override("ja"):
+        found, _more = changes(before, after, NAMES, league_game("bhabhi"))
+        bare, _more = changes(before, after, NAMES)
+    assert [(c.field, c.before, c.after) for c in found] == [("バビ", "Aki Ito", "Ben Mori")]
+    assert [c.field for c in bare] == ["bhabhi"]

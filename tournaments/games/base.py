@@ -138,6 +138,9 @@ class LeagueGame(ABC):
     declarer, trump, count…, one point-card column per player — instead of a score per
     player, so that paper kept as a backup is typed into the template and imported
     (``scoring.paper``)."""
+    record_words: ClassVar[Mapping[str, Text]] = {}
+    """The game's own record fields in the reader's words, where a correction's history
+    names them (``tournaments.history``; the fields every game shares are named there)."""
     federation: ClassVar[tuple[PlannedMatch, ...]] = ()
     """The matches the federation generator plays of this game, in turn."""
     sheet_rules: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)

@@ -39,13 +39,25 @@ def insert_rows(
     rows = list(rows)
     if not rows:
         return []
+    return _insert(model, fields, rows, ids)
+
+
+def _created(
+    model: type[models.Model], fields: Sequence[str], rows: list[Sequence[Any]], ids: bool
+) -> list[int]:
+    """Any database: Django's ``bulk_create``."""
+    names = [_field(model, f).attname for f in fields]  # match_id: foreign keys take ids
+    made = model.objects.bulk_create(  # type: ignore[attr-defined]
+        [model(**dict(zip(names, row, strict=True))) for row in rows], batch_size=2000
+    )
+    return [obj.pk for obj in made] if ids else []
+
+
+def _copied(
+    model: type[models.Model], fields: Sequence[str], rows: list[Sequence[Any]], ids: bool
+) -> list[int]:
+    """PostgreSQL: ``COPY``, the ids drawn from the table's sequence first."""
     meta = model._meta
-    if not backend.postgresql():
-        names = [_field(model, f).attname for f in fields]  # match_id: foreign keys take ids
-        made = model.objects.bulk_create(  # type: ignore[attr-defined]
-            [model(**dict(zip(names, row, strict=True))) for row in rows], batch_size=2000
-        )
-        return [obj.pk for obj in made] if ids else []
     columns = [_field(model, f) for f in fields]
     as_json = [isinstance(c, models.JSONField) for c in columns]
     names = [c.column for c in columns]
@@ -69,6 +81,9 @@ def insert_rows(
     return new_ids
 
 
+_insert = backend.twin(postgresql=_copied, portable=_created)
+
+
 def plain_plans() -> None:
     """For the rest of the open transaction (on PostgreSQL): no parallel workers and no JIT
     compilation for its queries.  The rebuilds are spread over Celery workers, one per
@@ -76,9 +91,19 @@ def plain_plans() -> None:
     cores.  And their statements are short: compiling one (the planner's estimate of the
     ratings' read is above ``jit_above_cost``) costs more than it saves.  The figures:
     docs/benchmarks.md, "Measurements behind the code"."""
-    if backend.postgresql():
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL jit = off")
+    _plain_plans()
+
+
+def _set_plain_plans() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL jit = off")
+
+
+def _nothing() -> None:
+    """Other databases plan alone: nothing to set."""
+
+
+_plain_plans = backend.twin(postgresql=_set_plain_plans, portable=_nothing)
 
 
 @contextmanager
@@ -103,12 +128,21 @@ def plain_rows(rows: QuerySet[Any]) -> list[tuple[Any, ...]]:
     make on the server and to read: docs/benchmarks.md), elsewhere
     Django's (SQLite's dates need its converters).  The parameters are bound on the
     server there: at most 65,535 a statement (the callers filter on a few ids)."""
-    if not backend.postgresql():
-        return list(rows)
+    return _plain_rows(rows)
+
+
+def _binary_rows(rows: QuerySet[Any]) -> list[tuple[Any, ...]]:
     sql, params = rows.query.sql_with_params()
     with _driver_cursor() as cursor:
         cursor.execute(sql, params, binary=True)
         return cursor.fetchall()
+
+
+def _django_rows(rows: QuerySet[Any]) -> list[tuple[Any, ...]]:
+    return list(rows)
+
+
+_plain_rows = backend.twin(postgresql=_binary_rows, portable=_django_rows)
 
 
 @contextmanager
@@ -184,8 +218,17 @@ def analyze(models_: list[type[Model]]) -> None:
     """Have PostgreSQL count the rows just written (as its manual says to after a bulk
     load): a planner that still believes the tables empty nests loops over them, and the
     first rebuild's statements take minutes instead of milliseconds."""
-    if not backend.postgresql():
-        return
+    _analyze(models_)
+
+
+def _analyzed(models_: list[type[Model]]) -> None:
     with connection.cursor() as cursor:
         for model in models_:
             cursor.execute(f'ANALYZE "{model._meta.db_table}"')
+
+
+def _not_analyzed(models_: list[type[Model]]) -> None:
+    """Other databases: their planners need no counting."""
+
+
+_analyze = backend.twin(postgresql=_analyzed, portable=_not_analyzed)

@@ -8,10 +8,16 @@ from django.db import connection
 from dbtools import backend
 
 
-def until_commit(name: str) -> None:
-    """Wait for, then hold until the transaction ends, the lock on ``name``: two
-    transactions that take it run one after the other.  PostgreSQL's advisory lock on the
-    name's hash; SQLite writes one transaction at a time anyway."""
-    if backend.postgresql():
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [name])
+def _advisory(name: str) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [name])
+
+
+def _one_writer(name: str) -> None:
+    """SQLite writes one transaction at a time anyway: nothing to take."""
+
+
+until_commit = backend.twin(postgresql=_advisory, portable=_one_writer)
+until_commit.__doc__ = """Wait for, then hold until the transaction ends, the lock on
+``name``: two transactions that take it run one after the other.  PostgreSQL's advisory
+lock on the name's hash; SQLite writes one transaction at a time anyway."""

@@ -182,19 +182,27 @@ that asks no confirmation): ``tests/scoring/test_ratings.py`` compares the two. 
 match with a deal stored without its event has no text."""
 
 
-def read(
+Rows = AbstractContextManager[Iterator[tuple[str, int, str | None]]]
+
+
+def _streamed(
     club_ids: list[int], games: list[str], since: Since | None, public_only: bool
-) -> AbstractContextManager[Iterator[tuple[str, int, str | None]]]:
+) -> Rows:
     """The rows of :func:`of_matches` as the deals are now (none filled), to be read within
     the block: on PostgreSQL streamed (``dbtools.bulk.streamed_rows``)."""
-    if backend.postgresql():
-        nights = " AND (n.date, n.id) >= (%(day)s, %(night)s)" if since is not None else ""
-        if public_only:
-            nights += " AND s.public"
-        day, night = since if since is not None else (None, None)
-        params: dict[str, Any] = {"clubs": club_ids, "games": games, "day": day, "night": night}
-        return streamed_rows(STATEMENT.format(nights=nights), params)
+    nights = " AND (n.date, n.id) >= (%(day)s, %(night)s)" if since is not None else ""
+    if public_only:
+        nights += " AND s.public"
+    day, night = since if since is not None else (None, None)
+    params: dict[str, Any] = {"clubs": club_ids, "games": games, "day": day, "night": night}
+    return streamed_rows(STATEMENT.format(nights=nights), params)
+
+
+def _grouped(club_ids: list[int], games: list[str], since: Since | None, public_only: bool) -> Rows:
     return nullcontext(iter(grouped_here(club_ids, games, since, public_only)))
+
+
+read = backend.twin(postgresql=_streamed, portable=_grouped)
 
 
 def grouped_here(

@@ -76,26 +76,35 @@ def rebuild_seasons(
         if fingerprinted and not every:
             before = fingerprints.kept(fingerprints.SEASON, ids)
             ids = [i for i in ids if i not in now or before.get(i) != now[i]]
-        if ids and backend.postgresql():
-            with connection.cursor() as cursor:
-                # The seasons that count their best nights or matches, named: the planner
-                # then reads their lines' number from the lines' statistics.
-                best = {
-                    str(method.value): [
-                        x.pk for x in seasons if x.pk in ids and x.ranking == method
-                    ]
-                    for method in ranking.BEST
-                }
-                cursor.execute(_totals_statement(), {"seasons": ids, **best})
-                cursor.execute(POINTS, {"seasons": ids})
-        elif ids:
-            SeasonStanding.objects.filter(season__in=ids).delete()
-            SeasonPoint.objects.filter(season__in=ids).delete()
-            for season in seasons:
-                if season.pk in ids:
-                    _season_in_python(season)
+        if ids:
+            _totals(seasons, ids)
         fingerprints.keep(fingerprints.SEASON, {i: now[i] for i in ids if i in now})
         return len(seasons)
+
+
+def _totals_in_sql(seasons: list[Season], ids: list[int]) -> None:
+    """PostgreSQL: the seasons' lines and points in two set-based statements."""
+    with connection.cursor() as cursor:
+        # The seasons that count their best nights or matches, named: the planner then
+        # reads their lines' number from the lines' statistics.
+        best = {
+            str(method.value): [x.pk for x in seasons if x.pk in ids and x.ranking == method]
+            for method in ranking.BEST
+        }
+        cursor.execute(_totals_statement(), {"seasons": ids, **best})
+        cursor.execute(POINTS, {"seasons": ids})
+
+
+def _totals_here(seasons: list[Season], ids: list[int]) -> None:
+    """Any database: the seasons' lines and points made again, season by season."""
+    SeasonStanding.objects.filter(season__in=ids).delete()
+    SeasonPoint.objects.filter(season__in=ids).delete()
+    for season in seasons:
+        if season.pk in ids:
+            _season_in_python(season)
+
+
+_totals = backend.twin(postgresql=_totals_in_sql, portable=_totals_here)
 
 
 def _totals_statement() -> str:

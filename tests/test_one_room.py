@@ -84,3 +84,20 @@ def test_only_the_seam_asks_which_database_this_is():
         if isinstance(node, ast.Attribute) and node.attr == "vendor"
     )
     assert asking == ["dbtools/backend.py"]
+
+
+def test_every_hot_path_is_a_pair_of_twins_not_a_branch():
+    """No module but the seam branches on ``backend.postgresql()``: a path that PostgreSQL
+    takes its own way is two functions joined by ``backend.twin`` (so a test runs either
+    by name with ``backend.using``), migrations included."""
+    branching = sorted(
+        str(path.relative_to(ROOT))
+        for package in ("dbtools", "tournaments", "scoring", "reach", "web", "ops", "config")
+        for path in (ROOT / package).rglob("*.py")
+        if path != ROOT / "dbtools" / "backend.py"
+        and any(
+            w in path.read_text(encoding="utf-8")
+            for w in ("backend.postgresql()", "connection.vendor")
+        )
+    )
+    assert branching == []

@@ -7,13 +7,14 @@ visiting the table (an index-only scan, in the order the running totals need): t
 (the demo) has no covering indexes and does not need one.
 """
 
+from dbtools import backend
 from django.db import migrations
 
 INDEX = "match_line_by_night"
 
 
 def create(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
+    if backend.vendor_of(schema_editor.connection) == "postgresql":
         schema_editor.execute(
             f"CREATE INDEX IF NOT EXISTS {INDEX} ON scoring_matchstanding"
             " (season_id, game, player_id, night)"
@@ -22,7 +23,7 @@ def create(apps, schema_editor):
 
 
 def drop(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
+    if backend.vendor_of(schema_editor.connection) == "postgresql":
         schema_editor.execute(f"DROP INDEX IF EXISTS {INDEX}")
 
 

@@ -10,6 +10,7 @@ declarer games (Napoleon, Rettler) are the only ones with counts, the four below
 this order.  The season lines (``SeasonStanding.numbers``) do not change.
 """
 
+from dbtools import backend
 from django.db import migrations, models
 
 KEYS = ["declared", "won_declaring", "adjutant", "won_adjutant"]
@@ -25,7 +26,7 @@ def _value(vendor: str, key: str) -> str:
 
 
 def into_columns(apps, schema_editor):
-    vendor = schema_editor.connection.vendor
+    vendor = backend.vendor_of(schema_editor.connection)
     columns = ", ".join(f"count_{i} = {_value(vendor, k)}" for i, k in enumerate(KEYS, 1))
     schema_editor.execute(
         f"UPDATE scoring_matchstanding SET {columns} WHERE numbers IS NOT NULL"
@@ -34,7 +35,7 @@ def into_columns(apps, schema_editor):
 
 
 def into_json(apps, schema_editor):
-    vendor = schema_editor.connection.vendor
+    vendor = backend.vendor_of(schema_editor.connection)
     build = "jsonb_build_object" if vendor == "postgresql" else "json_object"
     pairs = ", ".join(f"'{k}', count_{i}" for i, k in enumerate(KEYS, 1))
     schema_editor.execute(
@@ -43,7 +44,7 @@ def into_json(apps, schema_editor):
 
 
 def _index(schema_editor, covered: str) -> None:
-    if schema_editor.connection.vendor == "postgresql":
+    if backend.vendor_of(schema_editor.connection) == "postgresql":
         schema_editor.execute(f"DROP INDEX IF EXISTS {INDEX}")
         schema_editor.execute(
             f"CREATE INDEX {INDEX} ON scoring_matchstanding (season_id, game, player_id, night)"

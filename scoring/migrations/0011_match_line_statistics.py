@@ -4,6 +4,7 @@ finished matches.  The lines kept before have none of them: every match is marke
 unchecked, so that the next rebuild (``manage.py rebuild_standings``) checks it again
 and fills them."""
 
+from dbtools import backend
 from django.db import migrations, models
 
 
@@ -20,7 +21,7 @@ def recheck(apps, schema_editor):
 def _index(schema_editor, covered: str) -> None:
     """The season totals read a season's lines from this index alone (0007): it covers
     every column they sum (31 of PostgreSQL's 32)."""
-    if schema_editor.connection.vendor == "postgresql":
+    if backend.vendor_of(schema_editor.connection) == "postgresql":
         schema_editor.execute(f"DROP INDEX IF EXISTS {INDEX}")
         schema_editor.execute(
             f"CREATE INDEX {INDEX} ON scoring_matchstanding (season_id, game, player_id, night)"

@@ -19,6 +19,7 @@ What is kept is carried over, not thrown away:
 A site whose clubs never had two nights on one date needs no rebuild for this."""
 
 import django.db.models.deletion
+from dbtools import backend
 from django.db import migrations, models
 
 INDEX = "match_line_by_night"
@@ -38,7 +39,7 @@ def carry(apps, schema_editor):
     Fingerprint = apps.get_model("scoring", "Fingerprint")
     SeasonPoint = apps.get_model("scoring", "SeasonPoint")
     RatingHistory = apps.get_model("scoring", "RatingHistory")
-    postgresql = schema_editor.connection.vendor == "postgresql"
+    postgresql = backend.vendor_of(schema_editor.connection) == "postgresql"
     with schema_editor.connection.cursor() as cursor:
         if postgresql:  # the rows' new keys checked now: the columns change further down
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
@@ -103,13 +104,13 @@ def dates_back(apps, schema_editor):
 
 
 def drop_index(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
+    if backend.vendor_of(schema_editor.connection) == "postgresql":
         schema_editor.execute(f"DROP INDEX IF EXISTS {INDEX}")
 
 
 def create_index_by_date(apps, schema_editor):
     """Back: the covering index as 0011 made it, on the night's date."""
-    if schema_editor.connection.vendor == "postgresql":
+    if backend.vendor_of(schema_editor.connection) == "postgresql":
         schema_editor.execute(
             f"CREATE INDEX IF NOT EXISTS {INDEX} ON scoring_matchstanding"
             f" (season_id, game, player_id, night) INCLUDE ({COVERED})"
@@ -118,7 +119,7 @@ def create_index_by_date(apps, schema_editor):
 
 def create_index(apps, schema_editor):
     """The season totals' covering index (0006, 0011), on the night instead of its date."""
-    if schema_editor.connection.vendor == "postgresql":
+    if backend.vendor_of(schema_editor.connection) == "postgresql":
         schema_editor.execute(
             f"CREATE INDEX IF NOT EXISTS {INDEX} ON scoring_matchstanding"
             f" (season_id, game, player_id, club_night_id) INCLUDE ({COVERED})"

@@ -9,13 +9,14 @@ database's cache could not keep).  SQLite (the demo) has no covering indexes and
 not need one.
 """
 
+from dbtools import backend
 from django.db import migrations
 
 INDEX = "deal_events_by_match"
 
 
 def create(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
+    if backend.vendor_of(schema_editor.connection) == "postgresql":
         schema_editor.execute(
             f"CREATE INDEX IF NOT EXISTS {INDEX} ON tournaments_deal (match_id, number)"
             " INCLUDE (confirmed_at, event) WHERE deleted_at IS NULL"
@@ -23,7 +24,7 @@ def create(apps, schema_editor):
 
 
 def drop(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
+    if backend.vendor_of(schema_editor.connection) == "postgresql":
         schema_editor.execute(f"DROP INDEX IF EXISTS {INDEX}")
 
 

@@ -33,8 +33,6 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from django.core.exceptions import ValidationError
-from django.db import models
 from django.utils.translation import gettext
 from openpyxl.utils import get_column_letter
 
@@ -64,11 +62,9 @@ from tournaments.sheets.preview import Preview, SheetDeal, SheetMatch
 from tournaments.sheets.reading import (
     read_date,
     read_game,
-    rule_tokens,
-    rule_value,
     table_name,
 )
-from tournaments.textfile import whole_number
+from tournaments.sheets.settings import MatchSettings
 
 
 def check(club: Club, data: bytes, players: Mapping[str, str] | None = None) -> Preview:
@@ -83,6 +79,8 @@ class _Checker:
     def __init__(self, club: Club, sheet: cells.Rows, answers: Mapping[str, str]) -> None:
         self.club = club
         self.sheet = sheet
+        self.settings = MatchSettings(self.fail)
+        self.fits = self.settings.fits
         self.names = SheetNames(club, answers, self.fail, self.fits)
         self.preview = Preview(
             known=self.names.known,
@@ -271,8 +269,8 @@ class _Checker:
             return
         match.names = names
         match.handles = [self.names.handle(first, seat_key(i), n) for i, n in enumerate(names, 1)]
-        match.rules = self.rules(first, values.get("rules", ""))
-        match.target = self.target(first, values.get("target", ""), game)
+        match.rules = self.settings.rules(first, values.get("rules", ""))
+        match.target = self.settings.target(first, values.get("target", ""), game)
         for row, later in match.rows[1:]:
             self.same_as_first(match, row, later, most)
         stored = Match(game=match.game, rules=match.rules, target=match.target)
@@ -319,44 +317,6 @@ class _Checker:
                     )
                     % {"value": value, "row": match.row},
                 )
-
-    def rules(self, row: int, text: cells.Cell) -> dict[str, Any]:
-        rules: dict[str, Any] = {}
-        for token in rule_tokens(text):
-            name, eq, value = token.partition("=")
-            if not eq or not name.strip():
-                self.fail(
-                    "wrong_rules",
-                    row,
-                    "rules",
-                    gettext("write rules as name=value, e.g. jokers=1 or gambling=yes"),
-                )
-                continue
-            rules[name.strip()] = rule_value(value.strip())
-        return rules
-
-    def target(self, row: int, text: cells.Cell, game: LeagueGame) -> int | None:
-        if not text:
-            return game.rules.default_target
-        number = whole_number(text) if isinstance(text, str) else None
-        if number is not None:
-            if self.fits(row, "target", Match, "target", number):
-                return number
-        else:
-            self.fail("wrong_type", row, "target", gettext("the target is a whole number"))
-        return game.rules.default_target
-
-    def fits(self, row: int, column: str, model: type[models.Model], name: str, value: Any) -> bool:
-        """Whether ``value`` can be stored in the model's field (its length, its range);
-        a mistake at ``row`` and ``column`` with Django's message when not."""
-        stored = model._meta.get_field(name)
-        assert isinstance(stored, models.Field)
-        try:
-            stored.run_validators(value)
-        except ValidationError as invalid:
-            self.fail("out_of_range", row, column, " ".join(invalid.messages))
-            return False
-        return True
 
     # -- a deal ----------------------------------------------------------------------
     def check_deal(

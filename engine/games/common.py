@@ -1,4 +1,5 @@
-"""Small readers shared by the shedding and trick games (Twenty-Two, 1234, Bhabhi, Comrade).
+"""Small readers shared by the shedding and trick games (Twenty-Two, 1234, Bhabhi, Comrade;
+a trick's count of plays also by Napoleon and Rettler's :mod:`engine.games.trick_records`).
 
 Each reads one piece of a full-play record while collecting problems on the
 :class:`~engine.problems.Checker`, the way :mod:`engine.problems` does.
@@ -63,6 +64,21 @@ def play_object(
         )
         return None
     return play
+
+
+def plays_once(plays: list[Any], path: str, n: int, checker: Checker) -> bool:
+    """Whether the trick at ``path`` lists a play for each of its ``n`` players (each plays
+    once; whose turn each play is, the caller checks); if not, a ``wrong_play_count``
+    problem at its ``plays``."""
+    if len(plays) == n:
+        return True
+    checker.add(
+        "wrong_play_count",
+        join(path, "plays"),
+        gettext_noop("every one of the %(n)s players plays once"),
+        n=n,
+    )
+    return False
 
 
 def one_card(play: Mapping[str, Any], path: str, checker: Checker) -> Card | None:

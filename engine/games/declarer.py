@@ -3,7 +3,8 @@
 This module checks and scores both kinds of record (docs/deal-records.md): a
 *summary* states who declared what, who turned out to be an adjutant and how many
 point cards (10 J Q K A) each player won; a *full-play* record gives the hands
-and every trick, and :mod:`engine.games.replay` derives the same facts from it.
+and every trick, and :mod:`engine.games.replay` derives the same facts from it
+(:mod:`engine.games.simulate` plays such deals at random for both games).
 The two games differ only in the hooks a subclass sets: how many point cards
 exist, the lowest declaration, how many adjutants may be named, the hand and
 widow sizes, the deck and the score table.
@@ -28,41 +29,22 @@ widow has cards (「中のカード」を取って数枚捨てる); point cards 
 
 from __future__ import annotations
 
+import random
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.cards import Card
 from engine.game import DealResult, Game, Scored
+from engine.games.declarations import TRUMPS, Bid
 from engine.games.replay import replay
 from engine.games.score_tables import Payout
 from engine.games.settlement import Army, settle
+from engine.games.simulate import random_full_deal
+from engine.match import MatchState
 from engine.problems import MISSING, Checker, gettext_noop, join
 
-TRUMPS: tuple[str, ...] = (
-    "black",
-    "red",
-    "igo-notrump",
-    "notrump",
-    "chigaku-notrump",
-    "spades",
-    "hearts",
-    "diamonds",
-    "clubs",
-)
-"""Trumps from the highest priority to the lowest (黒 > 赤 > 囲碁将棋部ノートラ > … > クラブ)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Bid:
-    """A declaration as said at the table: 「ハート 15 枚で立つ」."""
-
-    count: int
-    trump: str
-    adjutants: int | None = None
-    """Only where the player count offers a choice (5-player Rettler)."""
-
+__all__ = ["FULL_PLAY_KEYS", "TRUMPS", "Bid", "DeclarerGame"]
 
 FULL_PLAY_KEYS = frozenset({"hands", "widow", "discards", "tricks"})
 
@@ -90,6 +72,10 @@ class DeclarerGame(Game):
     ) -> bool:
         """After ``target`` deals, when the match names a number of deals."""
         return target is not None and deals_played >= target
+
+    def random_deal(self, rng: random.Random, state: MatchState) -> dict[str, Any] | None:
+        """A full-play deal of the match's players, by random legal choices."""
+        return random_full_deal(self, list(state.players), rng)
 
     # -- what each game gives as a table ---------------------------------------------
     widows: ClassVar[Mapping[int, int]]

@@ -9,15 +9,11 @@ army of three is as strong as Rettler's 6-player army of three, whose minimum is
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
-from typing import Any
 
 from engine.cards import standard_deck
 from engine.games.declarer import DeclarerGame
 from engine.games.score_tables import Payout, napoleon_payout
-from engine.games.simulate import random_full_deal
-from engine.match import MatchState
 
 WIDOW = {3: 5, 4: 5, 5: 3, 6: 5}
 """Table 2.1: cards left in the centre (hands are 16, 12 and 10)."""
@@ -37,9 +33,6 @@ class Napoleon(DeclarerGame):
 
     widows = WIDOW
     hands = HAND
-
-    def random_deal(self, rng: random.Random, state: MatchState) -> dict[str, Any] | None:
-        return random_full_deal(self, list(state.players), rng)
 
     def adjutant_choices(self, players: int) -> tuple[int, ...]:
         return (2,) if players == 6 else (1,)

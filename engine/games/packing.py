@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.cards import Card, Suit, standard_deck
 from engine.game import DealResult, Game, Scored
-from engine.games.packing_play import replay_packing
+from engine.games.packing_play import count_cards, replay_packing
 from engine.games.packing_random import random_packing_deal
 from engine.match import MatchState
 from engine.problems import MISSING, Checker, gettext_noop, join
@@ -140,7 +140,7 @@ class Packing(Game):
         if raw is None:
             return None
         packs: dict[str, list[list[Card]]] = {}
-        placed: list[tuple[str, Card]] = []
+        groups: list[tuple[str, list[Card]]] = []  # each pack, for the card count
         for p, value in raw.items():
             path = join("packs", p)
             items = checker.typed(value, list, path)
@@ -162,9 +162,9 @@ class Packing(Game):
                     checker.add(
                         "mixed_suits", pack_path, gettext_noop("a pack holds cards of one suit")
                     )
-                placed.extend((join(pack_path, j), c) for j, c in enumerate(pack))
+                groups.append((pack_path, pack))
                 packs[p].append(pack)
-        checker.deck_counts(placed, self.deck(len(players)))
+        count_cards(groups, self.deck(len(players)), checker)
         return packs if len(packs) == len(players) else None
 
     def next_dealer(self, players: list[str], played: int, result: DealResult) -> str | None:

@@ -91,6 +91,26 @@ def can_pack(state: Table, player: str) -> bool:
     )
 
 
+def count_cards(
+    groups: list[tuple[str, list[Card]]],
+    deck: Mapping[str, int],
+    checker: Checker,
+    whole: bool = False,
+) -> None:
+    """Packing's card count, of a summary's packs and of a full play's deal alike: no card
+    more often than the one or two decks hold it, each copy too many named by its path in
+    its group (``packs.N[0][1]``, ``stock[7]``); ``whole``: the groups (the hands, the
+    table and the stock) are every card of the deck."""
+    placed = [(join(path, i), c) for path, cards in groups for i, c in enumerate(cards)]
+    checker.deck_counts(placed, deck)
+    if whole and checker.ok and len(placed) != sum(deck.values()):
+        checker.add(
+            "incomplete_deck",
+            "stock",
+            gettext_noop("the hands, the table and the stock are not the whole deck"),
+        )
+
+
 # -- replay ------------------------------------------------------------------------------------
 
 
@@ -127,16 +147,8 @@ def replay_packing(
                 stock.append(card)
         if not checker.ok:
             return None
-    placed = [(join(join("hands", p), i), c) for p in players for i, c in enumerate(hands[p])]
-    placed += [(join("table", i), c) for i, c in enumerate(table)]
-    placed += [(join("stock", i), c) for i, c in enumerate(stock)]
-    checker.deck_counts(placed, deck)
-    if checker.ok and "stock" in record and len(placed) != sum(deck.values()):
-        checker.add(
-            "incomplete_deck",
-            "stock",
-            gettext_noop("the hands, the table and the stock are not the whole deck"),
-        )
+    dealt = [(join("hands", p), hands[p]) for p in players] + [("table", table), ("stock", stock)]
+    count_cards(dealt, deck, checker, whole="stock" in record)
     if not checker.ok:
         return None
     if len(turns) != len(stock):

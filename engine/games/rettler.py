@@ -8,20 +8,17 @@ the bands of the converted count's row, as the book reads literally.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
-from typing import Any
 
 from engine.cards import standard_deck
-from engine.games.declarer import Bid, DeclarerGame
+from engine.games.declarations import Bid
+from engine.games.declarer import DeclarerGame
 from engine.games.score_tables import (
     Payout,
     rettler_five_player_conversion,
     rettler_multiplier,
     rettler_payout,
 )
-from engine.games.simulate import random_full_deal
-from engine.match import MatchState
 
 WIDOW = {4: 4, 5: 3, 6: 6, 7: 3, 8: 4}
 """Table 3.1: cards left in the centre (hands are 26, 21, 17, 15 and 13)."""
@@ -41,9 +38,6 @@ class Rettler(DeclarerGame):
 
     widows = WIDOW
     hands = HAND
-
-    def random_deal(self, rng: random.Random, state: MatchState) -> dict[str, Any] | None:
-        return random_full_deal(self, list(state.players), rng)
 
     def adjutant_choices(self, players: int) -> tuple[int, ...]:
         return tuple(adjutants for (n, adjutants) in MINIMUM if n == players)

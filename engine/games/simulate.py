@@ -9,19 +9,33 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from engine.cards import BRIDGE, Card, Suit
-from engine.games.declarer import TRUMPS, DeclarerGame
+from engine.games.declarations import TRUMPS
 from engine.games.follow import random_legal_play
 from engine.games.leads import Lead, LeadKind, classify_lead, duty_for, resolve
+from engine.games.replay import DeclarerRules
 from engine.games.tricks import TRUMP_SUIT, TrickContext, Trump
 
 SUIT_NAMES = {suit: name for name, suit in TRUMP_SUIT.items()}
 
 
+class DealingRules(DeclarerRules, Protocol):
+    """What a random deal reads of :class:`~engine.games.declarer.DeclarerGame` besides
+    what the replay reads (this module is below the game module, whose ``random_deal``
+    calls it: it does not import it)."""
+
+    @property
+    def point_cards_total(self) -> int: ...
+
+    def adjutant_choices(self, players: int) -> tuple[int, ...]: ...
+
+    def minimum_count(self, players: int, adjutants: int) -> int: ...
+
+
 def random_full_deal(
-    game: DeclarerGame,
+    game: DealingRules,
     players: list[str],
     rng: random.Random,
     *,

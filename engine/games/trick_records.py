@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.cards import BY_CODE, Card
+from engine.games.common import plays_once
 from engine.games.tricks import TRUMP_SUIT, Trump
 from engine.problems import Checker, gettext_noop, join
 
@@ -36,13 +37,7 @@ def read_plays(
         raw_plays = checker.typed(checker.require(trick, "plays", path), list, join(path, "plays"))
         if raw_plays is None:
             return None
-    if len(raw_plays) != n:
-        checker.add(
-            "wrong_play_count",
-            join(path, "plays"),
-            gettext_noop("every one of the %(n)s players plays once"),
-            n=n,
-        )
+    if not plays_once(raw_plays, path, n, checker):
         return None
     plays: list[tuple[str, list[Card], Mapping[str, Any]]] = []
     allowed = LEAD_KEYS

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.cards import BY_CODE, Card, standard_deck
-from engine.games.common import after, play_object, take
+from engine.games.common import after, play_object, plays_once, take
 from engine.problems import Checker, gettext_noop, join
 
 FIRST_HAND = 7
@@ -141,13 +141,7 @@ def _tricks(
         )
         if plays is None:
             return None
-        if len(plays) != n:
-            checker.add(
-                "wrong_play_count",
-                join(path, "plays"),
-                gettext_noop("every one of the %(n)s players plays once"),
-                n=n,
-            )
+        if not plays_once(plays, path, n, checker):
             return None
         winner = _trick(plays, join(path, "plays"), players, leader, hands, checker)
         if winner is None:

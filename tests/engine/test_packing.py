@@ -122,3 +122,13 @@ def test_the_deal_rotates_clockwise_and_the_match_reports_the_next_dealer():
     assert match([packs_worth(1, 0)]).next_dealer == "N"
     assert match([packs_worth(1, 0), packs_worth(0, 1)]).next_dealer == "E"
     assert match([packs_worth(2, 0)], target=50).next_dealer is None  # the match is over
+
+
+def test_a_pack_card_more_often_than_the_decks_hold_it_is_named_where_it_lies():
+    # One deck for two players: B's ♠A is the second; B's first pack is unreadable and
+    # keeps its place, so the copy too many is B's second pack's first card.
+    record = deal({"A": [["SA", "S2"]], "B": [["XX"], ["SA", "S3"]]}, players=("A", "B"))
+    assert [(e.code, e.path) for e in engine.check(record).errors] == [
+        ("invalid_card", "packs.B[0][0]"),
+        ("too_many_copies", "packs.B[1][0]"),
+    ]

@@ -213,3 +213,24 @@ def test_the_generator_packs_with_the_whole_suit_when_only_that_beats_the_table_
     assert [(t.code, sorted(c.code for c in cs)) for t, cs in _pack_options(state, "N")] == [
         ("SA", ["S6", "S6", "S7", "S7"])
     ]
+
+
+def test_a_card_dealt_more_often_than_the_decks_hold_it_is_named_where_it_lies():
+    # N holds ♠5 and the table shows it too: one deck for two players.
+    assert errors(two_player("S5 H5 H6", HANDS, "DK", [{"player": "N"}])) == [
+        ("too_many_copies", "table[0]")
+    ]
+    record = random_packing_deal(["N", "E"], PACKING.deck(2), random.Random(5))
+    record["stock"][-1] = record["hands"]["N"][0]  # a card dealt twice: its second copy named
+    assert errors(record) == [("too_many_copies", f"stock[{len(record['stock']) - 1}]")]
+
+
+def test_a_full_play_that_lists_its_stock_deals_the_whole_deck():
+    record = random_packing_deal(["N", "E"], PACKING.deck(2), random.Random(5))
+    del record["stock"][-1], record["turns"][-1]  # a card short, one turn fewer
+    result = engine.check(record)
+    assert [(e.code, e.path, e.message) for e in result.errors] == [
+        ("incomplete_deck", "stock", "the hands, the table and the stock are not the whole deck")
+    ]
+    # Without a stock each turn names its draw, and the deal need not be the whole deck.
+    assert engine.check(two_player("S9 H5 H6", HANDS, "DK", [{"player": "N"}])).valid

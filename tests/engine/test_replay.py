@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.cards import parse_card
+from engine.deal import play_match
 from engine.games.simulate import random_full_deal
 from engine.registry import GAMES
 
@@ -265,3 +266,29 @@ def test_a_misdealt_hand_is_reported_in_the_details():
     record = deal("napoleon", 4, seed=8, declarer_cards=weak)
     result = engine.check(record)
     assert result.valid and result.details["misdeal_hands"] == ["P0"]
+
+
+@pytest.mark.parametrize(("game", "n"), [("napoleon", 4), ("rettler", 6)])
+def test_a_trick_lists_one_play_by_each_player(game, n):
+    short = deal(game, n)
+    del short["tricks"][2]["plays"][-1]
+    long = deal(game, n)
+    long["tricks"][2]["plays"].append(long["tricks"][2]["plays"][0])
+    for record in (short, long):
+        assert [e.to_dict() for e in engine.check(record).errors] == [
+            {
+                "code": "wrong_play_count",
+                "path": "tricks[2].plays",
+                "message": f"every one of the {n} players plays once",
+                "params": {"n": n},
+            }
+        ]
+
+
+@pytest.mark.parametrize(("game", "n"), [("napoleon", 5), ("rettler", 5)])
+def test_a_match_is_played_to_its_target_by_random_full_play_deals(game, n):
+    players = [f"P{i}" for i in range(n)]
+    deals = play_match(GAMES[game], random.Random(7), players, target=3)
+    assert len(deals) == 3 and all(d["players"] == players and d["tricks"] for d in deals)
+    match = engine.check_match({"game": game, "players": players, "target": 3, "deals": deals})
+    assert match.valid and match.finished

@@ -424,3 +424,18 @@ def test_every_card_played_once_and_the_last_trick_is_what_is_left(seed, n):
     for c in played:
         held.remove(c)
     assert sorted(held) == sorted(result.details["last_trick"].values())
+
+
+@pytest.mark.parametrize("plays", [1, 2, 4])
+def test_a_trick_lists_one_play_by_each_player(plays):
+    record = full({"A": "S2 SA", "B": "H2 HA", "C": "D5 CA"}, [])
+    seats = ["A", "B", "C", "A"][:plays]
+    record["tricks"] = [{"plays": [{"player": p, "cards": ["S2"]} for p in seats]}]
+    assert [e.to_dict() for e in engine.check(record).errors] == [
+        {
+            "code": "wrong_play_count",
+            "path": "tricks[0].plays",
+            "message": "every one of the 3 players plays once",
+            "params": {"n": 3},
+        }
+    ]

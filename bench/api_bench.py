@@ -36,9 +36,10 @@ def prepare() -> tuple[dict[str, str], str, list[int], list[bytes]]:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
+    import actions.deals
+    import actions.matches
     import engine
     from engine.games.simulate import random_full_deal
-    from tournaments import actions
     from tournaments.models import Club, ClubNight, Player, Season, Table
 
     admin = get_user_model().objects.create_superuser(
@@ -50,7 +51,7 @@ def prepare() -> tuple[dict[str, str], str, list[int], list[bytes]]:
     season = Season.objects.create(club=club, name="Bench", games=["napoleon"])
     night = ClubNight.objects.create(season=season, date=dt.date(2026, 11, 22), venue="Loopback")
     matches = [
-        actions.create_match(
+        actions.matches.create_match(
             Table.objects.create(club_night=night, name=f"T{i}"), "napoleon", players
         ).pk
         for i in range(CLIENTS)

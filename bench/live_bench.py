@@ -53,8 +53,8 @@ def prepare() -> tuple[dict[str, str], str, int, list[int], dict[int, list[bytes
     from rest_framework.authtoken.models import Token
 
     import engine
+    from actions import rounds
     from engine.games.simulate import random_full_deal
-    from tournaments import rounds
     from tournaments.models import Club, ClubNight, Match, Player, Season
 
     admin = get_user_model().objects.create_superuser("bench", "b@example.org", "bench-pass-2026")
@@ -66,9 +66,9 @@ def prepare() -> tuple[dict[str, str], str, int, list[int], dict[int, list[bytes
     ]
     season = Season.objects.create(club=club, name="Open", games=["napoleon"], public=True)
     night = ClubNight.objects.create(season=season, date=dt.date(2026, 11, 28), venue="Loopback")
-    made = rounds.next_round(
+    made = rounds.draw_next_round(
         night, game="napoleon", method="balanced", players=players, deals=100, seed=1
-    )
+    ).round
     matches = list(Match.objects.filter(table__round=made).order_by("pk"))
     rng = random.Random(7)
     bodies = {}

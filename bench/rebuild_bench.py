@@ -118,13 +118,13 @@ def parts(database: str) -> None:
     from django.contrib.auth import get_user_model
     from openskill.models import PlackettLuce
 
+    from actions import corrections
     from engine import skill
     from scoring.models import Rating, RatingHistory
     from scoring.ratings import rebuild_clubs_ratings
     from scoring.rebuild import club_batches
     from scoring.season_totals import rebuild_seasons
     from scoring.tasks import rebuild_everything
-    from tournaments import corrections
     from tournaments.models import Club, Deal, Match, Season
 
     clubs = list(Club.objects.order_by("pk").values_list("pk", flat=True))

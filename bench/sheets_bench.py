@@ -71,8 +71,9 @@ def rows_of_history() -> dict[str, list[dict[str, str]]]:
 def main() -> None:
     env = fresh_database("clubscore_sheets")
     setup_django(env)
+    from actions import imports
     from tournaments.models import Club, Player
-    from tournaments.sheets import check, template, write
+    from tournaments.sheets import check, template
 
     club = Club.objects.create(name="Bench", slug="bench")
     for name in NAMES:
@@ -104,7 +105,7 @@ def main() -> None:
             f"median {statistics.median(times):.2f} s (goal < 10 s)"
         )
     started = time.perf_counter()
-    done = write.import_sheet(club, files["csv"])
+    done = imports.import_sheet(club, files["csv"])
     print(
         f"import csv (checked again under the club's lock, then written): {time.perf_counter() - started:.2f} s, "
         f"{done.preview.counts()['deals']:,} deals"

@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "reach",
+    "actions",
     "web",
     "ops",
 ]
@@ -239,7 +240,7 @@ ALLOW_SIGN_UP = env_bool("ALLOW_SIGN_UP", False)
 SIGN_UPS_PER_ADDRESS = int(env_str("SIGN_UPS_PER_ADDRESS", "3"))
 CLUBS_PER_ACCOUNT = int(env_str("CLUBS_PER_ACCOUNT", "3"))
 # A forgotten password: Django's reset by e-mail once EMAIL_HOST is set; otherwise a
-# league administrator makes a one-time reset link (tournaments.invitations.may_reset).
+# league administrator makes a one-time reset link (actions.invitations.may_reset).
 EMAIL_HOST = env_str("EMAIL_HOST", "")
 EMAIL_PORT = int(env_str("EMAIL_PORT", "587"))
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
@@ -257,7 +258,7 @@ VAPID_SUBJECT = env_str("VAPID_SUBJECT", f"mailto:{DEFAULT_FROM_EMAIL}")
 # Push endpoints on private or loopback addresses (and plain http on loopback): refused,
 # so that nobody makes the server post into its own network; on for tests and the demo.
 PUSH_ALLOW_PRIVATE_ENDPOINTS = env_bool("PUSH_ALLOW_PRIVATE_ENDPOINTS", DEBUG)
-# A reset link (e-mailed, or made by a league administrator: tournaments.reset_links)
+# A reset link (e-mailed, or made by a league administrator: actions.reset_links)
 # works once, for this long: made when the member asks, used at once.
 RESET_LINK_SECONDS = int(env_str("RESET_LINK_SECONDS", str(2 * 3600)))
 PASSWORD_RESET_TIMEOUT = RESET_LINK_SECONDS

@@ -3,7 +3,7 @@ matches each game's web module puts on them (``LeagueGame.demo_matches``), each 
 again on the other two nights by other players (the same deals, the players rotated),
 so that every game's plot has three nights to show.
 
-Every deal goes through ``actions.enter_deal``, so the engine accepts each one
+Every deal goes through ``actions.deals.enter_deal``, so the engine accepts each one
 exactly as a scorer's entry would be accepted.
 """
 
@@ -15,7 +15,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from tournaments import actions
+import actions.deals
+import actions.matches
 from tournaments.games import LEAGUE_GAMES
 from tournaments.games.base import DemoMatch
 from tournaments.models import Club, ClubNight, Membership, Player, Season, Table
@@ -115,9 +116,9 @@ def _play(
         club_night=night, name=demo.table, defaults={"scorer": scorer}
     )
     seated = [players[rotated.get(h, h)] for h in demo.players]
-    match = actions.create_match(table, game, seated, rules=demo.rules, target=demo.target)
+    match = actions.matches.create_match(table, game, seated, rules=demo.rules, target=demo.target)
     for record in demo.deals:
-        actions.enter_deal(match, _renamed(record, rotated), user=scorer)
+        actions.deals.enter_deal(match, _renamed(record, rotated), user=scorer).stored()
 
 
 def _renamed(value: Any, names: dict[str, str]) -> Any:

@@ -35,6 +35,7 @@ from ops.document import (
 )
 from ops.restore_play import Accounts, import_match
 from tournaments import divisions
+from tournaments.errors import Rejection
 from tournaments.models import (
     Club,
     ClubNight,
@@ -53,7 +54,6 @@ from tournaments.models import (
     Table,
 )
 from tournaments.names import look_alike
-from tournaments.records import Rejection
 
 
 def _kept_pin(encoded: str) -> bool:

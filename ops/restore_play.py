@@ -1,5 +1,5 @@
 """Restoring a match from a club's backup (``ops.restore``): its deals, each re-entered
-through ``actions.enter_deal`` with its versions and confirmation, its events and its
+through ``actions.deals.enter_deal`` with its versions and confirmation, its events and its
 end; and the accounts of this database those name (who entered, confirmed or changed)."""
 
 from __future__ import annotations
@@ -9,9 +9,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
+import actions.deals
+import actions.matches
 import engine
+from actions import after, confirmation
 from ops.document import ImportError_, checked, flag, listed, moment, obj, text
-from tournaments import actions, confirmation, progress
+from tournaments import errors, progress
 from tournaments.models import DealScore, DealVersion, Match, MatchEvent, Player, Table
 
 
@@ -44,7 +47,7 @@ def import_match(
     table: Table, m: Any, where: str, players: dict[str, Player], accounts: Accounts
 ) -> None:
     """Restore a match at ``table``: its players, rules and deals, each re-entered through
-    ``actions.enter_deal``; its events; its end as the engine derives it (or by hand, as
+    ``actions.deals.enter_deal``; its events; its end as the engine derives it (or by hand, as
     the file says and why); a refusal names the object by its place in the file."""
     game = text(m, "game", where)
     if game not in engine.GAMES:
@@ -58,8 +61,8 @@ def import_match(
     rules = m.get("rules") or {}
     checked(Match(table=table, game=game, rules=rules, target=target), where, exclude=["table"])
     try:
-        match = actions.create_match(table, game, seats, rules=rules, target=target)
-    except actions.Rejection as rejection:
+        match = actions.matches.create_match(table, game, seats, rules=rules, target=target)
+    except errors.Rejection as rejection:
         raise ImportError_(f"{where}: {rejection}") from None
     Match.objects.filter(pk=match.pk).update(created_at=moment(m, "created_at", where))
     for i, d in enumerate(listed(m, "deals", where)):
@@ -100,8 +103,10 @@ def _import_deal(match: Match, d: Any, where: str, accounts: Accounts) -> None:
         d.get("entered_by") if isinstance(d, dict) else None, f"{where}.entered_by"
     )
     try:
-        deal = actions.enter_deal(match, obj(d, "record", where), user=entered_by, number=number)
-    except actions.Rejection as rejection:
+        deal = actions.deals.enter_deal(
+            match, obj(d, "record", where), user=entered_by, number=number
+        ).stored()
+    except errors.Rejection as rejection:
         raise ImportError_(f"{where}: deal {number} of a {match.game} match: {rejection}") from None
     deal.entered_at = moment(d, "entered_at", where)
     deal.deleted_at = moment(d, "deleted_at", where, optional=True)
@@ -153,3 +158,4 @@ def _import_deal(match: Match, d: Any, where: str, accounts: Accounts) -> None:
     DealVersion.objects.bulk_create(versions)
     if deal.deleted_at is not None or versions:
         progress.changed(match.pk)  # the kept progress is of the deals as entered
+        after.match_changed(match.pk)

@@ -28,6 +28,14 @@ def fan_out(kind: str, ids: dict[str, int]) -> None:
         send_webhook.delay(pk)
 
 
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def standings_changed(season_ids: list[int]) -> None:
+    """Tell the listeners of ``season_ids`` that their standings changed: the last task
+    of a refresh's chain (``actions.after``), run once the standings are new."""
+    for season_id in season_ids:
+        fan_out("standings.changed", {"season": season_id})
+
+
 @shared_task
 def send_webhook(pk: int) -> None:
     """Send one webhook delivery now, if it is still due (reach.webhooks)."""

@@ -29,10 +29,10 @@ from django.utils.translation import gettext_noop
 
 import engine
 from scoring.models import Rating, Scope, SeasonStanding
-from tournaments import divisions
+from tournaments import divisions, errors
+from tournaments.errors import refusal
 from tournaments.models import Placement, Season
 from tournaments.names import look_alike
-from tournaments.records import refusal
 
 RULES = ("everyone", "last_season", "standings", "rating", "alternate")
 NO_RULE = gettext_noop("choose one of the rules")
@@ -120,7 +120,7 @@ def fill(
     if rule not in RULES:
         raise refusal("invalid_choice", "rule", NO_RULE)
     if not names:
-        raise refusal("missing_field", "names", NO_NAMES)
+        raise errors.missing("names", NO_NAMES)
     if rule == "everyone":
         chosen = {look_alike(n): n for n in names}.get(look_alike(target or names[0]))
         if chosen is None:

@@ -11,7 +11,7 @@ lines' qualified flag, rank and score), never the players' names:
 3. then the players with no line of the game at all, in the order they joined the club.
 
 Ties keep the leaderboard's order (rank, then the player's id).  In a season with
-divisions the round is drawn division by division (``tournaments.rounds.propose``), so
+divisions the round is drawn division by division (``actions.rounds.propose``), so
 each division's final table seats that division's leaders: the season's order restricted
 to a division is the division's leaderboard (``scoring.divisions``).
 
@@ -45,8 +45,8 @@ from django.utils.translation import gettext_noop, pgettext
 from scoring import night as night_standings
 from scoring.models import MatchStanding, SeasonStanding
 from tournaments import divisions, ranking
+from tournaments.errors import Rejection, error
 from tournaments.models import ClubNight, Division, Match, Player, Round, Season
-from tournaments.records import Rejection, error
 
 UNQUALIFIED = gettext_noop(
     "nobody at the final table has reached the qualifying minimum yet: it would be seated "
@@ -163,7 +163,7 @@ def seeding(
     mixed: bool = False,
 ) -> Seeding:
     """The final tables of a round of ``tables`` (player ids, as
-    ``tournaments.rounds.propose`` draws them: division by division, top first, unless
+    ``actions.rounds.propose`` draws them: division by division, top first, unless
     ``mixed``) and, on the season's final night, each player's seed."""
     division_of = {} if mixed else divisions.placed(night.season)
     by_division = bool(division_of)
@@ -250,7 +250,7 @@ def final_matches(round_: Round) -> list[FinalMatch]:
         Match.objects.filter(table__round=round_)
         .select_related("table")
         .prefetch_related("seats__player")
-        .order_by("table_id", "pk")  # the order seated (``tournaments.rounds.seat``)
+        .order_by("table_id", "pk")  # the order seated (``actions.rounds.seat``)
     )
     division_of = divisions.placed(round_.club_night.season)
     groups = [{division_of.get(p.pk) for p in m.seated_players()} for m in matches]

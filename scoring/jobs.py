@@ -24,7 +24,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scoring.models import Export
@@ -51,25 +50,6 @@ def register(
     kind: str, label: Any, ask: Any, make: Callable[[Club, Progress], tuple[str, str, bytes]]
 ) -> None:
     KINDS[kind] = Kind(label, ask, make)
-
-
-def ask(club: Club, user: Any, kind: str) -> tuple[Export, bool]:
-    """The club's export of ``kind`` being made, or a new one: (export, new).  A new one
-    is to be handed to a worker once the transaction commits."""
-    if kind not in KINDS:
-        raise KeyError(kind)
-    with transaction.atomic():
-        Export.objects.filter(club=club, kind=kind, requested_at__lt=timezone.now() - KEEP).exclude(
-            status__in=UNFINISHED
-        ).delete()
-        running = Export.objects.filter(club=club, kind=kind, status__in=UNFINISHED).first()
-        if running is not None:
-            return running, False
-        try:
-            with transaction.atomic():
-                return Export.objects.create(club=club, kind=kind, requested_by=user), True
-        except IntegrityError:  # asked at the same moment elsewhere: join that one
-            return Export.objects.get(club=club, kind=kind, status__in=UNFINISHED), False
 
 
 def make(export_id: int) -> None:

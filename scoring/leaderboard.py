@@ -12,11 +12,14 @@ few queries as a season of forty:
    names), for the plots.
 
 ``PAGE`` lines a page; the plot draws the ``LEADERS`` first by points and the reader.
+A few players' lines ranked as the page shows each of them (:func:`shown_lines`: in their
+division, where they have one) are what a correction's effect reads.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +30,7 @@ from scoring.models import MatchStanding, Rating, SeasonPoint, SeasonStanding
 from scoring.ratings import with_ratings
 from scoring.sheets import SeasonChart, Series
 from tournaments import ranking
-from tournaments.models import ClubNight, Division, Player, Season
+from tournaments.models import ClubNight, Division, Placement, Player, Season
 
 PAGE = 25
 """Lines of a board on one page."""
@@ -115,12 +118,7 @@ def boards(
     mine: dict[str, list[SeasonStanding]] = defaultdict(list)
     if reader is not None and not search:
         every = _placed(base, scope, by_rating, division is not None)
-        # Kept by a filter on a window, which comes after the places are counted (a plain
-        # filter on the player would count places among the reader's own lines alone).
-        of_player = Window(Max("player_id"), partition_by="player_id")
-        own = list(
-            every.annotate(of_player=of_player).filter(of_player=reader.pk).select_related("player")
-        )
+        own = list(_of_players(every, [reader.pk]).select_related("player"))
         if not by_rating:
             _add_ratings(own, scope)
         for row in own:
@@ -174,6 +172,38 @@ def _explain(season: Season, rows: list[SeasonStanding]) -> None:
         )
         row.explained = ranking.explain(rule, played)  # type: ignore[attr-defined]
         row.not_yet = rule.not_yet(played)  # type: ignore[attr-defined]
+
+
+def shown_lines(season: Season, game: str, players: Collection[int]) -> dict[int, SeasonStanding]:
+    """These players' lines on the season's board of ``game`` (by player id; none for a
+    player without one), each ``rank`` the one the season page shows for them: in their
+    division where they have one this season (:func:`boards` with that ``division``), else
+    in the season.  What a correction's effect reads (``actions.corrections``)."""
+    base = SeasonStanding.objects.filter(season=season, game=game)
+    division_of = dict(
+        Placement.objects.filter(season=season, player__in=list(players)).values_list(
+            "player_id", "division_id"
+        )
+    )
+    out = {
+        row.player_id: row
+        for row in base.filter(player__in=[p for p in players if p not in division_of])
+    }
+    for division in set(division_of.values()):
+        ranked = _placed(base.filter(player__placements__division=division), "", False, True)
+        wanted = [p for p, d in division_of.items() if d == division]
+        for row in _of_players(ranked, wanted):
+            row.rank = row.division_rank  # shown, never saved, as on the page
+            out[row.player_id] = row
+    return out
+
+
+def _of_players(lines: QuerySet[SeasonStanding], players: list[int]) -> Any:
+    """The lines of ``players`` among ``lines`` annotated by a window: kept by a filter on
+    a window, which comes after the windows are counted (a plain filter on the player
+    would count places and ranks among these players' own lines alone)."""
+    of_player = Window(Max("player_id"), partition_by="player_id")
+    return lines.annotate(of_player=of_player).filter(of_player__in=players)
 
 
 def _placed(

@@ -170,7 +170,7 @@ def _replay(club_ids: list[int], games: list[str], since: Since | None) -> int:
     deals rated in the clubs' scope.
 
     Several clubs replay as one: a player belongs to one club and plays in its matches
-    alone (a match seats only its club's players: ``tournaments.actions``), so the clubs'
+    alone (a match seats only its club's players: ``actions.deals``), so the clubs'
     deals taken together in rating order give each player the events of their own
     club's order."""
     games = [g for g in games if engine.GAMES[g].rated]

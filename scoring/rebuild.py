@@ -54,6 +54,17 @@ def rebuild_seasons_of(season_ids: list[int], *, recheck: bool = False) -> tuple
     return _rebuild(matches, seasons, clubs, recheck)
 
 
+def standings_up_to_date(season_id: int) -> int:
+    """A season's standings made current now, in the caller's transaction, when a match
+    of it changed since its check (a deal whose refresh the workers have not run yet):
+    those matches, then the season's totals; its club's ratings are left to the workers.
+    What closing a season ranks from.  Returns the matches checked (0: it was current)."""
+    matches = Match.objects.filter(table__club_night__season_id=season_id)
+    if not matches.exclude(checked_version=F("version")).exists():
+        return 0
+    return _rebuild(matches, Season.objects.filter(pk=season_id), [], False)[1]
+
+
 def rebuild_all(*, recheck: bool = False) -> tuple[int, int]:
     """Every club, a batch after the other in this process (``rebuild_standings`` shares
     the batches among the Celery workers instead); returns (seasons, matches checked)."""

@@ -39,6 +39,17 @@ STANDING = (
 RANK_SUMS = ["finished_matches", "rank_sum", "top_half", "last_place"]
 """A season line's sums over the player's finished matches, for the rank statistics."""
 
+SCORES: dict[str, str] = {
+    ranking.Method.TOTAL: "t.total",
+    ranking.Method.PER_MATCH: f"ROUND(t.total::numeric / t.matches, {ranking.PLACES})",
+    ranking.Method.PER_DEAL: f"ROUND(t.total::numeric / t.deals, {ranking.PLACES})",
+    ranking.Method.BEST_NIGHTS: "(SELECT SUM(p) FROM unnest(bn.best) p)",
+    ranking.Method.BEST_MATCHES: "(SELECT SUM(p) FROM unnest(bm.best) p)",
+}
+"""Each ranking method's figure in SQL, the twin of its ``ranking.WAYS[…].figure``: an
+expression of a player's totals (``t.total``, ``t.deals``, ``t.matches``, ``t.nights``) and
+best N points (``bn.best``, ``bm.best``), read by :func:`_totals_statement`."""
+
 
 def count_columns(league: LeagueGame) -> list[tuple[str, str]]:
     """The game's own counts (its ``counts``), each with the match line's column that
@@ -156,12 +167,7 @@ def _totals_statement() -> str:
              GROUP BY ms.season_id, ms.game, ms.player_id
         ), scored AS (
             SELECT t.*,
-                   CASE s.ranking
-                       WHEN 'per_match' THEN ROUND(t.total::numeric / t.matches, {ranking.PLACES})
-                       WHEN 'per_deal' THEN ROUND(t.total::numeric / t.deals, {ranking.PLACES})
-                       WHEN 'best_nights' THEN (SELECT SUM(p) FROM unnest(bn.best) p)
-                       WHEN 'best_matches' THEN (SELECT SUM(p) FROM unnest(bm.best) p)
-                       ELSE t.total
+                   CASE s.ranking {" ".join(f"WHEN '{m}' THEN {x}" for m, x in SCORES.items())}
                    END AS score,
                    CASE s.qualify_by
                        WHEN 'matches' THEN t.matches WHEN 'deals' THEN t.deals ELSE t.nights

@@ -20,23 +20,23 @@ from django.utils import translation
 
 from scoring import fingerprints, jobs, season_files
 from scoring import night as night_data
-from scoring.models import Export
 from scoring.ratings import refresh_match_ratings
 from scoring.rebuild import club_batches, rebuild_clubs, rebuild_season, rebuild_seasons_of
 from scoring.season_totals import rebuild_season_standings
 from scoring.standings import rebuild_match_standings
-from tournaments.events import announce
 from tournaments.models import Club, ClubNight, Season
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
-def refresh_standings(match_id: int) -> None:
-    """Recompute a match's standings, its season's leaderboards, and its club's ratings."""
+def refresh_standings(match_id: int) -> list[int]:
+    """Recompute a match's standings, its season's leaderboards, and its club's ratings;
+    the season refreshed (none when the match is gone), for the next task of a chain."""
     season_id = rebuild_match_standings(match_id)
-    if season_id is not None:
-        rebuild_season_standings(season_id)
-        refresh_match_ratings(match_id)
-        announce("standings.changed", season=season_id)
+    if season_id is None:
+        return []
+    rebuild_season_standings(season_id)
+    refresh_match_ratings(match_id)
+    return [season_id]
 
 
 @shared_task(ignore_result=True)
@@ -60,19 +60,20 @@ def live_refresher(night: ClubNight, admin: bool) -> Callable[[], object] | None
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
-def refresh_season(season_id: int) -> None:
-    """Recompute every changed match of a season and then its leaderboards (after a bulk import)."""
+def refresh_season(season_id: int) -> list[int]:
+    """Recompute every changed match of a season and then its leaderboards (after a bulk
+    import); the season, for the next task of a chain."""
     rebuild_season(season_id)
-    announce("standings.changed", season=season_id)
+    return [season_id]
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
-def refresh_seasons(season_ids: list[int]) -> None:
+def refresh_seasons(season_ids: list[int]) -> list[int]:
     """Recompute the changed matches of some seasons, their leaderboards and their clubs'
-    ratings once (after an import of score sheets)."""
+    ratings once (after an import of score sheets); the seasons, for the next task of a
+    chain."""
     rebuild_seasons_of(season_ids)
-    for season_id in season_ids:
-        announce("standings.changed", season=season_id)
+    return list(season_ids)
 
 
 @shared_task(
@@ -109,15 +110,6 @@ def rebuild_everything(
 def make_export(export_id: int) -> None:
     """Make a club's export (``scoring.jobs``)."""
     jobs.make(export_id)
-
-
-def ask_export(club: Club, user: object, kind: str) -> Export:
-    """The club's export of ``kind``: the one being made, or a new one handed to a worker
-    when the request's transaction commits (asked twice, made once)."""
-    export, new = jobs.ask(club, user, kind)
-    if new:
-        transaction.on_commit(lambda: make_export.delay(export.pk))
-    return export
 
 
 @shared_task(ignore_result=True)

@@ -24,8 +24,9 @@ from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
+import actions.deals
+import actions.matches
 from dbtools import backend
-from tournaments import actions
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
 from tournaments.models import Club, ClubNight, Match, Membership, Player, Round, Season, Table
@@ -200,7 +201,7 @@ def table(season, scorer):
 @pytest.fixture
 def make_match(table, players):
     def make(game, handles, *, rules=None, target=None, at=None):
-        return actions.create_match(
+        return actions.matches.create_match(
             at or table, game, [players[h] for h in handles], rules=rules, target=target
         )
 
@@ -280,7 +281,7 @@ def play(round_: Round, seed: int = 1) -> None:
             match.target,
             first_in_full=False,
         ):
-            actions.enter_deal(match, record)
+            actions.deals.enter_deal(match, record).stored()
         match.refresh_from_db()
         assert match.status == Match.Status.FINISHED, match
 

@@ -1,10 +1,11 @@
 """The layers point one way and no module imports itself in a circle.
 
-engine, dbtools ← tournaments ← scoring ← web, ops ← config: a package imports only
-from the layers below it (and its own), whatever the import's place in the file
-(top level, inside a function, under ``TYPE_CHECKING``).  ``web`` (the pages and
-the API) and ``ops`` (demo, generator, backups) stand side by side and never
-import each other.
+engine, dbtools ← tournaments ← scoring ← reach ← actions ← web, ops ← config: a
+package imports only from the layers below it (and its own), whatever the import's place
+in the file (top level, inside a function, under ``TYPE_CHECKING``).  ``actions`` is the
+floor of the workflows: every change a club makes, which the ways in call.  ``web``
+(the pages and the API) and ``ops`` (demo, generator, backups) stand side by side on it
+and never import each other.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ LAYERS = {
     "tournaments": 1,
     "scoring": 2,
     "reach": 3,
-    "web": 4,
-    "ops": 4,
-    "config": 5,
+    "actions": 4,
+    "web": 5,
+    "ops": 5,
+    "config": 6,
 }
 
 
@@ -126,3 +128,15 @@ def test_layers_point_one_way():
             if theirs != mine and LAYERS[theirs] >= LAYERS[mine]:
                 wrong.append(f"{module} → {target}")
     assert wrong == []
+
+
+def test_no_domain_signals_the_actions_hand_work_on_themselves():
+    """What happens after a change is called by the action that made it
+    (``actions.after``), never broadcast: no module of the project defines a signal."""
+    defined = [
+        f"{path.relative_to(ROOT)}"
+        for pkg in LAYERS
+        for path in (ROOT / pkg).rglob("*.py")
+        if "Signal(" in path.read_text(encoding="utf-8")
+    ]
+    assert defined == []

@@ -28,9 +28,10 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+import actions.deals
+import actions.matches
 from scoring.models import Rating
 from tests import worlds
-from tournaments import actions
 from tournaments.models import (
     Club,
     ClubNight,
@@ -103,7 +104,7 @@ def world(django_capture_on_commit_callbacks):
     night = ClubNight.objects.create(season=private, date=dt.date(2026, 12, 1), venue="Back room")
     table = Table.objects.create(club_night=night, name="Table 9", scorer=hidden_scorer)
     seated = [hiro, *Player.objects.filter(club=club, handle__in=["gen", "hana", "ito"])]
-    match = actions.create_match(table, "napoleon", seated)
+    match = actions.matches.create_match(table, "napoleon", seated)
     admin = User.objects.get(username="admin")
     record = {
         "declaration": {"player": "hiro", "count": 15, "trump": "hearts"},
@@ -113,8 +114,8 @@ def world(django_capture_on_commit_callbacks):
     }
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(3):
-            deal = actions.enter_deal(match, record, user=hidden_scorer)
-            actions.confirm_deal(deal, admin)
+            deal = actions.deals.enter_deal(match, record, user=hidden_scorer).stored()
+            actions.deals.confirm_deal(deal, admin)
     rival = Club.objects.create(name="Rival Club", slug="rival")
     rival_admin = User.objects.create_user("rival-admin", password="rival-pass-2026")
     Membership.objects.create(club=rival, user=rival_admin, role="admin")

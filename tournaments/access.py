@@ -159,7 +159,7 @@ def scores_table(user: Any, table: Table) -> bool:
 
 def can_confirm(user: Any, match: Match) -> bool:
     """Who may confirm the match's deals: a scorer or administrator of the club, or a
-    member seated in the match (never whoever decided the deal: ``tournaments.confirmation``)."""
+    member seated in the match (never whoever decided the deal: ``actions.confirmation``)."""
     if is_operator(user):
         return True
     held = role(user, club_id(match))

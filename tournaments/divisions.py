@@ -4,7 +4,7 @@ A season may have divisions, named by its administrator in order from the top (A
 and each of its players placed in at most one.  Each division has its own leaderboards
 (the season's ranking, counted among its players: ``scoring.divisions``), and a round of
 a club night seats each division at tables of its own unless the administrator draws
-them together (``tournaments.rounds``).  How many players move between neighbouring
+them together (``actions.rounds``).  How many players move between neighbouring
 divisions when the season closes is the season's ``moves_by`` and ``moves``.
 
 :func:`set_divisions` replaces the divisions and the placements in one transaction under
@@ -33,10 +33,10 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext_noop
 
-from tournaments import access
+from tournaments import access, errors
+from tournaments.errors import Rejection, error, refusal
 from tournaments.models import Division, MovesBy, Placement, Player, Season
 from tournaments.names import look_alike
-from tournaments.records import Rejection, error, refusal
 from tournaments.textfile import whole_number
 
 MOST_DIVISIONS = 10
@@ -55,16 +55,12 @@ def division_names(names: Any) -> list[str]:
         raise refusal("invalid", "names", gettext_noop("list the divisions' names, top first"))
     names = [n.strip() for n in names if n.strip()]
     if len(names) > MOST_DIVISIONS:
-        raise refusal(
-            "out_of_range",
-            "names",
-            gettext_noop("a season has at most %(n)s divisions"),
-            n=MOST_DIVISIONS,
+        raise errors.too_many(
+            "names", gettext_noop("a season has at most %(n)s divisions"), n=MOST_DIVISIONS
         )
     for i, name in enumerate(names):
         if len(name) > NAME_LENGTH:
-            raise refusal(
-                "too_long",
+            raise errors.too_long(
                 f"names[{i}]",
                 gettext_noop("a division's name is at most %(n)s characters"),
                 n=NAME_LENGTH,

@@ -23,32 +23,16 @@ if TYPE_CHECKING:
 
 SHOWN = 12
 WORDS = {
-    "declaration": _("declaration"),
-    "count": _("count"),
-    "trump": _("trump"),
     "player": _("player"),
-    "adjutant_cards": _("adjutant cards"),
-    "adjutants": _("adjutants"),
-    "point_cards": _("point cards"),
-    "discarded_point_cards": _("point cards discarded"),
-    "captured": _("captured"),
-    "hand_faces": _("face cards in hand"),
-    "packs": _("packs"),
     "dealer": _("dealer"),
-    "winner": _("winner"),
-    "last_trick": _("last trick"),
-    "out": _("out"),
-    "dropped": _("dropped out"),
-    "hands_left": _("cards left"),
-    "bids": _("bids"),
-    "tricks_won": _("tricks won"),
-    "buy_back": _("buy-back"),
-    "hand_size": _("hand size"),
     "tricks": _("tricks"),
     "plays": _("plays"),
     "cards": _("cards"),
 }
-"""The record's field names in the reader's words (the others: the name, spaced)."""
+"""The words of the keys that the records of games of different rules share (a deal's
+``dealer``, a full play's ``tricks``, ``plays``, ``cards`` and ``player``).  A game's own
+keys are named by its module (``LeagueGame.record_words``); any other key is read as its
+name, spaced."""
 ENVELOPE = {"game", "players", "rules", "teams"}
 """What the match supplies to a record: never what a correction changes."""
 

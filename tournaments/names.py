@@ -8,7 +8,7 @@ Cyrillic ``а``, ``CIub`` with a capital I, ``rn`` for ``m``, ``カ`` and ``力`
 what does not show or is not read as the name (zero-width spaces and joiners, direction
 marks, spaces, punctuation, accents): ``Kanda-Card-Club.``, ``Kanda Card Clúb`` and
 ``Kanda Card Club`` are one name; ``神田カード部`` and ``神田カード会``, ``カード`` and
-``ガード`` are two.  Club names, account names (``tournaments.invitations``), a season's
+``ガード`` are two.  Club names, account names (``actions.invitations``), a season's
 divisions (``tournaments.divisions``) and the club's players (the "same person?" question)
 are compared this way.
 

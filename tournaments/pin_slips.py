@@ -17,14 +17,14 @@ and the player's creation time, read as a number and cut to six digits.  Hence:
   of another night;
 - a slip holds only while the player has no PIN of their own: it dies the moment they
   set one (on the phone, on their page, or by an administrator), since
-  ``tournaments.pins.check`` asks a player with a PIN for that PIN and nothing else;
+  ``actions.pins.check`` asks a player with a PIN for that PIN and nothing else;
 - nobody can work a slip out without ``SECRET_KEY`` (changing the key changes every
   slip not yet used).
 
-A slip is checked by ``tournaments.pins.check``, so a wrong slip is a wrong PIN: counted
+A slip is checked by ``actions.pins.check``, so a wrong slip is a wrong PIN: counted
 on the player's row and locked after ``SIGN_IN_ATTEMPTS`` (a million codes against five
 tries).  Whoever entered a deal never confirms it with their slip either: the one rule
-of ``tournaments.confirmation`` does not ask how the player proved who they are.
+of ``actions.confirmation`` does not ask how the player proved who they are.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 reading the deals before it.
 
 ``Match.state`` holds the last deal number (deleted deals keep theirs), the seats
-(handle and player id, in order of play) and the engine's snapshot of the active
-deals (:attr:`engine.MatchResult.snapshot`).  Deal entry writes the new state in
+(handle and player id, in order of play), the engine's snapshot of the active
+deals (:attr:`engine.MatchResult.snapshot`) and the last active deal (its number and
+record: what "the same as the previous deal?" compares with).  Deal entry writes the new state in
 the statement that stores the deal (``tournaments.store``); every other change
 to a match (corrections, deletes, restores, the admin's match form) empties it
 through :func:`changed`, as does a rebuild with ``--recheck`` after an engine
@@ -26,7 +27,6 @@ from django.db.models import F
 
 import engine
 from engine.results import DealResult
-from tournaments import events
 from tournaments.games import league_game
 from tournaments.models import Deal, Match, Seat
 from tournaments.records import match_envelope
@@ -39,6 +39,9 @@ class Progress:
     seats: list[tuple[str, int]]
     """(handle, player id) in order of play."""
     snapshot: dict[str, Any]
+    last: tuple[int, dict[str, Any]] | None = None
+    """The last active deal's number and stored record, for "same as deal N?" without
+    reading it (``None``: no deal, or kept before this was kept)."""
 
     @property
     def handles(self) -> list[str]:
@@ -49,11 +52,18 @@ class Progress:
             "number": self.number,
             "seats": [list(s) for s in self.seats],
             "snapshot": self.snapshot,
+            "last": list(self.last) if self.last is not None else None,
         }
 
     @classmethod
     def from_json(cls, value: Mapping[str, Any]) -> Progress:
-        return cls(value["number"], [(h, pid) for h, pid in value["seats"]], value["snapshot"])
+        last = value.get("last")
+        return cls(
+            value["number"],
+            [(h, pid) for h, pid in value["seats"]],
+            value["snapshot"],
+            (last[0], last[1]) if last else None,
+        )
 
 
 def compute(match: Match) -> Progress:
@@ -65,10 +75,12 @@ def compute(match: Match) -> Progress:
         .values_list("player__handle", "player_id")
     )
     stored = list(match.deals.order_by("number").values_list("number", "deleted_at", "record"))
-    active = [r for _n, deleted_at, r in stored if deleted_at is None]
-    record = {**match_envelope(match, [h for h, _pid in seats]), "deals": active}
+    active = [(n, r) for n, deleted_at, r in stored if deleted_at is None]
+    record = {**match_envelope(match, [h for h, _pid in seats]), "deals": [r for _n, r in active]}
     snapshot = engine.check_match(record).snapshot
-    progress = Progress(stored[-1][0] if stored else 0, seats, snapshot)
+    progress = Progress(
+        stored[-1][0] if stored else 0, seats, snapshot, active[-1] if active else None
+    )
     Match.objects.filter(pk=match.pk, version=match.version).update(state=progress.to_json())
     return progress
 
@@ -96,13 +108,12 @@ def said(match: Match) -> str:
 
 def changed(match_id: int, *, deals_changed: bool = True) -> None:
     """Record a change to a match's deals other than an entry: its version goes up, its
-    kept progress is emptied (unless only what counts changed: a confirmation), and the
-    layers above hear of it once the transaction commits."""
+    kept progress is emptied (unless only what counts changed: a confirmation).  The
+    action that changed it also hands the refresh on (``actions.after.match_changed``)."""
     fields: dict[str, Any] = {"version": F("version") + 1}
     if deals_changed:
         fields["state"] = None
     Match.objects.filter(pk=match_id).update(**fields)
-    events.match_changed(match_id)
 
 
 def deal_rows(

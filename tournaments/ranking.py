@@ -14,12 +14,15 @@ apart: ranked after every qualified player, listed as "not yet qualified: 3 of 8
 
 The figures are made from the season's match lines by ``scoring.season_totals`` (one SQL
 statement on PostgreSQL, :func:`score` and :func:`qualified` in Python elsewhere); this
-module holds the rules both follow, and the words the pages use for them.
+module holds the rules both follow, and the words the pages use for them.  Each method is
+a :class:`Method` choice and its :class:`Way` in :data:`WAYS` (its figure, its words);
+its SQL twin is ``scoring.season_totals.SCORES`` (docs/architecture.md, "Adding a ranking
+method").
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, TypeVar
@@ -78,21 +81,17 @@ class Played:
 
 
 def score(method: str, best_of: int | None, played: Played) -> Decimal:
-    """The figure a season ranks by (the more the better), to :data:`PLACES` places.
+    """The figure a season ranks by (the more the better), to :data:`PLACES` places: the
+    method's :attr:`Way.figure`.
 
     Points per match or deal round half away from zero, as PostgreSQL's ``round`` does.
     Best *N*: a player with fewer than *N* nights (or matches) counts all of theirs."""
-    if method == Method.PER_MATCH:
-        return _ratio(played.total, played.matches)
-    if method == Method.PER_DEAL:
-        return _ratio(played.total, played.deals)
-    if method in BEST:
-        points = played.night_points if method == Method.BEST_NIGHTS else played.match_points
-        return Decimal(sum(sorted(points, reverse=True)[: best_of or len(points)]))
-    return Decimal(played.total)
+    return WAYS[method].figure(played, best_of)
 
 
-def _ratio(points: int, of: int) -> Decimal:
+def ratio(points: int, of: int) -> Decimal:
+    """``points`` per ``of`` to :data:`PLACES` places, half away from zero as PostgreSQL's
+    ``ROUND`` does (0 of nothing)."""
     exact = Decimal(points) / Decimal(of) if of else Decimal(0)
     return exact.quantize(Decimal(1).scaleb(-PLACES), rounding=ROUND_HALF_UP)
 
@@ -151,8 +150,8 @@ class Rule:
     def shown(self) -> list[str]:
         """What a leaderboard shows of this ranking beyond points, deals and matches:
         ``score`` (not for total points), ``qualified`` (with a minimum) and ``nights``
-        (when nights are counted)."""
-        nights = self.method == Method.BEST_NIGHTS or self.minimum and self.counted == "nights"
+        (when the figure or the minimum counts club nights)."""
+        nights = WAYS[self.method].nights or self.minimum and self.counted == "nights"
         return [
             name
             for name, shown in (
@@ -166,12 +165,7 @@ class Rule:
     @property
     def heading(self) -> str:
         """The score's column heading: ``Points per match``, ``Best 6 club nights``."""
-        n = self.best_of or 1
-        if self.method == Method.BEST_NIGHTS:
-            return ngettext("Best club night", "Best %(n)d club nights", n) % {"n": n}
-        if self.method == Method.BEST_MATCHES:
-            return ngettext("Best match", "Best %(n)d matches", n) % {"n": n}
-        return str(Method(self.method).label)
+        return WAYS[self.method].heading(self.best_of)
 
     def not_yet(self, played: Played) -> str:
         """``not yet qualified: 3 of 8 club nights`` below the minimum; empty above it."""
@@ -210,24 +204,7 @@ def refusals(method: str, best_of: int | None, minimum: int | None) -> dict[str,
 
 def describe(method: str, best_of: int | None, counted: str, minimum: int) -> str:
     """How a season ranks, in a sentence the leaderboard and the exports show."""
-    if method == Method.BEST_NIGHTS:
-        how = ngettext(
-            "Ranked by the points of the best club night",
-            "Ranked by the points of the best %(n)d club nights",
-            best_of or 1,
-        ) % {"n": best_of}
-    elif method == Method.BEST_MATCHES:
-        how = ngettext(
-            "Ranked by the points of the best match",
-            "Ranked by the points of the best %(n)d matches",
-            best_of or 1,
-        ) % {"n": best_of}
-    elif method == Method.PER_MATCH:
-        how = str(_("Ranked by points per match"))
-    elif method == Method.PER_DEAL:
-        how = str(_("Ranked by points per deal"))
-    else:
-        how = str(_("Ranked by total points"))
+    how = WAYS[method].sentence(best_of)
     if minimum <= 0:
         return how
     return str(_("%(how)s; qualified from %(minimum)s %(counted)s")) % {
@@ -240,39 +217,7 @@ def describe(method: str, best_of: int | None, counted: str, minimum: int) -> st
 def explain(rule: Rule, played: Played) -> str:
     """A player's figure explained, as the leaderboard shows it on tap: ``best 6 of 9 club
     nights: 40 + 35 + 30 + 22 + 10 + 8; left out: 5, -3, -10``; empty for total points."""
-    parts = []
-    if rule.method == Method.PER_MATCH:
-        parts.append(
-            ngettext(
-                "%(points)s points in %(n)s match",
-                "%(points)s points in %(n)s matches",
-                played.matches,
-            )
-            % {"points": played.total, "n": played.matches}
-        )
-    elif rule.method == Method.PER_DEAL:
-        parts.append(
-            ngettext(
-                "%(points)s points in %(n)s deal",
-                "%(points)s points in %(n)s deals",
-                played.deals,
-            )
-            % {"points": played.total, "n": played.deals}
-        )
-    elif rule.method in BEST:
-        nights = rule.method == Method.BEST_NIGHTS
-        points = sorted(played.night_points if nights else played.match_points, reverse=True)
-        best, left = points[: rule.best_of or len(points)], points[rule.best_of or len(points) :]
-        words = (
-            _("best %(n)s of %(of)s club nights: %(points)s")
-            if nights
-            else _("best %(n)s of %(of)s matches: %(points)s")
-        )
-        parts.append(
-            str(words) % {"n": len(best), "of": len(points), "points": " + ".join(map(str, best))}
-        )
-        if left:
-            parts.append(str(_("left out: %(points)s")) % {"points": ", ".join(map(str, left))})
+    parts = WAYS[rule.method].explain(played, rule.best_of)
     return str(pgettext("between the parts of an explained figure", "; ")).join(parts)
 
 
@@ -283,3 +228,124 @@ def not_yet(counted: str, minimum: int, played: int) -> str:
         "minimum": minimum,
         "counted": Counted(counted).label,
     }
+
+
+# -- the methods ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Way:
+    """One ranking method: the figure it ranks by and the words for it.  Its SQL twin, the
+    same figure in the season totals' statement, is ``scoring.season_totals.SCORES``."""
+
+    figure: Callable[[Played, int | None], Decimal]
+    """The figure of what a player played (the more, the better), given the season's
+    best N; to :data:`PLACES` places at most."""
+    sentence: Callable[[int | None], str]
+    """How the season ranks, said above its boards and in its exports (:func:`describe`)."""
+    heading: Callable[[int | None], str]
+    """The figure's column heading (:attr:`Rule.heading`)."""
+    explain: Callable[[Played, int | None], list[str]] = lambda played, best_of: []
+    """A player's figure explained, in parts (:func:`explain`); none: nothing to explain."""
+    nights: bool = False
+    """Whether the figure counts club nights: the boards then show each player's."""
+
+
+def _in_words(text: Any) -> Callable[[int | None], str]:
+    return lambda best_of: str(text)
+
+
+def _best(played: Played, best_of: int | None, nights: bool) -> tuple[list[int], list[int]]:
+    """A player's best N nights' (or matches') points, and those left out."""
+    points = sorted(played.night_points if nights else played.match_points, reverse=True)
+    n = best_of or len(points)
+    return points[:n], points[n:]
+
+
+def _best_explained(nights: bool) -> Callable[[Played, int | None], list[str]]:
+    def parts(played: Played, best_of: int | None) -> list[str]:
+        best, left = _best(played, best_of, nights)
+        words = (
+            _("best %(n)s of %(of)s club nights: %(points)s")
+            if nights
+            else _("best %(n)s of %(of)s matches: %(points)s")
+        )
+        out = [
+            str(words)
+            % {"n": len(best), "of": len(best) + len(left), "points": " + ".join(map(str, best))}
+        ]
+        if left:
+            out.append(str(_("left out: %(points)s")) % {"points": ", ".join(map(str, left))})
+        return out
+
+    return parts
+
+
+def _per_match_explained(played: Played, best_of: int | None) -> list[str]:
+    return [
+        ngettext(
+            "%(points)s points in %(n)s match",
+            "%(points)s points in %(n)s matches",
+            played.matches,
+        )
+        % {"points": played.total, "n": played.matches}
+    ]
+
+
+def _per_deal_explained(played: Played, best_of: int | None) -> list[str]:
+    return [
+        ngettext(
+            "%(points)s points in %(n)s deal",
+            "%(points)s points in %(n)s deals",
+            played.deals,
+        )
+        % {"points": played.total, "n": played.deals}
+    ]
+
+
+WAYS: dict[str, Way] = {
+    Method.TOTAL: Way(
+        figure=lambda played, best_of: Decimal(played.total),
+        sentence=_in_words(_("Ranked by total points")),
+        heading=_in_words(Method.TOTAL.label),
+    ),
+    Method.PER_MATCH: Way(
+        figure=lambda played, best_of: ratio(played.total, played.matches),
+        sentence=_in_words(_("Ranked by points per match")),
+        heading=_in_words(Method.PER_MATCH.label),
+        explain=_per_match_explained,
+    ),
+    Method.PER_DEAL: Way(
+        figure=lambda played, best_of: ratio(played.total, played.deals),
+        sentence=_in_words(_("Ranked by points per deal")),
+        heading=_in_words(Method.PER_DEAL.label),
+        explain=_per_deal_explained,
+    ),
+    # The two best-N methods spell their words out: makemessages reads only literals.
+    Method.BEST_NIGHTS: Way(
+        figure=lambda played, best_of: Decimal(sum(_best(played, best_of, True)[0])),
+        sentence=lambda best_of: ngettext(
+            "Ranked by the points of the best club night",
+            "Ranked by the points of the best %(n)d club nights",
+            best_of or 1,
+        )
+        % {"n": best_of},
+        heading=lambda best_of: ngettext("Best club night", "Best %(n)d club nights", best_of or 1)
+        % {"n": best_of or 1},
+        explain=_best_explained(nights=True),
+        nights=True,
+    ),
+    Method.BEST_MATCHES: Way(
+        figure=lambda played, best_of: Decimal(sum(_best(played, best_of, False)[0])),
+        sentence=lambda best_of: ngettext(
+            "Ranked by the points of the best match",
+            "Ranked by the points of the best %(n)d matches",
+            best_of or 1,
+        )
+        % {"n": best_of},
+        heading=lambda best_of: ngettext("Best match", "Best %(n)d matches", best_of or 1)
+        % {"n": best_of or 1},
+        explain=_best_explained(nights=False),
+    ),
+}
+"""Every ranking method by its :class:`Method` value: what it ranks by, and its words."""

@@ -1,61 +1,17 @@
 """Between stored rows and the engine's records: a stored match as a match record, a
-deal as the scorer gave it completed with what its match supplies, and the
-refusal every workflow raises (:class:`Rejection`)."""
+deal as the scorer gave it completed with what its match supplies (refusals are
+``tournaments.errors``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext_noop
 
 import engine
-from engine.problems import Problem
-from tournaments.models import Deal, Match
-
-
-class Rejection(Exception):
-    """A change the rules or the match's state refuse; nothing was written.
-
-    ``conflict`` is true when the refusal is about the match's state (finished,
-    the deal number taken); ``existing`` is then the deal already stored, if any.
-    """
-
-    def __init__(
-        self,
-        errors: tuple[dict[str, str], ...],
-        *,
-        conflict: bool = False,
-        existing: Deal | None = None,
-    ) -> None:
-        super().__init__(errors)
-        self.errors = errors
-        self.conflict = conflict
-        self.existing = existing
-
-    def __str__(self) -> str:
-        return "; ".join(f"{e['path'] or 'record'}: {e['message']}" for e in self.errors)
-
-
-def error(code: str, path: str, template: str, **params: Any) -> dict[str, Any]:
-    """One problem as the engine reports it: a code, a path, a message (English), and the
-    message's template and params, which :func:`tournaments.messages.localize` translates."""
-    message = template % params if params else template.replace("%%", "%")
-    kept = {
-        k: v if isinstance(v, int) and not isinstance(v, bool) else str(v)
-        for k, v in params.items()
-    }
-    return {"code": code, "path": path, "message": message, "template": template, "params": kept}
-
-
-def refusal(code: str, path: str, template: str, **params: Any) -> Rejection:
-    """A refusal of one problem (:func:`error`): raise it, nothing is written."""
-    return Rejection((error(code, path, template, **params),))
-
-
-def problems(found: Iterable[Problem]) -> tuple[dict[str, Any], ...]:
-    """The engine's problems as the league's errors (with the templates that translate them)."""
-    return tuple({**p.to_dict(), "template": p.template} for p in found)
+from tournaments.errors import Rejection, error, problems
+from tournaments.models import Match
 
 
 def match_record(match: Match, deals: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:

@@ -10,6 +10,7 @@ everything it implies, or nothing is.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -21,6 +22,14 @@ from django.db.models import F
 
 from dbtools import backend
 from tournaments.models import Deal, DealScore, Match, Player
+
+
+def request_hash(record: Any) -> str:
+    """What a retry must repeat: the record as sent, in canonical JSON (the key's
+    ``request_hash``, whatever way the deal came in)."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
 
 STATEMENT = """
 WITH m AS (

@@ -9,7 +9,7 @@ correction over breakfast) in the club's time zone, and never again: decided so 
 photo of last month's paper is worth nothing.  What a link-holder stores is marked
 "entered at table N" (``Deal.entered_at_table``, ``DealVersion.at_table``), with the
 account of whoever is signed in on the phone and the phone's holder id (:func:`holder`):
-neither confirms what they entered (``tournaments.confirmation``).
+neither confirms what they entered (``actions.confirmation``).
 
 The phone that follows a link keeps the table's secret in its session
 (:func:`remember`); every request checks it again (:func:`holds`), so a revoked or
@@ -22,7 +22,7 @@ changes a deal: a seated player picks their name and types their PIN (:func:`bin
 stored as a ``LinkScorer`` that every web process reads).  Whatever the phone then
 enters or changes is that player's: neither their PIN nor their account confirms it,
 on this phone or any other, and the phone's PIN confirmations of its own deals are
-another seated player's (``tournaments.confirmation``).  A phone handed over is bound
+another seated player's (``actions.confirmation``).  A phone handed over is bound
 again by the next scorer; every player it was ever bound to stays its scorer.
 """
 
@@ -93,7 +93,7 @@ def remember(session: Any, table: Table) -> None:
 def holder(session: Any) -> str:
     """This phone's id as a link-holder (made when it first follows a link; kept when
     someone signs in on it): the deals it enters or changes through a link carry it, and
-    it never confirms them (``tournaments.confirmation``).  ``""``: it followed none."""
+    it never confirms them (``actions.confirmation``).  ``""``: it followed none."""
     return str(session.get(HOLDER_KEY, ""))
 
 

@@ -14,7 +14,7 @@ import io
 
 from django.utils.translation import gettext_noop
 
-from tournaments.records import Rejection, error
+from tournaments.errors import Rejection, error
 
 UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
 MOST_DIGITS = 18

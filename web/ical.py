@@ -3,7 +3,7 @@ written with the ``icalendar`` library (docs/calendars.md).
 
 One VEVENT a night: its UID (``night-<pk>@<site host>``) never changes, its SEQUENCE is
 the night's ``sequence`` (raised when its date, times, venue or name change, or it is
-called off or brought back: ``tournaments.nights``), STATUS is CANCELLED for a night
+called off or brought back: ``actions.nights``), STATUS is CANCELLED for a night
 called off, else CONFIRMED.  A night with a start time is timed in its club's time zone
 (DTSTART/DTEND with its TZID and a VTIMEZONE); one without is an all-day event.  DTSTAMP
 and LAST-MODIFIED are the night's ``changed_at``, so that a feed of unchanged nights is

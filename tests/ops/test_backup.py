@@ -8,11 +8,13 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring import divisions as ranked
+import actions.deals
+import actions.seasons
+from actions import corrections, seasons
 from scoring.models import MatchStanding, SeasonStanding
 from tests import worlds
 from tests.conftest import SEASON_LINE
-from tournaments import actions, corrections, divisions, seasons
+from tournaments import divisions
 from tournaments.models import (
     Club,
     ClubNight,
@@ -54,7 +56,7 @@ def test_the_demo_club_round_trips_with_identical_standings(
         users = {u.username: u for u in get_user_model().objects.all()}
         napoleon = Deal.objects.filter(match__game="napoleon").order_by("number")
         corrections.delete_deal(napoleon.last(), users["admin"], "entered at the wrong table")
-        actions.confirm_deal(napoleon.first(), users["admin"])
+        actions.deals.confirm_deal(napoleon.first(), users["admin"])
         # Entered by a table's link and confirmed with a seated player's PIN.
         second = napoleon.all()[1]
         seated = second.match.seats.order_by("position").last().player
@@ -70,7 +72,7 @@ def test_the_demo_club_round_trips_with_identical_standings(
         people = Player.objects.filter(club=league.club).order_by("handle")
         places = {p.pk: "AB"[i % 2] for i, p in enumerate(people)}
         divisions.set_divisions(league, ["A", "B"], places, moves=1)
-    ranked.close(league, "Next season", {str(people[0].pk): ""})
+    actions.seasons.close_season(league, "Next season", {str(people[0].pk): ""})
     before = standings()
     assert {q for *_line, q in SeasonStanding.objects.values_list("qualified")} == {True, False}
     deals_before = sorted(Deal.objects.values_list("match__game", "number", "record"), key=repr)

@@ -12,9 +12,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
+from actions.calendars import new_token
 from tests import worlds
 from tournaments.models import Club, ClubNight, Membership
-from web.pages.calendars import new_token
 
 pytestmark = pytest.mark.django_db
 

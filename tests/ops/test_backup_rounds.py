@@ -8,13 +8,13 @@ import json
 import pytest
 from django.core.management import call_command
 
+from actions import nights, pins, rounds
+from actions.merge import merge
 from scoring import night as night_standings
 from scoring.models import MatchStanding, Rating, SeasonStanding
 from tests.conftest import play
-from tournaments import nights, pins, rounds
-from tournaments.merge import merge
+from tournaments.errors import Rejection
 from tournaments.models import Club, ClubNight, Deal, Match, Player, Round, Season
-from tournaments.records import Rejection
 
 pytestmark = pytest.mark.django_db
 
@@ -27,12 +27,12 @@ def _night_of_nine(night, players, captured):
     night.save()
     nine = [p.pk for p in players[:9]]
     with captured(execute=True):
-        first = rounds.next_round(
+        first = rounds.draw_next_round(
             night, game="napoleon", method="balanced", players=nine, deals=2, seed=1
-        )
+        ).round
         play(first, seed=1)
         order = [line.player for line in night_standings.standings(night)[1]]
-        final = rounds.next_round(
+        final = rounds.draw_next_round(
             night,
             game="napoleon",
             method="final",
@@ -42,7 +42,7 @@ def _night_of_nine(night, players, captured):
             others="sit_out",
             order=order,
             seed=2,
-        )
+        ).round
         assert final.sat_out.count() == 5
         play(final, seed=2)
     return nine

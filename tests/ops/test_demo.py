@@ -4,9 +4,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
+import actions.deals
 import engine
 from ops.demo import ADMIN, SCORER
-from tournaments import actions
 from tournaments.models import ClubNight, Deal, Match, Player
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +47,7 @@ def test_the_demo_league_has_what_the_readme_promises(django_capture_on_commit_c
         assert key in Deal.objects.filter(match__game=game, number=1).earliest("pk").record, game
     for match in Match.objects.all():
         records = [d.record for d in match.deals.order_by("number")]
-        assert engine.check_match(actions.match_record(match, records)).valid
+        assert engine.check_match(actions.deals.match_record(match, records)).valid
         assert match.standings.count() == len(match.seated_players())
     admin = User.objects.get(username=ADMIN[0])  # the README's passwords (sign-in: axes)
     assert admin.check_password(ADMIN[1]) and admin.is_staff

@@ -318,7 +318,7 @@ def test_the_checker_agrees_with_the_draw_on_5000_random_nights():
 @pytest.fixture
 def night(club, django_user_model):
     """A private season's night of two Napoleon rounds of nine players."""
-    from tournaments import rounds
+    from actions import rounds
 
     season = Season.objects.create(club=club, name="Open", games=["napoleon"])
     night = ClubNight.objects.create(season=season, date=dt.date(2026, 11, 28), venue="Hall")
@@ -328,9 +328,9 @@ def night(club, django_user_model):
     ]
     director = member_of(club, django_user_model, "dir", Membership.Role.ADMIN)
     draw = {"game": "napoleon", "players": nine, "deals": 1, "method": "balanced"}
-    first = rounds.next_round(night, seed=1, **draw)
+    first = rounds.draw_next_round(night, seed=1, **draw).round
     rounds.end_early(first, director, "the hall closes early")
-    rounds.next_round(night, seed=2, size=4, **draw)  # two tables of 4: one sits out
+    rounds.draw_next_round(night, seed=2, size=4, **draw)  # two tables of 4: one sits out
     return night
 
 

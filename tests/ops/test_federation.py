@@ -6,9 +6,9 @@ import pytest
 from django.core.management import call_command
 
 import engine
+from actions.deals import match_record
 from ops.federation import PLAN, match_pool, seated
 from scoring.models import MatchStanding, Rating, SeasonStanding
-from tournaments.actions import match_record
 from tournaments.games.base import PlannedMatch
 from tournaments.models import Club, Deal, DealScore, Match, Player
 

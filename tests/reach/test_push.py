@@ -20,6 +20,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 from django.utils import timezone
 
+from actions import rounds
 from reach import push, subscriptions, tasks, vapid
 from reach.events import Event, Said
 from reach.models import Notice, PushKind, Subscription, VapidKey
@@ -27,7 +28,7 @@ from reach.subscriptions import Right
 from reach.words import drawn
 from tests.conftest import member_of
 from tests.reach import push_service
-from tournaments import rounds, table_links
+from tournaments import table_links
 from tournaments.models import Club, ClubNight, Membership, Player, Season, Table
 
 ALL = [k.value for k in PushKind]
@@ -325,14 +326,14 @@ def test_a_round_drawn_reaches_a_seated_players_phone(
     me = people[0]
     follow(service, me, language="ja")
     with django_capture_on_commit_callbacks(execute=True):
-        drawn_round = rounds.next_round(
+        drawn_round = rounds.draw_next_round(
             night,
             game="napoleon",
             method="balanced",
             players=[p.pk for p in people[:12]],
             deals=2,
             seed=3,
-        )
+        ).round
     (got,) = service.wait(1)
     assert service.refused == []
     assert "卓" in got.message["title"]
@@ -348,8 +349,8 @@ def test_forty_players_hear_of_a_real_draw_and_a_waiting_deal_within_ten_seconds
     themselves; a round is drawn for all forty (timed from the draw's call, the draw
     included) and each is told where they sit; then a deal entered in a season that asks
     for a second person reaches the other seated players' phones with its PIN page."""
+    import actions.deals
     from tests.conftest import napoleon_deal
-    from tournaments import actions
     from tournaments.models import Match
 
     club, season, night = league
@@ -359,14 +360,14 @@ def test_forty_players_hear_of_a_real_draw_and_a_waiting_deal_within_ten_seconds
         follow(service, p, language="ja" if p.pk % 2 else "en")
     start = time.monotonic()
     with django_capture_on_commit_callbacks(execute=True):
-        drawn_round = rounds.next_round(
+        drawn_round = rounds.draw_next_round(
             night,
             game="napoleon",
             method="balanced",
             deals=2,
             players=[p.pk for p in people],
             seed=5,
-        )
+        ).round
     got = service.wait(40)
     late = sorted(g.at - start for g in got)
     p95 = late[int(0.95 * len(late)) - 1]
@@ -379,7 +380,7 @@ def test_forty_players_hear_of_a_real_draw_and_a_waiting_deal_within_ten_seconds
     record = napoleon_deal(*list(seated)[:2], points=dict(zip(seated, (9, 3, 7, 1), strict=False)))
     start = time.monotonic()
     with django_capture_on_commit_callbacks(execute=True):
-        deal = actions.enter_deal(match, record)
+        deal = actions.deals.enter_deal(match, record).stored()
     waited = service.wait(40 + len(seated))[40:]
     assert sorted(g.message["url"] for g in waited) == [f"/deals/{deal.pk}/pin/"] * len(seated)
     assert max(g.at - start for g in waited) < 10

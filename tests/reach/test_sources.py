@@ -14,32 +14,24 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+import actions.deals
+import actions.seasons
+from actions import after, confirmation, corrections, rounds
 from reach import sources
-from reach.apps import _fan_out
 from reach.models import Endpoint
-from scoring import divisions as ranked
 from tests.conftest import napoleon_deal, play
 from tests.scoring.test_divisions import league, standings_of
-from tournaments import actions, confirmation, corrections, rounds
-from tournaments.events import happened
+from tournaments.errors import Rejection
 from tournaments.models import ClubNight, DealVersion, Match, Player
-from tournaments.records import Rejection
 
 
 @pytest.fixture
-def heard():
-    """Every announcement made while the test runs: (kind, ids); nothing fans out (the
-    events are read here by hand)."""
+def heard(monkeypatch):
+    """Every announcement handed on while the test runs: (kind, ids); nothing fans out
+    (the events are read here by hand)."""
     said: list[tuple[str, dict[str, int]]] = []
-
-    def hear(sender, kind, ids, **kwargs):
-        said.append((kind, ids))
-
-    happened.disconnect(dispatch_uid="reach.fan_out")
-    happened.connect(hear, dispatch_uid="test.heard")
-    yield said
-    happened.disconnect(dispatch_uid="test.heard")
-    happened.connect(_fan_out, dispatch_uid="reach.fan_out")
+    monkeypatch.setattr(after, "tell", lambda kind, ids: said.append((kind, ids)))
+    return said
 
 
 def _words(said, language):
@@ -52,14 +44,14 @@ def test_a_round_drawn_tells_each_seated_player_their_table_seat_and_company(
 ):
     night, players = room
     with django_capture_on_commit_callbacks(execute=True):
-        drawn = rounds.next_round(
+        drawn = rounds.draw_next_round(
             night,
             game="napoleon",
             method="balanced",
             players=[p.pk for p in players[:13]],
             deals=2,
             seed=3,
-        )
+        ).round
     assert ("round.drawn", {"round": drawn.pk}) in heard
     (event,) = sources.events("round.drawn", {"round": drawn.pk})
     assert event.id == f"round.drawn:{drawn.pk}" and event.type == "round.drawn"
@@ -86,7 +78,7 @@ def test_a_round_drawn_tells_each_seated_player_their_table_seat_and_company(
 def test_a_refused_draw_announces_nothing(room, heard, django_capture_on_commit_callbacks):
     night, players = room
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(Rejection):
-        rounds.next_round(
+        rounds.draw_next_round(
             night, game="napoleon", method="balanced", players=[players[0].pk], deals=2, seed=1
         )
     assert heard == []
@@ -101,7 +93,7 @@ def test_a_deal_that_waits_tells_the_other_seated_players_with_its_pin_page(
     players["aki"].user = scorer
     players["aki"].save()
     with django_capture_on_commit_callbacks(execute=True):
-        deal = actions.enter_deal(match, napoleon_deal(), user=scorer)
+        deal = actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
     assert ("deal.entered", {"deal": deal.pk}) in heard
     (event,) = sources.events("deal.entered", {"deal": deal.pk})
     assert event.type == "deal.waiting"
@@ -131,7 +123,7 @@ def test_a_correction_tells_whose_total_or_place_moved_before_and_after(
     make_match, players, club_admin, heard, django_capture_on_commit_callbacks
 ):
     match = make_match("napoleon", ["aki", "ben", "chika", "dai"])
-    deal = actions.enter_deal(match, napoleon_deal())
+    deal = actions.deals.enter_deal(match, napoleon_deal()).stored()
     with django_capture_on_commit_callbacks(execute=True):
         corrections.correct_deal(
             deal, napoleon_deal(declarer="ben", adjutant="dai"), club_admin, "wrong declarer"
@@ -159,14 +151,14 @@ def test_the_last_match_of_a_round_closes_it_with_each_players_place(
     night, players = room
     night.rounds_planned = planned
     night.save()
-    drawn = rounds.next_round(
+    drawn = rounds.draw_next_round(
         night,
         game="napoleon",
         method="balanced",
         players=[p.pk for p in players[:12]],
         deals=2,
         seed=1,
-    )
+    ).round
     with django_capture_on_commit_callbacks(execute=True):
         play(drawn)
     last = Match.objects.filter(table__round=drawn).order_by("-finished_at").first()
@@ -191,14 +183,14 @@ def test_the_last_match_of_a_round_closes_it_with_each_players_place(
 
 def test_a_match_finished_while_others_play_closes_nothing(room):
     night, players = room
-    drawn = rounds.next_round(
+    drawn = rounds.draw_next_round(
         night,
         game="napoleon",
         method="balanced",
         players=[p.pk for p in players[:8]],
         deals=2,
         seed=1,
-    )
+    ).round
     match = Match.objects.filter(table__round=drawn).first()
     corrections.end_match(match, None, "went home", empty=True)
     assert sources.events("match.finished", {"match": match.pk}) == []
@@ -208,7 +200,7 @@ def test_standings_are_read_only_for_a_club_that_listens_and_once_per_state(
     make_match, club, season
 ):
     match = make_match("napoleon", ["aki", "ben", "chika", "dai"])
-    actions.enter_deal(match, napoleon_deal())
+    actions.deals.enter_deal(match, napoleon_deal()).stored()
     from scoring.tasks import refresh_standings
 
     refresh_standings(match.pk)
@@ -219,7 +211,7 @@ def test_standings_are_read_only_for_a_club_that_listens_and_once_per_state(
     (first,) = sources.events("standings.changed", {"season": season.pk})
     assert first.data["leaders"][0]["rank"] == 1
     assert sources.events("standings.changed", {"season": season.pk})[0].id == first.id
-    actions.enter_deal(match, napoleon_deal(declarer="ben", adjutant="aki"))
+    actions.deals.enter_deal(match, napoleon_deal(declarer="ben", adjutant="aki")).stored()
     refresh_standings(match.pk)
     assert sources.events("standings.changed", {"season": season.pk})[0].id != first.id
 
@@ -229,7 +221,7 @@ def test_a_closed_season_tells_each_player_their_move(heard, django_capture_on_c
     season, people = league("A B", players=8)
     standings_of(season, {p: (i + 1, True) for i, p in enumerate(people)})
     with django_capture_on_commit_callbacks(execute=True):
-        ranked.close(season, "Summer")
+        actions.seasons.close_season(season, "Summer")
     assert ("season.closed", {"season": season.pk}) in heard
     (event,) = sources.events("season.closed", {"season": season.pk})
     told = {s.player: s for s in event.told}
@@ -241,8 +233,8 @@ def test_a_closed_season_tells_each_player_their_move(heard, django_capture_on_c
 
 
 def test_a_night_drawn_without_rounds_is_one_draw_per_call(club, season, players):
-    from tournaments import nights
-    from tournaments.nights import PlannedTable
+    from actions import nights
+    from actions.nights import PlannedTable
 
     night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 5))
     made = nights.seat_night(

@@ -14,11 +14,11 @@ from django.db import connection, transaction
 from standardwebhooks import webhooks as reference
 from standardwebhooks.webhooks import WebhookVerificationError
 
+from actions import rounds
 from reach import tasks, webhooks
 from reach.events import TYPES, Event
 from reach.models import Delivery, Endpoint
 from tests.reach import receiver as receivers
-from tournaments import rounds
 from tournaments.models import Club, Season
 
 pytestmark = pytest.mark.django_db
@@ -352,14 +352,14 @@ def test_a_real_draw_reaches_the_clubs_endpoint_and_no_other(
         club=rival, url=local.url, secret=webhooks.new_secret(), events=list(TYPES)
     )
     with django_capture_on_commit_callbacks(execute=True):
-        drawn_round = rounds.next_round(
+        drawn_round = rounds.draw_next_round(
             night,
             game="napoleon",
             method="balanced",
             players=[p.pk for p in players[:12]],
             deals=2,
             seed=3,
-        )
+        ).round
     (got,) = local.got
     assert not isinstance(got.verified, Exception), got.verified
     data = got.verified["data"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db.models.expressions import RawSQL
 
+from actions import corrections
 from scoring.models import (
     COUNT_COLUMNS,
     MatchStanding,
@@ -13,7 +14,6 @@ from scoring.models import (
     SeasonPoint,
     SeasonStanding,
 )
-from tournaments import corrections
 
 COLUMNS = {
     MatchStanding: ("match_id", "player_id", "total", "deals", "deals_won", "rank", "season_id",

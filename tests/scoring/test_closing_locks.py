@@ -14,13 +14,13 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from scoring import divisions as ranked
+import actions.seasons
 from scoring.season_totals import rebuild_seasons
 from tests.conftest import at_the_same_moment
 from tests.scoring.test_divisions import standings_of
 from tournaments import divisions
+from tournaments.errors import Rejection
 from tournaments.models import Club, Move, Placement, Player, Season
-from tournaments.records import Rejection
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -50,7 +50,7 @@ def refused_or_closed(answer: object) -> str:
     deadlock, a unique violation) fails the test with it."""
     if isinstance(answer, Rejection):
         return str(answer.errors[0]["code"])
-    assert isinstance(answer, ranked.Closed), repr(answer)
+    assert isinstance(answer, actions.seasons.Closed), repr(answer)
     return "closed"
 
 
@@ -67,7 +67,8 @@ def test_closing_a_into_b_while_b_closes_into_a_closes_one_and_refuses_the_other
     for i in range(ROUNDS):
         (a, b), _people = seasons_of(f"pair{i}", "A", "B")
         answers = at_the_same_moment(
-            lambda a=a, b=b: ranked.close(a, b.name), lambda a=a, b=b: ranked.close(b, a.name)
+            lambda a=a, b=b: actions.seasons.close_season(a, b.name),
+            lambda a=a, b=b: actions.seasons.close_season(b, a.name),
         )
         outcomes = [refused_or_closed(x) for x in answers]
         assert sorted(outcomes) == ["closed", "conflict"], answers
@@ -86,7 +87,8 @@ def test_two_seasons_closing_into_one_existing_season_place_its_players_once():
     for i in range(ROUNDS):
         (a, b, c), _people = seasons_of(f"into{i}", "A", "B", "C")
         answers = at_the_same_moment(
-            lambda a=a, c=c: ranked.close(a, c.name), lambda b=b, c=c: ranked.close(b, c.name)
+            lambda a=a, c=c: actions.seasons.close_season(a, c.name),
+            lambda b=b, c=c: actions.seasons.close_season(b, c.name),
         )
         outcomes = [refused_or_closed(x) for x in answers]
         assert sorted(outcomes) == ["closed", "conflict"], answers
@@ -103,7 +105,8 @@ def test_two_seasons_closing_into_one_new_season_make_it_once():
         (a, b), _people = seasons_of(f"new{i}", "A", "B")
         # The same name as people type it twice: one season, made once.
         answers = at_the_same_moment(
-            lambda a=a: ranked.close(a, "Spring 2027"), lambda b=b: ranked.close(b, "spring 2027")
+            lambda a=a: actions.seasons.close_season(a, "Spring 2027"),
+            lambda b=b: actions.seasons.close_season(b, "spring 2027"),
         )
         outcomes = [refused_or_closed(x) for x in answers]
         assert sorted(outcomes) == ["closed", "conflict"], answers
@@ -152,7 +155,7 @@ def test_a_closing_and_a_rebuild_of_both_seasons_wait_in_one_order():
         target=run, args=("rebuild", lambda: rebuild_seasons([earlier.pk, later.pk]))
     )
     closing = threading.Thread(
-        target=run, args=("close", lambda: ranked.close(later, earlier.name))
+        target=run, args=("close", lambda: actions.seasons.close_season(later, earlier.name))
     )
     rebuild.start()
     time.sleep(0.5)  # the rebuild waits for the earlier season
@@ -171,7 +174,7 @@ def test_a_closing_locks_both_seasons_in_one_statement_in_the_order_of_their_ids
     (a, b), _people = seasons_of("order", "A", "B")
     later, earlier = (b, a) if b.pk > a.pk else (a, b)
     with CaptureQueriesContext(connection) as done:
-        ranked.close(later, earlier.name)
+        actions.seasons.close_season(later, earlier.name)
     locks = [q["sql"] for q in done.captured_queries if "FOR UPDATE" in q["sql"]]
     assert len(locks) == 1, locks
     assert '"tournaments_season"' in locks[0]

@@ -11,13 +11,16 @@ import random
 import pytest
 from django.db import connection
 
+import actions.seasons
+from actions import corrections, rounds
 from scoring import divisions as ranked
 from scoring import leaderboard
 from scoring.finals import season_final
 from scoring.models import Scope, SeasonStanding
 from scoring.rebuild import rebuild_all
 from tests.conftest import SEASON_LINE, at_the_same_moment, play
-from tournaments import corrections, divisions, rounds
+from tournaments import divisions
+from tournaments.errors import Rejection
 from tournaments.models import (
     Club,
     ClubNight,
@@ -28,7 +31,6 @@ from tournaments.models import (
     Round,
     Season,
 )
-from tournaments.records import Rejection
 
 pytestmark = pytest.mark.django_db
 
@@ -69,9 +71,9 @@ def division_of(season: Season) -> dict[int, str]:
 def a_night(season: Season, people: list[Player], day: int, **draw) -> Round:
     night = ClubNight.objects.create(season=season, date=dt.date(2026, 9, 1) + dt.timedelta(day))
     present = [p.pk for p in people if p.handle not in RARELY or day < 3]
-    round_ = rounds.next_round(
+    round_ = rounds.draw_next_round(
         night, game="napoleon", method="balanced", deals=2, players=present, seed=day, **draw
-    )
+    ).round
     play(round_, seed=day)
     return round_
 
@@ -114,7 +116,7 @@ def test_a_season_in_three_divisions_is_drawn_ranked_closed_and_its_final_played
     final = ClubNight.objects.create(season=season, date=dt.date(2026, 11, 1), final=True)
     lines = SeasonStanding.objects.filter(season=season).order_by("rank", "player_id")
     order = [s.player_id for s in lines]
-    made = rounds.next_round(
+    made = rounds.draw_next_round(
         final,
         game="napoleon",
         method="final",
@@ -124,7 +126,7 @@ def test_a_season_in_three_divisions_is_drawn_ranked_closed_and_its_final_played
         players=[p.pk for p in people],
         order=order,
         seed=1,
-    )
+    ).round
     tops = [{p.pk for p in t.matches.get().seated_players()} for t in made.tables.order_by("name")]
     assert tops == [{x.player.pk for x in d if x.qualified and x.rank <= 4} for d in (a, b, c)]
     play(made, seed=99)
@@ -164,8 +166,8 @@ def test_a_season_in_three_divisions_is_drawn_ranked_closed_and_its_final_played
     # Closing: the proposal changed by hand for one player, confirmed twice.
     stays = next(x for x in proposal if x.kind == "stay" and x.division.name == "C")
     choices = {str(stays.player.pk): "B"}
-    closed = ranked.close(season, "Winter", choices)
-    again = ranked.close(season, "Winter", {})
+    closed = actions.seasons.close_season(season, "Winter", choices)
+    again = actions.seasons.close_season(season, "Winter", {})
     assert not closed.again and again.again
     winter = Season.objects.get(club=season.club, name="Winter")
     assert winter.games == ["napoleon"] and winter.ranking == "best_nights"
@@ -245,7 +247,7 @@ def test_divisions_refused_in_words_store_nothing():
     before = sorted(Placement.objects.values_list("player", "division__name"))
     tries = {
         "duplicate": (["A", "a"], {}),
-        "out_of_range": ([str(i) for i in range(11)], {}),
+        "too_many": ([str(i) for i in range(11)], {}),
         "too_long": (["A" * 21], {}),
         "not_found": (["A"], {stranger.pk: "A"}),
         "invalid_choice": (["A"], {people[0].pk: "Z"}),
@@ -297,7 +299,8 @@ def test_two_confirmations_at_the_same_moment_close_the_season_once():
     season, people = league("A B", players=8)
     standings_of(season, {p: (i + 1, True) for i, p in enumerate(people)})
     answers = at_the_same_moment(
-        lambda: ranked.close(season, "Spring"), lambda: ranked.close(season, "Spring")
+        lambda: actions.seasons.close_season(season, "Spring"),
+        lambda: actions.seasons.close_season(season, "Spring"),
     )
     assert sorted(a.again for a in answers) == [False, True], answers
     assert Move.objects.filter(season=season).count() == 8

@@ -12,12 +12,12 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from actions import rounds
 from scoring import head_to_head as h2h
 from scoring.models import MatchStanding
 from scoring.rebuild import rebuild_all
 from tests.conftest import client_of, member_of, play
 from tests.markup import squeezed
-from tournaments import rounds
 from tournaments.models import Club, ClubNight, Match, Membership, Player, Season
 
 pytestmark = pytest.mark.django_db
@@ -39,18 +39,18 @@ def played():
             night = ClubNight.objects.create(season=season, date=dt.date(2026, 4 + 3 * s, 1 + day))
             game = ("napoleon", "comp13")[day % 2]
             deals = 2 if game == "napoleon" else None
-            round_ = rounds.next_round(
+            round_ = rounds.draw_next_round(
                 night,
                 game=game,
                 method="balanced",
                 deals=deals,
                 players=[p.pk for p in people],
                 seed=10 * s + day,
-            )
+            ).round
             play(round_, seed=day)
     # An unfinished match: it counts for nobody.
     night = ClubNight.objects.create(season=seasons[1], date=dt.date(2026, 9, 30))
-    rounds.next_round(
+    rounds.draw_next_round(
         night, game="napoleon", method="balanced", deals=3, players=[p.pk for p in people], seed=7
     )
     rebuild_all()
@@ -188,14 +188,14 @@ def test_the_pages_cost_the_same_queries_however_many_matches(played):
         )
         night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 1 + day))
         play(
-            rounds.next_round(
+            rounds.draw_next_round(
                 night,
                 game="napoleon",
                 method="balanced",
                 deals=2,
                 players=[p.pk for p in people],
                 seed=day,
-            ),
+            ).round,
             seed=day,
         )
     rebuild_all()

@@ -17,6 +17,8 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.models import Count, Sum
 from django.utils import translation
 
+import actions.deals
+import actions.matches
 from dbtools import backend
 from scoring.models import (
     Fingerprint,
@@ -29,7 +31,6 @@ from scoring.models import (
 from scoring.rebuild import rebuild_all
 from scoring.sheets import player_charts
 from tests.scoring.derived import derived
-from tournaments import actions
 from tournaments.models import (
     Club,
     ClubNight,
@@ -63,9 +64,9 @@ DEALS = [  # (declarer, adjutant, count, point cards): won, lost, won alone
 
 def play(night, name, handles, players, scorer, deals):
     table = Table.objects.create(club_night=night, name=name, scorer=scorer)
-    match = actions.create_match(table, "napoleon", [players[h] for h in handles])
+    match = actions.matches.create_match(table, "napoleon", [players[h] for h in handles])
     for n in deals:
-        actions.enter_deal(match, deal(handles, *DEALS[n]), user=scorer)
+        actions.deals.enter_deal(match, deal(handles, *DEALS[n]), user=scorer).stored()
     return match
 
 
@@ -211,7 +212,7 @@ def test_a_correction_on_one_of_two_nights_of_a_date_keeps_them_apart(
 ):
     """A deal taken out of the final replays the ratings from the final on, starting from
     the last round of the same date: the same numbers as a replay from nothing."""
-    from tournaments import corrections
+    from actions import corrections
 
     season, _players, nights = league
     match = nights[3].tables.get().matches.get()

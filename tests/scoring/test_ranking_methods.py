@@ -7,19 +7,21 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal
+from typing import NamedTuple
 
 import pytest
 from django.db.models import Count, Q, Sum
 from django.utils import translation
 
 import engine
+from actions import corrections, seasons
 from dbtools import backend
 from scoring.models import MatchStanding, SeasonStanding
 from scoring.rebuild import rebuild_all
 from scoring.season_totals import rebuild_season_standings
 from tests import worlds
-from tournaments import corrections, seasons
 from tournaments.models import Deal, DealScore, Match, Season, counting_deals
 from tournaments.ranking import Played, Rule, explain, score
 
@@ -32,6 +34,28 @@ METHODS = [
     ("best_nights", 3, 4),
     ("best_matches", 4, 0),
 ]
+"""Each ranking method, with a best N and a qualifying minimum to rank a season by."""
+
+
+class Seen(NamedTuple):
+    """What a player played of a game, seen from the deals' scores alone."""
+
+    total: int
+    deals: int
+    matches: list[int]
+    """The points of each match."""
+    nights: list[int]
+    """The points of each club night."""
+
+
+FIGURES: dict[str, Callable[[Seen, int | None], Decimal]] = {
+    "total": lambda seen, best_of: Decimal(seen.total),
+    "per_match": lambda seen, best_of: Decimal(seen.total) / len(seen.matches),
+    "per_deal": lambda seen, best_of: Decimal(seen.total) / seen.deals,
+    "best_nights": lambda seen, best_of: Decimal(sum(sorted(seen.nights)[::-1][:best_of])),
+    "best_matches": lambda seen, best_of: Decimal(sum(sorted(seen.matches)[::-1][:best_of])),
+}
+"""Each method's figure made here, apart from ``tournaments.ranking`` and its SQL."""
 
 
 def from_the_deals(season: Season) -> dict[tuple[str, int], tuple[int, Decimal, bool, int]]:
@@ -65,16 +89,8 @@ def from_the_deals(season: Season) -> dict[tuple[str, int], tuple[int, Decimal, 
     figures = {}
     for key, points in matches.items():
         total = sum(points)
-        if method == "per_match":
-            figure = Decimal(total) / len(points)
-        elif method == "per_deal":
-            figure = Decimal(total) / deals[key]
-        elif method == "best_nights":
-            figure = Decimal(sum(sorted(nights[key].values(), reverse=True)[:best_of]))
-        elif method == "best_matches":
-            figure = Decimal(sum(sorted(points, reverse=True)[:best_of]))
-        else:
-            figure = Decimal(total)
+        seen = Seen(total, deals[key], points, list(nights[key].values()))
+        figure = FIGURES[method](seen, best_of)
         figure = figure.quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
         qualified = counted[season.qualify_by](key) >= minimum
         tie = {"total": total, "deals_won": won[key]}

@@ -11,10 +11,12 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
+import actions.deals
+import actions.matches
+from actions import seasons
 from scoring.models import Rating
 from scoring.ratings import rebuild_club_ratings
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-from tournaments import actions, seasons
 from tournaments.models import ClubNight, Season, Table
 
 pytestmark = pytest.mark.django_db
@@ -37,9 +39,9 @@ def two_seasons(club, players, scorer, member, django_capture_on_commit_callback
         ):
             night = ClubNight.objects.create(season=season, date=dt.date(2026, 10, day))
             table = Table.objects.create(club_night=night, name="Table 1", scorer=scorer)
-            match = actions.create_match(table, "napoleon", seated)
+            match = actions.matches.create_match(table, "napoleon", seated)
             for _ in range(deals):
-                actions.enter_deal(match, record, user=scorer)
+                actions.deals.enter_deal(match, record, user=scorer).stored()
     return public, private
 
 

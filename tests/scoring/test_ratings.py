@@ -10,14 +10,15 @@ from django.core.management import call_command
 from django.test import Client
 from openskill.models import PlackettLuce
 
+import actions.deals
 import engine
+from actions import corrections
 from engine import skill
 from engine.deal import play_match
 from scoring.models import Rating, RatingHistory
 from scoring.ratings import MU, library
 from tests import worlds
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-from tournaments import actions, corrections
 from tournaments.games import league_game
 from tournaments.games.declarer import ALL_TAKEN_MULTIPLIER, stake
 from tournaments.models import ClubNight, Table
@@ -161,10 +162,12 @@ def test_ratings_follow_the_deals_and_a_rebuild_gives_the_same_numbers(
         "napoleon", NAPOLEON_SEATS, at=Table.objects.create(club_night=later, name="T")
     )
     with django_capture_on_commit_callbacks(execute=True):
-        actions.enter_deal(first, napoleon_deal(), user=scorer)
-        actions.enter_deal(second, napoleon_deal(declarer="ben", adjutant="dai"), user=scorer)
+        actions.deals.enter_deal(first, napoleon_deal(), user=scorer).stored()
+        actions.deals.enter_deal(
+            second, napoleon_deal(declarer="ben", adjutant="dai"), user=scorer
+        ).stored()
         # Entered last, played first: the later night is replayed after it.
-        late = actions.enter_deal(
+        late = actions.deals.enter_deal(
             first,
             napoleon_deal(
                 declarer="dai",
@@ -173,7 +176,7 @@ def test_ratings_follow_the_deals_and_a_rebuild_gives_the_same_numbers(
                 points={"aki": 0, "ben": 4, "chika": 2, "dai": 14},
             ),
             user=scorer,
-        )
+        ).stored()
     incremental = ratings()
     # One row per night, in the order of the nights, not of the entries.
     nights = [(row[2], row[5]) for row in incremental[1] if row[0] == "aki"]
@@ -198,9 +201,11 @@ def test_leaderboards_sort_by_rating_or_points_and_players_see_their_rating(
     match = make_match("comp13", NAPOLEON_SEATS)
     with django_capture_on_commit_callbacks(execute=True):
         # ben wins big once; aki wins twice by little: points put ben first, rating aki.
-        actions.enter_deal(match, comp13({"ben": ["SK", "HK", "DK", "CK"]}), user=scorer)
+        actions.deals.enter_deal(
+            match, comp13({"ben": ["SK", "HK", "DK", "CK"]}), user=scorer
+        ).stored()
         for _ in range(2):
-            actions.enter_deal(match, comp13({"aki": ["SJ"]}), user=scorer)
+            actions.deals.enter_deal(match, comp13({"aki": ["SJ"]}), user=scorer).stored()
     by_points = member_api.get(f"/api/standings/?season={season.pk}").json()["results"]
     by_rating = member_api.get(f"/api/standings/?season={season.pk}&order=rating").json()["results"]
     assert by_points[0]["handle"] == "ben" and by_rating[0]["handle"] == "aki"

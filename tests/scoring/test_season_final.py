@@ -14,12 +14,13 @@ from django.db import connection
 from django.test import Client
 from django.utils import translation
 
+import actions.deals
+from actions import corrections, seasons
 from scoring.finals import draw_order, season_final
 from scoring.models import SeasonStanding
 from tests import worlds
 from tests.conftest import client_of, member_of
 from tests.markup import squeezed
-from tournaments import actions, corrections, seasons
 from tournaments.games import LEAGUE_GAMES
 from tournaments.games.base import demo_deals
 from tournaments.models import ClubNight, Match, Membership, Player, Round, Season
@@ -73,7 +74,7 @@ def test_the_final_seats_the_top_qualified_and_its_winner_is_the_champion(
     deals = demo_deals(LEAGUE_GAMES["napoleon"], 40, handles, most=2, first_in_full=False)
     for record in deals[:2]:
         with django_capture_on_commit_callbacks(execute=True):
-            actions.enter_deal(match, record, user=admin)
+            actions.deals.enter_deal(match, record, user=admin).stored()
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     champions = season_final(season).champions

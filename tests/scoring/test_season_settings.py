@@ -10,9 +10,9 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
+import actions.deals
 from scoring.models import SeasonStanding
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-from tournaments import actions
 from tournaments.models import Season
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +45,7 @@ def test_confirmation_turned_on_and_off_applies_to_the_deals_already_there(
 ):
     match = make_match("napoleon", NAPOLEON_SEATS)
     with django_capture_on_commit_callbacks(execute=True):
-        actions.enter_deal(match, napoleon_deal(), user=scorer)
+        actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
     assert aki(season) == 40
     client.force_login(club_admin)
     with django_capture_on_commit_callbacks(execute=True):
@@ -80,11 +80,11 @@ def test_the_api_and_the_admin_change_a_setting_through_the_same_action(
     season, make_match, scorer, club_admin, league_admin, client, django_capture_on_commit_callbacks
 ):
     """Confirmation turned on by the API and off in the Django admin: each rebuilds the
-    standings as the page does (``tournaments.seasons.save_season``); a plain ``save()``
+    standings as the page does (``actions.seasons.save_season``); a plain ``save()``
     of the model, as a script might, changes the row and nothing derived from it."""
     match = make_match("napoleon", NAPOLEON_SEATS)
     with django_capture_on_commit_callbacks(execute=True):
-        actions.enter_deal(match, napoleon_deal(), user=scorer)
+        actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
     api = APIClient()
     api.force_authenticate(club_admin)
     with django_capture_on_commit_callbacks(execute=True):

@@ -5,13 +5,13 @@ import threading
 import pytest
 from django.db import connection
 
+import actions.deals
 from scoring.models import MatchStanding, SeasonStanding
 from scoring.season_totals import rebuild_season_standings
 from scoring.standings import rebuild_match_standings
 from scoring.tasks import refresh_season, refresh_standings
 from tests import worlds
 from tests.conftest import NAPOLEON_SEATS, SEASON_LINE, napoleon_deal
-from tournaments import actions
 from tournaments.models import DealScore, Table
 
 
@@ -27,7 +27,7 @@ def comp13(winner):
 @pytest.mark.django_db
 def test_running_a_refresh_twice_gives_the_same_rows(make_match, season):
     match = make_match("napoleon", NAPOLEON_SEATS)
-    actions.enter_deal(match, napoleon_deal())
+    actions.deals.enter_deal(match, napoleon_deal()).stored()
     refresh_standings(match.pk)
     first = (
         season_rows(season),
@@ -51,9 +51,9 @@ def test_a_refresh_for_rows_that_are_gone_does_nothing():
 @pytest.mark.django_db
 def test_season_leaderboards_count_matches_won_and_rank_ties_alike(make_match, season):
     first = make_match("comp13", NAPOLEON_SEATS, target=1)
-    actions.enter_deal(first, comp13("aki"))
+    actions.deals.enter_deal(first, comp13("aki")).stored()
     second = make_match("comp13", NAPOLEON_SEATS, target=2)
-    actions.enter_deal(second, comp13("ben"))
+    actions.deals.enter_deal(second, comp13("ben")).stored()
     refresh_season(season.pk)
     rows = {r[1]: r for r in season_rows(season)}
     # aki and ben have 2 points each; aki won the finished match, the other is still open.
@@ -77,7 +77,9 @@ def test_deals_entered_at_the_same_moment_at_two_tables_are_all_counted(make_mat
         try:
             for _ in range(4):
                 start.wait(timeout=10)
-                actions.enter_deal(match, comp13(winner))  # refreshes on commit (eager tasks)
+                actions.deals.enter_deal(
+                    match, comp13(winner)
+                ).stored()  # refreshes on commit (eager tasks)
         except Exception as exc:  # pragma: no cover - reported below
             failures.append(exc)
         finally:

@@ -17,7 +17,9 @@ import pytest
 from django.test import Client
 from django.utils.html import escape
 
+import actions.deals
 import engine
+from actions import rounds
 from scoring import season_totals
 from scoring.models import SeasonPoint, SeasonStanding
 from scoring.players import figures, sums
@@ -26,7 +28,6 @@ from scoring.statistics_page import page, paths
 from tests.conftest import client_of, member_of
 from tests.markup import squeezed
 from tests.scoring.derived import derived, forget, take_out_last_deal
-from tournaments import actions, rounds
 from tournaments.games import LEAGUE_GAMES, league_game
 from tournaments.games.base import demo_deals
 from tournaments.models import Club, ClubNight, Match, Membership, Player, Season
@@ -60,21 +61,21 @@ def played(games: list[str], run_tasks) -> tuple[Season, list[Player]]:
     for day, game in enumerate(games):
         night = ClubNight.objects.create(season=season, date=dt.date(2026, 4, 1 + day))
         for r in range(2):
-            round_ = rounds.next_round(
+            round_ = rounds.draw_next_round(
                 night,
                 game=game,
                 method="balanced",
                 deals=OPEN_ENDED.get(game),
                 players=[p.pk for p in people],
                 seed=10 * day + r,
-            )
+            ).round
             for i, match in enumerate(Match.objects.filter(table__round=round_)):
                 handles = [p.handle for p in match.seated_players()]
                 league = league_game(game)
                 for record in demo_deals(
                     league, 100 * day + 10 * r + i, handles, match.rules, match.target
                 ):
-                    actions.enter_deal(match, record)
+                    actions.deals.enter_deal(match, record).stored()
     rebuild_all()
     rng = random.Random(41)
     matches = list(Match.objects.filter(table__club_night__season=season))

@@ -60,10 +60,10 @@ def test_admin_lists_load(admin_client, make_match, url):
 
 
 def test_the_match_page_shows_its_seats_and_deals(admin_client, make_match):
-    from tournaments import actions
+    import actions.deals
 
     match = make_match("napoleon", NAPOLEON_SEATS)
-    actions.enter_deal(match, napoleon_deal())
+    actions.deals.enter_deal(match, napoleon_deal()).stored()
     page = admin_client.get(f"/admin/tournaments/match/{match.pk}/change/").content.decode()
     assert "aki +40" in page and "Seats" in page
 
@@ -112,10 +112,11 @@ def test_the_admin_refuses_seats_the_game_does_not_allow(admin_client, table, pl
 
 
 def test_the_deal_page_shows_its_history(admin_client, make_match, league_admin):
-    from tournaments import actions, corrections
+    import actions.deals
+    from actions import corrections
 
     match = make_match("napoleon", NAPOLEON_SEATS)
-    deal = actions.enter_deal(match, napoleon_deal())
+    deal = actions.deals.enter_deal(match, napoleon_deal()).stored()
     corrections.delete_deal(deal, league_admin, "entered at the wrong table")
     page = admin_client.get(f"/admin/tournaments/deal/{deal.pk}/change/").content.decode()
     assert "entered at the wrong table" in page and "deleted" in page
@@ -215,7 +216,7 @@ def test_saving_an_existing_match_unchanged_in_the_admin_works(client, game):
 def test_a_long_list_is_counted_no_further_than_its_cap(admin_client, make_match, monkeypatch):
     """A federation's million deals are not counted each time the list opens: past the cap
     the list says "or more", and still pages."""
-    from tournaments.admin import CappedPaginator
+    from web.admin import CappedPaginator
 
     monkeypatch.setattr(CappedPaginator, "CAP", 3)
     for _ in range(5):

@@ -69,10 +69,10 @@ def test_without_the_season_option_deals_count_at_once(
 def test_the_match_page_confirm_button_confirms(
     confirming_season, make_match, scorer, league_admin, client
 ):
-    from tournaments import actions
+    import actions.deals
 
     match = make_match("napoleon", NAPOLEON_SEATS)
-    deal = actions.enter_deal(match, napoleon_deal(), user=scorer)
+    deal = actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
     client.force_login(league_admin)
     assert "Confirm</button>" in client.get(f"/matches/{match.pk}/").content.decode()
     response = client.post(f"/deals/{deal.pk}/confirm/")

@@ -6,9 +6,10 @@ confirms it, and the history says who had confirmed which version."""
 import pytest
 from rest_framework.test import APIClient
 
+import actions.deals
 from scoring.models import SeasonStanding
 from tests.conftest import NAPOLEON_SEATS, member_of, napoleon_deal
-from tournaments import actions
+from tournaments import errors
 from tournaments.models import Deal, Membership
 
 pytestmark = pytest.mark.django_db
@@ -47,8 +48,8 @@ def confirmed(
     """A deal the scorer entered and the club's administrator confirmed: it counts."""
     match = make_match("napoleon", NAPOLEON_SEATS)
     with django_capture_on_commit_callbacks(execute=True):
-        deal = actions.enter_deal(match, napoleon_deal(), user=scorer)
-        actions.confirm_deal(deal, club_admin)
+        deal = actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
+        actions.deals.confirm_deal(deal, club_admin)
     assert aki_total(confirming_season) == 40
     return Deal.objects.get(pk=deal.pk)
 
@@ -137,21 +138,21 @@ def test_a_correction_on_the_page_and_a_restore_clear_the_confirmation(
     assert aki_total(confirming_season) in (None, 0)
 
     with django_capture_on_commit_callbacks(execute=True):
-        actions.confirm_deal(deal, second_scorer)
-        from tournaments import corrections
+        actions.deals.confirm_deal(deal, second_scorer)
+        from actions import corrections
 
         deleted, _effect = corrections.delete_deal(deal, club_admin, "played twice")
         restored, _effect = corrections.restore_deal(deleted, club_admin, "it was not")
     restored.refresh_from_db()
     assert restored.confirmed_at is None and restored.revised_by == club_admin
     assert aki_total(confirming_season) in (None, 0)
-    with pytest.raises(actions.Rejection) as refused:
-        actions.confirm_deal(restored, club_admin)
+    with pytest.raises(errors.Rejection) as refused:
+        actions.deals.confirm_deal(restored, club_admin)
     assert refused.value.errors[0]["code"] == "same_person"
     # The enterer of the record may not confirm it either.
-    with pytest.raises(actions.Rejection):
-        actions.confirm_deal(restored, scorer)
-    actions.confirm_deal(restored, second_scorer)
+    with pytest.raises(errors.Rejection):
+        actions.deals.confirm_deal(restored, scorer)
+    actions.deals.confirm_deal(restored, second_scorer)
 
 
 def test_without_required_confirmation_a_correction_keeps_counting(
@@ -159,8 +160,8 @@ def test_without_required_confirmation_a_correction_keeps_counting(
 ):
     match = make_match("napoleon", NAPOLEON_SEATS)
     with django_capture_on_commit_callbacks(execute=True):
-        deal = actions.enter_deal(match, napoleon_deal(), user=scorer)
-        from tournaments import corrections
+        deal = actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
+        from actions import corrections
 
         corrections.correct_deal(deal, napoleon_deal(points=LOST), scorer, "miscounted")
     assert aki_total(season) < 0

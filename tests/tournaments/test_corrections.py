@@ -4,30 +4,41 @@ the effect on the leaderboard shown, finished matches locked."""
 import re
 
 import pytest
+from django.db.models import F
 from django.test import Client
 from rest_framework.test import APIClient
 
-from scoring.models import MatchStanding, SeasonStanding
-from tests.conftest import NAPOLEON_SEATS, napoleon_deal
+import actions.after
+import actions.deals
+import actions.seasons
+from actions import corrections
+from scoring import leaderboard
+from scoring.models import MatchStanding, Scope, SeasonStanding
+from tests.conftest import NAPOLEON_SEATS, SEASON_LINE, at_the_same_moment, napoleon_deal
 from tests.markup import squeezed
-from tournaments import actions
-from tournaments.models import DealScore, Match
+from tournaments import divisions
+from tournaments.models import DealScore, Match, Move, Season, Table
 
 pytestmark = pytest.mark.django_db
+
+ROUNDS = 3
+"""Races run a few times each: a circle of locks would show in one of them."""
 
 
 @pytest.fixture
 def entered(make_match, scorer, django_capture_on_commit_callbacks):
     match = make_match("napoleon", NAPOLEON_SEATS)
     with django_capture_on_commit_callbacks(execute=True):
-        first = actions.enter_deal(match, napoleon_deal(), user=scorer)  # aki +40, chika +20
-        actions.enter_deal(
+        first = actions.deals.enter_deal(
+            match, napoleon_deal(), user=scorer
+        ).stored()  # aki +40, chika +20
+        actions.deals.enter_deal(
             match,
             napoleon_deal(
                 declarer="ben", adjutant="dai", points={"aki": 3, "ben": 9, "chika": 1, "dai": 7}
             ),
             user=scorer,
-        )
+        ).stored()
     return match, first
 
 
@@ -124,7 +135,7 @@ def test_delete_and_restore(entered, scorer, league_admin, django_capture_on_com
     actions_seen = [v.action for v in first.versions.all()]
     assert actions_seen == ["deleted", "restored"]
     # The next deal keeps counting from the numbers in use.
-    assert actions.enter_deal(match, napoleon_deal(), user=scorer).number == 3
+    assert actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored().number == 3
 
 
 def test_a_finished_match_is_locked_until_an_administrator_reopens_it(
@@ -135,7 +146,7 @@ def test_a_finished_match_is_locked_until_an_administrator_reopens_it(
         "hand_faces": {"aki": [], "ben": [], "chika": [], "dai": []},
     }
     match = make_match("comp13", NAPOLEON_SEATS, target=1)
-    deal = actions.enter_deal(match, comp, user=scorer)
+    deal = actions.deals.enter_deal(match, comp, user=scorer).stored()
     fixed = {**comp, "captured": {"aki": [], "ben": ["SK"], "chika": [], "dai": []}}
     locked = client_for(scorer).put(
         f"/api/deals/{deal.pk}/", {"record": fixed, "reason": "ben took it"}, format="json"
@@ -166,10 +177,10 @@ def test_a_correction_ranks_its_effect_as_the_leaderboard_does(
     with django_capture_on_commit_callbacks(execute=True):
         # aki and ben 1 point each, the deal won by aki (the rulebook's tie-breaks)
         first = {"captured": {**hands, "aki": ["SK"], "ben": ["HK"]}, "hand_faces": hands}
-        actions.enter_deal(match, first, user=scorer)
-        second = actions.enter_deal(
+        actions.deals.enter_deal(match, first, user=scorer).stored()
+        second = actions.deals.enter_deal(
             match, {"captured": {**hands, "ben": ["SK"]}, "hand_faces": hands}, user=scorer
-        )
+        ).stored()
     fixed = {"captured": {**hands, "chika": ["SK"]}, "hand_faces": hands}
     with django_capture_on_commit_callbacks(execute=True):
         response = client_for(scorer).put(
@@ -188,3 +199,137 @@ def test_a_correction_ranks_its_effect_as_the_leaderboard_does(
     assert dict(board.values_list("player__handle", "rank")) == after
     kept = match.deals.get(pk=second.pk).versions.get()
     assert kept.effect == response.json()["effect"]
+
+
+def test_a_correction_in_a_season_in_divisions_shows_the_division_rank(
+    make_match, table, players, scorer, django_capture_on_commit_callbacks
+):
+    """The rank a correction tells a player is the one the season page shows them: in
+    their own division (the page's division board), or the season's for a player placed
+    in none."""
+    season = table.club_night.season
+    top = ["emi", "fumi", "gen", "hana"]
+    divisions.set_divisions(
+        season,
+        ["A", "B"],
+        {players[h].pk: "A" for h in top} | {players[h].pk: "B" for h in NAPOLEON_SEATS[:3]},
+    )  # dai is in no division
+    other = Table.objects.create(club_night=table.club_night, name="Table 2", scorer=scorer)
+    strong = make_match("napoleon", top, at=other)
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(2):  # emi and gen lead the season
+            deal = napoleon_deal("emi", "gen", points={"emi": 9, "fumi": 3, "gen": 7, "hana": 1})
+            actions.deals.enter_deal(strong, deal, user=scorer).stored()
+        match = make_match("napoleon", NAPOLEON_SEATS)
+        first = actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
+        actions.deals.enter_deal(match, napoleon_deal("ben", "dai"), user=scorer).stored()
+    b = season.divisions.get(name="B")
+
+    def shown() -> dict[str, int]:
+        """The ranks of B's board and dai's in the season, as the season page reads them."""
+        (board, *_others) = leaderboard.boards(season, Scope.CLUB, division=b)
+        ranks = {row.player.handle: row.rank for row in board.rows}
+        everyone = SeasonStanding.objects.filter(season=season, game="napoleon")
+        return ranks | {"dai": everyone.get(player__handle="dai").rank}
+
+    before = shown()
+    corrected = napoleon_deal(adjutant="dai", points={"aki": 9, "ben": 3, "chika": 1, "dai": 7})
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(scorer).put(
+            f"/api/deals/{first.pk}/", {"record": corrected, "reason": "dai was"}, format="json"
+        )
+    assert response.status_code == 200, response.json()
+    effect = {e["player"]: e for e in response.json()["effect"]}
+    assert {p: e["rank_before"] for p, e in effect.items()} == before
+    assert {p: e["rank_after"] for p, e in effect.items()} == shown()
+    season_ranks = dict(
+        SeasonStanding.objects.filter(season=season, game="napoleon").values_list(
+            "player__handle", "rank"
+        )
+    )
+    assert any(effect[p]["rank_after"] != season_ranks[p] for p in ("aki", "ben", "chika"))
+    assert match.deals.get(pk=first.pk).versions.get().effect == response.json()["effect"]
+
+
+def test_the_effect_is_the_stored_leaderboard_after_the_refresh(
+    entered, scorer, django_capture_on_commit_callbacks
+):
+    """The effect reads the season's stored lines: before, with a deal whose refresh has
+    not run yet counted; after, the lines the change's own transaction made, which the
+    refresh once it commits leaves as they are."""
+    match, first = entered
+    season = match.table.club_night.season
+    late = actions.deals.enter_deal(  # its refresh never ran: the stored lines lack it
+        match,
+        napoleon_deal("dai", "aki", points={"aki": 7, "ben": 3, "chika": 1, "dai": 9}),
+        user=scorer,
+    ).stored()
+    late_scores = dict(DealScore.objects.filter(deal=late).values_list("player__handle", "score"))
+    board = SeasonStanding.objects.filter(season=season, game="napoleon")
+
+    def stored() -> dict[str, tuple[int, int]]:
+        return {
+            line.player.handle: (line.total, line.rank) for line in board.select_related("player")
+        }
+
+    kept = stored()
+    corrected = napoleon_deal(adjutant="dai", points={"aki": 9, "ben": 3, "chika": 1, "dai": 7})
+    with django_capture_on_commit_callbacks() as refresh:
+        response = client_for(scorer).put(
+            f"/api/deals/{first.pk}/", {"record": corrected, "reason": "dai was"}, format="json"
+        )
+    assert response.status_code == 200, response.json()
+    effect = {e["player"]: e for e in response.json()["effect"]}
+    before = {p: total + late_scores[p] for p, (total, _rank) in kept.items()}
+    assert {p: e["total_before"] for p, e in effect.items()} == before
+    moved = {"aki": 0, "ben": 0, "chika": -50, "dai": 50}  # dai, not chika, was the adjutant
+    after = {p: (e["total_after"], e["rank_after"]) for p, e in effect.items()}
+    assert {p: total for p, (total, _rank) in after.items()} == {
+        p: before[p] + moved[p] for p in before
+    }
+    assert stored() == after  # made in the change's transaction
+    match.refresh_from_db()
+    assert match.checked_version == match.version  # the refresh has no match to check
+    lines = sorted(board.values_list(*SEASON_LINE))
+    assert len(refresh) > 0
+    for callback in refresh:
+        callback()
+    assert stored() == after and sorted(board.values_list(*SEASON_LINE)) == lines
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_correction_and_the_seasons_closing_at_the_same_moment_both_finish(
+    make_match, table, players, scorer, monkeypatch
+):
+    """Real transactions, each in a thread: a correction while its season closes, both
+    bringing the season's standings up to date (two deals whose refresh never ran).
+    Both take the season's row before any match's: one waits for the other, never in a
+    circle (PostgreSQL would name a deadlock)."""
+    season = table.club_night.season
+    top = ["emi", "fumi", "gen", "hana"]
+    places = {players[h].pk: "A" for h in top} | {players[h].pk: "B" for h in NAPOLEON_SEATS}
+    divisions.set_divisions(season, ["A", "B"], places)
+    monkeypatch.setattr(actions.after, "refresh_match", lambda match_id: None)  # lost
+    corrected = napoleon_deal(adjutant="dai", points={"aki": 9, "ben": 3, "chika": 1, "dai": 7})
+    for round_ in range(ROUNDS):
+        at = Table.objects.create(club_night=table.club_night, name=f"T{round_}", scorer=scorer)
+        strong = make_match("napoleon", top, at=at)
+        deal = napoleon_deal("emi", "gen", points={"emi": 9, "fumi": 3, "gen": 7, "hana": 1})
+        actions.deals.enter_deal(strong, deal, user=scorer).stored()
+        match = make_match("napoleon", NAPOLEON_SEATS, at=at)
+        first = actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
+        Season.objects.filter(pk=season.pk).update(closed_at=None, next_season=None)
+        Move.objects.filter(season=season).delete()
+        answers = at_the_same_moment(
+            lambda first=first: corrections.correct_deal(first, corrected, scorer, "dai was"),
+            lambda name=f"Next {round_}": actions.seasons.close_season(season, name),
+        )
+        assert not [a for a in answers if isinstance(a, BaseException)], answers
+        _deal, effect = answers[0]
+        board = SeasonStanding.objects.filter(season=season, game="napoleon")
+        shown = leaderboard.shown_lines(season, "napoleon", [players[h].pk for h in NAPOLEON_SEATS])
+        assert [(e.total_after, e.rank_after) for e in effect] == [
+            (shown[players[h].pk].total, shown[players[h].pk].rank) for h in NAPOLEON_SEATS
+        ]
+        assert not Match.objects.exclude(checked_version=F("version")).exists()
+        assert board.count() == 8

@@ -11,17 +11,16 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+import actions.deals
+import actions.matches
 import engine
+from actions import after, corrections
 from dbtools import backend
 from engine.deal import play_match
-from reach.apps import _fan_out
-from scoring.apps import _queue_refresh
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-from tournaments import actions, corrections, events
+from tournaments import errors
 from tournaments.models import Deal, DealScore, Match
 
-REFRESH = "scoring.refresh_standings"
-FAN_OUT = "reach.fan_out"
 ENTRY_STATEMENTS = 4
 """Token and user; the match and its table; the scorer's right to the table; the one
 statement that locks the match, numbers the deal and inserts it with its scores."""
@@ -35,28 +34,15 @@ def _post(client, match, record):
 
 
 @pytest.fixture
-def queued():
-    """The matches whose change was announced, and the deals told to players and a
+def queued(monkeypatch):
+    """The matches whose refresh was handed on, and the deals told to players and a
     club's tools: in production messages to the broker; here nothing runs (the tests'
     eager Celery would refresh the standings and fan out in-process)."""
     heard: list[int] = []
     told: list[tuple[str, dict[str, int]]] = []
-
-    def listen(sender, match_id, **kwargs):
-        heard.append(match_id)
-
-    def hear(sender, kind, ids, **kwargs):
-        told.append((kind, ids))
-
-    events.deals_changed.disconnect(dispatch_uid=REFRESH)
-    events.deals_changed.connect(listen, weak=False)
-    events.happened.disconnect(dispatch_uid=FAN_OUT)
-    events.happened.connect(hear, weak=False)
-    yield heard, told
-    events.deals_changed.disconnect(listen)
-    events.deals_changed.connect(_queue_refresh, dispatch_uid=REFRESH)
-    events.happened.disconnect(hear)
-    events.happened.connect(_fan_out, dispatch_uid=FAN_OUT)
+    monkeypatch.setattr(after, "refresh_match", heard.append)
+    monkeypatch.setattr(after, "tell", lambda kind, ids: told.append((kind, ids)))
+    return heard, told
 
 
 @pytest.mark.django_db(transaction=True)  # autocommit, as in production: no savepoints
@@ -69,7 +55,7 @@ def test_the_query_count_of_an_entry_is_pinned_and_does_not_grow_with_the_match(
     _post(client, match, napoleon_deal())  # the first entry computes the kept progress
     counts = []
     for i in range(12):
-        statements = _post(client, match, napoleon_deal(declarer=("aki", "ben", "dai")[i % 3]))
+        statements = _post(client, match, napoleon_deal(declarer=("ben", "dai", "aki")[i % 3]))
         counts.append(len(statements))
         stores = [s for s in statements if "INSERT INTO tournaments_deal " in s]
         assert len(stores) == 1 and "UPDATE tournaments_match" in stores[0]
@@ -106,9 +92,9 @@ def test_a_match_entered_through_its_kept_progress_equals_the_engine_replay(
     rules = engine.GAMES[game]
     handles = list(players)[: min(rules.best_players, len(players))]
     records = play_match(rules, random.Random(11), handles, most=8)
-    match = actions.create_match(table, game, [players[h] for h in handles])
+    match = actions.matches.create_match(table, game, [players[h] for h in handles])
     for i, record in enumerate(records):
-        deal = actions.enter_deal(match, record, user=scorer)
+        deal = actions.deals.enter_deal(match, record, user=scorer).stored()
         if (
             i == 1 and len(records) > 2
         ):  # a correction (the same record again) goes through the slow path
@@ -116,7 +102,7 @@ def test_a_match_entered_through_its_kept_progress_equals_the_engine_replay(
             assert Match.objects.get(pk=match.pk).state is None
     stored = Match.objects.get(pk=match.pk)
     replay = engine.check_match(
-        actions.match_record(stored, [d.record for d in stored.deals.all()])
+        actions.deals.match_record(stored, [d.record for d in stored.deals.all()])
     )
     assert replay.valid
     assert stored.state["snapshot"] == replay.snapshot
@@ -137,24 +123,26 @@ def test_an_entry_against_a_stale_match_is_checked_again_under_the_lock(
 ):
     match = make_match("napoleon", NAPOLEON_SEATS)
     stale = Match.objects.get(pk=match.pk)
-    actions.enter_deal(match, napoleon_deal(), user=scorer)
+    actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
     # ``stale`` still says no deal: its statement finds another version and stores nothing;
     # the entry is checked again with the match locked and becomes deal 2.
-    deal = actions.enter_deal(stale, napoleon_deal(declarer="ben"), user=scorer)
+    deal = actions.deals.enter_deal(stale, napoleon_deal(declarer="ben"), user=scorer).stored()
     assert deal.number == 2
     assert Deal.objects.filter(match=match).count() == 2
     assert DealScore.objects.filter(deal__match=match).count() == 8
-    with pytest.raises(actions.Rejection) as refused:
-        actions.enter_deal(Match.objects.get(pk=match.pk), napoleon_deal(), number=2, user=scorer)
+    with pytest.raises(errors.Rejection) as refused:
+        actions.deals.enter_deal(
+            Match.objects.get(pk=match.pk), napoleon_deal(), number=2, user=scorer
+        ).stored()
     assert refused.value.conflict and refused.value.errors[0]["code"] == "deal_exists"
 
 
 @pytest.mark.django_db
 def test_a_refused_entry_writes_nothing_not_even_the_version(make_match, scorer):
     match = make_match("napoleon", NAPOLEON_SEATS)
-    actions.enter_deal(match, napoleon_deal(), user=scorer)
+    actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
     before = Match.objects.values_list("version", "state").get(pk=match.pk)
-    with pytest.raises(actions.Rejection):
-        actions.enter_deal(match, napoleon_deal(declarer="zz"), user=scorer)
+    with pytest.raises(errors.Rejection):
+        actions.deals.enter_deal(match, napoleon_deal(declarer="zz"), user=scorer).stored()
     assert Match.objects.values_list("version", "state").get(pk=match.pk) == before
     assert Deal.objects.filter(match=match).count() == 1

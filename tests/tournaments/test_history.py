@@ -4,9 +4,11 @@ players by their display names, never their handles."""
 import pytest
 from django.utils import translation
 
+import actions.deals
+from actions import corrections
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
 from tests.markup import squeezed
-from tournaments import actions, corrections
+from tournaments.games import league_game
 from tournaments.history import changes
 
 pytestmark = pytest.mark.django_db
@@ -23,10 +25,10 @@ def test_changes_are_field_by_field_with_names():
         "players": NAPOLEON_SEATS,
     }
     with translation.override("en"):
-        found, more = changes(before, after, NAMES)
+        found, more = changes(before, after, NAMES, league_game("napoleon"))
     lines = [(c.field, c.before, c.after) for c in found]
     assert ("declaration · count", "14", "16") in lines
-    assert ("adjutant cards", "SA", "HJ") in lines
+    assert ("adjutant cards", "♠A", "♡J") in lines  # cards as the card pads show them
     assert ("adjutants", "Chika Sato", "Dai Kato") in lines
     assert more == 0 and not any("aki" in str(line) for line in lines)
 
@@ -35,7 +37,7 @@ def test_the_match_page_shows_what_changed_and_the_effect_by_name(
     make_match, scorer, club_admin, client
 ):
     match = make_match("napoleon", NAPOLEON_SEATS)
-    deal = actions.enter_deal(match, napoleon_deal(count=14), user=scorer)
+    deal = actions.deals.enter_deal(match, napoleon_deal(count=14), user=scorer).stored()
     corrections.correct_deal(deal, napoleon_deal(count=16), scorer, "sixteen, not fourteen")
     client.force_login(club_admin)
     page = squeezed(client.get(f"/matches/{match.pk}/").content.decode())
@@ -48,15 +50,13 @@ def test_the_match_page_shows_what_changed_and_the_effect_by_name(
 def test_the_fields_are_named_in_the_readers_language():
     before, after = napoleon_deal(count=14), napoleon_deal(count=16)
     with translation.override("ja"):
-        found, _more = changes(before, after, NAMES)
+        found, _more = changes(before, after, NAMES, league_game("napoleon"))
     assert [(c.field, c.before, c.after) for c in found] == [("宣言 · 立枚数", "14", "16")]
 
 
 def test_a_games_own_field_is_named_by_its_game():
     """Bhabhi's ``bhabhi`` field is named by Bhabhi's league module (one game, one
     place): in Japanese バビ with the game, the plain key without it."""
-    from tournaments.games import league_game
-
     before = {"game": "bhabhi", "bhabhi": "aki"}
     after = {"game": "bhabhi", "bhabhi": "ben"}
     with translation.override("ja"):

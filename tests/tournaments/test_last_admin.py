@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
+from actions import members
 from dbtools import backend
 from tests.conftest import at_the_same_moment, member_of
-from tournaments import members
+from tournaments.errors import Rejection
 from tournaments.models import Membership
-from tournaments.records import Rejection
 
 
 def admins(club) -> int:

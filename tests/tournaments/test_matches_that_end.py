@@ -9,10 +9,11 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
+import actions.deals
+import actions.matches
 import engine
 from scoring.models import MatchStanding, SeasonStanding
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-from tournaments import actions
 from tournaments.models import Club, ClubNight, Deal, Match, MatchEvent, Player, Season
 
 pytestmark = pytest.mark.django_db
@@ -44,8 +45,8 @@ def test_a_match_with_a_number_of_deals_ends_by_itself(
 ):
     match = make_match("napoleon", NAPOLEON_SEATS, target=2)
     with django_capture_on_commit_callbacks(execute=True):
-        actions.enter_deal(match, napoleon_deal(), user=scorer)
-        actions.enter_deal(match, napoleon_deal(), user=scorer)
+        actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
+        actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and not match.ended_by_hand
     aki = SeasonStanding.objects.get(season=season, game="napoleon", player__handle="aki")
@@ -57,7 +58,7 @@ def test_end_the_match_by_hand_then_reopen_with_reasons(
 ):
     match = make_match("napoleon", NAPOLEON_SEATS)
     with django_capture_on_commit_callbacks(execute=True):
-        actions.enter_deal(match, napoleon_deal(), user=scorer)
+        actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
     assert (
         api_of(member).post(f"/api/matches/{match.pk}/finish/", {"reason": "x"}).status_code == 403
     )
@@ -110,7 +111,7 @@ def test_the_match_page_ends_a_match_and_a_backup_keeps_it(
         "adjutants": ["chika", "dai"],
         "point_cards": {"aki": 16, "ben": 6, "chika": 10, "dai": 3, "emi": 1, "fumi": 4},
     }
-    actions.enter_deal(match, record, user=scorer)
+    actions.deals.enter_deal(match, record, user=scorer).stored()
     client.force_login(scorer)
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert 'id="end-match"' in page
@@ -137,8 +138,8 @@ def test_the_nights_number_of_deals_ends_its_open_ended_matches(
 
     night = ClubNight.objects.create(season=season, date="2026-12-05", deals_per_match=1)
     table = Table.objects.create(club_night=night, name="Table 1", scorer=scorer)
-    napoleon = actions.create_match(table, "napoleon", [players[h] for h in NAPOLEON_SEATS])
-    comp13 = actions.create_match(table, "comp13", [players[h] for h in NAPOLEON_SEATS])
+    napoleon = actions.matches.create_match(table, "napoleon", [players[h] for h in NAPOLEON_SEATS])
+    comp13 = actions.matches.create_match(table, "comp13", [players[h] for h in NAPOLEON_SEATS])
     assert napoleon.target == 1 and comp13.target == 12  # Comp-13 keeps its own end
-    actions.enter_deal(napoleon, napoleon_deal(), user=scorer)
+    actions.deals.enter_deal(napoleon, napoleon_deal(), user=scorer).stored()
     assert Match.objects.get(pk=napoleon.pk).status == "finished"

@@ -6,12 +6,14 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+import actions.deals
+import actions.matches
+from actions import corrections
+from actions.merge import merge
 from scoring.models import SeasonStanding
 from tests.conftest import NAPOLEON_SEATS, member_of, napoleon_deal
-from tournaments import actions, corrections
-from tournaments.merge import merge
+from tournaments.errors import Rejection
 from tournaments.models import ClubNight, Deal, DealVersion, Membership, Player, Seat, Table
-from tournaments.records import Rejection
 
 pytestmark = pytest.mark.django_db
 
@@ -24,17 +26,17 @@ def twice(club, season, players, make_match, scorer, django_capture_on_commit_ca
     other = Table.objects.create(club_night=night, name="Table 1", scorer=scorer)
     with django_capture_on_commit_callbacks(execute=True):
         first = make_match("napoleon", NAPOLEON_SEATS)
-        actions.enter_deal(first, napoleon_deal(), user=scorer)
-        later = actions.create_match(
+        actions.deals.enter_deal(first, napoleon_deal(), user=scorer).stored()
+        later = actions.matches.create_match(
             other, "napoleon", [second, players["ben"], players["chika"], players["dai"]]
         )
-        deal = actions.enter_deal(
+        deal = actions.deals.enter_deal(
             later,
             napoleon_deal(
                 declarer="aki-sato", points={"aki-sato": 9, "ben": 3, "chika": 7, "dai": 1}
             ),
             user=scorer,
-        )
+        ).stored()
         corrections.correct_deal(
             deal,
             napoleon_deal(
@@ -63,7 +65,7 @@ def test_a_merge_moves_seats_records_history_and_standings(
     line = SeasonStanding.objects.get(season=season, player=aki, game="napoleon")
     assert line.deals == 2  # both nights count for the one person
     # The match still takes deals (its kept progress names the kept handle).
-    added = actions.enter_deal(Deal.objects.get(match=later).match, napoleon_deal())
+    added = actions.deals.enter_deal(Deal.objects.get(match=later).match, napoleon_deal()).stored()
     assert added.number == 2
 
 

@@ -7,8 +7,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
 
+from actions import roster
 from tests.conftest import member_of
-from tournaments import roster
 from tournaments.models import Membership, Player
 from tournaments.names import reading_key, reading_order
 

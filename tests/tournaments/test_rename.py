@@ -9,9 +9,11 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
+import actions.deals
+import actions.matches
+from actions import corrections
 from scoring.models import MatchStanding, SeasonStanding
 from tests.conftest import NAPOLEON_SEATS, SEASON_LINE, napoleon_deal
-from tournaments import actions, corrections
 from tournaments.models import Club, ClubNight, Deal, DealVersion, Match, Player, Season
 
 pytestmark = pytest.mark.django_db
@@ -42,9 +44,11 @@ def test_a_renamed_player_keeps_working_everywhere(
     napoleon = make_match("napoleon", NAPOLEON_SEATS)
     comp13 = make_match("comp13", NAPOLEON_SEATS, target=12)
     with django_capture_on_commit_callbacks(execute=True):
-        first = actions.enter_deal(napoleon, napoleon_deal(), user=scorer)
-        actions.enter_deal(napoleon, napoleon_deal(declarer="ben", adjutant="aki"), user=scorer)
-        actions.enter_deal(comp13, COMP13, user=scorer)
+        first = actions.deals.enter_deal(napoleon, napoleon_deal(), user=scorer).stored()
+        actions.deals.enter_deal(
+            napoleon, napoleon_deal(declarer="ben", adjutant="aki"), user=scorer
+        ).stored()
+        actions.deals.enter_deal(comp13, COMP13, user=scorer).stored()
         corrections.correct_deal(first, napoleon_deal(count=16), scorer, "count")
     before = standings()
     aki = Player.objects.get(handle="aki")
@@ -61,13 +65,13 @@ def test_a_renamed_player_keeps_working_everywhere(
 
     # Entry with the new handle, at both tables; a correction of an old deal.
     with django_capture_on_commit_callbacks(execute=True):
-        actions.enter_deal(
+        actions.deals.enter_deal(
             napoleon,
             napoleon_deal(declarer="akira", points={"akira": 9, "ben": 3, "chika": 7, "dai": 1}),
             user=scorer,
-        )
+        ).stored()
         record = json.loads(json.dumps(COMP13).replace('"aki"', '"akira"'))
-        actions.enter_deal(comp13, record, user=scorer)
+        actions.deals.enter_deal(comp13, record, user=scorer).stored()
         old = Deal.objects.get(match=napoleon, number=2)
         corrections.correct_deal(
             old,
@@ -106,9 +110,9 @@ def test_a_handle_that_is_also_a_trump_cannot_be_renamed(table, players, club_ad
     hearts.handle = "hearts"
     hearts.save()
     seated = [hearts, players["ben"], players["chika"], players["dai"]]
-    match = actions.create_match(table, "napoleon", seated)
+    match = actions.matches.create_match(table, "napoleon", seated)
     record = napoleon_deal(declarer="hearts", points={"hearts": 9, "ben": 3, "chika": 7, "dai": 1})
-    actions.enter_deal(match, record, user=scorer)  # trump: hearts
+    actions.deals.enter_deal(match, record, user=scorer).stored()  # trump: hearts
     admin = APIClient()
     admin.force_authenticate(club_admin)
     refused = admin.patch(f"/api/players/{hearts.pk}/", {"handle": "haruto"}, format="json")

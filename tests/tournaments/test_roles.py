@@ -14,8 +14,9 @@ import datetime as dt
 import pytest
 from django.test import Client
 
+import actions.deals
+import actions.matches
 from tests.conftest import NAPOLEON_SEATS, client_of, member_of, napoleon_deal
-from tournaments import actions
 from tournaments.models import (
     Club,
     ClubNight,
@@ -43,8 +44,8 @@ def rival(django_user_model):
     season = Season.objects.create(club=club, name="Secret", games=["napoleon"])
     night = ClubNight.objects.create(season=season, date=dt.date(2026, 11, 8), venue="Far")
     table = Table.objects.create(club_night=night, name="R1", scorer=scorer)
-    match = actions.create_match(table, "napoleon", players)
-    deal = actions.enter_deal(match, napoleon_deal(), user=scorer)
+    match = actions.matches.create_match(table, "napoleon", players)
+    deal = actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
     return {
         "club": club,
         "scorer": scorer,
@@ -208,8 +209,10 @@ def other_table(table, django_user_model):
 def test_a_scorer_touches_only_the_deals_of_their_own_tables(
     scorer, scorer_api, other_table, players
 ):
-    match = actions.create_match(other_table, "napoleon", [players[h] for h in NAPOLEON_SEATS])
-    deal = actions.enter_deal(match, napoleon_deal(), user=other_table.scorer)
+    match = actions.matches.create_match(
+        other_table, "napoleon", [players[h] for h in NAPOLEON_SEATS]
+    )
+    deal = actions.deals.enter_deal(match, napoleon_deal(), user=other_table.scorer).stored()
     url = f"/api/matches/{match.pk}/deals/"
     assert scorer_api.get(url).status_code == 200  # the club's data is readable
     answer = scorer_api.post(url, {"record": napoleon_deal()}, format="json")
@@ -291,7 +294,7 @@ def test_a_member_confirms_only_the_matches_they_sit_in(
     season.require_confirmation = True
     season.save()
     match = make_match("napoleon", NAPOLEON_SEATS)
-    deal = actions.enter_deal(match, napoleon_deal(), user=scorer)
+    deal = actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
     assert member_api.post(f"/api/deals/{deal.pk}/confirm/").status_code == 403
     assert page_client(member).post(f"/deals/{deal.pk}/confirm/").status_code == 403
     players["aki"].user = member
@@ -309,7 +312,7 @@ def test_a_club_administrator_runs_their_club(club_admin, make_match, season, sc
     )
     assert answer.status_code == 201 and answer.json()["public"] is True
     match = make_match("napoleon", NAPOLEON_SEATS)
-    deal = actions.enter_deal(match, napoleon_deal(), user=scorer)
+    deal = actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
     assert api.delete(f"/api/deals/{deal.pk}/?reason=wrong table").status_code == 200
     assert (
         api.post(
@@ -334,7 +337,7 @@ def test_a_public_season_is_readable_by_anyone_and_writable_by_no_stranger(
     api, make_match, season, scorer
 ):
     match = make_match("napoleon", NAPOLEON_SEATS)
-    actions.enter_deal(match, napoleon_deal(), user=scorer)
+    actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
     anonymous = page_client(None)
     private = [
         f"/api/seasons/{season.pk}/",

@@ -8,9 +8,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from tournaments import roster
+from actions import roster
+from tournaments.errors import Rejection
 from tournaments.models import Player
-from tournaments.records import Rejection
 
 pytestmark = pytest.mark.django_db
 

@@ -6,13 +6,14 @@ from itertools import combinations
 
 import pytest
 
+import actions.deals
+from actions import rounds
 from scoring import night as night_standings
 from tests.conftest import play
-from tournaments import actions, rounds
+from tournaments.errors import Rejection
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
 from tournaments.models import ClubNight, Match, MatchEvent, Player, Round
-from tournaments.records import Rejection
 
 pytestmark = pytest.mark.django_db
 
@@ -36,23 +37,25 @@ def test_a_napoleon_night_of_12_in_three_rounds(room, django_capture_on_commit_c
     night, players = room
     twelve = [p.pk for p in players[:12]]
     with django_capture_on_commit_callbacks(execute=True):
-        first = rounds.next_round(
+        first = rounds.draw_next_round(
             night, game="napoleon", method="balanced", players=twelve, deals=2, seed=1
-        )
+        ).round
         assert [len(t) for t in tables(first)] == [4, 4, 4]  # the best size first
         with pytest.raises(Rejection) as early:  # the round is still being played
-            rounds.next_round(night, game="napoleon", method="balanced", deals=2, seed=2)
+            rounds.draw_next_round(night, game="napoleon", method="balanced", deals=2, seed=2)
         assert early.value.conflict and early.value.errors[0]["code"] == "round_unfinished"
         play(first)
-        second = rounds.next_round(night, game="napoleon", method="balanced", deals=2, seed=2)
+        second = rounds.draw_next_round(
+            night, game="napoleon", method="balanced", deals=2, seed=2
+        ).round
         assert not met(first) & met(second)  # nobody meets a player of round 1 again
         assert sorted(p for t in tables(second) for p in t) == sorted(twelve)  # all seated
         play(second, seed=10)
     with django_capture_on_commit_callbacks(execute=True):
         before = order(night)
-        third = rounds.next_round(
+        third = rounds.draw_next_round(
             night, game="napoleon", method="swiss", deals=2, order=before, seed=3
-        )
+        ).round
     assert third.method == "swiss" and before[0] in tables(third)[0]  # the leader at table 1
     top = set(before[:4])
     assert len(top & set(tables(third)[0])) >= 3  # the first of the order together
@@ -69,9 +72,9 @@ def test_a_rettler_night_of_13_seats_everyone(room, django_capture_on_commit_cal
     thirteen = [p.pk for p in players[:13]]
     with django_capture_on_commit_callbacks(execute=True):
         for number in range(1, 5):
-            made = rounds.next_round(
+            made = rounds.draw_next_round(
                 night, game="rettler", method="balanced", players=thirteen, deals=1, seed=number
-            )
+            ).round
             assert [len(t) for t in tables(made)] == [7, 6]
             assert not made.sat_out.exists()
             play(made, seed=number)
@@ -86,14 +89,18 @@ def test_a_mixed_night_with_table_rank_standings(room, django_capture_on_commit_
     night.save()
     eight = [p.pk for p in players[:8]]
     with django_capture_on_commit_callbacks(execute=True):
-        comp = rounds.next_round(night, game="comp13", method="balanced", players=eight, seed=1)
+        comp = rounds.draw_next_round(
+            night, game="comp13", method="balanced", players=eight, seed=1
+        ).round
         assert comp.deals is None and all(
             m.target == 12 for m in Match.objects.filter(table__round=comp)
         )  # the game's own end
         with pytest.raises(Rejection):  # a Comp-13 round takes no number of deals
             rounds.propose(night, game="comp13", method="balanced", players=eight, deals=3)
         play(comp)
-        nap = rounds.next_round(night, game="napoleon", method="balanced", deals=1, seed=2)
+        nap = rounds.draw_next_round(
+            night, game="napoleon", method="balanced", deals=1, seed=2
+        ).round
         play(nap, seed=5)
     expected: dict[int, float] = {p: 0.0 for p in eight}
     from scoring.models import MatchStanding
@@ -117,15 +124,15 @@ def test_a_final_table_of_the_top_and_a_round_ended_early(
     director = django_user_model.objects.create_user("director")
     ten = [p.pk for p in players[:10]]
     with django_capture_on_commit_callbacks(execute=True):
-        first = rounds.next_round(
+        first = rounds.draw_next_round(
             night, game="napoleon", method="balanced", players=ten, deals=3, seed=4
-        )
+        ).round
         # One table plays a deal, the others none: the round is ended early, with a reason.
         busy = Match.objects.filter(table__round=first).order_by("table__name").first()
         handles = [p.handle for p in busy.seated_players()]
-        actions.enter_deal(
+        actions.deals.enter_deal(
             busy, demo_deals(league_game("napoleon"), 1, handles, most=1, first_in_full=False)[0]
-        )
+        ).stored()
         ended = rounds.end_early(first, director, "the hall closes at ten")
         assert len(ended) == len(tables(first))
         assert MatchEvent.objects.filter(
@@ -134,9 +141,9 @@ def test_a_final_table_of_the_top_and_a_round_ended_early(
     standings_order = order(night)  # the standings written once the round's deals committed
     assert len(standings_order) == 10
     with django_capture_on_commit_callbacks(execute=True):
-        last = rounds.next_round(
+        last = rounds.draw_next_round(
             night, game="napoleon", method="final", others="sit_out", order=standings_order, seed=5
-        )
+        ).round
     assert tables(last) == [tables(last)[0]] and set(tables(last)[0]) == set(standings_order[:4])
     assert set(last.sat_out.values_list("pk", flat=True)) == set(ten) - set(standings_order[:4])
     # The empty matches of the ended round made nobody a winner.

@@ -9,10 +9,11 @@ import time
 
 import pytest
 
+from actions import rounds
 from tests.conftest import play
-from tournaments import draw_measures, draw_plan, round_draw, rounds, seatings
+from tournaments import draw_measures, draw_plan, round_draw, seatings
+from tournaments.errors import Rejection
 from tournaments.models import ClubNight
-from tournaments.records import Rejection
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,9 @@ def declared(night: ClubNight, players: list, rounds_planned: int, size: int) ->
 
 
 def next_round(night: ClubNight, seed: int, **draw):
-    made = rounds.next_round(night, game="napoleon", method="balanced", deals=1, seed=seed, **draw)
+    made = rounds.draw_next_round(
+        night, game="napoleon", method="balanced", deals=1, seed=seed, **draw
+    ).round
     play(made, seed=seed)
     return made
 

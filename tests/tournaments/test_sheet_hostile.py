@@ -10,10 +10,11 @@ import zipfile
 
 import pytest
 
+from actions import imports
+from tournaments.errors import Rejection
 from tournaments.games import LEAGUE_GAMES
 from tournaments.models import Match, Player, Season, Table
-from tournaments.records import Rejection
-from tournaments.sheets import cells, check, template, write
+from tournaments.sheets import cells, check, template
 
 from .sheet_history import add_players, history, sheet_rows
 
@@ -101,7 +102,7 @@ def test_names_too_long_to_store_and_targets_out_of_range_are_mistakes_at_their_
     } <= found
     assert all(e["message"] for e in preview.errors)
     with pytest.raises(Rejection):
-        write.import_sheet(club, data, {"N" * 101: check.NEW})
+        imports.import_sheet(club, data, {"N" * 101: check.NEW})
     assert not Match.objects.exists() and not Season.objects.exists()
 
 
@@ -111,7 +112,7 @@ def test_a_bare_table_number_and_its_app_name_are_one_table(club):
     rows = sheet_rows("comp13", matches)
     for i, row in enumerate(rows):  # every other row says "Table N" for the sheet's "N"
         row["table"] = f"Table {row['table']}" if i % 2 else row["table"]
-    done = write.import_sheet(club, template.to_csv(template.as_table("comp13", rows)))
+    done = imports.import_sheet(club, template.to_csv(template.as_table("comp13", rows)))
     assert done.preview.counts()["matches"] == len(matches)
     assert sorted(Table.objects.values_list("name", flat=True)) == sorted(
         f"Table {m.table}" for m in matches
@@ -141,5 +142,5 @@ def test_cells_broken_anywhere_get_mistakes_never_an_exception(game, club):
         assert all(e["message"] and e["row"] >= 1 and e["code"] for e in preview.errors)
         if preview.valid:
             players = Player.objects.count()
-            done = write.import_sheet(club, data, answers)
+            done = imports.import_sheet(club, data, answers)
             assert Player.objects.count() == players + done.preview.counts()["players"]

@@ -11,13 +11,15 @@ import io
 import pytest
 from openpyxl import load_workbook
 
+import actions.deals
+import actions.matches
+from actions import imports
 from scoring.models import Rating, SeasonStanding
 from scoring.players import sums
-from tournaments import actions
+from tournaments.errors import Rejection
 from tournaments.games import LEAGUE_GAMES, league_game
 from tournaments.models import Club, ClubNight, Deal, Match, Player, Season, Table
-from tournaments.records import Rejection
-from tournaments.sheets import check, columns, template, write
+from tournaments.sheets import check, columns, template
 from web.pages.forms import DealEntryForm
 
 from .sheet_history import NAMES, add_players, history, sheet_rows
@@ -64,7 +66,7 @@ def test_the_template_has_a_column_for_every_field_of_the_entry_form(game, table
         if seated is None:
             continue
         plan = next((p for p in web.federation if p.players == count), None)
-        match = actions.create_match(
+        match = actions.matches.create_match(
             table,
             game,
             seated,
@@ -161,7 +163,7 @@ def test_each_mistake_is_reported_at_its_row_and_column_and_nothing_is_written(g
     planted = plant_mistakes(game, rows)
     data = sheet(game, rows, FORMATS[GAMES.index(game) % 3])
     with pytest.raises(Rejection) as refused:
-        write.import_sheet(club, data)
+        imports.import_sheet(club, data)
     found = refused.value.errors
     at = {(e["row"], e["path"].partition(".")[2]) for e in found}
     row, column = planted["misspelled"]
@@ -225,11 +227,11 @@ def enter_one_by_one(game: str, matches) -> Club:
         seasons[m.season] = season
         night, _ = ClubNight.objects.get_or_create(season=season, date=m.date)
         table, _ = Table.objects.get_or_create(club_night=night, name=f"Table {m.table}")
-        match = actions.create_match(
+        match = actions.matches.create_match(
             table, game, [people[h] for h in m.handles], rules=m.rules, target=m.target
         )
         for deal in m.deals:
-            actions.enter_deal(match, deal)
+            actions.deals.enter_deal(match, deal).stored()
     return club
 
 
@@ -240,13 +242,13 @@ def test_the_corrected_file_imports_once_and_equals_entry_one_by_one(
     matches = history(game)
     data = sheet(game, sheet_rows(game, matches), FORMATS[(GAMES.index(game) + 1) % 3])
     with django_capture_on_commit_callbacks(execute=True):
-        done = write.import_sheet(club, data)
+        done = imports.import_sheet(club, data)
     deals = sum(len(m.deals) for m in matches)
     assert done.preview.counts()["deals"] == deals
     assert Deal.objects.filter(match__table__club_night__season__club=club).count() == deals
     assert Season.objects.filter(club=club).count() == 3
     with django_capture_on_commit_callbacks(execute=True):
-        again = write.import_sheet(club, data)
+        again = imports.import_sheet(club, data)
     assert again.preview.counts()["deals"] == 0
     assert again.preview.counts()["deals_imported_before"] == deals
     assert Deal.objects.filter(match__table__club_night__season__club=club).count() == deals
@@ -265,7 +267,7 @@ def test_the_corrected_file_imports_once_and_equals_entry_one_by_one(
 def test_a_deal_imported_before_with_other_values_is_a_mistake_not_a_copy(club, members):
     matches = history("napoleon", nights=1)
     rows = sheet_rows("napoleon", matches)
-    write.import_sheet(club, sheet("napoleon", rows))
+    imports.import_sheet(club, sheet("napoleon", rows))
     rows[1]["count"] = str(int(rows[1]["count"]) - 1)
     rows.append({**rows[-1]})
     preview = check.check(club, sheet("napoleon", rows))
@@ -274,7 +276,7 @@ def test_a_deal_imported_before_with_other_values_is_a_mistake_not_a_copy(club, 
         (len(rows) + 1, "imported_before"),
     }
     with pytest.raises(Rejection):
-        write.import_sheet(club, sheet("napoleon", rows))
+        imports.import_sheet(club, sheet("napoleon", rows))
 
 
 def test_unknown_names_are_made_players_or_mapped_to_the_clubs_as_answered(club, members):
@@ -288,7 +290,7 @@ def test_unknown_names_are_made_players_or_mapped_to_the_clubs_as_answered(club,
     assert set(preview.unknown) == {"A. Ito", "Newcomer"}
     assert [p.handle for p in preview.suggestions["A. Ito"]] == ["aki"]
     answered = {"A. Ito": "aki", "Newcomer": check.NEW}
-    done = write.import_sheet(club, data, answered)
+    done = imports.import_sheet(club, data, answered)
     assert done.preview.counts()["players"] == 1
     newcomer = Player.objects.get(club=club, display_name="Newcomer")
     assert newcomer.handle == "newcomer"
@@ -298,7 +300,7 @@ def test_unknown_names_are_made_players_or_mapped_to_the_clubs_as_answered(club,
     assert aki_seats.exists()
     assert not Player.objects.filter(display_name="A. Ito").exists()
     # Given again, the file's names are the club's now: nothing more.
-    assert write.import_sheet(club, data, answered).preview.counts() == {
+    assert imports.import_sheet(club, data, answered).preview.counts() == {
         "matches": 0,
         "deals": 0,
         "deals_checked": 0,
@@ -323,7 +325,7 @@ def test_rows_find_an_existing_season_and_its_night_and_table(club, members):
     rows = sheet_rows("bhabhi", history("bhabhi", nights=1))
     for row in rows:
         row["season"] = ""  # the club's one season covering the date
-    done = write.import_sheet(club, sheet("bhabhi", rows))
+    done = imports.import_sheet(club, sheet("bhabhi", rows))
     assert done.preview.counts()["seasons"] == 0
     assert ClubNight.objects.filter(season=season, date=dt.date(2023, 4, 7)).count() == 1
     assert Table.objects.filter(club_night=night).count() == 2  # Table 1 and the new Table 2
@@ -358,7 +360,7 @@ def test_two_imports_of_one_file_at_once_add_it_once(club, members):
     def confirm() -> None:
         try:
             start.wait()
-            added.append(write.import_sheet(club, data).preview.counts()["deals"])
+            added.append(imports.import_sheet(club, data).preview.counts()["deals"])
         finally:
             connection.close()
 
@@ -378,7 +380,7 @@ def test_a_season_spelled_two_ways_is_one_season_and_a_seat_gap_is_named(club, m
     for row in rows:
         if row["date"] == rows[-1]["date"]:
             row["season"] = row["season"].upper()  # "2023 SPRING" on the second night
-    done = write.import_sheet(club, sheet("bhabhi", rows))
+    done = imports.import_sheet(club, sheet("bhabhi", rows))
     assert list(done.preview.new_seasons) == ["2023 Spring", "2023 Autumn", "2024 Spring"]
     assert Season.objects.filter(club=club).count() == 3
     gap = sheet_rows("bhabhi", history("bhabhi", nights=1, seed=7))

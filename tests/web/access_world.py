@@ -21,8 +21,11 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
+import actions.deals
+import actions.matches
+from actions import invitations, pins, rounds
 from scoring.models import Export
-from tournaments import actions, divisions, invitations, pins, rounds, table_links
+from tournaments import divisions, table_links
 from tournaments.models import (
     Club,
     ClubNight,
@@ -166,17 +169,17 @@ def build() -> World:
     )
     open_night = ClubNight.objects.create(season=public_season, date=dt.date(2026, 11, 7))
     open_table = Table.objects.create(club_night=open_night, name="Table 1")
-    open_match = actions.create_match(
+    open_match = actions.matches.create_match(
         open_table, "napoleon", [people[h] for h in ("aki", "ben", "gen", "hana")]
     )
-    actions.enter_deal(
+    actions.deals.enter_deal(
         open_match,
         {
             **NAPOLEON,
             "declaration": {"player": "aki", "count": 15, "trump": "hearts"},
             "point_cards": {"aki": 9, "ben": 3, "gen": 7, "hana": 1},
         },
-    )
+    ).stored()
 
     season = Season.objects.create(
         club=club, name="Secret Winter League", games=["napoleon"], require_confirmation=True
@@ -201,9 +204,9 @@ def build() -> World:
     table.save()
     table_links.ensure(table)
     match = table.matches.get()
-    deal = actions.enter_deal(match, NAPOLEON, user=users[Role.SCORER])
-    actions.confirm_deal(deal, users[Role.ADMIN])
-    pending = actions.enter_deal(match, NAPOLEON, user=users[Role.SCORER])
+    deal = actions.deals.enter_deal(match, NAPOLEON, user=users[Role.SCORER]).stored()
+    actions.deals.confirm_deal(deal, users[Role.ADMIN])
+    pending = actions.deals.enter_deal(match, NAPOLEON, user=users[Role.SCORER]).stored()
     # In two divisions: the divisions and close pages show their lists (issue 40).
     placed = {hiro.pk: "A", people["gen"].pk: "A", people["hana"].pk: "B", people["ito"].pk: "B"}
     divisions.set_divisions(season, ["A", "B"], placed)
@@ -215,7 +218,7 @@ def build() -> World:
     others = [
         Player.objects.create(club=rival, handle=f"r{i}", display_name=f"R{i}") for i in range(3)
     ]
-    actions.create_match(rival_table, "napoleon", [rika, *others])
+    actions.matches.create_match(rival_table, "napoleon", [rika, *others])
 
     invitation = invitations.invite(club, users[Role.ADMIN], "member")
     upload = SheetUpload.objects.create(club=club, name="old-sheet.csv", data=b"")

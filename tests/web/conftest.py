@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from actions import pins
 from tests.conftest import NAPOLEON_SEATS, member_of
-from tournaments import pins
 from tournaments.models import ClubNight, Membership, Table
 
 

@@ -13,8 +13,8 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
+from actions import invitations
 from tests.conftest import at_the_same_moment, member_of
-from tournaments import invitations
 from tournaments.models import Club, Invitation, Membership, Player
 
 pytestmark = pytest.mark.django_db
@@ -237,7 +237,7 @@ def test_a_reset_link_refused_between_opening_and_setting_sets_nothing(club, dja
 
 
 def test_a_reset_link_is_short_lived(club, django_user_model, monkeypatch, settings):
-    from tournaments import reset_links
+    from actions import reset_links
 
     maker = member_of(club, django_user_model, "lena", Membership.Role.ADMIN)
     sam = member_of(club, django_user_model, "sam", Membership.Role.MEMBER)

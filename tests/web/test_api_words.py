@@ -14,9 +14,10 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.utils import translation
 
+import actions.deals
+from actions import seasons
 from tests.conftest import NAPOLEON_SEATS, client_of, member_of, napoleon_deal
 from tests.web.test_messages import english_words
-from tournaments import actions, seasons
 from tournaments.models import Membership, Season
 from web import refusals
 
@@ -113,7 +114,7 @@ def test_the_api_refuses_in_the_pages_words_and_the_readers_language(
     ja_api, member, season, make_match, club, django_user_model
 ):
     match = make_match("napoleon", NAPOLEON_SEATS)
-    deal = actions.enter_deal(match, napoleon_deal())
+    deal = actions.deals.enter_deal(match, napoleon_deal()).stored()
     stranger = member_of(club, django_user_model, "other-scorer", Membership.Role.SCORER)
     tries = [
         (member, "put", f"/api/seasons/{season.pk}/divisions/", refusals.ADMINS_ONLY),
@@ -141,7 +142,9 @@ def test_a_member_not_at_the_table_hears_the_actions_words_from_the_api_and_the_
 ):
     season.require_confirmation = True
     seasons.save_season(season)
-    deal = actions.enter_deal(make_match("napoleon", NAPOLEON_SEATS), napoleon_deal())
+    deal = actions.deals.enter_deal(
+        make_match("napoleon", NAPOLEON_SEATS), napoleon_deal()
+    ).stored()
     phone = Client(HTTP_ACCEPT_LANGUAGE="ja")
     phone.force_login(member)
     message = phone.post(f"/api/deals/{deal.pk}/confirm/").json()["errors"][0]["message"]

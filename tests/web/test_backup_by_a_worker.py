@@ -20,11 +20,11 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def played(match):
     """The club's night with a match of two deals."""
+    import actions.deals
     from tests.conftest import napoleon_deal
-    from tournaments import actions
 
-    actions.enter_deal(match, napoleon_deal())
-    actions.enter_deal(match, napoleon_deal(declarer="ben", adjutant="dai"))
+    actions.deals.enter_deal(match, napoleon_deal()).stored()
+    actions.deals.enter_deal(match, napoleon_deal(declarer="ben", adjutant="dai")).stored()
     return match
 
 

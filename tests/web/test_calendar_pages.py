@@ -10,8 +10,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+import actions.deals
+import actions.matches
 from tests.conftest import napoleon_deal
-from tournaments import actions
 from tournaments.models import ClubNight, Player, Season, Table
 
 pytestmark = pytest.mark.django_db
@@ -78,7 +79,9 @@ def test_the_night_page_calls_a_night_off_and_back(admin, night):
 
 
 def test_a_night_with_deals_is_not_called_off_and_says_what_to_do(admin, make_match, table):
-    actions.enter_deal(make_match("napoleon", ["aki", "ben", "chika", "dai"]), napoleon_deal())
+    actions.deals.enter_deal(
+        make_match("napoleon", ["aki", "ben", "chika", "dai"]), napoleon_deal()
+    ).stored()
     night = table.club_night
     page = admin.get(f"/nights/{night.pk}/").content.decode()
     assert f"/nights/{night.pk}/cancel/" not in page  # no button for it
@@ -186,7 +189,7 @@ def test_the_player_page_links_the_players_feed(club, two_seasons):
     public, *_ = two_seasons
     people = [Player.objects.create(club=club, handle=h, display_name=h) for h in "abcd"]
     table = Table.objects.create(club_night=public.club_nights.get(), name="Table 1")
-    actions.create_match(table, "napoleon", people)
+    actions.matches.create_match(table, "napoleon", people)
     page = " ".join(Client().get(f"/players/{people[0].pk}/").content.decode().split())
     assert (
         '<link rel="alternate" type="text/calendar" '

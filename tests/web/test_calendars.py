@@ -13,12 +13,14 @@ from django.test import Client
 from django.utils import timezone
 from icalendar import Calendar
 
+import actions.deals
+import actions.matches
+from actions import nights
+from actions.calendars import new_token
 from tests.conftest import client_of, member_of, napoleon_deal
-from tournaments import actions, nights
+from tournaments.errors import Rejection
 from tournaments.models import Club, ClubNight, Membership, Placement, Player, Season, Table
-from tournaments.records import Rejection
 from web import ical
-from web.pages.calendars import new_token
 
 pytestmark = pytest.mark.django_db
 
@@ -167,7 +169,7 @@ def test_the_feed_speaks_the_language_asked(open_night):
 
 def test_a_night_that_has_deals_is_not_called_off(make_match, table):
     make_match("napoleon", ["aki", "ben", "chika", "dai"])
-    actions.enter_deal(table.matches.get(), napoleon_deal())
+    actions.deals.enter_deal(table.matches.get(), napoleon_deal()).stored()
     night = table.club_night
     with pytest.raises(Rejection) as refused:
         nights.cancel_night(night)
@@ -345,7 +347,7 @@ def aki(kanda, open_season, secret_season):
         season=open_season, date=timezone.localdate() - dt.timedelta(days=7)
     )
     table = Table.objects.create(club_night=last_week, name="Table 1")
-    actions.create_match(table, "napoleon", [player, *others])
+    actions.matches.create_match(table, "napoleon", [player, *others])
     division = secret_season.divisions.create(name="A", order=0)
     Placement.objects.create(season=secret_season, division=division, player=player)
     return player

@@ -8,9 +8,10 @@ import re
 
 import pytest
 
+import actions.deals
+import actions.matches
 import engine
 from tests.conftest import HANDLES
-from tournaments import actions
 from tournaments.games import league_game
 from tournaments.games.base import RANKS, SUITS, demo_deals
 from tournaments.models import Player
@@ -68,11 +69,11 @@ def test_every_card_field_has_a_pad_on_the_entry_and_correction_pages(
     count = max(n for n in rules.player_counts if n <= len(HANDLES))
     handles = HANDLES[:count]
     seated = [Player.objects.create(club=club, handle=h, display_name=h.title()) for h in handles]
-    match = actions.create_match(table, game, seated)
+    match = actions.matches.create_match(table, game, seated)
     client.force_login(scorer)
     entry = client.get(f"/matches/{match.pk}/enter/").content.decode()
     first = demo_deals(league_game(game), 3, handles, first_in_full=False, most=1)[0]
-    deal = actions.enter_deal(match, first, user=scorer)
+    deal = actions.deals.enter_deal(match, first, user=scorer).stored()
     correction = client.get(f"/deals/{deal.pk}/correct/").content.decode()
     for page in (entry, correction):
         assert padless_fields(page) == []

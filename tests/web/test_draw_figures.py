@@ -15,10 +15,11 @@ import pytest
 from django.test import Client
 
 import engine
+from actions import rounds
 from scoring import night as night_data
 from tests.conftest import client_of, member_of
 from tests.markup import squeezed
-from tournaments import draw_measures, rounds
+from tournaments import draw_measures
 from tournaments.models import Club, ClubNight, Membership, Player, Round, Season
 from tournaments.round_draw import Seating
 

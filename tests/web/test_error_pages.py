@@ -54,14 +54,14 @@ def test_a_database_that_cannot_be_had_answers_503_with_retry_after(
     in the API's error shape and as the site's own page, in the reader's language."""
     from django.db import OperationalError
 
+    import actions.deals
     from tests.conftest import napoleon_deal
-    from tournaments import actions
 
     def locked(*args, **kwargs):
         raise OperationalError("database is locked")
 
     match = make_match("napoleon", NAPOLEON_SEATS)
-    monkeypatch.setattr(actions, "enter_deal", locked)
+    monkeypatch.setattr(actions.deals, "enter_deal", locked)
     api = scorer_api.post(
         f"/api/matches/{match.pk}/deals/", {"record": napoleon_deal()}, format="json"
     )

@@ -12,10 +12,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+import actions.deals
+import actions.matches
 from scoring.rebuild import rebuild_all
 from tests import worlds
 from tests.conftest import NAPOLEON_SEATS
-from tournaments import actions
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
 from tournaments.models import Club, ClubNight, Membership, Player, Season, Table
@@ -65,10 +66,10 @@ def another_season(club: Club, player: Player, game: str, number: int) -> None:
     night = ClubNight.objects.create(season=season, date=dt.date(2025, number, 2))
     table = Table.objects.create(club_night=night, name="Table 1")
     others = list(Player.objects.filter(club=club).exclude(pk=player.pk).order_by("pk")[:3])
-    match = actions.create_match(table, game, [player, *others])
+    match = actions.matches.create_match(table, game, [player, *others])
     seated = [p.handle for p in match.seated_players()]
     for record in demo_deals(league_game(game), number, seated, match.rules, match.target, 3):
-        actions.enter_deal(match, record)
+        actions.deals.enter_deal(match, record).stored()
 
 
 def test_pages_run_the_same_queries_in_a_larger_federation(django_user_model):
@@ -114,7 +115,7 @@ def test_tonight_is_tonight_and_the_next_nights_are_named(club_admin, season, sc
             season=season, date=today + dt.timedelta(days=days), venue=f"Room {days}"
         )
         table = Table.objects.create(club_night=night, name="Table 1", scorer=scorer)
-        actions.create_match(table, "napoleon", [players[h] for h in NAPOLEON_SEATS])
+        actions.matches.create_match(table, "napoleon", [players[h] for h in NAPOLEON_SEATS])
     client = Client()
     client.force_login(club_admin)
     page = client.get("/").content.decode()

@@ -20,12 +20,13 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
+from actions import rounds
 from scoring.finals import draw_order, ordinal
 from scoring.models import SeasonStanding
 from scoring.rebuild import rebuild_all
 from tests.conftest import client_of, member_of, play
 from tests.markup import squeezed
-from tournaments import divisions, rounds
+from tournaments import divisions
 from tournaments.models import Club, ClubNight, Deal, Membership, Player, Round, Season
 
 pytestmark = pytest.mark.django_db
@@ -68,9 +69,9 @@ def a_season(slug: str, players: int, division_names: str = "") -> tuple[Season,
             season, names, {p.pk: names[i // half] for i, p in enumerate(people)}
         )
     night = ClubNight.objects.create(season=season, date=dt.date(2026, 9, 5), venue="Hall")
-    made = rounds.next_round(
+    made = rounds.draw_next_round(
         night, game="napoleon", method="balanced", deals=6, players=[p.pk for p in people], seed=3
-    )
+    ).round
     play(made, seed=11)
     rebuild_all()
     totals = direct_totals(season)
@@ -308,9 +309,9 @@ def test_the_qualified_come_first_then_the_others_by_points_then_no_line():
     low = sorted(people, key=lambda p: (first_totals[p.pk], p.pk))[:4]
     second = ClubNight.objects.create(season=season, date=dt.date(2026, 10, 3), venue="Hall")
     play(
-        rounds.next_round(
+        rounds.draw_next_round(
             second, game="napoleon", method="balanced", deals=2, players=[p.pk for p in low]
-        ),
+        ).round,
         seed=5,
     )
     newcomer = Player.objects.create(club=season.club, handle="new", display_name="あああ")

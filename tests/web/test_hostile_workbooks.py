@@ -16,8 +16,8 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from actions import uploads
 from tournaments.models import SheetUpload
-from tournaments.sheets import write
 
 pytestmark = pytest.mark.django_db
 
@@ -121,13 +121,13 @@ def test_a_hostile_workbook_is_refused_at_the_upload_and_not_kept(
 def test_uploads_are_let_go_once_imported_and_deleted_when_forgotten(club, club_admin):
     old = SheetUpload.objects.create(club=club, name="old.csv", data=b"a,b\n")
     SheetUpload.objects.filter(pk=old.pk).update(
-        uploaded_at=timezone.now() - dt.timedelta(days=write.KEEP_UPLOADS_DAYS + 1)
+        uploaded_at=timezone.now() - dt.timedelta(days=uploads.KEEP_UPLOADS_DAYS + 1)
     )
     done = SheetUpload.objects.create(
         club=club, name="done.csv", data=b"a,b\n", imported_at=timezone.now()
     )
     recent = SheetUpload.objects.create(club=club, name="new.csv", data=b"a,b\n")
-    assert write.forget_old_uploads(club) == 1
+    assert uploads.forget_old_uploads(club) == 1
     assert not SheetUpload.objects.filter(pk=old.pk).exists()
     assert bytes(SheetUpload.objects.get(pk=done.pk).data) == b""
     assert bytes(SheetUpload.objects.get(pk=recent.pk).data) == b"a,b\n"
@@ -179,7 +179,7 @@ def _unknown_compression(data: bytes, part: str) -> bytes:
 def test_a_damaged_workbook_is_refused_as_unreadable_never_a_crash(damage, no_parsing):
     """Each zip failure ``cells.guard`` catches is a refusal saying the file cannot be read
     (``wrong_type``), never a server error."""
-    from tournaments.records import Rejection
+    from tournaments.errors import Rejection
     from tournaments.sheets import cells
 
     good = workbook(**{"xl/sharedStrings.xml": shared([b"Season", b"Date"])})

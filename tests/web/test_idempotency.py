@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
+import actions.deals
 from tests.conftest import NAPOLEON_FORM, NAPOLEON_SEATS, napoleon_deal
-from tournaments import actions
 from tournaments.models import Deal, DealScore
 
 pytestmark = pytest.mark.django_db
@@ -36,11 +36,26 @@ def test_three_posts_with_one_key_store_one_deal_and_answer_it_three_times(score
     assert DealScore.objects.filter(deal__match=match).count() == 4
 
 
-def test_without_a_key_each_post_is_a_new_deal(scorer_api, make_match):
+def test_without_a_key_a_repeated_record_is_asked_about_as_the_page_asks(scorer_api, make_match):
+    """The API has the entry page's rule: a record exactly like the last deal stores
+    nothing until the client says it is the same (``confirm_same``), then a new deal."""
     match = make_match("napoleon", NAPOLEON_SEATS)
-    for _ in range(2):
-        assert post(scorer_api, match, napoleon_deal()).status_code == 201
+    assert post(scorer_api, match, napoleon_deal()).status_code == 201
+    again = post(scorer_api, match, napoleon_deal())
+    assert again.status_code == 409
+    assert [(e["code"], e["path"]) for e in again.json()["errors"]] == [
+        ("same_as_previous", "confirm_same")
+    ]
+    assert again.json()["existing"]["number"] == 1
+    assert Deal.objects.filter(match=match).count() == 1
+    confirmed = post(scorer_api, match, napoleon_deal(), confirm_same=True)
+    assert confirmed.status_code == 201 and confirmed.json()["number"] == 2
     assert Deal.objects.filter(match=match).count() == 2
+    # A retry of the confirmed entry with its key is a replay, never a third deal.
+    keyed = [post(scorer_api, match, napoleon_deal(), key="k-9", confirm_same=True) for _ in "ab"]
+    assert [r.status_code for r in keyed] == [201, 201]
+    assert keyed[1].get("Idempotent-Replayed") == "true"
+    assert Deal.objects.filter(match=match).count() == 3
 
 
 def test_the_key_reused_with_another_record_is_refused_and_stores_nothing(scorer_api, make_match):
@@ -90,8 +105,8 @@ def test_an_empty_or_overlong_key_is_refused(scorer_api, make_match, key):
 
 def test_the_key_is_part_of_the_action_for_every_caller(make_match, scorer):
     match = make_match("napoleon", NAPOLEON_SEATS)
-    first = actions.enter_deal(match, napoleon_deal(), user=scorer, key="a")
-    again = actions.enter_deal(match, napoleon_deal(), user=scorer, key="a")
+    first = actions.deals.enter_deal(match, napoleon_deal(), user=scorer, key="a").stored()
+    again = actions.deals.enter_deal(match, napoleon_deal(), user=scorer, key="a").stored()
     assert again.pk == first.pk and again.replayed and not first.replayed
 
 

@@ -10,8 +10,8 @@ from html.parser import HTMLParser
 import pytest
 from rest_framework.test import APIClient
 
+import actions.deals
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-from tournaments import actions
 from tournaments.models import ClubNight, Deal, DealVersion, Player, Season
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +46,7 @@ def forms_of(html: str) -> list[dict]:
 @pytest.fixture
 def club_with_a_match(club, players, scorer, table, make_match):
     match = make_match("napoleon", NAPOLEON_SEATS)
-    actions.enter_deal(match, napoleon_deal(), user=scorer)
+    actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
     return match
 
 

@@ -13,9 +13,9 @@ from django.test import Client
 
 from tests.conftest import client_of, member_of
 from tournaments import divisions
+from tournaments.errors import Rejection
 from tournaments.models import AccountName, Club, Membership, Player, Season
 from tournaments.names import KEY_LENGTH, look_alike
-from tournaments.records import Rejection
 
 pytestmark = pytest.mark.django_db
 

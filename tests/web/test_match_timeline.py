@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+import actions.deals
+from actions import corrections
 from tests.conftest import member_of, napoleon_deal
-from tournaments import actions, corrections
 from tournaments.models import Membership
 
 pytestmark = pytest.mark.django_db
@@ -15,8 +16,8 @@ pytestmark = pytest.mark.django_db
 
 def test_events_and_corrections_read_as_one_timeline(match, club, django_user_model):
     admin = member_of(club, django_user_model, "lena", Membership.Role.ADMIN)
-    first = actions.enter_deal(match, napoleon_deal(), key="d1")
-    second = actions.enter_deal(match, napoleon_deal(count=16), key="d2")
+    first = actions.deals.enter_deal(match, napoleon_deal(), key="d1").stored()
+    second = actions.deals.enter_deal(match, napoleon_deal(count=16), key="d2").stored()
     corrections.delete_deal(second, admin, "entered twice")
     corrections.end_match(match, admin, "the hall closes")
     corrections.reopen_match(match, admin, "one more deal after all")

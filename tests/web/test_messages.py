@@ -25,7 +25,7 @@ TECHNICAL = {
 def templates() -> set[str]:
     """Every message template marked in the engine and the league's workflows."""
     found: set[str] = set()
-    for folder in ("engine", "tournaments"):
+    for folder in ("engine", "tournaments", "actions", "scoring"):
         for path in (ROOT / folder).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if (
@@ -66,7 +66,7 @@ def code_templates() -> dict[str, set[str]]:
     gettext_noop(…))`` in Comp-13; codes chosen at run time name their templates here."""
     pairs: dict[str, set[str]] = {}
     calls = {"add": 2, "error": 2, "MoveError": 1}
-    for folder in ("engine", "tournaments"):
+    for folder in ("engine", "tournaments", "actions", "scoring"):
         for path in (ROOT / folder).rglob("*.py"):
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for scope in [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))]:

@@ -12,10 +12,12 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
+import actions.deals
+from actions import rounds
 from scoring import night as night_data
 from tests.conftest import member_of
 from tests.markup import squeezed
-from tournaments import actions, rounds, table_links
+from tournaments import table_links
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
 from tournaments.models import Club, ClubNight, Match, Membership, Player, Season
@@ -33,9 +35,9 @@ def tonight():
         Player.objects.create(club=club, handle=f"p{i}", display_name=f"Player {i}")
         for i in range(9)
     ]
-    round_ = rounds.next_round(
+    round_ = rounds.draw_next_round(
         night, game="napoleon", method="balanced", deals=2, players=[p.pk for p in people], seed=3
-    )
+    ).round
     sitting = round_.sat_out.all()
     assert not sitting  # nine players: three tables of three
     return night, people, round_
@@ -44,7 +46,7 @@ def tonight():
 def deal(match: Match, seed: int) -> None:
     handles = [p.handle for p in match.seated_players()]
     record = demo_deals(league_game("napoleon"), seed, handles, target=2, first_in_full=False)[0]
-    actions.enter_deal(match, record)
+    actions.deals.enter_deal(match, record).stored()
 
 
 def holding_the_link(match: Match) -> Client:
@@ -103,9 +105,9 @@ def test_nobody_without_a_link_or_the_right_to_read_sees_anything(tonight, djang
     assert outsider.get(url, {"player": me}).status_code == 404
     # A link of another night opens nothing of this one.
     elsewhere = ClubNight.objects.create(season=night.season, date=night.date - dt.timedelta(1))
-    far = rounds.next_round(
+    far = rounds.draw_next_round(
         elsewhere, game="napoleon", method="balanced", deals=1, players=[p.pk for p in people[:3]]
-    )
+    ).round
     assert holding_the_link(far.tables.get().matches.get()).get(url).status_code == 404
     # A revoked link stops at once; a player who is not of the night is nobody's.
     phone = holding_the_link(match)

@@ -11,8 +11,10 @@ import json
 import pytest
 from django.test import Client
 
+import actions.deals
+from actions import pins
 from tests.conftest import member_of, napoleon_deal
-from tournaments import actions, pins, table_links
+from tournaments import table_links
 from tournaments.models import Deal, LinkScorer, Membership, Player, Table
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("confirming")]
@@ -148,7 +150,7 @@ def test_a_deal_of_a_phone_that_never_said_who_scores_is_confirmed_by_the_club(
 ):
     """Stored before the rule (or before the season asked for confirmation): its author
     is one of the seated players, so none of them confirms it."""
-    deal = actions.enter_deal(match, napoleon_deal(), at_table=True, holder="f" * 32)
+    deal = actions.deals.enter_deal(match, napoleon_deal(), at_table=True, holder="f" * 32).stored()
     other = follow(tonight)
     say_who(other, tonight, ben, "2468")
     pin_confirm(other, deal, aki, "1357")

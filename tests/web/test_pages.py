@@ -140,12 +140,12 @@ def test_the_tables_scorer_deletes_a_deal_on_the_page_as_through_the_api(
 ):
     """What the roles table says: the table's scorer corrects and deletes its deals (the
     page as the API); a member does neither."""
+    import actions.deals
     from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-    from tournaments import actions
     from tournaments.models import Deal
 
     match = make_match("napoleon", NAPOLEON_SEATS)
-    deal = actions.enter_deal(match, napoleon_deal(), user=scorer)
+    deal = actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
     client.force_login(member)
     assert client.post(f"/deals/{deal.pk}/delete/", {"reason": "x"}).status_code == 403
     client.force_login(scorer)

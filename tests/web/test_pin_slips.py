@@ -15,9 +15,11 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+import actions.deals
+from actions import confirmation, pins
 from scoring.sheets import match_sheet
 from tests.conftest import member_of, napoleon_deal
-from tournaments import actions, confirmation, pin_slips, pins, table_links
+from tournaments import pin_slips, table_links
 from tournaments.models import Club, ClubNight, Deal, Membership, Player, Season, Table
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("confirming")]
@@ -137,7 +139,7 @@ def test_another_clubs_administrator_cannot_print_slips_of_their_own_night_for_o
     )
     text = boss.get(f"/nights/{theirs.pk}/slips/").content.decode()
     assert "Ben" not in text
-    deal = actions.enter_deal(match, napoleon_deal())
+    deal = actions.deals.enter_deal(match, napoleon_deal()).stored()
     ben = players["ben"]
     forged = pin_slips.first_pin(ben, theirs.pk)  # a slip for Ben made for their night
     _phone(tonight).post(f"/deals/{deal.pk}/pin/", {"player": ben.pk, "pin": forged})

@@ -1,5 +1,5 @@
 """A PIN is not a password: no sign-in form answers about a PIN, and wrong PINs are
-limited per player, however the request names the player (``tournaments.pins``)."""
+limited per player, however the request names the player (``actions.pins``)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from django.contrib.auth import authenticate
 from django.test import Client, RequestFactory
 from django.utils import timezone
 
+from actions import pins
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-from tournaments import pins, table_links
+from tournaments import table_links
 from tournaments.models import ClubNight, Deal, Player, Table
 
 pytestmark = pytest.mark.django_db

@@ -16,9 +16,10 @@ from django.urls import URLResolver, get_resolver, reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from actions import invitations
 from tests.conftest import member_of
 from tests.web.access_world import build
-from tournaments import invitations, table_links
+from tournaments import table_links
 from tournaments.models import Membership
 from web.routes import ROUTES, Role
 

@@ -12,12 +12,13 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from actions import rounds
 from reach import vapid
 from reach.models import Notice, PushKind, Subscription
 from reach.rights import link_hash
 from tests.conftest import member_of
 from tests.reach.push_service import Phone, b64url
-from tournaments import rounds, table_links
+from tournaments import table_links
 from tournaments.models import Club, ClubNight, Match, Player, Season
 
 pytestmark = pytest.mark.django_db
@@ -41,9 +42,9 @@ def tonight():
         Player.objects.create(club=club, handle=f"p{i}", display_name=f"Player {i}")
         for i in range(9)
     ]
-    drawn = rounds.next_round(
+    drawn = rounds.draw_next_round(
         night, game="napoleon", method="balanced", deals=2, players=[p.pk for p in people], seed=3
-    )
+    ).round
     return night, people, drawn
 
 

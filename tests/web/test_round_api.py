@@ -11,10 +11,10 @@ import pytest
 from django.utils import translation
 from rest_framework.test import APIClient
 
+import actions.deals
 from scoring import night as night_data
 from scoring import tasks
 from tests.conftest import client_of, member_of
-from tournaments import actions
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
 from tournaments.models import Club, ClubNight, Match, Membership, Player, Season
@@ -55,7 +55,7 @@ def test_a_round_is_drawn_and_seated_in_one_call(
             match = Match.objects.get(pk=t["match"])
             handles = [p.handle for p in match.seated_players()]
             record = demo_deals(league_game("napoleon"), 3, handles, target=1, first_in_full=False)
-            actions.enter_deal(match, record[0])
+            actions.deals.enter_deal(match, record[0]).stored()
     listed = api.get(f"/api/club-nights/{night.pk}/rounds/").json()
     assert [r["number"] for r in listed] == [1]
     standings = api.get(f"/api/club-nights/{night.pk}/standings/").json()
@@ -129,9 +129,9 @@ def test_the_room_display_answers_304_while_nothing_changed(
     match = Match.objects.get(pk=shown["tables"][0]["match"])
     handles = [p.handle for p in match.seated_players()]
     with django_capture_on_commit_callbacks(execute=True):
-        actions.enter_deal(
+        actions.deals.enter_deal(
             match, demo_deals(league_game("napoleon"), 2, handles, target=2, first_in_full=False)[0]
-        )
+        ).stored()
     changed = api.get(f"/api/club-nights/{night.pk}/live/", HTTP_IF_NONE_MATCH=tag)
     assert changed.status_code == 200 and changed["ETag"] != tag
     assert changed.json()["tables"][0]["entered"] == 1 and changed.json()["latest"]
@@ -176,9 +176,9 @@ def test_a_stale_display_is_refreshed_by_a_worker_while_screens_get_the_kept_ans
     match = Match.objects.filter(table__club_night=night).earliest("pk")
     handles = [p.handle for p in match.seated_players()]
     with django_capture_on_commit_callbacks(execute=True):
-        actions.enter_deal(
+        actions.deals.enter_deal(
             match, demo_deals(league_game("napoleon"), 2, handles, target=2, first_in_full=False)[0]
-        )
+        ).stored()
     monkeypatch.setattr(night_data, "FRESH_SECONDS", 0.0)  # the kept answer is stale now
     for _ in range(3):  # three screens at once: one refresh asked for, all get the kept one
         assert night_data.cached_live(night, False, lambda: asked.append(1)) == (

@@ -90,20 +90,21 @@ def test_only_administrators_run_rounds_and_anyone_watches_a_public_night(
 
 
 def test_the_nights_standings_export(night, nine, director, django_capture_on_commit_callbacks):
-    from tournaments import actions, rounds
+    import actions.deals
+    from actions import rounds
     from tournaments.games import league_game
     from tournaments.games.base import demo_deals
 
     with django_capture_on_commit_callbacks(execute=True):
-        made = rounds.next_round(
+        made = rounds.draw_next_round(
             night, game="napoleon", players=nine, deals=1, seed=1, method="balanced"
-        )
+        ).round
         for match in Match.objects.filter(table__round=made):
             handles = [p.handle for p in match.seated_players()]
-            actions.enter_deal(
+            actions.deals.enter_deal(
                 match,
                 demo_deals(league_game("napoleon"), 1, handles, target=1, first_in_full=False)[0],
-            )
+            ).stored()
     page = Client().get(f"/nights/{night.pk}/").content.decode()
     assert 'id="night-standings"' in page and "P9" in page
     pdf = Client().get(f"/nights/{night.pk}/standings.pdf")
@@ -257,11 +258,11 @@ def test_two_nights_on_one_date_are_told_apart(night, client):
 
 
 def test_lists_of_matches_name_the_round(night, nine, director):
-    from tournaments import rounds
+    from actions import rounds
 
     today = timezone.localdate()
     ClubNight.objects.filter(pk=night.pk).update(date=today)  # the home page's tonight
-    rounds.next_round(night, game="napoleon", method="balanced", players=nine, deals=2, seed=1)
+    rounds.draw_next_round(night, game="napoleon", method="balanced", players=nine, deals=2, seed=1)
     home = director.get("/").content.decode()
     assert f"{today:%Y-%m-%d} Hall Round 1 · Table 1" in " ".join(home.split())
     player = director.get(f"/players/{nine[0]}/").content.decode()

@@ -10,8 +10,9 @@ import re
 import pytest
 from django.test import Client
 
+from actions import rounds
 from tests.conftest import member_of
-from tournaments import draw_measures, draw_plan, rounds, seatings
+from tournaments import draw_measures, draw_plan, seatings
 from tournaments.models import ClubNight, Membership, Player, Season
 from tournaments.round_draw import Seating
 from web.pages.rounds import signed_plans
@@ -115,7 +116,7 @@ def test_the_proposal_names_who_sits_together_again(club, director):
         Player.objects.create(club=club, handle=f"f{i}", display_name=f"F{i}") for i in range(4)
     ]
     small.present.set(four)
-    first = rounds.next_round(small, game="napoleon", method="balanced", deals=1, seed=1)
+    first = rounds.draw_next_round(small, game="napoleon", method="balanced", deals=1, seed=1).round
     rounds.end_early(first, None, "next")
     url = f"/nights/{small.pk}/rounds/"
     form = {"action": "propose", "game": "napoleon", "method": "balanced", "deals": "1"}

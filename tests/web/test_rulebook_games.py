@@ -7,10 +7,10 @@ import re
 import pytest
 from openpyxl import load_workbook
 
+import actions.deals
 import engine
 from scoring.models import MatchStanding, Rating
 from tests import worlds
-from tournaments import actions
 from tournaments.models import Match, Season, Seat
 
 pytestmark = pytest.mark.django_db
@@ -219,11 +219,13 @@ def test_the_entry_page_reads_the_next_deal_from_the_kept_progress(
 ):
     """A GET of a Twenty-Two entry page replays the match once, for its score sheet: who
     plays the next deal and who deals it come from the action layer's kept progress
-    (``actions.next_deal``), not from a replay of their own."""
+    (``actions.deals.next_deal``), not from a replay of their own."""
     match = make_match("twentytwo", ["aki", "ben", "chika"])
     for dealer, a, b, c in [("chika", "SA", "H2", "D3"), ("aki", "HA", "H3", "D4")]:
         last = {"aki": a, "ben": b, "chika": c}
-        actions.enter_deal(match, {"dealer": dealer, "last_trick": last}, user=scorer)
+        actions.deals.enter_deal(
+            match, {"dealer": dealer, "last_trick": last}, user=scorer
+        ).stored()
     match.refresh_from_db()
     assert match.state  # the kept progress of the two deals
     replays = []

@@ -17,12 +17,14 @@ from django.utils import timezone, translation
 from openpyxl import load_workbook
 from reportlab import rl_config
 
+import actions.deals
+import actions.matches
+from actions import corrections
 from dbtools import backend
 from scoring import exports, pdf, season_files
 from scoring.models import Rating, SeasonFile
 from scoring.rebuild import rebuild_all
 from tests.conftest import EMBEDDED, NAPOLEON_SEATS, member_of, napoleon_deal, run_manage
-from tournaments import actions, corrections
 from tournaments.models import Club, Division, Membership, Placement, Player, Season
 
 pytestmark = pytest.mark.django_db
@@ -34,8 +36,8 @@ def played(season, make_match, django_capture_on_commit_callbacks):
     Season.objects.filter(pk=season.pk).update(public=True)
     match = make_match("napoleon", NAPOLEON_SEATS)
     with django_capture_on_commit_callbacks(execute=True):
-        actions.enter_deal(match, napoleon_deal())
-        actions.enter_deal(match, napoleon_deal(declarer="ben", adjutant="dai"))
+        actions.deals.enter_deal(match, napoleon_deal()).stored()
+        actions.deals.enter_deal(match, napoleon_deal(declarer="ben", adjutant="dai")).stored()
     season.refresh_from_db()
     return season, match
 
@@ -93,7 +95,9 @@ def test_a_deal_entered_or_corrected_makes_a_new_file(
         seen = [body(Client().get(url))]
         assert body(Client().get(url)) == seen[0]  # kept
         with django_capture_on_commit_callbacks(execute=True):
-            actions.enter_deal(match, napoleon_deal(declarer="chika", adjutant="aki", count=16))
+            actions.deals.enter_deal(
+                match, napoleon_deal(declarer="chika", adjutant="aki", count=16)
+            ).stored()
         seen.append(body(Client().get(url)))
         deal = match.deals.get(number=1)
         with django_capture_on_commit_callbacks(execute=True):
@@ -245,7 +249,8 @@ DEMO_SCRIPT = """
 import hashlib
 from django.test import Client
 from scoring.models import SeasonFile
-from tournaments import actions, corrections
+from actions import corrections
+import actions.deals
 from tournaments.models import Match, Season, Table
 
 season = Season.objects.filter(public=True).earliest("pk")
@@ -263,8 +268,8 @@ a, b, c, d = [p.handle for p in seated]
 record = {"declaration": {"player": a, "count": 15, "trump": "hearts"},
           "adjutant_cards": ["SA"], "adjutants": [c],
           "point_cards": {a: 9, b: 3, c: 7, d: 1}}
-match = actions.create_match(table, "napoleon", seated)
-deal = actions.enter_deal(match, record)
+match = actions.matches.create_match(table, "napoleon", seated)
+deal = actions.deals.enter_deal(match, record).stored()
 seen.append(got())
 corrections.correct_deal(deal, {**record, "declaration": {**record["declaration"], "count": 17}},
                          None, "count")

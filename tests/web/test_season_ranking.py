@@ -12,9 +12,11 @@ import io
 import pytest
 from django.test import Client
 
+import actions.deals
+import actions.matches
+from actions import seasons
 from tests.conftest import client_of, napoleon_deal
 from tests.markup import squeezed
-from tournaments import actions, seasons
 from tournaments.models import ClubNight, Season, Table
 
 pytestmark = pytest.mark.django_db
@@ -27,16 +29,18 @@ def two_nights(season, table, players, scorer, django_capture_on_commit_callback
     second = ClubNight.objects.create(season=season, date=dt.date(2026, 11, 14), venue="Hall")
     later = Table.objects.create(club_night=second, name="Table 1", scorer=scorer)
     with django_capture_on_commit_callbacks(execute=True):
-        first = actions.create_match(
+        first = actions.matches.create_match(
             table, "napoleon", [players[h] for h in "aki ben chika dai".split()]
         )
-        actions.enter_deal(first, napoleon_deal(count=15), user=scorer)
-        actions.enter_deal(first, napoleon_deal(count=16), user=scorer)
-        other = actions.create_match(
+        actions.deals.enter_deal(first, napoleon_deal(count=15), user=scorer).stored()
+        actions.deals.enter_deal(first, napoleon_deal(count=16), user=scorer).stored()
+        other = actions.matches.create_match(
             later, "napoleon", [players[h] for h in "aki ben chika emi".split()]
         )
         points = {"aki": 2, "ben": 10, "chika": 3, "emi": 5}
-        actions.enter_deal(other, napoleon_deal("ben", "emi", 14, points), user=scorer)
+        actions.deals.enter_deal(
+            other, napoleon_deal("ben", "emi", 14, points), user=scorer
+        ).stored()
     return season
 
 

@@ -1,6 +1,6 @@
 """One person never decides a result: whoever entered or changed a deal, as themselves or
 through the table's link, and the phone that did it, never confirm it, by the match page,
-the API or a PIN; a deleted deal is never confirmed (``tournaments.confirmation``)."""
+the API or a PIN; a deleted deal is never confirmed (``actions.confirmation``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ import json
 import pytest
 from django.test import Client
 
+import actions.deals
+from actions import corrections, pins
 from tests.conftest import member_of, napoleon_deal
-from tournaments import actions, corrections, pins, table_links
+from tournaments import table_links
 from tournaments.models import Deal, Membership, Player, Table
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("confirming")]
@@ -77,7 +79,7 @@ def test_the_phone_that_entered_through_the_link_never_confirms_once_signed_in(
 
 
 def test_whoever_corrected_through_the_link_never_confirms(tonight, match, member, aki, players):
-    entered = actions.enter_deal(match, napoleon_deal())
+    entered = actions.deals.enter_deal(match, napoleon_deal()).stored()
     phone = _follow(_signed_in(member), tonight)
     correction = {
         "full_record": json.dumps(napoleon_deal(count=16)),
@@ -96,7 +98,7 @@ def test_whoever_corrected_through_the_link_never_confirms(tonight, match, membe
 
 
 def test_a_deleted_deal_is_never_confirmed(tonight, match, club_admin, club, django_user_model):
-    deal = actions.enter_deal(match, napoleon_deal())
+    deal = actions.deals.enter_deal(match, napoleon_deal()).stored()
     corrections.delete_deal(deal, club_admin, "entered twice")
     other_admin = member_of(club, django_user_model, "rin", Membership.Role.ADMIN)
     answer = _signed_in(other_admin).post(f"/api/deals/{deal.pk}/confirm/")
@@ -106,7 +108,7 @@ def test_a_deleted_deal_is_never_confirmed(tonight, match, club_admin, club, dja
 
 
 def test_an_unseated_member_may_not_confirm_and_learns_only_that(tonight, match, member, players):
-    deal = actions.enter_deal(match, napoleon_deal())
+    deal = actions.deals.enter_deal(match, napoleon_deal()).stored()
     answer = _signed_in(member).post(f"/api/deals/{deal.pk}/confirm/")
     assert answer.status_code == 403
     assert _signed_in(member).post(f"/deals/{deal.pk}/confirm/").status_code == 403

@@ -9,11 +9,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from actions.nights import PlannedTable, seat_night
 from dbtools import backend
 from tests import worlds
+from tournaments.errors import Rejection
 from tournaments.models import ClubNight, Match, Membership, Player, Season, Table
-from tournaments.nights import PlannedTable, seat_night
-from tournaments.records import Rejection
 
 pytestmark = pytest.mark.django_db
 
@@ -224,8 +224,8 @@ def test_a_draw_confirmed_twice_at_once_seats_everyone_once(club, django_user_mo
     tables, the other finds them seated."""
     from django.db import connection
 
+    from actions.nights import Guest
     from tests.conftest import at_the_same_moment
-    from tournaments.nights import Guest
 
     if backend.vendor_of(connection) != "postgresql":
         pytest.fail("the race runs on PostgreSQL (make test)")

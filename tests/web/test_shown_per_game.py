@@ -18,7 +18,9 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
+import actions.deals
 import engine
+from actions import rounds
 from engine.deal import check_deal, play_match
 from scoring import head_to_head as h2h
 from scoring import night as night_data
@@ -26,7 +28,7 @@ from scoring.finals import ordinal
 from scoring.rebuild import rebuild_all
 from tests.conftest import member_of, play
 from tests.markup import squeezed
-from tournaments import actions, rounds, table_links
+from tournaments import table_links
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
 from tournaments.models import (
@@ -75,7 +77,7 @@ def some_deals(match: Match, how_many: int, seed: int) -> None:
         game, seed, handles, match.rules, match.target, most=how_many, first_in_full=False
     )
     for record in records[:how_many]:
-        actions.enter_deal(match, record)
+        actions.deals.enter_deal(match, record).stored()
 
 
 def totals(matches) -> dict[int, int]:
@@ -96,9 +98,9 @@ def japanese(client: Client) -> Client:
 def test_a_packing_round_shows_its_points_to_500_and_comp13_its_deals_of_12(club_of_eight):
     season, people, reader = club_of_eight
     packing_night = night_of(season, 3)
-    packing = rounds.next_round(
+    packing = rounds.draw_next_round(
         packing_night, game="packing", method="balanced", players=[p.pk for p in people], seed=2
-    )
+    ).round
     matches = list(Match.objects.filter(table__round=packing).order_by("table__name"))
     assert len(matches) == 2 and all(m.target == 500 for m in matches)
     for i, match in enumerate(matches):
@@ -122,9 +124,9 @@ def test_a_packing_round_shows_its_points_to_500_and_comp13_its_deals_of_12(club
     assert f"500 点先取：トップ {leader} 点" in ja
 
     comp_night = night_of(season, 0)
-    comp13 = rounds.next_round(
+    comp13 = rounds.draw_next_round(
         comp_night, game="comp13", method="balanced", players=[p.pk for p in people], seed=3
-    )
+    ).round
     comp_matches = list(Match.objects.filter(table__round=comp13).order_by("table__name"))
     for i, match in enumerate(comp_matches):
         some_deals(match, 3 + i, seed=20 + i)
@@ -148,9 +150,9 @@ def test_my_night_says_which_deals_wait_and_what_they_will_count(club_of_eight, 
     season.require_confirmation = True
     season.save()
     night = night_of(season, 0)
-    round_ = rounds.next_round(
+    round_ = rounds.draw_next_round(
         night, game="comp13", method="balanced", players=[p.pk for p in people], seed=5
-    )
+    ).round
     match = Match.objects.filter(table__round=round_).order_by("table__name").first()
     some_deals(match, 1, seed=7)  # anonymous: it waits for a second person
     waiting = Deal.objects.get(match=match)
@@ -199,13 +201,13 @@ def two_game_night(club_of_eight):
     """A night of a Napoleon round then a Comp-13 round, every deal played."""
     season, people, reader = club_of_eight
     night = night_of(season, 1)
-    first = rounds.next_round(
+    first = rounds.draw_next_round(
         night, game="napoleon", method="balanced", deals=2, players=[p.pk for p in people], seed=1
-    )
+    ).round
     play(first, seed=3)
-    second = rounds.next_round(
+    second = rounds.draw_next_round(
         night, game="comp13", method="balanced", players=[p.pk for p in people], seed=4
-    )
+    ).round
     play(second, seed=5)
     rebuild_all()
     return night, people, reader

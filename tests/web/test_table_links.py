@@ -13,8 +13,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+import actions.deals
+from actions import pins
 from tests.conftest import NAPOLEON_SEATS, member_of, napoleon_deal
-from tournaments import actions, pins, table_links
+from tournaments import errors, table_links
 from tournaments.models import ClubNight, Deal, DealVersion, Membership, Table
 
 pytestmark = pytest.mark.django_db
@@ -78,7 +80,7 @@ def test_a_link_is_for_its_table_its_night_and_until_revoked(match, tonight, mak
     refused = phone.post(f"/matches/{other.pk}/enter/", _entry(1, "x"))
     assert refused.status_code == 302 and "/accounts/login/" in refused["Location"]
     assert phone.get(f"/tables/{other_table.pk}/").status_code == 302  # to sign in
-    elsewhere = actions.enter_deal(other, napoleon_deal())
+    elsewhere = actions.deals.enter_deal(other, napoleon_deal()).stored()
     for url in (f"/deals/{elsewhere.pk}/correct/", f"/deals/{elsewhere.pk}/pin/"):
         tried = phone.post(url, {**_entry(1, "z"), "reason": "mine now", "pin": "0000"})
         assert tried.status_code == 302 and "/accounts/login/" in tried["Location"], url
@@ -134,7 +136,7 @@ def test_the_enterer_never_confirms_their_own_deal_with_a_pin(confirming, match,
     players["aki"].user = scorer
     players["aki"].save()
     pins.set_pin(players["aki"], "1234")
-    deal = actions.enter_deal(match, napoleon_deal(), user=scorer)
+    deal = actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
     phone = Client()
     phone.force_login(scorer)
     form = phone.get(f"/deals/{deal.pk}/pin/").content.decode()
@@ -158,7 +160,7 @@ def test_pin_guesses_are_limited_like_passwords(confirming, match, tonight, play
 
 def test_a_pin_is_four_to_eight_digits_and_kept_hashed(players):
     for bad in ("12", "abcd", "123456789", "１２３４"):
-        with pytest.raises(actions.Rejection):
+        with pytest.raises(errors.Rejection):
             pins.set_pin(players["ben"], bad)
     pins.set_pin(players["ben"], "004821")
     assert "004821" not in players["ben"].pin

@@ -12,11 +12,14 @@ import re
 import pytest
 from django.test import Client
 
+import actions.deals
+import actions.matches
+from actions import nights
 from tests.conftest import NAPOLEON_SEATS, member_of, napoleon_deal
 from tests.markup import squeezed
-from tournaments import actions, nights, table_links
+from tournaments import table_links
+from tournaments.errors import Rejection
 from tournaments.models import Club, Invitation, Membership
-from tournaments.records import Rejection
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +27,7 @@ pytestmark = pytest.mark.django_db
 def test_a_scorer_who_joined_after_the_draw_is_made_the_tables_scorer(
     table, admin, club, players, django_user_model
 ):
-    match = actions.create_match(table, "napoleon", [players[h] for h in NAPOLEON_SEATS])
+    match = actions.matches.create_match(table, "napoleon", [players[h] for h in NAPOLEON_SEATS])
     late = member_of(club, django_user_model, "late", Membership.Role.SCORER)
     listing = squeezed(admin.get(f"/nights/{table.club_night_id}/tables/").content.decode())
     assert f'<option value="{late.pk}">late</option>' in listing

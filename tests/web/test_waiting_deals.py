@@ -11,11 +11,11 @@ import time
 import pytest
 from django.test import Client
 
+from actions import rounds
 from scoring import night as night_data
 from tests.conftest import member_of, play
-from tournaments import rounds
+from tournaments.errors import Rejection
 from tournaments.models import Deal, Membership, Round
-from tournaments.records import Rejection
 
 pytestmark = pytest.mark.django_db
 
@@ -32,14 +32,14 @@ def confirming_night(room):
 def four_play(night, players) -> Round:
     """Round 1 at one table of four, two deals played (and waiting where the season asks
     for confirmation)."""
-    first = rounds.next_round(
+    first = rounds.draw_next_round(
         night,
         game="napoleon",
         method="balanced",
         players=[p.pk for p in players[:4]],
         deals=2,
         seed=1,
-    )
+    ).round
     play(first)
     return first
 
@@ -50,14 +50,14 @@ def test_a_round_whose_deals_wait_is_not_finished_and_the_room_is_told(
     night, players = confirming_night
     eight = [p.pk for p in players[:8]]
     with django_capture_on_commit_callbacks(execute=True):
-        first = rounds.next_round(
+        first = rounds.draw_next_round(
             night, game="napoleon", method="balanced", players=eight, deals=2, seed=1
-        )
+        ).round
         play(first)
     waiting = Deal.objects.filter(match__table__round=first, confirmed_at__isnull=True).count()
     assert waiting == 4 and len(rounds.waiting(first)) == 4
     with pytest.raises(Rejection) as refused:
-        rounds.next_round(night, game="napoleon", method="swiss", deals=2, seed=2)
+        rounds.draw_next_round(night, game="napoleon", method="swiss", deals=2, seed=2)
     assert refused.value.conflict and refused.value.errors[0]["code"] == "round_unconfirmed"
     assert Round.objects.count() == 1
 
@@ -89,7 +89,9 @@ def test_a_round_whose_deals_wait_is_not_finished_and_the_room_is_told(
     time.sleep(night_data.FRESH_SECONDS + 0.1)  # the room display's answer is kept that long
     assert director.get(f"/api/club-nights/{night.pk}/live/").json()["waiting"] == 0
     with django_capture_on_commit_callbacks(execute=True):
-        second = rounds.next_round(night, game="napoleon", method="swiss", deals=2, seed=2)
+        second = rounds.draw_next_round(
+            night, game="napoleon", method="swiss", deals=2, seed=2
+        ).round
     assert second.number == 2
 
 
@@ -109,7 +111,10 @@ def test_a_season_without_confirmation_waits_for_nothing(room):
     night, players = room
     first = four_play(night, players)
     assert rounds.waiting(first) == []
-    assert rounds.next_round(night, game="napoleon", method="swiss", deals=2, seed=2).number == 2
+    assert (
+        rounds.draw_next_round(night, game="napoleon", method="swiss", deals=2, seed=2).round.number
+        == 2
+    )
 
 
 def test_the_room_display_says_what_waits_in_japanese_too(confirming_night, django_user_model):

@@ -15,11 +15,11 @@ from django.template import Context, Template
 from django.test import Client
 from django.utils import translation
 
+from actions import invitations, roster
 from tests import worlds
-from tournaments import invitations, roster
+from tournaments.errors import Rejection
 from tournaments.games import LEAGUE_GAMES, label
 from tournaments.models import Club, ClubNight, Match, Membership, Player, Season
-from tournaments.records import Rejection
 from tournaments.sheets.reading import read_game
 
 pytestmark = pytest.mark.django_db
@@ -207,19 +207,19 @@ def test_templates_count_with_their_plural_forms():
 
 def test_one_and_two_on_the_pages(club, club_admin, make_match, django_capture_on_commit_callbacks):
     """1 deal, 2 deals; 1 player added, 2 players added; Japanese keeps its one form."""
+    import actions.deals
     from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-    from tournaments import actions
 
     match = make_match("napoleon", NAPOLEON_SEATS)
     page = Client()
     page.force_login(club_admin)
     night = match.table.club_night
     with django_capture_on_commit_callbacks(execute=True):
-        actions.enter_deal(match, napoleon_deal(), user=club_admin)
+        actions.deals.enter_deal(match, napoleon_deal(), user=club_admin).stored()
     text = visible(page.get(f"/nights/{night.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode())
     assert "1 deal" in text and "1 deals" not in text
     with django_capture_on_commit_callbacks(execute=True):
-        actions.enter_deal(match, napoleon_deal(declarer="ben"), user=club_admin)
+        actions.deals.enter_deal(match, napoleon_deal(declarer="ben"), user=club_admin).stored()
     text = visible(page.get(f"/nights/{night.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode())
     assert "2 deals" in text
     page.cookies["django_language"] = "ja"
@@ -327,12 +327,13 @@ def test_the_pin_page_and_the_history_word_a_deal_in_the_readers_language(
     """A deal's fields as people read them: the trump by its name (「♡ ハート」, not
     "hearts"), the named card as the card pad shows it (♠A, not SA), on the PIN page and
     in the match page's history of changes alike."""
+    import actions.deals
+    from actions import corrections
     from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-    from tournaments import actions, corrections
 
     match = make_match("napoleon", NAPOLEON_SEATS)
     with django_capture_on_commit_callbacks(execute=True):
-        deal = actions.enter_deal(match, napoleon_deal(), user=club_admin)
+        deal = actions.deals.enter_deal(match, napoleon_deal(), user=club_admin).stored()
     page = Client()
     page.force_login(club_admin)
     page.cookies["django_language"] = "ja"

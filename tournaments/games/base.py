@@ -140,7 +140,8 @@ class LeagueGame(ABC):
     (``scoring.paper``)."""
     record_words: ClassVar[Mapping[str, Text]] = {}
     """The game's own record fields in the reader's words, where a correction's history
-    names them (``tournaments.history``; the fields every game shares are named there)."""
+    names them (``tournaments.history``, which names only the keys that games of different
+    rules share: ``dealer``, a full play's ``tricks``…)."""
     federation: ClassVar[tuple[PlannedMatch, ...]] = ()
     """The matches the federation generator plays of this game, in turn."""
     sheet_rules: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)

@@ -26,7 +26,7 @@ class BhabhiLeague(LeagueGame):
     name_ja = "バビ"
     hint = _("Who was left holding cards: the bhabhi.")
     tie_break = _("fewest times bhabhi (−1 each)")
-    record_words = {"bhabhi": _("bhabhi")}
+    record_words = {"bhabhi": _("bhabhi"), "out": _("out")}
     federation = (PlannedMatch(5, target=5), PlannedMatch(4, {"take_hand": "left"}, target=5))
 
     def add_fields(self, form: EntryForm) -> None:

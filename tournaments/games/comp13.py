@@ -33,6 +33,7 @@ class Comp13League(LeagueGame):
     hint = _("Tap a field, then the cards (A 10 J Q K and the joker).")
     hint_no_joker = _("Tap a field, then the cards (A 10 J Q K).")
     tie_break = _("ties: more deals won")
+    record_words = {"captured": _("captured"), "hand_faces": _("face cards in hand")}
     blank_rows = 12
     federation = (PlannedMatch(4, target=12), PlannedMatch(3, target=12))
 

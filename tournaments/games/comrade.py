@@ -62,6 +62,7 @@ class ComradeLeague(LeagueGame):
     name_ja = "カムレッド"
     hint = _("Bids and tricks won per player as suit letter and count, e.g. S4 C1.")
     tie_break = _("cooperative: games won give the title")
+    record_words = {"bids": _("bids"), "tricks_won": _("tricks won")}
     blank_rows = 5
     federation = (PlannedMatch(3), PlannedMatch(4), PlannedMatch(5))
 

@@ -90,6 +90,15 @@ class DeclarerLeagueGame(LeagueGame):
         "pc": _("Point cards"),
         "discarded": _("Discarded point cards"),
     }
+    record_words = {
+        "declaration": _("declaration"),
+        "count": _("count"),
+        "trump": _("trump"),
+        "adjutant_cards": _("adjutant cards"),
+        "adjutants": _("adjutants"),
+        "point_cards": _("point cards"),
+        "discarded_point_cards": _("point cards discarded"),
+    }
 
     def add_fields(self, form: EntryForm) -> None:
         choices = player_choices(form)

@@ -38,6 +38,11 @@ class OneTwoThreeFourLeague(LeagueGame):
     """The Thai words of its name (the rulebook's title is 「1234」)."""
     hint = _("The winner, the order of the drop-outs (1, 2, …), and the cards left in every hand.")
     tie_break = _("highest total after the games played")
+    record_words = {
+        "winner": _("winner"),
+        "dropped": _("dropped out"),
+        "hands_left": _("cards left"),
+    }
     federation = (PlannedMatch(3, CHIPS, target=3), PlannedMatch(4, target=5))
 
     def add_fields(self, form: EntryForm) -> None:

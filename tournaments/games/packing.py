@@ -31,6 +31,7 @@ class PackingLeague(LeagueGame):
     name_ja = "パッキング"
     hint = _("One pack per line, its cards separated by spaces, e.g. HA H5 H3.")
     tie_break = _("first side to the target; sides level at the top play another deal")
+    record_words = {"packs": _("packs")}
     federation = (PlannedMatch(4, target=500), PlannedMatch(2, target=500))
 
     def add_fields(self, form: EntryForm) -> None:

@@ -34,6 +34,11 @@ class TwentyTwoLeague(LeagueGame):
     name_ja = "22"
     hint = _("The dealer, and each player's card in the last trick (e.g. SK).")
     tie_break = _("out at 22 penalty points (gambling: 30); the last player in wins")
+    record_words = {
+        "last_trick": _("last trick"),
+        "buy_back": _("buy-back"),
+        "hand_size": _("hand size"),
+    }
     blank_rows = 20
     federation = (PlannedMatch(4), PlannedMatch(6, {"gambling": True}))
     sheet_rules = ({}, {"gambling": True})  # buy-backs are gambling's

@@ -23,7 +23,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='player',
             name='pin_failures',
-            field=models.PositiveSmallIntegerField(db_default=0, default=0, help_text='Wrong PINs typed since the last right one (tournaments.pins).'),
+            field=models.PositiveSmallIntegerField(db_default=0, default=0, help_text='Wrong PINs typed since the last right one (actions.pins).'),
         ),
         migrations.AddField(
             model_name='player',

@@ -2,7 +2,7 @@
 
 A match belongs to a table of a club night of a season of a club; the chain is
 the single source of which club owns what.  Rules live in ``engine/``: these
-models only store what the engine checked (see ``tournaments.actions``).
+models only store what the engine checked (see ``actions.deals``).
 """
 
 from tournaments.models.divisions import Division, Move, Placement

@@ -1,4 +1,4 @@
-"""Joining the site without its operator (``tournaments.invitations``): invitation links,
+"""Joining the site without its operator (``actions.invitations``): invitation links,
 the sign-up log, and account names as they look."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from tournaments.models.league import Club, Membership, Player
 
 class Invitation(models.Model):
     """A one-time link that makes whoever follows it a member of a club in a role
-    (``tournaments.invitations``), and optionally links them to a player."""
+    (``actions.invitations``), and optionally links them to a player."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
     token = models.CharField(max_length=64, unique=True)

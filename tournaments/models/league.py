@@ -187,7 +187,7 @@ class Player(models.Model):
     pin_failures = models.PositiveSmallIntegerField(
         default=0,
         db_default=0,
-        help_text=_("Wrong PINs typed since the last right one (tournaments.pins)."),
+        help_text=_("Wrong PINs typed since the last right one (actions.pins)."),
     )
     pin_locked_until = models.DateTimeField(
         null=True,

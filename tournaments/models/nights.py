@@ -162,7 +162,7 @@ class ClubNight(models.Model):
 
 
 class Round(models.Model):
-    """A round of a club night played in rounds (``tournaments.rounds``): a draw of the
+    """A round of a club night played in rounds (``actions.rounds``): a draw of the
     present players onto tables, each playing the round's length; who sat out."""
 
     class Method(models.TextChoices):
@@ -253,7 +253,7 @@ class Table(models.Model):
 class LinkScorer(models.Model):
     """A seated player who proved with their PIN that they score on a phone that holds the
     table's link (``tournaments.table_links.bind``): the deals that phone enters or
-    changes are theirs, and they never confirm them (``tournaments.confirmation``)."""
+    changes are theirs, and they never confirm them (``actions.confirmation``)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="link_scorers")
     holder = models.CharField(

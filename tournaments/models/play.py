@@ -229,7 +229,7 @@ class Deal(models.Model):
     )
 
     replayed = False
-    """Set on the deal :func:`~tournaments.actions.enter_deal` returns when its key had
+    """Set on the deal :func:`~actions.deals.enter_deal` returns when its key had
     stored it before (not a column)."""
 
     class Meta:

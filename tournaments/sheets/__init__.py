@@ -7,6 +7,6 @@ and Japanese labels as headings (:mod:`~tournaments.sheets.columns`).  A file is
 read into cells (:mod:`~tournaments.sheets.cells`: CSV in UTF-8 or Shift_JIS, or
 XLSX), checked as a whole without writing (:mod:`~tournaments.sheets.check`: every
 deal by the engine, every mistake by row and column), and written in one
-transaction (:mod:`~tournaments.sheets.write`).  :mod:`~tournaments.sheets.template`
+transaction (:mod:`~actions.imports`).  :mod:`~tournaments.sheets.template`
 makes the blank templates.
 """

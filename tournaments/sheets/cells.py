@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext_noop
 
-from tournaments.records import Rejection, error
+from tournaments.errors import Rejection, error
 from tournaments.textfile import csv_rows, no_larger_than
 
 MAX_BYTES = 20 * 1024 * 1024

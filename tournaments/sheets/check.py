@@ -37,12 +37,12 @@ from django.utils.translation import gettext
 from openpyxl.utils import get_column_letter
 
 import engine
-from tournaments.actions import request_hash
+from tournaments.errors import Rejection, problems
 from tournaments.games import LEAGUE_GAMES, league_game
 from tournaments.games.base import LeagueGame
 from tournaments.messages import localize
 from tournaments.models import Club, Match, Season, Table
-from tournaments.records import Rejection, add_deal, complete_record, match_envelope, problems
+from tournaments.records import add_deal, complete_record, match_envelope
 from tournaments.sheets import cells
 from tournaments.sheets.columns import (
     SheetForm,
@@ -65,6 +65,7 @@ from tournaments.sheets.reading import (
     table_name,
 )
 from tournaments.sheets.settings import MatchSettings
+from tournaments.store import request_hash
 
 
 def check(club: Club, data: bytes, players: Mapping[str, str] | None = None) -> Preview:

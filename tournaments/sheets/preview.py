@@ -1,6 +1,6 @@
 """What checking a score sheet gives (:mod:`tournaments.sheets.check`): the matches and
 deals an import would add, every mistake with its row and column, and who the sheet's
-names are.  Nothing of it is written; the import (:mod:`tournaments.sheets.write`) writes
+names are.  Nothing of it is written; the import (:mod:`actions.imports`) writes
 a preview that has no mistake."""
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments import access, actions
+from tournaments import access, errors
 from tournaments.messages import public
 from web.api.match_serializers import (
     DealSerializer,
@@ -41,7 +41,10 @@ def deny(allowed: bool, refusal: object) -> None:
         raise PermissionDenied(str(refusal))
 
 
-def rejection_response(rejection: actions.Rejection) -> Response:
+def rejection_response(rejection: errors.Rejection) -> Response:
+    """A refusal's answer: 400, or 409 for the match's state (with the deal in the way,
+    ``existing``: stored meanwhile under the number, or the previous deal a record
+    repeats), 422 for a key used for another record."""
     body: dict[str, Any] = {"errors": [public(e) for e in rejection.errors]}
     if rejection.existing is not None:
         body["existing"] = DealSerializer(rejection.existing).data

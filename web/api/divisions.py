@@ -15,11 +15,12 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+import actions.seasons
 from scoring import divisions as ranked
 from scoring.finals import season_final
 from tournaments import access, divisions
+from tournaments.errors import Rejection
 from tournaments.models import Move, Season
-from tournaments.records import Rejection
 from web.api.base import deny, rejection_response
 from web.api.match_serializers import RejectionSerializer
 from web.refusals import ADMINS_ONLY
@@ -153,7 +154,9 @@ class DivisionsMixin:
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
         try:
-            closed = ranked.close(season, data["next_season"], data.get("moves", {}))
+            closed = actions.seasons.close_season(
+                season, data["next_season"], data.get("moves", {})
+            )
         except Rejection as rejection:
             return rejection_response(rejection)
         body = {

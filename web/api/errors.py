@@ -16,8 +16,8 @@ from rest_framework.exceptions import APIException, ErrorDetail, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from tournaments.errors import Rejection
 from tournaments.messages import public
-from tournaments.records import Rejection
 
 
 def _flatten(detail: Any, path: str) -> list[dict[str, str]]:

@@ -13,10 +13,11 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from actions import nights
 from scoring import head_to_head as h2h
-from tournaments import access, nights
+from tournaments import access
+from tournaments.errors import Rejection
 from tournaments.models import Club, ClubNight, Player, Season, Table
-from tournaments.records import Rejection
 from web.api.base import ClubScopedViewSet, deny, rejection_response
 from web.api.divisions import DivisionsMixin
 from web.api.match_serializers import RejectionSerializer

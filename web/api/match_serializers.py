@@ -1,6 +1,6 @@
 """The API's serializers of play: standings, matches, deals and their corrections, and the
 shape of a refusal (``web/api/matches.py`` and every answer that refuses).  Writes of
-matches and deals go through ``tournaments.actions``; the league's set-up is
+matches and deals go through ``actions.deals``; the league's set-up is
 ``web/api/serializers.py``."""
 
 from __future__ import annotations
@@ -164,6 +164,13 @@ class DealInputSerializer(serializers.Serializer):
         min_value=1,
         help_text="The deal's number in the match; a retried submit with the same number "
         "gets 409 instead of a second deal.",
+    )
+    confirm_same = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="A record exactly like the match's last deal answers 409 "
+        "(same_as_previous) and stores nothing, as the entry page asks; send it again with "
+        "true to store it as a new deal.",
     )
 
     def to_internal_value(self, data: Any) -> Any:

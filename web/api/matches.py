@@ -1,6 +1,6 @@
 """The REST API of play: matches, deals (entry, confirmation, corrections), standings.
 
-Views translate HTTP to ``tournaments.actions`` and back."""
+Views translate HTTP to ``actions.deals`` and back."""
 
 from __future__ import annotations
 
@@ -18,10 +18,14 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+import actions.deals
+import actions.matches
+from actions import confirmation, corrections
+from actions.deals import Outcome
 from scoring.models import MatchStanding, SeasonStanding
 from scoring.queries import matches_with_standings
 from scoring.ratings import by_rating, scope_for, with_ratings
-from tournaments import access, actions, confirmation, corrections, table_links
+from tournaments import access, errors, table_links
 from tournaments.messages import localize
 from tournaments.models import Deal, DealScore, Match, Player, Season, Table
 from web.api.base import deny, rejection_response
@@ -110,14 +114,14 @@ class MatchViewSet(
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         try:
-            match = actions.create_match(
+            match = actions.matches.create_match(
                 data["table"],
                 data["game"],
                 data["players"],
                 rules=data.get("rules") or {},
                 target=data.get("target"),
             )
-        except actions.Rejection as rejection:
+        except errors.Rejection as rejection:
             return rejection_response(rejection)
         match = self.get_queryset().get(pk=match.pk)
         return Response(self.get_serializer(match).data, status=status.HTTP_201_CREATED)
@@ -151,7 +155,7 @@ class MatchViewSet(
         payload.is_valid(raise_exception=True)
         try:
             change(match, access.signed_in(self.request.user), payload.validated_data["reason"])
-        except actions.Rejection as rejection:
+        except errors.Rejection as rejection:
             return rejection_response(rejection)
         return Response(self.get_serializer(self.get_queryset().get(pk=match.pk)).data)
 
@@ -189,21 +193,20 @@ class MatchViewSet(
         deny(access.scores_table(request.user, match.table), SCORERS_ENTER)
         payload = DealInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        try:
-            deal = actions.enter_deal(
-                match,
-                payload.validated_data["record"],
-                user=access.signed_in(request.user),
-                number=payload.validated_data.get("number"),
-                key=request.headers.get("Idempotency-Key"),
-            )
-        except actions.Rejection as rejection:
-            return rejection_response(rejection)
-        if deal.replayed:  # the deal stored the first time, read back
-            deal = deals_queryset().get(pk=deal.pk)
-            deal.replayed = True
+        entry = actions.deals.enter_deal(
+            match,
+            payload.validated_data["record"],
+            user=access.signed_in(request.user),
+            number=payload.validated_data.get("number"),
+            key=request.headers.get("Idempotency-Key"),
+            ask_if_same=not payload.validated_data["confirm_same"],
+        )
+        if entry.outcome not in (Outcome.STORED, Outcome.REPLAYED) or entry.deal is None:
+            assert entry.rejection is not None
+            return rejection_response(entry.rejection)
+        deal = deals_queryset().get(pk=entry.deal.pk) if entry.deal.replayed else entry.deal
         response = Response(DealSerializer(deal).data, status=status.HTTP_201_CREATED)
-        if deal.replayed:
+        if entry.outcome == Outcome.REPLAYED:  # the deal stored the first time, read back
             response["Idempotent-Replayed"] = "true"
         return response
 
@@ -246,7 +249,7 @@ class DealViewSet(
     def _changed(self, change: Any, deal: Deal, *args: Any) -> Response:
         try:
             changed, effect = change(deal, *args)
-        except actions.Rejection as rejection:
+        except errors.Rejection as rejection:
             return rejection_response(rejection)
         body = DealSerializer(deals_queryset().get(pk=changed.pk)).data
         return Response({"deal": body, "effect": [e.to_dict() for e in effect]})
@@ -320,8 +323,8 @@ class DealViewSet(
         deal = self.get_object()
         holder = table_links.holder(request.session) if hasattr(request, "session") else ""
         try:
-            deal = actions.confirm_deal(deal, access.signed_in(request.user), holder=holder)
-        except actions.Rejection as rejection:
+            deal = actions.deals.confirm_deal(deal, access.signed_in(request.user), holder=holder)
+        except errors.Rejection as rejection:
             forbidden = rejection.errors[0]["code"] in confirmation.FORBIDDEN
             deny(not forbidden, localize(rejection.errors[0]))
             return rejection_response(rejection)

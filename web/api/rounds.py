@@ -14,12 +14,13 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from actions import rounds
 from scoring import draw_figures, finals
 from scoring import night as night_data
 from scoring.tasks import live_refresher
-from tournaments import access, divisions, rounds, seatings
+from tournaments import access, divisions, seatings
+from tournaments.errors import Rejection
 from tournaments.models import ClubNight, Match, Round, Season
-from tournaments.records import Rejection
 from web.api.base import deny, rejection_response
 from web.api.match_serializers import RejectionSerializer
 from web.refusals import ADMINS_ONLY
@@ -161,26 +162,12 @@ class RoundsMixin:
         payload = RoundInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         data = dict(payload.validated_data)
-        confirmed = data.pop("confirm_unqualified", False)
-        order = finals.draw_order(night, data.get("game", ""))
-        drawn: list[tuple[finals.Seeding, rounds.Proposal]] = []
-
-        def vet(proposal: rounds.Proposal) -> None:
-            """The final tables and seeds, as drawn; a final nobody qualified for asks."""
-            tables, out = proposal.seating.tables, proposal.seating.sat_out
-            found = finals.seeding(
-                night, proposal.game, proposal.method, tables, out, mixed=data["mixed"]
-            )
-            finals.vet(found, confirmed)
-            drawn.append((found, proposal))
-
         try:
-            made = rounds.next_round(
-                night, user=access.signed_in(request.user), order=order, vet=vet, **data
-            )
+            drawn = rounds.draw_next_round(night, user=access.signed_in(request.user), **data)
         except Rejection as rejection:
             return rejection_response(rejection)
-        return Response(_with_seeds(round_json(made), *drawn[0]), status=status.HTTP_201_CREATED)
+        body = _with_seeds(round_json(drawn.round), drawn.seeding, drawn.proposal)
+        return Response(body, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: dict}, description=MEASURES)
     @action(detail=True, methods=["get"], filter_backends=[])

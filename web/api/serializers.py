@@ -12,8 +12,9 @@ from rest_framework import serializers
 from rest_framework.fields import get_error_detail
 
 import engine
-from tournaments import access, divisions, nights, renames, seasons
-from tournaments import members as club_members
+from actions import members as club_members
+from actions import nights, renames, seasons
+from tournaments import access, divisions
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Player, Season, Table
 

@@ -16,11 +16,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from actions import imports
 from tournaments import access
+from tournaments.errors import Rejection
 from tournaments.messages import public
 from tournaments.models import Club
-from tournaments.records import Rejection
-from tournaments.sheets import cells, check, write
+from tournaments.sheets import cells, check
 from tournaments.sheets.preview import Preview
 from web.api.base import deny
 from web.api.parsers import not_json
@@ -102,8 +103,8 @@ class ScoreSheetsView(APIView):
                 if not preview.valid:
                     return Response({"errors": preview.errors, **_answer(preview)}, status=400)
                 return Response({"dry_run": True, **_answer(preview)})
-            done = write.import_sheet(club, data, answers, user=access.signed_in(request.user))
-        except write.SheetRejected as rejected:
+            done = imports.import_sheet(club, data, answers, user=access.signed_in(request.user))
+        except imports.SheetRejected as rejected:
             body = {"errors": list(rejected.errors), **_answer(rejected.preview)}
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
         except Rejection as rejection:  # not a sheet that can be read

@@ -27,10 +27,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.authtoken.models import Token
 
-from tournaments import access, invitations, reset_links
+from actions import invitations, reset_links
+from tournaments import access
+from tournaments.errors import Rejection, error
 from tournaments.messages import localize
 from tournaments.models import Invitation, Membership
-from tournaments.records import Rejection, error
 from tournaments.textfile import whole_number
 from web.caching import private
 from web.pages.getters import administered_club
@@ -177,7 +178,7 @@ class NewPassword(auth_views.PasswordResetConfirmView):
 
 
 class MemberNewPassword(NewPassword):
-    """A reset link a league administrator made (``tournaments.reset_links``): checked
+    """A reset link a league administrator made (``actions.reset_links``): checked
     again, maker's right included, when it is opened and when the password is set."""
 
     token_generator = reset_links.links
@@ -240,7 +241,7 @@ def revoke_invitation(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def reset_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    """A one-time password reset link for a member (``tournaments.reset_links``: checked
+    """A one-time password reset link for a member (``actions.reset_links``: checked
     again when used, ended by any change of the account's rights or password, at most
     ``RESET_LINK_SECONDS``)."""
     club = administered_club(request, slug)

@@ -18,14 +18,12 @@ from __future__ import annotations
 
 import hmac
 import re
-import secrets
 from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import Any, ParamSpec
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -34,6 +32,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from actions.calendars import replace_calendar_address
 from tournaments.access import visible
 from tournaments.models import Club, ClubNight, Membership, Placement, Player, Season, Seat
 from web import ical
@@ -42,13 +41,9 @@ from web.caching import private
 P = ParamSpec("P")
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
-"""A feed's secret as :func:`new_token` makes them (32 random bytes, URL-safe base64):
+"""A feed's secret as ``actions.calendars.new_token`` makes them (32 random bytes, URL-safe base64):
 anything else answers 404 without a query."""
 LANGUAGES = ("en", "ja")
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
 
 
 def in_language(view: Callable[P, HttpResponse]) -> Callable[P, HttpResponse]:
@@ -168,17 +163,13 @@ def my_calendar(request: HttpRequest, slug: str) -> HttpResponse:
     )
     if request.method == "POST":
         replacing = request.POST.get("replacing", "")
-        with transaction.atomic():
-            row = Membership.objects.select_for_update().get(pk=membership.pk)
-            if hmac.compare_digest(row.calendar_token.encode(), replacing.encode()):
-                row.calendar_token = new_token()
-                row.save(update_fields=["calendar_token"])
-                messages.success(
-                    request,
-                    _("Your new calendar address is below. The old one no longer works.")
-                    if replacing
-                    else _("Your calendar address is below."),
-                )
+        if replace_calendar_address(membership, replacing):
+            messages.success(
+                request,
+                _("Your new calendar address is below. The old one no longer works.")
+                if replacing
+                else _("Your calendar address is below."),
+            )
         return redirect("my_calendar", slug=slug)
     token = membership.calendar_token
     links = subscribe_links(request, reverse("member_feed", args=[token])) if token else {}

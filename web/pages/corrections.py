@@ -15,11 +15,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from actions import corrections
 from scoring.sheets import match_sheet
-from tournaments import access, corrections
+from tournaments import access
+from tournaments.errors import Rejection
 from tournaments.messages import localize
 from tournaments.models import Deal, Match
-from tournaments.records import Rejection
 from web.pages import tables
 from web.pages.entry import RANKS, SUIT_MARKS
 from web.pages.forms import CorrectionForm

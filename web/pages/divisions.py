@@ -14,14 +14,15 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+import actions.seasons
 from scoring import division_rules
 from scoring import divisions as ranked
 from tournaments import divisions
+from tournaments.errors import Rejection
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import Move, MovesBy, Player, Season
 from tournaments.names import reading_order
-from tournaments.records import Rejection
 from tournaments.textfile import whole_number
 from web.pages.getters import administered_season
 
@@ -167,7 +168,7 @@ def season_close(request: HttpRequest, pk: int) -> HttpResponse:
             for line in lines
         }
         try:
-            closed = ranked.close(season, next_name, choices)
+            closed = actions.seasons.close_season(season, next_name, choices)
         except Rejection as refused:
             problems = [localize(e) for e in refused.errors]
             lines = [replace(line, going=choices[str(line.player.pk)]) for line in lines]

@@ -17,14 +17,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 import engine
-from scoring import paper, pdf
-from scoring.queries import readable_match
-from tournaments import access
-from tournaments.draw import NoDraw
-from tournaments.games import LEAGUE_GAMES
-from tournaments.messages import localize
-from tournaments.models import ClubNight, Membership, Player
-from tournaments.nights import (
+from actions.nights import (
     AlreadySeated,
     Guest,
     PlannedTable,
@@ -32,7 +25,14 @@ from tournaments.nights import (
     seat_night,
     take_attendance,
 )
-from tournaments.records import Rejection
+from scoring import paper, pdf
+from scoring.queries import readable_match
+from tournaments import access
+from tournaments.draw import NoDraw
+from tournaments.errors import Rejection
+from tournaments.games import LEAGUE_GAMES
+from tournaments.messages import localize
+from tournaments.models import ClubNight, Membership, Player
 from tournaments.textfile import whole_number
 from web.downloads import download
 from web.pages.getters import administered_night

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import uuid
 from pathlib import Path
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,8 +18,11 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+import actions.deals
+from actions import confirmation
+from actions.deals import Entry, Outcome
 from scoring.sheets import match_sheet
-from tournaments import access, actions, confirmation, table_links
+from tournaments import access, errors, table_links
 from tournaments.access import visible
 from tournaments.messages import localize
 from tournaments.models import Deal, Match
@@ -57,21 +59,6 @@ def _entry_match(request: HttpRequest, pk: int) -> tuple[Match | None, bool]:
     raise PermissionDenied(NOT_THIS_TABLE)
 
 
-def _same_as_previous(match: Match, record: dict[str, Any]) -> Deal | None:
-    """The match's last active deal when ``record`` says exactly what it says, and the
-    engine would store it (a refused record shows its problems instead)."""
-    last = match.deals.filter(deleted_at__isnull=True).order_by("-number").first()
-    if last is None or not record or "game" in record:
-        return None
-    if any(last.record.get(k) != v for k, v in record.items()):
-        return None
-    try:
-        actions.check_next_deal(match, record)
-    except actions.Rejection:
-        return None
-    return last
-
-
 def _scores_line(deal: Deal) -> str:
     """The deal's scores in seat order, as the table sits."""
     scores = deal.scores.select_related("player").order_by("player__seats__position")
@@ -83,71 +70,82 @@ def _scores_line(deal: Deal) -> str:
 
 @require_http_methods(["GET", "POST"])
 def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
-    """Table-side entry of the match's next deal, checked by the engine.
+    """Table-side entry of the match's next deal: the form, then what the entry came to
+    (``actions.deals.enter_deal``) as a page, or as JSON for the page's offline queue
+    (``Accept: application/json``).
 
-    Exactly once: the form carries a key made when it is shown (the page's script
-    makes a new one for every entry it sends), stored with the deal; a resent form
-    answers the deal it stored.  The page is never kept by the browser
-    (``no-store``), so Back shows a fresh form.  A deal identical to the previous
-    one is stored only once the scorer confirms it; a deal number taken meanwhile
-    shows the stored deal beside the typed one, with the choice of keeping either.
-    With ``Accept: application/json`` (the page's offline queue) the answer is JSON.
+    The form carries a key made when it is shown (the page's script makes a new one for
+    every entry it sends), so a resent form answers the deal it stored.  The page is
+    never kept by the browser (``no-store``): Back shows a fresh form.  A deal the same
+    as the previous one waits for "save again"; a number taken meanwhile shows the
+    stored deal beside the typed one, with the choice of keeping either.
     """
     try:
-        found, by_link = _entry_match(request, pk)
+        match, by_link = _entry_match(request, pk)
     except tables.LinkWithdrawn as gone:
         return gone.answer
-    if found is None:
+    if match is None:
         return redirect_to_login(request.get_full_path())
-    match = found
-    wants_json = "application/json" in request.headers.get("Accept", "")
-    next_number = match.deals.count() + 1
-    stale: Deal | None = None
-    stale_is_mine = False
-    """The deal stored meanwhile is the very record typed (then "That is my deal" is true)."""
-    same_as: Deal | None = None
     if (first := tables.who_scores_first(request, match.table, by_link)) is not None:
         return first
-    if request.method == "POST" and by_link and (busy := tables.too_fast(request, match.table)):
+    if request.method == "GET":
+        initial = {"number": match.deals.count() + 1, "key": uuid.uuid4().hex}
+        return _form_page(request, match, DealEntryForm(match=match, initial=initial), by_link)
+    if by_link and (busy := tables.too_fast(request, match.table)):
         return busy
-    if request.method == "POST":
-        form = DealEntryForm(request.POST, request.FILES, match=match)
-        if form.is_valid():
-            record = form.record()
-            if form.is_valid():
-                key = form.cleaned_data.get("key") or None
-                # A resend of a stored entry (its key known) answers the stored deal; only a
-                # new entry is asked whether it is the same as the previous deal.
-                if not form.cleaned_data.get("confirm_same") and not actions.is_resent(match, key):
-                    same_as = _same_as_previous(match, record)
-                if same_as is None:
-                    try:
-                        user, holder = tables.acting(request, by_link)
-                        deal = actions.enter_deal(
-                            match,
-                            record,
-                            user=user,
-                            number=form.cleaned_data.get("number"),
-                            key=key,
-                            at_table=by_link,
-                            holder=holder,
-                        )
-                    except actions.Rejection as rejection:
-                        taken = rejection.existing is not None and any(
-                            e["code"] == "deal_exists" for e in rejection.errors
-                        )
-                        if taken and rejection.existing is not None:
-                            stale = rejection.existing
-                            stale_is_mine = stale.request_hash == actions.request_hash(record)
-                            form.offer_number(next_number)
-                        else:
-                            form.attach_engine_errors(rejection.errors)
-                    else:
-                        return _saved(request, match, deal, wants_json, by_link)
-        if wants_json:
-            return _refused_json(form, stale, same_as)
-    else:
-        form = DealEntryForm(match=match, initial={"number": next_number, "key": uuid.uuid4().hex})
+    form = DealEntryForm(request.POST, request.FILES, match=match)
+    entry = _entered(request, match, form, by_link)
+    if entry is not None and entry.deal is not None and entry.outcome in STORED:
+        return _saved(request, match, entry.deal, by_link)
+    if entry is not None and entry.outcome == Outcome.NUMBER_TAKEN:
+        form.offer_number(match.deals.count() + 1)
+    elif entry is not None and entry.rejection is not None and entry.outcome == Outcome.REFUSED:
+        form.attach_engine_errors(entry.rejection.errors)
+    if _wants_json(request):
+        return _refused_json(form, entry)
+    return _form_page(request, match, form, by_link, entry)
+
+
+STORED = (Outcome.STORED, Outcome.REPLAYED)
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _entered(
+    request: HttpRequest, match: Match, form: DealEntryForm, by_link: bool
+) -> Entry | None:
+    """The form's deal entered as the person at the table sent it; ``None`` when the form
+    itself is wrong (its errors are on the form)."""
+    if not form.is_valid():
+        return None
+    record = form.record()
+    if not form.is_valid():
+        return None
+    user, holder = tables.acting(request, by_link)
+    return actions.deals.enter_deal(
+        match,
+        record,
+        user=user,
+        number=form.cleaned_data.get("number"),
+        key=form.cleaned_data.get("key") or None,
+        at_table=by_link,
+        holder=holder,
+        ask_if_same=not form.cleaned_data.get("confirm_same"),
+    )
+
+
+def _form_page(
+    request: HttpRequest,
+    match: Match,
+    form: DealEntryForm,
+    by_link: bool,
+    entry: Entry | None = None,
+) -> HttpResponse:
+    """The entry form (again, with what stopped the entry)."""
+    stale = entry.deal if entry is not None and entry.outcome == Outcome.NUMBER_TAKEN else None
+    same_as = entry.deal if entry is not None and entry.outcome == Outcome.SAME_AS else None
     response = render(
         request,
         "pages/deal_entry.html",
@@ -155,9 +153,9 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
             "match": match,
             "form": form,
             "sheet": match_sheet(match),
-            "next_number": next_number,
+            "next_number": match.deals.count() + 1,
             "stale": stale,
-            "stale_is_mine": stale_is_mine,
+            "stale_is_mine": stale is not None and entry is not None and entry.mine,
             "stale_scores": _scores_line(stale) if stale else "",
             "same_as": same_as,
             "suit_marks": SUIT_MARKS,
@@ -170,9 +168,7 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-def _saved(
-    request: HttpRequest, match: Match, deal: Deal, wants_json: bool, by_link: bool
-) -> HttpResponse:
+def _saved(request: HttpRequest, match: Match, deal: Deal, by_link: bool) -> HttpResponse:
     """After a save: the next deal's form with the saved deal's scores on top (the match
     page once the match is over)."""
     line = _("Deal %(n)s saved: %(scores)s") % {"n": deal.number, "scores": _scores_line(deal)}
@@ -187,7 +183,7 @@ def _saved(
         after = reverse("deal_entry", kwargs={"pk": match.pk})
     if "X-Clubscore-Queue" not in request.headers:  # a queued deal arrives in the background
         messages.success(request, line)
-    if wants_json:
+    if _wants_json(request):
         return JsonResponse(
             {
                 "status": "stored",
@@ -200,33 +196,36 @@ def _saved(
     return redirect(after)
 
 
-def _refused_json(form: DealEntryForm, stale: Deal | None, same_as: Deal | None) -> JsonResponse:
+def _refused_json(form: DealEntryForm, entry: Entry | None) -> JsonResponse:
     """Why a queued entry was not stored, for the page to show it for correction."""
     problems = [  # each problem with its field, as the page's summary says it
         f"{p['label']}: {p['message']}" if p["label"] else p["message"]
         for p in form.error_summary()
     ]
-    if stale is not None:
+    outcome = entry.outcome if entry is not None else Outcome.REFUSED
+    if outcome == Outcome.NUMBER_TAKEN and entry is not None and entry.deal is not None:
         problems.append(
             _("Deal %(n)s was saved meanwhile: %(scores)s")
-            % {"n": stale.number, "scores": _scores_line(stale)}
+            % {"n": entry.deal.number, "scores": _scores_line(entry.deal)}
         )
-    if same_as is not None:
-        problems.append(_("Same as deal %(n)s: save again?") % {"n": same_as.number})
-    status = "same" if same_as is not None else "stale" if stale is not None else "refused"
-    return JsonResponse({"status": status, "errors": problems}, status=409 if stale else 422)
+    if outcome == Outcome.SAME_AS and entry is not None and entry.deal is not None:
+        problems.append(_("Same as deal %(n)s: save again?") % {"n": entry.deal.number})
+    status = {Outcome.SAME_AS: "same", Outcome.NUMBER_TAKEN: "stale"}.get(outcome, "refused")
+    return JsonResponse(
+        {"status": status, "errors": problems}, status=409 if status == "stale" else 422
+    )
 
 
 @login_required
 @require_http_methods(["POST"])
 def confirm_deal(request: HttpRequest, pk: int) -> HttpResponse:
-    """The match page's confirm button for a pending deal (``tournaments.confirmation``)."""
+    """The match page's confirm button for a pending deal (``actions.confirmation``)."""
     deal = get_object_or_404(visible(Deal.objects.select_related("match"), request.user), pk=pk)
     try:
-        actions.confirm_deal(
+        actions.deals.confirm_deal(
             deal, access.signed_in(request.user), holder=table_links.holder(request.session)
         )
-    except actions.Rejection as rejection:
+    except errors.Rejection as rejection:
         if rejection.errors[0]["code"] in confirmation.FORBIDDEN:
             raise PermissionDenied(localize(rejection.errors[0])) from None
         messages.error(request, "; ".join(localize(e) for e in rejection.errors))

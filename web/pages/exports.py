@@ -11,9 +11,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
+from actions.exports import ask_export
 from scoring import jobs
 from scoring.models import Export
-from scoring.tasks import ask_export
 from web.pages.getters import administered, administered_club, visible
 from web.refusals import FILES_FOR_ADMINS
 

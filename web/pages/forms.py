@@ -1,7 +1,7 @@
 """The deal entry form of the table-side page: generic over the games' web modules.
 
 The form only turns what the scorer typed into a deal record; the engine (via
-``actions.enter_deal``) judges it, and its errors are put back next to the
+``actions.deals.enter_deal``) judges it, and its errors are put back next to the
 fields they concern (``attach_engine_errors``).  What was typed is never lost:
 the form is shown again with the scorer's input.  Which fields a game has, how
 they become a record and where an engine error belongs is the game's
@@ -18,8 +18,8 @@ from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
+import actions.deals
 import engine
-from tournaments import actions
 from tournaments.games import league_game
 from tournaments.games.base import Section
 from tournaments.messages import localize
@@ -39,7 +39,7 @@ class DealEntryForm(forms.Form):
     full_record_file = forms.FileField(label=_("…or upload it as a .json file"), required=False)
     number = forms.IntegerField(widget=forms.HiddenInput, required=False)
     key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=255)
-    """The entry's own key (``actions.enter_deal``): a resent form stores nothing new."""
+    """The entry's own key (``actions.deals.enter_deal``): a resent form stores nothing new."""
     confirm_same = forms.BooleanField(widget=forms.HiddenInput, required=False)
     """The scorer confirmed a deal identical to the previous one."""
 
@@ -55,7 +55,7 @@ class DealEntryForm(forms.Form):
         self.next_deal: dict[str, Any] = {}
         if engine.GAMES[match.game].deals_follow_the_match:
             # Who plays the deal, who deals it: the action layer's reading of the match.
-            self.next_deal = actions.next_deal(match, before)
+            self.next_deal = actions.deals.next_deal(match, before)
             seated = self.next_deal.get("players") or [p.handle for p in self.players]
             self.players = [p for p in self.players if p.handle in seated]
         self.handles = [p.handle for p in self.players]

@@ -14,6 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
+from actions import confirmation, nights
 from dbtools import probes
 from scoring import finals, leaderboard
 from scoring import night as night_standings
@@ -22,7 +23,7 @@ from scoring.players import season_numbers
 from scoring.queries import matches_with_standings, readable_match
 from scoring.ratings import rating_charts, ratings_of, scope_for
 from scoring.sheets import NO_CHART, match_sheet, player_charts
-from tournaments import access, confirmation, history, nights, progress, ranking, table_links
+from tournaments import access, history, progress, ranking, table_links
 from tournaments import divisions as division_rules
 from tournaments.access import visible
 from tournaments.games import LEAGUE_GAMES, label
@@ -249,7 +250,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _confirmable(request: HttpRequest, match: Match) -> set[int]:
-    """The pending deals the reader may confirm (``tournaments.confirmation``)."""
+    """The pending deals the reader may confirm (``actions.confirmation``)."""
     if not request.user.is_authenticated:
         return set()
     who = confirmation.Confirmer(user=request.user, holder=table_links.holder(request.session))

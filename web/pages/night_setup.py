@@ -1,6 +1,6 @@
 """A club night's own settings after it was made (a league administrator of its club):
 its date, times and place (moved, its calendar entries follow), and calling it off or
-bringing it back (``tournaments.nights``)."""
+bringing it back (``actions.nights``)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import nights
+from actions import nights
+from tournaments.errors import Rejection
 from tournaments.messages import localize
 from tournaments.names import night_label
-from tournaments.records import Rejection
 from web.pages.getters import administered_night
 from web.pages.setup_forms import ClubNightForm
 

@@ -4,8 +4,8 @@ pending deal; and a player setting their own PIN.  A player with no PIN yet type
 first PIN of their night's slip instead, then may choose their own PIN on the spot; the
 league administrator prints the slips (issue 56, 3).
 
-``tournaments.pins`` checks a PIN and counts wrong ones (a PIN is not a password);
-``tournaments.pin_slips`` makes the slips; ``tournaments.confirmation`` says who may
+``actions.pins`` checks a PIN and counts wrong ones (a PIN is not a password);
+``tournaments.pin_slips`` makes the slips; ``actions.confirmation`` says who may
 confirm what; ``tournaments.table_links`` keeps who scores on a phone.
 
 Choosing a PIN after a slip is offered to the player who just typed it, on that phone
@@ -31,12 +31,14 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 import engine
+from actions import confirmation, pins
 from scoring.sheets import match_sheet
-from tournaments import confirmation, history, pin_slips, pins, table_links
+from tournaments import history, pin_slips, table_links
+from tournaments.errors import Rejection
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import Deal, Player, Table
-from tournaments.records import Rejection, match_envelope
+from tournaments.records import match_envelope
 from web.pages.getters import administered_night
 from web.pages.tables import link_holder, usable_table
 
@@ -158,7 +160,7 @@ def table_who(request: HttpRequest, pk: int) -> HttpResponse:
 def confirm_with_pin(request: HttpRequest, pk: int) -> HttpResponse:
     """A seated player confirms a pending deal on the scorer's phone: their name, their
     PIN (or slip).  Open to whoever may enter the table's deals (the phone at the table);
-    the names offered are those ``tournaments.confirmation`` lets confirm on this phone.
+    the names offered are those ``actions.confirmation`` lets confirm on this phone.
     The page shows the deal as the match's sheet has it (its seats' scores and the game's
     own words on it); ``next`` (a page of the site: the rounds page) is where it ends."""
     found = Deal.objects.select_related("match__table__club_night__season__club").filter(pk=pk)

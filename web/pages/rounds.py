@@ -18,24 +18,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 import engine
+from actions import confirmation, rounds
 from scoring import draw_figures, finals
 from scoring import night as night_data
-from tournaments import (
-    access,
-    confirmation,
-    divisions,
-    draw_plan,
-    progress,
-    rounds,
-    seatings,
-    table_links,
-)
+from tournaments import access, divisions, draw_plan, progress, seatings, table_links
+from tournaments.errors import Rejection
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import ClubNight, Match, Player, Round
 from tournaments.models.nights import TABLE_SIZES
 from tournaments.names import reading_order
-from tournaments.records import Rejection
 from tournaments.round_draw import Seating
 from tournaments.textfile import whole_number
 from web import room_display
@@ -87,25 +79,29 @@ def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
     form = _form(request, night)
     if request.method == "POST" and action in ("propose", "confirm"):
         try:
-            if action == "confirm":
-                changed = _changed(request, night, form)
-                try:  # a final nobody at its table qualified for: asked first
-                    finals.vet(
-                        _seeding(night, changed, form),
-                        request.POST.get("confirm_unqualified") == "1",
-                    )
-                except Rejection:
-                    asked = _(
-                        "Tick “Draw the final anyway” to seat this final: nobody at a "
-                        "final table has reached the qualifying minimum yet."
-                    )
-                    return _proposal(request, night, changed, form, [asked])
-                made = rounds.seat(night, changed, access.signed_in(request.user))
-                messages.success(request, _("Round %(n)s is seated.") % {"n": made.number})
-                return redirect("night_rounds", pk=night.pk)
-            draw = _draw(form)
-            proposal = rounds.propose(night, order=finals.draw_order(night, draw["game"]), **draw)
-            return _proposal(request, night, proposal, form)
+            if action == "propose":
+                return _proposal(
+                    request, night, rounds.check_next_round(night, **_draw(form)), form
+                )
+            changed = _changed(request, night, form)
+            try:
+                made = rounds.seat_round(
+                    night,
+                    changed,
+                    access.signed_in(request.user),
+                    mixed=form["mixed"],
+                    confirm_unqualified=request.POST.get("confirm_unqualified") == "1",
+                ).round
+            except Rejection as refused:
+                if not any(e["code"] == "unqualified_final" for e in refused.errors):
+                    raise
+                asked = _(
+                    "Tick “Draw the final anyway” to seat this final: nobody at a "
+                    "final table has reached the qualifying minimum yet."
+                )
+                return _proposal(request, night, changed, form, [asked])
+            messages.success(request, _("Round %(n)s is seated.") % {"n": made.number})
+            return redirect("night_rounds", pk=night.pk)
         except Rejection as refused:
             problems = [localize(e) for e in refused.errors]
     current = rounds.current(night)
@@ -137,7 +133,7 @@ def _bounds() -> dict[str, int]:
 
 def _waiting(request: HttpRequest, current: Round | None) -> list[tuple[Any, bool]]:
     """The current round's deals that wait for confirmation, each with whether the reader
-    may confirm it with their account (``tournaments.confirmation``)."""
+    may confirm it with their account (``actions.confirmation``)."""
     if current is None:
         return []
     pending = rounds.waiting(current)

@@ -13,14 +13,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from actions import invitations, roster, seasons
+from actions import members as club_members
+from actions.merge import merge
 from scoring import jobs
-from tournaments import access, invitations, roster, seasons
-from tournaments import members as club_members
-from tournaments.merge import merge
+from tournaments import access
+from tournaments.errors import Rejection
 from tournaments.messages import localize
 from tournaments.models import ClubNight, Membership, Player, Season
 from tournaments.names import night_label, reading_order
-from tournaments.records import Rejection
 from tournaments.textfile import whole_number
 from web.pages.getters import administered, administered_club
 from web.pages.setup_forms import (
@@ -87,7 +88,7 @@ def _where(path: str) -> str:
 @login_required
 @require_POST
 def players_from_list(request: HttpRequest, slug: str) -> HttpResponse:
-    """Add the players of an uploaded CSV list (``tournaments.roster``): all or none."""
+    """Add the players of an uploaded CSV list (``actions.roster``): all or none."""
     club = administered_club(request, slug)
     upload = request.FILES.get("list")
     if upload is None:

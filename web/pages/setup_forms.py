@@ -11,14 +11,14 @@ from django.contrib.auth import get_user_model
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import members as club_members
-from tournaments import nights, pins, renames, seasons
+from actions import members as club_members
+from actions import nights, pins, renames, seasons
+from tournaments.errors import Rejection
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Membership, Player, Season
 from tournaments.models.nights import ROUNDS_OUT, TABLE_SIZE_OUT
 from tournaments.names import look_alike, reading_order, unique_handle, unspaced
-from tournaments.records import Rejection
 
 
 def _account(username: str) -> Any:

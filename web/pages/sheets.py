@@ -2,26 +2,17 @@
 upload, the preview with the administrator's answers for unknown names, and the
 confirmation that writes everything in one transaction.
 
-The uploaded file is kept (``SheetUpload``) between the preview and the
-confirmation, so that no web process holds it; the preview is checked again from
-it once per set of answers (the checked preview is kept: a view does not read the file
-again), and once more under the club's lock when it is confirmed.  A file
-no score sheet can be (``cells.guard``: too large, a zip bomb, too many texts, a row
-beyond the last) is refused at the upload, in under a second, and never kept.  An
-imported file's bytes are let go (its name and date stay as a record of it), and a
-file never imported is deleted after ``write.KEEP_UPLOADS_DAYS``.
+The kept file's states (kept, answered, checked, imported) are ``actions.uploads``;
+this page translates requests into them and their outcomes into pages.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import json
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -29,18 +20,15 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from actions import uploads
 from tournaments import access
+from tournaments.errors import Rejection
 from tournaments.games import LEAGUE_GAMES, league_game
 from tournaments.messages import localize
 from tournaments.models import Player, SheetUpload
 from tournaments.names import reading_order
-from tournaments.records import Rejection
-from tournaments.sheets import cells, check, template, write
-from tournaments.sheets.preview import Preview
+from tournaments.sheets import cells, template
 from web.pages.getters import administered_club
-
-SHOWN = 200
-"""Mistakes and matches a preview lists (the rest are counted)."""
 
 
 @require_safe
@@ -69,25 +57,14 @@ def sheet_import(request: HttpRequest, slug: str) -> HttpResponse:
         if upload.size is not None and upload.size > cells.MAX_BYTES:
             messages.error(request, _("The file is larger than 20 MB: split it by season."))
             return _import_page(request, club, 413)
-        data = upload.read()
-        try:  # what no score sheet can be is refused at once, and never kept
-            cells.guard(data)
+        try:
+            kept = uploads.keep(
+                club, access.signed_in(request.user), upload.name or "", upload.read()
+            )
         except Rejection as refused:
             for problem in refused.errors:
                 messages.error(request, localize(problem))
             return _import_page(request, club, 400)
-        write.forget_old_uploads(club)
-        # A corrected file uploaded again keeps the answers given for the last one.
-        before = (
-            club.sheet_uploads.filter(imported_at__isnull=True).order_by("-uploaded_at").first()
-        )
-        kept = SheetUpload.objects.create(
-            club=club,
-            name=(upload.name or "sheet")[:255],
-            data=data,
-            uploaded_by=access.signed_in(request.user),
-            answers=before.answers if before is not None else {},
-        )
         return redirect("sheet_preview", slug=club.slug, pk=kept.pk)
     return _import_page(request, club, 200)
 
@@ -149,83 +126,24 @@ def sheet_preview(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         )
         return redirect("club_setup", slug=club.slug)
     answers = _answers(request) if request.method == "POST" else dict(kept.answers or {})
-    if request.method == "POST" and answers != kept.answers:
-        SheetUpload.objects.filter(pk=kept.pk).update(answers=answers)
+    if request.method == "POST":
+        uploads.answer(kept, answers)
     if request.method == "POST" and "import" in request.POST:
         try:
-            done = write.import_sheet(
-                club, bytes(kept.data), answers, user=access.signed_in(request.user)
-            )
+            done = uploads.import_kept(club, kept, answers, access.signed_in(request.user))
         except Rejection:
             messages.error(request, _("Nothing was imported: the sheet has mistakes (below)."))
         else:
-            kept.imported_at = timezone.now()
-            kept.data = b""  # imported: the deals are the record now, the file is let go
-            kept.preview = None
-            kept.save(update_fields=["imported_at", "data", "preview"])
-            counts = done.preview.counts()
+            counts = done.preview.counts() if done is not None else {"deals": 0}
             if counts["deals"]:
                 messages.success(request, _imported(counts))
             else:
                 messages.info(request, _("Nothing new: every row of the file was imported before."))
             return redirect("club_setup", slug=club.slug)
-    view = _checked(club, kept, answers)
+    view = uploads.preview(club, kept, answers)
     for message in view.get("refused", []):
         messages.error(request, message)
     return render(request, "pages/setup/import_preview.html", _context(club, kept, view, answers))
-
-
-def _checked(club: Any, kept: SheetUpload, answers: dict[str, str]) -> dict[str, Any]:
-    """What the preview page shows of the kept file with these answers (:func:`_view`):
-    the one checked last when it was for the same answers and language, so that a view
-    does not read the file again; else checked now and kept.  The import checks the
-    file again under the club's lock, whatever the preview said."""
-    key = hashlib.sha256(json.dumps([answers, get_language()], sort_keys=True).encode()).hexdigest()
-    if kept.preview_for == key and kept.preview:
-        view: dict[str, Any] = json.loads(bytes(kept.preview))
-        return view
-    try:
-        view = _view(check.check(club, bytes(kept.data), answers))
-    except Rejection as rejection:
-        view = {"refused": [localize(problem) for problem in rejection.errors]}
-    text = json.dumps(view, cls=DjangoJSONEncoder)
-    SheetUpload.objects.filter(pk=kept.pk).update(preview=text.encode(), preview_for=key)
-    checked: dict[str, Any] = json.loads(text)  # the same whether kept or just checked
-    return checked
-
-
-def _view(preview: Preview) -> dict[str, Any]:
-    """The preview as the page shows it, in JSON: counts, the first mistakes and matches,
-    the unknown names with the handles suggested, the new players and seasons."""
-    matches = preview.to_add
-    return {
-        "counts": preview.counts(),
-        "errors": preview.errors[:SHOWN],
-        "more_errors": max(0, len(preview.errors) - SHOWN),
-        "unknown": {name: rows for name, rows in preview.unknown.items()},
-        "suggested": {
-            name: [p.handle for p in found] for name, found in preview.suggestions.items()
-        },
-        "new_players": list(preview.new_players),
-        "matches": [
-            {
-                "label": str(league_game(m.game).label),
-                "names": ", ".join(m.names),
-                "date": m.date.isoformat(),
-                "deals": len(m.deals),
-                "row": m.row,
-                "season": m.season,
-                "table": m.table,
-                "finished": m.finished,
-            }
-            for m in matches[:SHOWN]
-        ],
-        "more_matches": max(0, len(matches) - SHOWN),
-        "new_seasons": [
-            {"name": s.name, "starts_on": s.starts_on, "ends_on": s.ends_on}
-            for s in preview.new_seasons.values()
-        ],
-    }
 
 
 def _context(

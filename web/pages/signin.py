@@ -50,7 +50,7 @@ def locked_out(request: HttpRequest, original: Any = None, credentials: Any = No
     if request.path.startswith("/api/"):
         error = {"code": "too_many_attempts", "path": "", "message": message}
         return JsonResponse({"errors": [error]}, status=429)
-    if request.path.endswith("/pin/"):  # a PIN at the table (tournaments.pins)
+    if request.path.endswith("/pin/"):  # a PIN at the table (actions.pins)
         context = {"title": _("Too many wrong PINs"), "explanation": message, "status": 429}
         return render(request, "error.html", context, status=429)
     # Unbound: a bound form would check the password again (and count another failure).

@@ -24,11 +24,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from rest_framework.throttling import SimpleRateThrottle
 
+from actions import nights
 from scoring.sheets import match_sheet
-from tournaments import access, nights, progress, table_links
+from tournaments import access, progress, table_links
+from tournaments.errors import Rejection, error
 from tournaments.messages import localize
 from tournaments.models import LinkScorer, Match, Player, Seat, Table
-from tournaments.records import Rejection, error
 from tournaments.textfile import whole_number
 from web.pages.getters import administered_table
 from web.refusals import LINKS_ADMINS_ONLY, SCORERS_ADMINS_ONLY

@@ -11,7 +11,6 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -20,10 +19,13 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
+from actions import webhooks as webhook_actions
 from reach import outbound, webhooks
 from reach.events import TYPES
 from reach.models import Endpoint
 from reach.tasks import send_test_event
+from tournaments.errors import Rejection
+from tournaments.messages import localize
 from tournaments.models import Club
 from tournaments.textfile import whole_number
 from web.pages.getters import administered_club
@@ -131,24 +133,19 @@ def _at(club: Club, endpoint: Endpoint) -> str:
 
 
 def _add(request: HttpRequest, club: Club, form: EndpointForm) -> Endpoint | None:
-    """The new endpoint, or ``None`` (and a form error) when the club has its most."""
-    with transaction.atomic():
-        Club.objects.select_for_update().filter(pk=club.pk).first()  # one adder at a time
-        if club.webhook_endpoints.count() >= webhooks.MAX_ENDPOINTS:
-            form.add_error(
-                None,
-                _("A club has at most %(most)s endpoints; delete one first.")
-                % {"most": webhooks.MAX_ENDPOINTS},
-            )
-            return None
-        return Endpoint.objects.create(
-            club=club,
-            url=form.cleaned_data["url"],
-            description=form.cleaned_data["description"],
-            events=[t for t in TYPES if t in form.cleaned_data["events"]],
-            secret=webhooks.new_secret(),
-            created_by=request.user if request.user.is_authenticated else None,
+    """The new endpoint, or ``None`` (and the refusal on the form)."""
+    try:
+        return webhook_actions.add_endpoint(
+            club,
+            request.user,
+            form.cleaned_data["url"],
+            form.cleaned_data["description"],
+            form.cleaned_data["events"],
         )
+    except Rejection as refused:
+        for problem in refused.errors:
+            form.add_error(None, localize(problem))
+        return None
 
 
 def _act(request: HttpRequest, club: Club, action: str) -> HttpResponse:
@@ -160,15 +157,13 @@ def _act(request: HttpRequest, club: Club, action: str) -> HttpResponse:
         messages.error(request, _("That endpoint is not one of this club's (deleted meanwhile?)."))
         return redirect(here)
     if action == "rotate":
-        endpoint.secret = webhooks.new_secret()
-        endpoint.save(update_fields=["secret"])
+        webhook_actions.rotate_secret(endpoint)
         messages.success(
             request,
             _("New secret made: the old one no longer signs. Put the new one in your receiver."),
         )
     elif action in ("disable", "enable"):
-        endpoint.active = action == "enable"
-        endpoint.save(update_fields=["active"])
+        webhook_actions.turn(endpoint, action == "enable")
         messages.success(
             request,
             _("Endpoint turned on.")
@@ -176,7 +171,7 @@ def _act(request: HttpRequest, club: Club, action: str) -> HttpResponse:
             else _("Endpoint turned off: it gets nothing."),
         )
     elif action == "delete":
-        endpoint.delete()
+        webhook_actions.delete_endpoint(endpoint)
         messages.success(request, _("Endpoint deleted, with its deliveries."))
         return redirect(here)
     elif action == "ping":
@@ -190,8 +185,7 @@ def _act(request: HttpRequest, club: Club, action: str) -> HttpResponse:
     elif action == "events":
         form = EventsForm(request.POST, prefix=f"e{endpoint.pk}")
         if form.is_valid():
-            endpoint.events = [t for t in TYPES if t in form.cleaned_data["events"]]
-            endpoint.save(update_fields=["events"])
+            webhook_actions.set_events(endpoint, form.cleaned_data["events"])
             messages.success(request, _("Events saved."))
         else:
             for errors in form.errors.values():

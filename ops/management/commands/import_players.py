@@ -1,5 +1,5 @@
 """``python manage.py import_players FILE --club SLUG [--dry-run]``: a club's players from
-a CSV list of names (``tournaments.roster``), all or none; names the club has are skipped."""
+a CSV list of names (``actions.roster``), all or none; names the club has are skipped."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments import roster
+from actions import roster
+from tournaments.errors import Rejection
 from tournaments.models import Club
-from tournaments.records import Rejection
 
 
 class Command(BaseCommand):

@@ -8,9 +8,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from actions import imports
+from tournaments.errors import Rejection
 from tournaments.models import Club
-from tournaments.records import Rejection
-from tournaments.sheets import check, write
+from tournaments.sheets import check
 
 
 class Command(BaseCommand):
@@ -77,9 +78,9 @@ class Command(BaseCommand):
             if dry_run:
                 preview = check.check(club, data, answers)
                 if not preview.valid:
-                    raise write.SheetRejected(preview)
+                    raise imports.SheetRejected(preview)
             else:
-                preview = write.import_sheet(club, data, answers).preview
+                preview = imports.import_sheet(club, data, answers).preview
         except Rejection as rejection:
             self.stderr.write(f"{path}: refused, nothing written:")
             for e in rejection.errors:

@@ -8,8 +8,8 @@ import datetime as dt
 
 import pytest
 
+from actions import rounds
 from tests.web.browser.test_club_from_nothing import shot
-from tournaments import rounds
 from tournaments.models import Club, ClubNight, Membership, Player, Season
 from tournaments.round_draw import Seating
 

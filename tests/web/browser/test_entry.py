@@ -8,8 +8,8 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+import actions.deals
 from tests.web.browser.conftest import back_online, kept_offline, pad_cards, pad_taps, sign_in
-from tournaments import actions
 from tournaments.models import Deal, Match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -218,13 +218,13 @@ def test_a_stale_page_offers_the_stored_deal_or_saving_as_the_next(
             "adjutants": ["emi"],
             "point_cards": {"aki": 5, "ben": 14, "chika": 6, "dai": 4, "emi": 9, "fumi": 2},
         }
-        actions.enter_deal(rettler, other, key="other-phone")
+        actions.deals.enter_deal(rettler, other, key="other-phone").stored()
     enter_rettler(phone)
     phone.click("#save")
-    if choice == "mine":  # the stored deal is the very one typed: the page says so
-        phone.wait_for_selector("#same-as")
-        assert "Same as deal 4" in phone.inner_text("#same-as")
-        phone.click("#same-discard")
+    if choice == "mine":  # the deal stored meanwhile is the very one typed: the page says so
+        phone.wait_for_selector("#stale")
+        assert "Deal 4 was saved meanwhile" in phone.inner_text("#stale")
+        phone.click("#stale-mine")  # "That is my deal": nothing more is stored
         phone.wait_for_selector("#deal-entry[data-ready]")
         assert phone.inner_text("#deal-number") == "5"
         assert Deal.objects.filter(match=rettler).count() == 4

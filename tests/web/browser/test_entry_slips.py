@@ -10,9 +10,11 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+import actions.deals
+import actions.matches
 from tests.web.browser.conftest import pad_taps
 from tests.web.browser.test_club_from_nothing import shot
-from tournaments import actions, table_links
+from tournaments import table_links
 from tournaments.models import Club, ClubNight, Player, Season, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,7 +33,7 @@ def tables(transactional_db):
     made = {}
     for i, game in enumerate(("comp13", "napoleon"), start=1):
         table = Table.objects.create(club_night=night, name=f"Table {i}")
-        made[game] = actions.create_match(table, game, players)
+        made[game] = actions.matches.create_match(table, game, players)
     return made
 
 

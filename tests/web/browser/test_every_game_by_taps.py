@@ -8,8 +8,10 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+import actions.deals
+import actions.matches
 from tests.web.browser.conftest import tap_deal
-from tournaments import actions, table_links
+from tournaments import table_links
 from tournaments.games import LEAGUE_GAMES
 from tournaments.games.base import demo_deals
 from tournaments.models import Club, ClubNight, Player, Season, Table
@@ -34,7 +36,7 @@ def test_a_deal_of_every_game_is_entered_by_taps(browser, live_server, game):
     table = Table.objects.create(club_night=night, name="Table 1")
     seated = HANDLES[: league.rules.best_players]
     players = [Player.objects.create(club=club, handle=h, display_name=h.title()) for h in seated]
-    match = actions.create_match(table, game, players)
+    match = actions.matches.create_match(table, game, players)
     record = demo_deals(league, 7, seated, most=1, first_in_full=False)[0]
     fields = league.initial(record, seated)
 

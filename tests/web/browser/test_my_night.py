@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+import actions.deals
+from actions import rounds
 from tests.web.browser.test_club_from_nothing import shot
-from tournaments import actions, rounds, table_links
+from tournaments import table_links
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
 from tournaments.models import Club, ClubNight, Match, Player, Season
@@ -25,9 +27,9 @@ def test_a_player_follows_their_night_from_the_tables_code(browser, live_server,
         for h, n in (("aya", "Aya"), ("bo", "Bo"), ("cai", "Cai"), ("dina", "Dina"))
         + (("eli", "Eli"), ("fay", "Fay"), ("gus", "Gus"), ("hiro", "Hiro"))
     ]
-    made = rounds.next_round(
+    made = rounds.draw_next_round(
         night, game="napoleon", method="balanced", deals=2, players=[p.pk for p in people]
-    )
+    ).round
     match = Match.objects.filter(table__round=made).order_by("table__name").first()
     me = match.seated_players()[1]
     token = table_links.ensure(match.table)
@@ -49,7 +51,7 @@ def test_a_player_follows_their_night_from_the_tables_code(browser, live_server,
     # The table's scorer enters a deal on another phone: this page shows it by itself.
     handles = [p.handle for p in match.seated_players()]
     record = demo_deals(league_game("napoleon"), 4, handles, target=2, first_in_full=False)[0]
-    actions.enter_deal(match, record)
+    actions.deals.enter_deal(match, record).stored()
     phone.wait_for_function(
         "() => document.getElementById('mine-table').textContent.includes('2 ディール中 1')",
         timeout=15000,

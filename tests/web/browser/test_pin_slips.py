@@ -12,8 +12,11 @@ import re
 import pytest
 from django.utils import timezone
 
+import actions.deals
+import actions.matches
+from actions import pins
 from tests.conftest import NAPOLEON_SEATS, member_of, napoleon_deal
-from tournaments import actions, pin_slips, pins, table_links
+from tournaments import pin_slips, table_links
 from tournaments.models import Club, ClubNight, Deal, LinkScorer, Membership, Player, Season, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,7 +55,7 @@ def table(django_user_model):
         player.save()
     night.present.set(players)
     table = Table.objects.create(club_night=night, name="Table 1")
-    actions.create_match(table, "napoleon", players[:4])
+    actions.matches.create_match(table, "napoleon", players[:4])
     member_of(club, django_user_model, "yuki", Membership.Role.ADMIN)
     return table
 
@@ -122,9 +125,9 @@ def test_a_first_night_confirms_with_slips_by_taps(browser, live_server, table, 
     phone.tap("#skip-pin")
     phone.wait_for_selector("#deal-entry[data-ready]")
     assert not Player.objects.get(pk=aki.pk).pin
-    deal = actions.enter_deal(
+    deal = actions.deals.enter_deal(
         match, napoleon_deal(), at_table=True, holder=LinkScorer.objects.get().holder
-    )
+    ).stored()
 
     # Ben confirms: the page shows the deal; "no PIN" typed is told, not counted.
     phone.goto(f"{base}/deals/{deal.pk}/pin/")

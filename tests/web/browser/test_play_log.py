@@ -8,10 +8,11 @@ import random
 
 import pytest
 
+import actions.deals
+import actions.matches
 import engine
 from engine.deal import play_match
 from tests.web.browser.conftest import sign_in
-from tournaments import actions
 from tournaments.games.base import strip_envelope
 from tournaments.models import Match
 
@@ -24,7 +25,9 @@ def fresh_match(game: str) -> tuple[Match, dict]:
     players and rules, and the full play log of its first deal by the engine's random play."""
     demo = Match.objects.filter(game=game).earliest("pk")
     players = demo.seated_players()
-    match = actions.create_match(demo.table, game, players, rules=demo.rules, target=demo.target)
+    match = actions.matches.create_match(
+        demo.table, game, players, rules=demo.rules, target=demo.target
+    )
     handles = [p.handle for p in players]
     first = play_match(engine.GAMES[game], random.Random(24), handles, demo.rules, demo.target, 1)
     return match, strip_envelope(first[0])

@@ -12,13 +12,14 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from actions import rounds
 from reach import push, tasks, vapid
 from reach.events import Event, Said
 from reach.models import PushKind, Subscription
 from reach.words import drawn
 from tests.reach import push_service
 from tests.web.browser.test_club_from_nothing import shot
-from tournaments import rounds, table_links
+from tournaments import table_links
 from tournaments.models import Club, ClubNight, Match, Player, Season
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -60,9 +61,9 @@ def test_notifications_on_from_my_night_in_two_taps(browser, live_server, tmp_pa
         for h, n in (("aya", "Aya"), ("bo", "Bo"), ("cai", "Cai"), ("dina", "Dina"))
         + (("eli", "Eli"), ("fay", "Fay"), ("gus", "Gus"), ("hiro", "Hiro"))
     ]
-    made = rounds.next_round(
+    made = rounds.draw_next_round(
         night, game="napoleon", method="balanced", deals=2, players=[p.pk for p in people]
-    )
+    ).round
     match = Match.objects.filter(table__round=made).order_by("table__name").first()
     me = match.seated_players()[1]
     token = table_links.ensure(match.table)

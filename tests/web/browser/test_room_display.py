@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+import actions.deals
+from actions import rounds
 from tests.web.browser.test_club_from_nothing import shot
-from tournaments import actions, rounds
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
 from tournaments.models import Club, ClubNight, Match, Player, Season
@@ -50,11 +51,11 @@ def night_of(players: int) -> ClubNight:
         ).pk
         for i in range(players)
     ]
-    rounds.next_round(night, game="napoleon", method="balanced", players=ids, deals=12, seed=1)
+    rounds.draw_next_round(night, game="napoleon", method="balanced", players=ids, deals=12, seed=1)
     for match in Match.objects.filter(table__club_night=night):
         handles = [p.handle for p in match.seated_players()]
         record = demo_deals(league_game("napoleon"), len(handles), handles, target=1)[0]
-        actions.enter_deal(match, record)
+        actions.deals.enter_deal(match, record).stored()
     return night
 
 

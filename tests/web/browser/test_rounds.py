@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+import actions.deals
 from tests.web.browser.test_club_from_nothing import shot
-from tournaments import actions
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
 from tournaments.models import Club, ClubNight, Match, Membership, Player, Round, Season
@@ -57,7 +57,7 @@ def test_a_night_in_rounds_on_a_phone_and_the_room_display(
     match = Match.objects.filter(table__round=made).order_by("table__name").first()
     handles = [p.handle for p in match.seated_players()]
     record = demo_deals(league_game("napoleon"), 4, handles, target=2, first_in_full=False)[0]
-    actions.enter_deal(match, record)
+    actions.deals.enter_deal(match, record).stored()
     room.wait_for_function(
         "() => document.getElementById('live-tables').textContent.includes('1 of 2 deals')",
         timeout=10000,

@@ -8,10 +8,11 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+import actions.deals
+from actions import rounds
 from scoring.rebuild import rebuild_all
 from tests.conftest import play
 from tests.web.browser.test_club_from_nothing import shot
-from tournaments import actions, rounds
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
 from tournaments.models import (
@@ -45,18 +46,20 @@ def test_each_game_in_its_own_terms_at_both_widths(
         for i, name in enumerate(NAMES)
     ]
     everyone = [p.pk for p in people]
-    first = rounds.next_round(
+    first = rounds.draw_next_round(
         night, game="napoleon", method="balanced", deals=2, players=everyone, seed=1
-    )
+    ).round
     play(first, seed=3)
-    second = rounds.next_round(night, game="packing", method="swiss", players=everyone, seed=2)
+    second = rounds.draw_next_round(
+        night, game="packing", method="swiss", players=everyone, seed=2
+    ).round
     packing = list(Match.objects.filter(table__round=second).order_by("table__name"))
 
     def deals(match: Match, seed: int, most: int | None = None) -> None:
         handles = [p.handle for p in match.seated_players()]
         game = league_game("packing")
         for record in demo_deals(game, seed, handles, target=500, most=most, first_in_full=False):
-            actions.enter_deal(match, record)
+            actions.deals.enter_deal(match, record).stored()
 
     deals(packing[1], 41)  # played to 500
     season.require_confirmation = True

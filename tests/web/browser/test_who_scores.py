@@ -9,8 +9,11 @@ import os
 import pytest
 from django.utils import timezone
 
+import actions.deals
+import actions.matches
+from actions import pins
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-from tournaments import actions, pins, table_links
+from tournaments import table_links
 from tournaments.models import Club, ClubNight, Deal, LinkScorer, Player, Season, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,7 +33,7 @@ def table():
     ]
     for player, pin in zip(seated, ["1357", "2468", "1111", "2222"], strict=True):
         pins.set_pin(player, pin)
-    actions.create_match(table, "napoleon", seated)
+    actions.matches.create_match(table, "napoleon", seated)
     return table
 
 
@@ -61,9 +64,9 @@ def test_the_scorer_says_who_they_are_then_another_player_confirms(
     phone.wait_for_selector("#deal-entry[data-ready]")
     assert LinkScorer.objects.filter(player=aki, table=table).count() == 1
     # The deal entered on this phone is Aki's: the PIN page offers the other three.
-    deal = actions.enter_deal(
+    deal = actions.deals.enter_deal(
         match, napoleon_deal(), at_table=True, holder=LinkScorer.objects.get().holder
-    )
+    ).stored()
     phone.goto(f"{live_server.url}/deals/{deal.pk}/pin/")
     names = phone.locator("form.setup .chip").all_inner_texts()
     assert [n.strip() for n in names] == ["Ben", "Chika", "Dai"]

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from actions import pins
 from tests.web.browser.conftest import tap_deal
 from tests.web.browser.test_club_from_nothing import shot
 from tests.web.browser.test_club_night import NAMES
 from tests.web.browser.test_entry import Taps
-from tournaments import pins
 from tournaments.games import LEAGUE_GAMES
 from tournaments.games.base import demo_deals
 from tournaments.models import ClubNight, Deal, Match, Membership, Player, Round

@@ -9,9 +9,11 @@ import os
 import pytest
 from django.utils import timezone
 
+import actions.deals
+import actions.matches
 from tests.conftest import NAPOLEON_FORM, NAPOLEON_SEATS
 from tests.web.browser.conftest import Questions, kept_offline, tap_deal
-from tournaments import actions, table_links
+from tournaments import table_links
 from tournaments.models import Club, ClubNight, Deal, Player, Season, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,7 +29,7 @@ def table():
     seated = [
         Player.objects.create(club=club, handle=h, display_name=h.title()) for h in NAPOLEON_SEATS
     ]
-    actions.create_match(table, "napoleon", seated)
+    actions.matches.create_match(table, "napoleon", seated)
     return table
 
 

@@ -1,11 +1,15 @@
 """Correcting, deleting and restoring deals, keeping every previous version.
 
-Every change is one transaction under the match's row lock: the engine re-checks
-the match's deals in order with the change applied (a correction can change who
-won a deal, or when a Packing match ended), the previous record is kept as a
-``DealVersion``, and the standings are rebuilt once the change commits.  The
-answer says what the change did to the season's leaderboard: each affected
-player's points and rank before and after.
+Every change is one transaction under the season's and the match's row locks
+(:func:`_locked`): the engine re-checks the match's deals in order with the change
+applied (a correction can change who won a deal, or when a Packing match ended), the
+previous record is kept as a ``DealVersion``, and the match's standings and the season's
+leaderboards are made again in the same transaction by ``scoring``'s own steps; the
+club's ratings are replayed once the change commits.  The answer (the change's
+*effect*, kept with the version) says what the change did to the season's leaderboard:
+each seated player's season line, read from the stored leaderboard before and after,
+with the rank the season page shows them: in their division where the season has
+divisions (``scoring.leaderboard.shown_lines``), else in the season.
 
 Finished matches are locked: an administrator reopens one first.
 
@@ -13,36 +17,35 @@ In a season that requires confirmation, a correction or a restore makes a new ve
 that nobody has confirmed: the deal's confirmation moves into the history (the
 ``DealVersion`` keeps who had confirmed the record it replaced), the deal leaves the
 standings, and it counts again once a second person confirms the new version (never
-its enterer nor whoever made the new version: ``tournaments.confirmation``).  A
+its enterer nor whoever made the new version: ``actions.confirmation``).  A
 deletion keeps the confirmation with the deal: a deleted deal counts for nobody, and
 restoring it asks for a confirmation again.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Count, Q, Sum
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 import engine
+from actions import after
+from actions.after import announce
 from dbtools.bulk import insert_rows
-from tournaments import progress, ranking
-from tournaments.events import announce
-from tournaments.models import Deal, DealScore, DealVersion, Match, MatchEvent, counting_deals
-from tournaments.records import (
-    Rejection,
-    checked_alone,
-    complete_record,
-    error,
-    match_record,
-    problems,
-)
+from scoring.leaderboard import shown_lines
+from scoring.models import SeasonStanding
+from scoring.rebuild import standings_up_to_date
+from scoring.season_totals import rebuild_season_standings, rebuild_seasons
+from scoring.standings import rebuild_match_standings
+from tournaments import errors, progress
+from tournaments.errors import Rejection, error, problems
+from tournaments.models import Deal, DealScore, DealVersion, Match, MatchEvent, Season
+from tournaments.records import checked_alone, complete_record, match_record
 
 
 @dataclass(frozen=True)
@@ -65,58 +68,63 @@ class Effect:
         }
 
 
-Lines = dict[str, tuple[ranking.Played, int]]
-"""Each player's season in the match's game (what they played, their deals won), by handle."""
+Lines = dict[str, SeasonStanding]
+"""The seated players' season lines in the match's game, by handle, ranked as the season
+page shows them (``scoring.leaderboard.shown_lines``)."""
 
 
-def _season_lines(match: Match) -> Lines:
-    """Each player's season line for the match's game, counting what counts now: what
-    the season's ranking reads (points by match and by club night, deals, matches) and
-    their deals won (the game's tie-break)."""
-    rows = (
-        DealScore.objects.filter(counting_deals("deal__"))
-        .filter(
-            deal__match__table__club_night__season=match.table.club_night.season_id,
-            deal__match__game=match.game,
-        )
-        .values("player__handle", "deal__match_id", "deal__match__table__club_night_id")
-        .annotate(total=Sum("score"), deals=Count("pk"), won=Count("pk", filter=Q(won=True)))
-        .order_by(
-            "deal__match__table__club_night__date",
-            "deal__match__table__club_night_id",
-            "deal__match_id",
-        )
+def _locked(match_id: int) -> Match:
+    """The match of a change, locked with what the change writes, in the order every
+    writer of a season takes its rows: the season's row first (as closing or saving a
+    season does, ``actions.seasons``; ``scoring.season_totals`` totals it under that lock),
+    then the match together with the season's matches that wait for a check, in the order
+    of their ids (as ``scoring.standings`` locks matches), which :func:`_current` checks.
+    Two changes in one season wait for each other; none waits for a row in a circle."""
+    season_id = Match.objects.values_list("table__club_night__season_id", flat=True).get(
+        pk=match_id
     )
-    matches: dict[str, list[int]] = defaultdict(list)
-    nights: dict[str, dict[Any, int]] = defaultdict(lambda: defaultdict(int))
-    deals: dict[str, int] = defaultdict(int)
-    won: dict[str, int] = defaultdict(int)
-    for r in rows:
-        handle = r["player__handle"]
-        matches[handle].append(r["total"])
-        nights[handle][r["deal__match__table__club_night_id"]] += r["total"]  # a night, not a date
-        deals[handle] += r["deals"]
-        won[handle] += r["won"]
-    return {
-        h: (
-            ranking.Played(sum(points), deals[h], len(points), list(nights[h].values()), points),
-            won[h],
-        )
-        for h, points in matches.items()
-    }
+    Season.objects.select_for_update().filter(pk=season_id).exists()
+    of_season = Match.objects.filter(table__club_night__season_id=season_id)
+    waiting = list(of_season.exclude(checked_version=F("version")).values_list("pk", flat=True))
+    locked = Match.objects.select_for_update(of=("self",)).filter(pk__in=[match_id, *waiting])
+    list(locked.order_by("pk").values_list("pk", flat=True))
+    return Match.objects.select_related("table__club_night__season").get(pk=match_id)
 
 
-def _effect(match: Match, before: Lines, after: Lines) -> list[Effect]:
-    """The seated players' lines before and after, ranked as the leaderboard ranks them:
-    by the season's ranking, then the game's own order (Comp-13's deals won break a tie)."""
-    rule = ranking.Rule.of(match.table.club_night.season)
-    rb, ra = rule.ranks(match.game, before), rule.ranks(match.game, after)
+def _current(match: Match) -> Lines:
+    """The seated players' stored season lines, the season first brought up to date: a
+    match whose refresh has not run yet checked, and the season totalled when a refresh
+    checked a match and has not totalled it yet, or its ranking changed meanwhile (a
+    season whose lines were totalled as they are is skipped: ``scoring.fingerprints``)."""
+    season_id = match.table.club_night.season_id
+    if not standings_up_to_date(season_id):
+        rebuild_seasons([season_id], fingerprinted=True)
+    return _lines(match)
+
+
+def _lines(match: Match) -> Lines:
+    """The seated players' stored season lines, as they are."""
+    seated = {p.pk: p.handle for p in match.seated_players()}
+    shown = shown_lines(match.table.club_night.season, match.game, list(seated))
+    return {seated[player]: line for player, line in shown.items()}
+
+
+def _effect(match: Match, before: Lines) -> list[Effect]:
+    """The match checked and its season totalled again now, in the change's transaction,
+    by the refresh's own steps (the refresh once it commits finds them done); each seated
+    player's line before and after, as the season page shows it."""
+    rebuild_match_standings(match.pk)
+    rebuild_season_standings(match.table.club_night.season_id)
+    now = _lines(match)
 
     def total(lines: Lines, player: str) -> int:
-        return lines[player][0].total if player in lines else 0
+        return lines[player].total if player in lines else 0
+
+    def rank(lines: Lines, player: str) -> int | None:
+        return lines[player].rank if player in lines else None
 
     return [
-        Effect(p, total(before, p), total(after, p), rb.get(p), ra.get(p))
+        Effect(p, total(before, p), total(now, p), rank(before, p), rank(now, p))
         for p in (seat.handle for seat in match.seated_players())
     ]
 
@@ -146,13 +154,9 @@ def _change(
     at_table: bool = False,
     holder: str = "",
 ) -> tuple[Deal, list[Effect]]:
-    reason = _reason(reason, gettext_noop("say why the deal changes"))
+    reason = reason_given(reason, gettext_noop("say why the deal changes"))
     with transaction.atomic():
-        match = (
-            Match.objects.select_for_update(of=("self",))
-            .select_related("table__club_night__season")
-            .get(pk=deal.match_id)
-        )
+        match = _locked(deal.match_id)
         if match.status == Match.Status.FINISHED:
             raise Rejection(
                 (
@@ -165,7 +169,7 @@ def _change(
                 conflict=True,
             )
         locked = Deal.objects.select_for_update().get(pk=deal.pk)
-        before = _season_lines(match)
+        before = _current(match)
         version = DealVersion.objects.create(
             deal=locked,
             action=action,
@@ -191,10 +195,11 @@ def _change(
         match.status = Match.Status.FINISHED if finished else Match.Status.OPEN
         match.finished_at = timezone.now() if finished else None
         match.save(update_fields=["status", "finished_at"])
-        effect = _effect(match, before, _season_lines(match))
+        progress.changed(match.pk)
+        effect = _effect(match, before)
         version.effect = [e.to_dict() for e in effect]
         version.save(update_fields=["effect"])
-        progress.changed(match.pk)
+        after.match_changed(match.pk)  # the club's ratings, and telling who listens
         announce("correction.applied", change=version.pk)
     return locked, effect
 
@@ -254,25 +259,16 @@ def restore_deal(deal: Deal, user: User, reason: str) -> tuple[Deal, list[Effect
     return _change(deal, user, reason, DealVersion.Action.RESTORED, apply)
 
 
-def _reason(reason: str | None, missing: str = gettext_noop("say why")) -> str:
+def reason_given(reason: str | None, missing: str = gettext_noop("say why")) -> str:
     """The reason given for a change, stripped; refused when empty (``missing`` says so)
     or longer than the history keeps (the same for deals' and matches' histories)."""
-    text = (reason or "").strip()
-    if not text:
-        raise Rejection((error("missing_field", "reason", missing),))
-    limit = MatchEvent._meta.get_field("reason").max_length or 500
-    if len(text) > limit:
-        raise Rejection(
-            (
-                error(
-                    "out_of_range",
-                    "reason",
-                    gettext_noop("a reason is at most %(limit)s characters"),
-                    limit=limit,
-                ),
-            )
-        )
-    return text
+    return errors.text(
+        reason,
+        "reason",
+        most=MatchEvent._meta.get_field("reason").max_length or 500,
+        missing_words=missing,
+        too_long_words=gettext_noop("a reason is at most %(n)s characters"),
+    )
 
 
 def end_match(match: Match, user: User | None, reason: str, *, empty: bool = False) -> Match:
@@ -280,7 +276,7 @@ def end_match(match: Match, user: User | None, reason: str, *, empty: bool = Fal
     match, a night that stops early): it is finished as it stands, its winner by the
     game's own ranking, and it counts as finished in the standings (matches won).
     ``empty``: a match with no deal may end too (a round ended early: nobody wins it)."""
-    text = _reason(reason)
+    text = reason_given(reason)
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.status == Match.Status.FINISHED:
@@ -305,6 +301,7 @@ def end_match(match: Match, user: User | None, reason: str, *, empty: bool = Fal
             match=locked, action=MatchEvent.Action.ENDED, reason=text, changed_by=user
         )
         progress.changed(match.pk, deals_changed=False)
+        after.match_changed(match.pk)
         announce("match.finished", match=match.pk)
     match.refresh_from_db()
     return match
@@ -313,7 +310,7 @@ def end_match(match: Match, user: User | None, reason: str, *, empty: bool = Fal
 def reopen_match(match: Match, user: User | None, reason: str) -> Match:
     """An administrator reopens a finished match (its deals can be corrected, or more
     entered when it was ended by hand); the reason is in the match's history."""
-    text = _reason(reason)
+    text = reason_given(reason)
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.status == Match.Status.OPEN:
@@ -328,5 +325,6 @@ def reopen_match(match: Match, user: User | None, reason: str) -> Match:
             match=locked, action=MatchEvent.Action.REOPENED, reason=text, changed_by=user
         )
         progress.changed(match.pk, deals_changed=False)
+        after.match_changed(match.pk)
     match.refresh_from_db()
     return match

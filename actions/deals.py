@@ -10,9 +10,9 @@ forms and imports call them to show every problem before anything is stored.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -21,118 +21,19 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 import engine
+from actions import confirmation
+from actions.after import announce, match_changed
 from engine.results import DealResult
-from tournaments import confirmation, progress, records, store
-from tournaments.events import announce, match_changed
-from tournaments.models import Deal, Match, Player, Seat, Table
+from tournaments import errors, progress, records, store
+from tournaments.errors import Rejection, error, problems
+from tournaments.models import Deal, Match, Player
 from tournaments.records import (
-    Rejection,
     add_deal,
     checked_alone,
     complete_record,
-    error,
     match_envelope,
     match_record,
-    problems,
 )
-
-__all__ = [
-    "Rejection",
-    "check_new_match",
-    "check_next_deal",
-    "complete_record",
-    "confirm_deal",
-    "create_match",
-    "enter_deal",
-    "match_record",
-    "next_deal",
-]
-
-
-# -- matches --------------------------------------------------------------------
-
-
-def check_new_match(
-    table: Table,
-    game: str,
-    players: Sequence[Player],
-    *,
-    rules: Mapping[str, Any] | None = None,
-    target: int | None = None,
-) -> None:
-    """The dry run of :func:`create_match`: raise its :class:`Rejection`, write nothing."""
-    errors: list[dict[str, str]] = []
-    season = table.club_night.season
-    if game not in engine.GAMES:
-        raise Rejection(
-            (error("unknown_game", "game", gettext_noop("unknown game %(game)s"), game=repr(game)),)
-        )
-    if game not in season.games:
-        errors.append(
-            error(
-                "game_not_in_season",
-                "game",
-                gettext_noop("%(season)s does not count %(game)s"),
-                season=season,
-                game=game,
-            )
-        )
-    for i, player in enumerate(players):
-        if player.club_id != season.club_id:
-            errors.append(
-                error(
-                    "not_a_member",
-                    f"players[{i}]",
-                    gettext_noop("%(player)s is not a player of %(club)s"),
-                    player=player,
-                    club=season.club,
-                )
-            )
-    record: dict[str, Any] = {
-        "game": game,
-        "players": [p.handle for p in players],
-        "rules": dict(rules or {}),
-        "deals": [],
-    }
-    if target is not None:
-        record["target"] = target
-    errors.extend(problems(engine.check_match(record).errors))
-    if errors:
-        raise Rejection(tuple(errors))
-
-
-def create_match(
-    table: Table,
-    game: str,
-    players: Sequence[Player],
-    *,
-    rules: Mapping[str, Any] | None = None,
-    target: int | None = None,
-) -> Match:
-    """Seat ``players`` (in order of play) at a new match of ``game``."""
-    rules_of_game = engine.GAMES.get(game)
-    if (
-        target is None
-        and rules_of_game is not None
-        and rules_of_game.accepts_target
-        and rules_of_game.default_target is None
-    ):  # an open-ended game: the night's number of deals, if it has one
-        target = table.club_night.deals_per_match
-    check_new_match(table, game, players, rules=rules, target=target)
-    with transaction.atomic():
-        match = Match.objects.create(
-            table=table,
-            game=game,
-            rules=dict(rules or {}),
-            target=target if target is not None else engine.GAMES[game].default_target,
-        )
-        Seat.objects.bulk_create(
-            Seat(match=match, player=player, position=i) for i, player in enumerate(players)
-        )
-    return match
-
-
-# -- deals ----------------------------------------------------------------------
 
 
 def next_deal(match: Match, before: int | None = None) -> dict[str, Any]:
@@ -191,10 +92,43 @@ KEY_LENGTH = 255
 """The longest client key (``Idempotency-Key``) a deal keeps."""
 
 
-def request_hash(record: Any) -> str:
-    """What a retry must repeat: the record as sent, in canonical JSON."""
-    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
+class Outcome(StrEnum):
+    """What entering a deal came to."""
+
+    STORED = "stored"
+    REPLAYED = "replayed"  # the key was stored with this record: the deal stored then
+    SAME_AS = "same_as"  # the previous deal says exactly this: asked, nothing stored
+    NUMBER_TAKEN = "number_taken"  # another entry took the deal's number first
+    REFUSED = "refused"  # the engine or the match's state refuses it: nothing stored
+
+
+@dataclass(frozen=True)
+class Entry:
+    """An entry's outcome, which the page and the API each turn into their answer."""
+
+    outcome: Outcome
+    deal: Deal | None = None
+    """Stored or replayed: that deal (with its scores).  Same as: the previous deal.
+    Number taken: the deal stored under the number meanwhile, when it is known."""
+    rejection: Rejection | None = None
+    """Refused, number taken or same as: the problems, as the API reports them."""
+    mine: bool = False
+    """Number taken: the deal stored meanwhile is this very record."""
+
+    def stored(self) -> Deal:
+        """The deal stored (or replayed); the refusal raised otherwise.  For a caller that
+        is not a person at a table: an import, a restore, the admin, a test."""
+        if self.outcome in (Outcome.STORED, Outcome.REPLAYED):
+            assert self.deal is not None
+            return self.deal
+        assert self.rejection is not None
+        raise self.rejection
+
+
+SAME_AS = gettext_noop(
+    "deal %(number)s had exactly this record: say it is the same to store it as a new deal"
+)
+"""A record like the last deal's, refused at the field that says it is the same."""
 
 
 def enter_deal(
@@ -206,39 +140,100 @@ def enter_deal(
     key: str | None = None,
     at_table: bool = False,
     holder: str = "",
-) -> Deal:
-    """Check ``record`` with the engine and store it as the match's next deal.
+    ask_if_same: bool = False,
+) -> Entry:
+    """Check ``record`` with the engine and store it as the match's next deal; what came
+    of it (:class:`Entry`).
 
-    Raises :class:`Rejection` with the engine's errors when the record is invalid,
-    and a conflict when the match is finished or deal ``number`` exists already.
-    ``key`` is the client's own name for this entry (the page's hidden key, the
-    API's ``Idempotency-Key``): stored with the deal in the same statement, so
-    that a retry with the key and the same record answers the stored deal
-    (``replayed`` set) instead of storing another, and the key with another record
-    is refused (``idempotency_key_reused``, nothing stored).
+    - **Stored**: the new deal, with its scores.  The standings are refreshed and the
+      table's players told (``actions.after``) once it commits.
+    - **Replayed**: ``key`` is the client's own name for this entry (the page's hidden
+      key, the API's ``Idempotency-Key``), stored with the deal in the same statement:
+      a retry with the key and the same record answers the deal stored the first time;
+      the key with another record is refused (``idempotency_key_reused``).
+    - **Same as deal N** (only with ``ask_if_same``, a person entering): the record says
+      exactly what the match's last deal says and is not a resend; nothing is stored
+      until the person sends it again without ``ask_if_same``.
+    - **Number taken**: ``number`` (the deal number the person saw) was stored meanwhile
+      by another entry; ``mine`` when that deal is this very record.
+    - **Refused**: the engine's problems, or the match's state (finished: a conflict).
 
     The deal is checked against the match's kept progress and stored by one statement
     that succeeds only if the match has not changed meanwhile (``tournaments.store``);
     when it has (two scorers at one match), the entry is checked again with the match
-    row locked.  The returned deal carries its scores.  The standings are refreshed
-    (``events.match_changed``) once the deal is committed.  ``at_table``: entered with
-    the table's link (``tournaments.table_links``), by ``user`` if someone is signed in
-    on the phone, and ``holder`` the phone's link-holder id.
+    row locked.  ``at_table``: entered with the table's link
+    (``tournaments.table_links``), by ``user`` if someone is signed in on the phone,
+    and ``holder`` the phone's link-holder id.
     """
-    if key is not None and not 0 < len(key) <= KEY_LENGTH:
-        raise Rejection(
-            (
-                error(
-                    "out_of_range",
-                    "key",
-                    gettext_noop("a key is 1 to %(key_length)s characters"),
-                    key_length=KEY_LENGTH,
-                ),
-            )
-        )
-    sent = request_hash(record)
+    sent = _Sent(record, user, number, key, store.request_hash(record), at_table, holder)
     try:
-        deal = _enter(match, record, user, number, key, sent, at_table, holder)
+        if ask_if_same and (same := _same_as_previous(match, sent)) is not None:
+            problem = errors.error("same_as_previous", "confirm_same", SAME_AS, number=same.number)
+            return Entry(Outcome.SAME_AS, same, Rejection((problem,), conflict=True, existing=same))
+        deal = _enter_once(match, sent)
+    except Rejection as refused:
+        taken = refused.existing is not None and any(
+            e["code"] == "deal_exists" for e in refused.errors
+        )
+        if taken and refused.existing is not None:
+            mine = refused.existing.request_hash == sent.hash
+            return Entry(Outcome.NUMBER_TAKEN, refused.existing, refused, mine)
+        return Entry(Outcome.REFUSED, None, refused)
+    if deal.replayed:
+        return Entry(Outcome.REPLAYED, deal)
+    match_changed(match.pk)
+    announce("deal.entered", deal=deal.pk)
+    return Entry(Outcome.STORED, deal)
+
+
+def _same_as_previous(match: Match, sent: _Sent) -> Deal | None:
+    """The match's last active deal when ``record`` says exactly what it says, is no
+    resend (its key known, or sent with a number not the next: those answer as such)
+    and the engine would store it (a refused record shows its problems instead).
+    Compared with the kept progress (``tournaments.progress``): no statement unless the
+    record is the same."""
+    record = sent.record
+    if match.status != Match.Status.OPEN:  # finished: refused as such
+        return None
+    if not isinstance(record, dict) or not record or "game" in record:
+        return None
+    kept = progress.of(match)
+    if kept.last is None or any(kept.last[1].get(k) != v for k, v in record.items()):
+        return None
+    if (sent.number is not None and sent.number != kept.number + 1) or is_resent(match, sent.key):
+        return None
+    try:
+        check_next_deal(match, record)
+    except Rejection:
+        return None
+    return match.deals.filter(number=kept.last[0]).first()
+
+
+@dataclass(frozen=True)
+class _Sent:
+    """An entry as it was sent: the record and who sent it how."""
+
+    record: Any
+    user: User | None
+    number: int | None
+    key: str | None
+    hash: str
+    """The record's request hash (``tournaments.store.request_hash``)."""
+    at_table: bool
+    holder: str
+
+
+def _enter_once(match: Match, sent: _Sent) -> Deal:
+    """The deal stored (or replayed); the refusal raised."""
+    if sent.key is not None and not 0 < len(sent.key) <= KEY_LENGTH:
+        raise errors.refusal(
+            "out_of_range",
+            "key",
+            gettext_noop("a key is 1 to %(key_length)s characters"),
+            key_length=KEY_LENGTH,
+        )
+    try:
+        deal = _enter(match, sent)
     except Rejection:
         # Refused against the match as read: final only if the match has not moved on.
         if Match.objects.filter(pk=match.pk, version=match.version).exists():
@@ -247,26 +242,14 @@ def enter_deal(
     if deal is None:  # the match changed since it was read: again, one entry at a time
         with transaction.atomic():
             locked = Match.objects.select_for_update(of=("self",)).get(pk=match.pk)
-            deal = _enter(locked, record, user, number, key, sent, at_table, holder)
+            deal = _enter(locked, sent)
         assert deal is not None, "a locked match cannot change"
         for field in ("version", "state", "status", "finished_at"):
             setattr(match, field, getattr(locked, field))
-    if not deal.replayed:
-        match_changed(match.pk)
-        announce("deal.entered", deal=deal.pk)
     return deal
 
 
-def _enter(
-    match: Match,
-    record: Any,
-    user: User | None,
-    number: int | None,
-    key: str | None,
-    sent: str,
-    at_table: bool = False,
-    holder: str = "",
-) -> Deal | None:
+def _enter(match: Match, sent: _Sent) -> Deal | None:
     """One attempt of :func:`enter_deal` against ``match`` as read; ``None``: it changed."""
     try:
         kept = progress.of(match)
@@ -282,11 +265,11 @@ def _enter(
                 conflict=True,
             )
         next_number = kept.number + 1
-        if number is not None and number != next_number:
-            raise _wrong_number(match, number, next_number)
-        full, step = _checked(match, kept, record)
+        if sent.number is not None and sent.number != next_number:
+            raise _wrong_number(match, sent.number, next_number)
+        full, step = _checked(match, kept, sent.record)
     except Rejection:
-        if key is not None and (before := _keyed(match, key, sent)) is not None:
+        if (before := _keyed(match, sent)) is not None:
             return before
         raise
     scores = step.result.scores
@@ -302,20 +285,22 @@ def _enter(
             for h in kept.handles
             if h in scores
         ],
-        state=progress.Progress(next_number, kept.seats, step.snapshot).to_json(),
+        state=progress.Progress(
+            next_number, kept.seats, step.snapshot, (next_number, full)
+        ).to_json(),
         finished_at=timezone.now() if step.finished else None,
-        user_id=user.pk if user is not None else None,
+        user_id=sent.user.pk if sent.user is not None else None,
         at=timezone.now(),
-        at_table=at_table,
-        holder=holder if at_table else "",
-        key=key or "",
-        request_hash=sent,
+        at_table=sent.at_table,
+        holder=sent.holder if sent.at_table else "",
+        key=sent.key or "",
+        request_hash=sent.hash,
         event=progress.rating_event(match.game, full, step.result.details, kept.seats, scores),
     )
     try:
         deal = store.insert(new)
     except IntegrityError:
-        if key is not None and (before := _keyed(match, key, sent)) is not None:
+        if (before := _keyed(match, sent)) is not None:
             return before
         existing = Deal.objects.filter(match=match, number=next_number).first()
         raise Rejection(
@@ -331,17 +316,19 @@ def _enter(
             existing=existing,
         ) from None
     if deal is not None:
-        deal.entered_by = user
+        deal.entered_by = sent.user
     return deal
 
 
-def _keyed(match: Match, key: str, sent: str) -> Deal | None:
-    """The deal stored before with ``key`` (marked ``replayed``); a refusal when that was
-    another record; ``None`` when the key is new."""
-    before = Deal.objects.filter(match=match, idempotency_key=key).first()
+def _keyed(match: Match, sent: _Sent) -> Deal | None:
+    """The deal stored before with the entry's key (marked ``replayed``); a refusal when
+    that was another record; ``None`` when the key is new or none was sent."""
+    if sent.key is None:
+        return None
+    before = Deal.objects.filter(match=match, idempotency_key=sent.key).first()
     if before is None:
         return None
-    if before.request_hash != sent:
+    if before.request_hash != sent.hash:
         raise Rejection(
             (
                 error(
@@ -388,5 +375,5 @@ def _wrong_number(match: Match, number: int, next_number: int) -> Rejection:
 def confirm_deal(deal: Deal, user: User, *, holder: str = "") -> Deal:
     """A second person at the table confirms a deal with their account; it then counts in
     the standings.  ``holder``: the request's link-holder id.  Who may confirm what:
-    ``tournaments.confirmation``."""
+    ``actions.confirmation``."""
     return confirmation.confirm(deal, confirmation.Confirmer(user=user, holder=holder))

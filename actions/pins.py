@@ -4,7 +4,7 @@ In a season that needs confirmation, a seated player confirms a deal on the scor
 phone: they pick their name and type their own PIN (set on their player page or by a
 league administrator, kept hashed like a password).  The confirmation is that player's
 (``Deal.confirmed_by_player``, and their account if they have one); who may confirm
-what is ``tournaments.confirmation``'s one rule.
+what is ``actions.confirmation``'s one rule.
 
 A PIN is not a password.  It is checked here alone, for a :class:`Player` the page
 picked from the match's seats, never by Django's ``authenticate``: no sign-in form (the
@@ -32,8 +32,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from tournaments import pin_slips
+from tournaments.errors import Rejection, error
 from tournaments.models import Player
-from tournaments.records import Rejection, error
 
 PIN_DIGITS = (4, 8)
 

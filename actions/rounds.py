@@ -3,7 +3,9 @@ onto tables with its matches; the next round once every match of this one has fi
 
 - :func:`propose` draws a round (``tournaments.round_draw``: balanced, Swiss or a final
   table) without writing anything; :func:`seat` writes a proposal (changed or not) as
-  the night's next round; :func:`next_round` does both in one transaction (the API).
+  the night's next round; :func:`draw_next_round` does both in one transaction (the
+  API), in the order of the standings; :func:`seat_round` seats the page's confirmed
+  proposal (a final nobody qualified for asked first).
 - Under the night's row lock, a round is seated only while every match of the current
   one has finished (else a conflict, 409), and only as the number the caller saw: the
   same proposal confirmed twice (a double tap, two administrators) makes one round.
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,17 +36,15 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+import actions.deals
+import actions.matches
 import engine
-from tournaments import (
-    actions,
-    corrections,
-    divisions,
-    draw_history,
-    draw_plan,
-    round_draw,
-)
+from actions import corrections
+from actions.after import announce
+from scoring import finals
+from tournaments import divisions, draw_history, draw_plan, errors, round_draw
 from tournaments.draw import NoDraw
-from tournaments.events import announce
+from tournaments.errors import Rejection, error, refusal
 from tournaments.games import league_game
 from tournaments.models import (
     ClubNight,
@@ -56,7 +56,6 @@ from tournaments.models import (
     Table,
     waiting_deals,
 )
-from tournaments.records import Rejection, error, refusal
 from tournaments.round_draw import Seating
 
 METHODS = tuple(Round.Method.values)
@@ -160,13 +159,10 @@ def _check(
             "invalid_choice", "method", gettext_noop("the method is balanced, swiss or final")
         )
     if not players:
-        raise refusal("missing_field", "players", gettext_noop("say who plays this round"))
+        raise errors.missing("players", gettext_noop("say who plays this round"))
     if len(players) > MOST_PLAYERS:
-        raise refusal(
-            "out_of_range",
-            "players",
-            gettext_noop("a round takes at most %(n)s players"),
-            n=MOST_PLAYERS,
+        raise errors.too_many(
+            "players", gettext_noop("a round takes at most %(n)s players"), n=MOST_PLAYERS
         )
     ids = [p for p in players if isinstance(p, int) and 0 < p <= LARGEST_ID]
     known = set(
@@ -311,7 +307,7 @@ def seat(night: ClubNight, proposal: Proposal, user: Any = None) -> Round:
         for i, table in enumerate(proposal.seating.tables, 1):
             seated = Table.objects.create(club_night=night, round=made, name=f"Table {i}")
             try:
-                actions.create_match(
+                actions.matches.create_match(
                     seated,
                     proposal.game,
                     [players[p] for p in table],
@@ -336,32 +332,70 @@ def seat(night: ClubNight, proposal: Proposal, user: Any = None) -> Round:
     return made
 
 
-def next_round(
+@dataclass(frozen=True)
+class Drawn:
+    """A round drawn and seated, with its final's seeds (``scoring.finals``)."""
+
+    round: Round
+    seeding: finals.Seeding
+    proposal: Proposal
+
+
+def check_next_round(night: ClubNight, **draw: Any) -> Proposal:
+    """The dry run of :func:`draw_next_round`: the proposal, in the order of the
+    standings so far (:func:`scoring.finals.draw_order`), nothing written."""
+    return propose(night, order=finals.draw_order(night, draw.get("game", "")), **draw)
+
+
+def draw_next_round(
     night: ClubNight,
     *,
     user: Any = None,
-    vet: Callable[[Proposal], None] | None = None,
+    order: Sequence[int] | None = None,
+    confirm_unqualified: bool = False,
     **draw: Any,
-) -> Round:
-    """Draw and seat the next round in one go (the API).  ``vet`` sees the proposal
-    before it is seated and may refuse it (a ``Rejection``: nothing is written)."""
+) -> Drawn:
+    """Draw and seat the next round in one transaction (the API): in the order of the
+    standings (Swiss pairs, a final's seats; ``order`` given instead in a test), a final
+    nobody at its table qualified for refused unless ``confirm_unqualified``."""
     with transaction.atomic():
         ClubNight.objects.select_for_update().filter(pk=night.pk).exists()
         last = current(night)
         if last is not None:
             _finished(last)
-        proposal = propose(night, **draw)
-        if vet is not None:
-            vet(proposal)
-        return seat(night, proposal, user)
+        if order is None:
+            order = finals.draw_order(night, draw.get("game", ""))
+        proposal = propose(night, order=order, **draw)
+        return seat_round(
+            night,
+            proposal,
+            user,
+            mixed=draw.get("mixed", False),
+            confirm_unqualified=confirm_unqualified,
+        )
+
+
+def seat_round(
+    night: ClubNight,
+    proposal: Proposal,
+    user: Any = None,
+    *,
+    mixed: bool = False,
+    confirm_unqualified: bool = False,
+) -> Drawn:
+    """Seat ``proposal`` (drawn, or changed by hand on the page) as the next round; a
+    final nobody at its table qualified for is refused unless ``confirm_unqualified``
+    (``scoring.finals.vet``)."""
+    tables, out = proposal.seating.tables, proposal.seating.sat_out
+    found = finals.seeding(night, proposal.game, proposal.method, tables, out, mixed=mixed)
+    finals.vet(found, confirm_unqualified)
+    return Drawn(seat(night, proposal, user), found, proposal)
 
 
 def end_early(round_: Round, user: Any, reason: str) -> list[Match]:
     """End the round's unfinished matches as they stand (each with the reason in its
     history); the next round can then be drawn."""
-    text = (reason or "").strip()
-    if not text:
-        raise refusal("missing_field", "reason", gettext_noop("say why the round ends early"))
+    text = corrections.reason_given(reason, gettext_noop("say why the round ends early"))
     ended = []
     with transaction.atomic():
         for match in unfinished(round_):

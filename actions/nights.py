@@ -15,10 +15,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+import actions.deals
+import actions.matches
 import engine
-from tournaments import access, actions, divisions
+from actions.after import announce
+from tournaments import access, divisions
 from tournaments.draw import GameSizes, NoDraw, Pair, ProposedTable, draw
-from tournaments.events import announce
+from tournaments.errors import Rejection, error
 from tournaments.models import ClubNight, Deal, Match, Player, Season, Seat, Table
 from tournaments.models.nights import (
     FINAL_TAKEN,
@@ -28,7 +31,6 @@ from tournaments.models.nights import (
     TABLE_SIZES,
 )
 from tournaments.names import unique_handle
-from tournaments.records import Rejection, error
 
 CALENDAR_FIELDS = ("date", "starts_at", "ends_at", "venue", "name")
 """What a calendar shows of a night: a change to any raises its ``sequence`` (iCalendar
@@ -240,7 +242,7 @@ class AlreadySeated(Rejection):
 def seat_night(night: ClubNight, tables: Sequence[PlannedTable]) -> list[Match]:
     """Create the night's tables, matches and seats, and the guests' players, all or
     nothing.  Every player sits once; each table is checked as
-    :func:`actions.create_match` checks a match.  Under the night's row lock, a player
+    :func:`actions.matches.create_match` checks a match.  Under the night's row lock, a player
     seated at the night already is refused (:class:`AlreadySeated` when the whole draw
     was): the same draw sent twice seats nobody twice and creates no guest twice."""
     problems: list[dict[str, str]] = []
@@ -277,7 +279,7 @@ def seat_night(night: ClubNight, tables: Sequence[PlannedTable]) -> list[Match]:
         for i, planned in enumerate(tables):
             table = Table.objects.create(club_night=night, name=next(names), scorer=planned.scorer)
             try:
-                made.append(actions.create_match(table, planned.game, players[i]))
+                made.append(actions.matches.create_match(table, planned.game, players[i]))
             except Rejection as rejection:
                 raise Rejection(
                     tuple(

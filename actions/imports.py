@@ -6,7 +6,7 @@ it once: the second finds every row's identity stored and adds nothing.  New
 players, seasons, club nights, tables, matches, seats, deals with their scores and
 rated events are written with a few set-wise statements; the workers rebuild the
 seasons' standings and the club's ratings once the transaction has committed
-(:func:`tournaments.events.seasons_changed`).
+(:func:`actions.after.seasons_changed`).
 
 A table has the name the check gave it (a bare number is the app's ``Table 3``).
 A night is the season's club night of that date when it has one.
@@ -14,7 +14,6 @@ A night is the season's club night of that date when it has one.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -22,8 +21,10 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from actions import after
 from dbtools.bulk import insert_rows
-from tournaments import events, progress
+from tournaments import progress
+from tournaments.errors import Rejection
 from tournaments.models import (
     Club,
     ClubNight,
@@ -32,10 +33,8 @@ from tournaments.models import (
     Match,
     Player,
     Seat,
-    SheetUpload,
     Table,
 )
-from tournaments.records import Rejection
 from tournaments.sheets.check import check
 from tournaments.sheets.columns import normal
 from tournaments.sheets.preview import Preview
@@ -98,7 +97,8 @@ def _write(club: Club, preview: Preview, user: User | None) -> Imported:
             tables[(night.pk, normal(name))] = table
         seats = [(h, ids[h]) for h in m.handles]
         assert m.snapshot is not None
-        state = progress.Progress(len(m.deals), seats, m.snapshot)
+        last = (len(m.deals), m.deals[-1].record) if m.deals else None
+        state = progress.Progress(len(m.deals), seats, m.snapshot, last)
         finished = m.finished
         made.append(
             Match(
@@ -161,22 +161,5 @@ def _write(club: Club, preview: Preview, user: User | None) -> Imported:
         scores += [(deal_id, ids[h], s, h in winners) for h, s in deal.result.scores.items()]
     insert_rows(DealScore, ["deal", "player", "score", "won"], scores)
     season_ids = sorted(s.pk for s in seasons.values() if s.pk is not None)
-    events.seasons_changed(season_ids)
+    after.seasons_changed(season_ids)
     return Imported(preview, season_ids)
-
-
-KEEP_UPLOADS_DAYS = 7
-"""How long an uploaded score sheet that was never imported is kept (docs/import.md)."""
-
-
-def forget_old_uploads(club: Club) -> int:
-    """Delete the club's uploads never imported and older than :data:`KEEP_UPLOADS_DAYS`,
-    and let go of the bytes of any imported one; returns how many were deleted."""
-    before = timezone.now() - dt.timedelta(days=KEEP_UPLOADS_DAYS)
-    SheetUpload.objects.filter(club=club, imported_at__isnull=False).exclude(data=b"").update(
-        data=b""
-    )
-    deleted, _kinds = SheetUpload.objects.filter(
-        club=club, imported_at__isnull=True, uploaded_at__lt=before
-    ).delete()
-    return deleted

@@ -2,7 +2,7 @@
 clubs they administer (``ClubScoped``: lists, change pages and the choices of
 every foreign key).
 
-Deals are entered through ``tournaments.actions.enter_deal`` here too, so the
+Deals are entered through ``actions.deals.enter_deal`` here too, so the
 engine judges every record; a stored deal is read-only (corrections, with their
 history, are a workflow of their own).
 """
@@ -22,8 +22,11 @@ from django.http import HttpRequest
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
+import actions.deals
+import actions.matches
 import engine
-from tournaments import access, actions, progress, renames, seasons
+from actions import after, renames, seasons
+from tournaments import access, errors, progress
 from tournaments.models import (
     Club,
     ClubNight,
@@ -87,7 +90,7 @@ class ClubScoped(admin.ModelAdmin):
 
 class MembershipFormSet(BaseInlineFormSet):
     """The club's memberships as the admin edits them: a club that has a league
-    administrator keeps one (``tournaments.members``)."""
+    administrator keeps one (``actions.members``)."""
 
     def clean(self) -> None:
         super().clean()
@@ -188,14 +191,14 @@ class SeatFormSet(forms.BaseInlineFormSet):
         found = Player.objects.in_bulk(ids) if ids else {}
         players = [found[p] if isinstance(p, int) else p for _pos, p in seats]
         try:
-            actions.check_new_match(
+            actions.matches.check_new_match(
                 match.table,
                 match.game,
                 players,
                 rules=match.rules,
                 target=match.target if engine.GAMES[match.game].accepts_target else None,
             )
-        except actions.Rejection as rejection:
+        except errors.Rejection as rejection:
             raise ValidationError(
                 [
                     f"{e['path']}: {e['message']}" if e["path"] else e["message"]
@@ -261,6 +264,7 @@ class MatchAdmin(ClubScoped):
         super().save_related(request, form, formsets, change)
         if change:  # rules, target, status or seats may differ: the kept progress is stale
             progress.changed(form.instance.pk)
+            after.match_changed(form.instance.pk)
 
     @admin.display(ordering="deal_count")
     def deal_count(self, match: Match) -> int:
@@ -280,8 +284,8 @@ class DealAddForm(forms.ModelForm):
         if match is None or record is None:
             return data
         try:
-            actions.check_next_deal(match, record)
-        except actions.Rejection as rejection:
+            actions.deals.check_next_deal(match, record)
+        except errors.Rejection as rejection:
             raise ValidationError(
                 {
                     "record": [
@@ -363,12 +367,12 @@ class DealAdmin(ClubScoped):
         return json.dumps(deal.record, ensure_ascii=False, indent=2)
 
     def save_model(self, request: HttpRequest, obj: Deal, form: forms.Form, change: bool) -> None:
-        deal = actions.enter_deal(
+        deal = actions.deals.enter_deal(
             form.cleaned_data["match"],
             form.cleaned_data["record"],
             user=access.signed_in(request.user),
             number=form.cleaned_data.get("number"),
-        )
+        ).stored()
         obj.pk = deal.pk
         obj.number = deal.number
 

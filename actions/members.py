@@ -16,8 +16,8 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
+from tournaments.errors import Rejection, error
 from tournaments.models import Club, Membership, Player
-from tournaments.records import Rejection, error
 
 LAST_ADMIN = gettext_noop("the club keeps at least one league administrator")
 

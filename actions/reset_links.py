@@ -23,14 +23,14 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.utils.http import base36_to_int, int_to_base36
 
-from tournaments.invitations import may_reset
+from actions.invitations import may_reset
 from tournaments.models import Membership
 
 
 class _MadeBy(PasswordResetTokenGenerator):
     """Django's reset token, its hash also over the maker and the account's rights."""
 
-    key_salt = "clubscore.tournaments.reset_links"
+    key_salt = "clubscore.actions.reset_links"
 
     def __init__(self, maker_id: int) -> None:
         super().__init__()

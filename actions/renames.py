@@ -25,9 +25,10 @@ from django.db import transaction
 from django.utils.translation import gettext_noop
 
 import engine
+from actions import after
 from tournaments import progress
+from tournaments.errors import Rejection, error
 from tournaments.models import Deal, DealVersion, Match, Player
-from tournaments.records import Rejection, error
 
 
 def renamed(value: Any, old: str, new: str) -> Any:
@@ -89,6 +90,7 @@ def rewrite_records(player: Player, old: str, new: str) -> int:
     DealVersion.objects.bulk_update(versions, ["record_before", "effect"], batch_size=500)
     for match in matches:
         progress.changed(match.pk)
+        after.match_changed(match.pk)
     return len(deals)
 
 

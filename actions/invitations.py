@@ -32,12 +32,12 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_noop
 
+from actions import members as club_members
 from dbtools import locks
-from tournaments import access
-from tournaments import members as club_members
+from tournaments import access, errors
+from tournaments.errors import Rejection, error
 from tournaments.models import AccountName, Club, Invitation, Membership, Player, SignUp
 from tournaments.names import look_alike, romaji
-from tournaments.records import Rejection, error
 
 VALID_DAYS = 14
 """How long an invitation link works."""
@@ -70,7 +70,7 @@ def start_club(user: Any, name: str, address: str = "") -> Club:
     ``address`` (the client's; counted against the limits above)."""
     name = name.strip()
     if not look_alike(name):
-        raise Rejection((error("missing_field", "club", gettext_noop("name the club")),))
+        raise errors.missing("club", gettext_noop("name the club"))
     with transaction.atomic():
         locks.until_commit(f"sign-up {address}")
         since = timezone.now() - DAY
@@ -133,7 +133,7 @@ def invite(
     words, so that the list of links says it."""
     meant_for = " ".join(meant_for.split())
     if len(meant_for) > MEANT_FOR_LENGTH:
-        raise Rejection((error("max_length", "meant_for", TOO_LONG, n=MEANT_FOR_LENGTH),))
+        raise errors.too_long("meant_for", TOO_LONG, n=MEANT_FOR_LENGTH)
     if role not in Membership.Role.values:
         raise Rejection(
             (error("invalid_choice", "role", gettext_noop("%(role)s is not a role"), role=role),)

@@ -23,10 +23,10 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext_noop
 
+from tournaments.errors import Rejection, error
 from tournaments.models import Club, Player
 from tournaments.models.league import validate_reading
 from tournaments.names import unique_handle
-from tournaments.records import Rejection, error
 from tournaments.textfile import csv_rows, no_larger_than
 
 MAX_BYTES = 1024 * 1024

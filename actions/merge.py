@@ -5,12 +5,12 @@ club's row lock, and deletes ``gone``: its seats, its deal scores, the confirmat
 gave at the table, the rounds it sat out, its invitations, its account (when ``kept``
 has none).  The stored
 records name ``gone`` by its handle: they are rewritten to ``kept``'s as a rename
-rewrites them (``tournaments.renames``: every deal and every earlier version, each
+rewrites them (``actions.renames``: every deal and every earlier version, each
 checked by the engine to score as before; a handle that is also a trump or a card in a
 record is refused, and nothing changes).  Two players seated in one match are two
 people: refused, and so are two players who were both in one round (seated or sitting
 out).  The standings and ratings of every season either played in are
-rebuilt once the merge commits (``events.seasons_changed``).
+rebuilt once the merge commits (``after.seasons_changed``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
-from tournaments import events
+from actions import after
+from actions.renames import rewrite_records
+from tournaments.errors import Rejection, error
 from tournaments.models import (
     Club,
     Deal,
@@ -32,8 +34,6 @@ from tournaments.models import (
     Season,
     Seat,
 )
-from tournaments.records import Rejection, error
-from tournaments.renames import rewrite_records
 
 
 def merge(kept: Player, gone: Player) -> Player:
@@ -102,5 +102,5 @@ def merge(kept: Player, gone: Player) -> Player:
         kept.save(update_fields=["user", "name_ja", "reading"])
         # The rated events name players by id: derived again when rated.
         Deal.objects.filter(match__in=matches).update(event=None)
-        events.seasons_changed(seasons)  # the records' matches were marked changed above
+        after.seasons_changed(seasons)  # the records' matches were marked changed above
     return kept

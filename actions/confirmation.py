@@ -7,7 +7,7 @@ There are two ways to confirm, and both end in :func:`confirm`:
   Open to a site operator, a league administrator or scorer of the club, and a member
   seated in the match (``access.can_confirm``).
 - **by PIN**: a seated player picks their name on the table's phone and types their PIN
-  (``tournaments.pins`` checks the PIN; the phone is the one that scores the table).
+  (``actions.pins`` checks the PIN; the phone is the one that scores the table).
 
 Whoever decided the result never confirms it.  That is, never:
 
@@ -44,10 +44,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from actions import after
+from actions.after import announce
 from tournaments import access, progress, table_links
-from tournaments.events import announce
+from tournaments.errors import Rejection, error
 from tournaments.models import Deal, Match, Player
-from tournaments.records import Rejection, error
 
 NOT_ALLOWED = gettext_noop(
     "only a scorer or administrator of the club, or a player seated in the match, confirms"
@@ -182,5 +183,6 @@ def confirm(deal: Deal, who: Confirmer) -> Deal:
         locked.confirmed_at = timezone.now()
         locked.save(update_fields=["confirmed_by", "confirmed_by_player", "confirmed_at"])
         progress.changed(locked.match_id, deals_changed=False)
+        after.match_changed(locked.match_id)
         announce("deal.confirmed", deal=locked.pk)
     return locked

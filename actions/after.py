@@ -1,0 +1,72 @@
+"""What an action hands to the workers once its transaction commits: the standings to
+refresh and what happened to tell (``reach``).
+
+The one place the floor queues work; there are no domain signals.  Each hand-off is
+registered with ``transaction.on_commit`` (nothing is queued when the transaction rolls
+back) as *robust*: what runs after the commit (run eagerly on the embedded database) can
+fail without turning the stored change into an error answer.  A match's version stays
+ahead of its checked version until a refresh catches up, so the next entry or a rebuild
+repairs a hand-off that was lost.
+
+Refreshing the standings and telling that they changed are one Celery chain: the
+scoring task returns the seasons it refreshed and ``reach.tasks.standings_changed``
+tells their listeners; ``scoring`` never imports ``reach``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from celery import chain
+from django.db import transaction
+
+from reach import tasks as reach_tasks
+from scoring import tasks as scoring_tasks
+
+KINDS = (
+    "round.drawn",  # ids: round (or night, for a night drawn without rounds)
+    "deal.entered",  # ids: deal: it waits for a confirmation, or counts; its match may end
+    "deal.confirmed",  # ids: deal: a second person confirmed it
+    "correction.applied",  # ids: change (a DealVersion): the deal may wait again
+    "match.finished",  # ids: match: the round or the night may be closed
+    "standings.changed",  # ids: season (said by the refresh, after the standings are new)
+    "season.closed",  # ids: season
+)
+
+
+def match_changed(match_id: int) -> None:
+    """Once the transaction commits, refresh ``match_id``'s standings, its season's
+    leaderboards and its club's ratings, then tell that the standings changed."""
+    transaction.on_commit(lambda: refresh_match(match_id), robust=True)
+
+
+def seasons_changed(season_ids: Iterable[int]) -> None:
+    """Once the transaction commits, rebuild ``season_ids`` as a whole (matches added by
+    an import, a merge, or a setting their standings derive from changed)."""
+    ids = list(season_ids)
+    if ids:
+        transaction.on_commit(lambda: refresh_seasons(ids), robust=True)
+
+
+def announce(kind: str, **ids: int) -> None:
+    """Once the transaction commits, tell players and a club's tools that ``kind``
+    (one of :data:`KINDS`) happened to ``ids``; nothing when it rolls back."""
+    if kind not in KINDS:
+        raise ValueError(kind)
+    transaction.on_commit(lambda: tell(kind, ids), robust=True)
+
+
+# The hand-offs themselves: messages to the broker (run in-process when tasks run
+# eagerly).  Tests that only want to see what was handed on replace these three.
+
+
+def refresh_match(match_id: int) -> None:
+    chain(scoring_tasks.refresh_standings.si(match_id), reach_tasks.standings_changed.s()).delay()
+
+
+def refresh_seasons(season_ids: list[int]) -> None:
+    chain(scoring_tasks.refresh_seasons.si(season_ids), reach_tasks.standings_changed.s()).delay()
+
+
+def tell(kind: str, ids: dict[str, int]) -> None:
+    reach_tasks.fan_out.delay(kind, ids)

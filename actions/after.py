@@ -22,6 +22,7 @@ from django.db import transaction
 
 from reach import tasks as reach_tasks
 from scoring import tasks as scoring_tasks
+from tournaments import progress
 
 KINDS = (
     "round.drawn",  # ids: round (or night, for a night drawn without rounds)
@@ -38,6 +39,15 @@ def match_changed(match_id: int) -> None:
     """Once the transaction commits, refresh ``match_id``'s standings, its season's
     leaderboards and its club's ratings, then tell that the standings changed."""
     transaction.on_commit(lambda: refresh_match(match_id), robust=True)
+
+
+def match_edited(match_id: int, *, deals_changed: bool = True) -> None:
+    """A change to a match other than an entry (a correction, a confirmation, a rename,
+    the admin's match form): its version goes up and its kept progress is emptied
+    (unless only what counts changed: ``deals_changed=False``), now; then
+    :func:`match_changed` once the transaction commits."""
+    progress.changed(match_id, deals_changed=deals_changed)
+    match_changed(match_id)
 
 
 def seasons_changed(season_ids: Iterable[int]) -> None:

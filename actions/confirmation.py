@@ -19,7 +19,7 @@ Whoever decided the result never confirms it.  That is, never:
   API with that session;
 - a seated player whose account is one of those accounts;
 - the seated player who scores on the phone that entered or changed it through the
-  link (``tournaments.table_links.bind``: they proved it with their PIN before the
+  link (``actions.table_links.bind``: they proved it with their PIN before the
   phone could enter), neither by PIN nor by account, on that phone or any other;
 - on the phone that entered or changed it, anyone by PIN but another seated player
   than the phone's scorer.
@@ -46,7 +46,7 @@ from django.utils.translation import gettext_noop
 
 from actions import after
 from actions.after import announce
-from tournaments import access, progress, table_links
+from tournaments import access, table_links
 from tournaments.errors import Rejection, error
 from tournaments.models import Deal, Match, Player
 
@@ -182,7 +182,6 @@ def confirm(deal: Deal, who: Confirmer) -> Deal:
         locked.confirmed_by_player = who.player
         locked.confirmed_at = timezone.now()
         locked.save(update_fields=["confirmed_by", "confirmed_by_player", "confirmed_at"])
-        progress.changed(locked.match_id, deals_changed=False)
-        after.match_changed(locked.match_id)
+        after.match_edited(locked.match_id, deals_changed=False)
         announce("deal.confirmed", deal=locked.pk)
     return locked

@@ -300,8 +300,7 @@ def end_match(match: Match, user: User | None, reason: str, *, empty: bool = Fal
         MatchEvent.objects.create(
             match=locked, action=MatchEvent.Action.ENDED, reason=text, changed_by=user
         )
-        progress.changed(match.pk, deals_changed=False)
-        after.match_changed(match.pk)
+        after.match_edited(match.pk, deals_changed=False)
         announce("match.finished", match=match.pk)
     match.refresh_from_db()
     return match
@@ -324,7 +323,6 @@ def reopen_match(match: Match, user: User | None, reason: str) -> Match:
         MatchEvent.objects.create(
             match=locked, action=MatchEvent.Action.REOPENED, reason=text, changed_by=user
         )
-        progress.changed(match.pk, deals_changed=False)
-        after.match_changed(match.pk)
+        after.match_edited(match.pk, deals_changed=False)
     match.refresh_from_db()
     return match

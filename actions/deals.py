@@ -4,8 +4,9 @@ management commands and tests call these, never the models directly.
 The engine judges every record; these functions only translate between rows and
 records and keep the database consistent (one transaction per change, the match
 row locked while a deal is added).  Each change has a dry run that checks
-without writing (:func:`check_new_match`, :func:`check_next_deal`): the admin's
-forms and imports call them to show every problem before anything is stored.
+without writing (:func:`check_next_deal`; a new match's is
+``actions.matches.check_new_match``): the admin's forms and imports call them to show
+every problem before anything is stored.
 """
 
 from __future__ import annotations

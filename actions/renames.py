@@ -26,7 +26,6 @@ from django.utils.translation import gettext_noop
 
 import engine
 from actions import after
-from tournaments import progress
 from tournaments.errors import Rejection, error
 from tournaments.models import Deal, DealVersion, Match, Player
 
@@ -89,8 +88,7 @@ def rewrite_records(player: Player, old: str, new: str) -> int:
         ]
     DealVersion.objects.bulk_update(versions, ["record_before", "effect"], batch_size=500)
     for match in matches:
-        progress.changed(match.pk)
-        after.match_changed(match.pk)
+        after.match_edited(match.pk)
     return len(deals)
 
 

@@ -10,7 +10,7 @@ onto tables with its matches; the next round once every match of this one has fi
   one has finished (else a conflict, 409), and only as the number the caller saw: the
   same proposal confirmed twice (a double tap, two administrators) makes one round.
 - In a season that asks for confirmation, a round is finished only once its deals are
-  confirmed (:func:`waiting`): the next round's Swiss order and final table come from
+  confirmed (``tournaments.round_state.waiting``): the next round's Swiss order and final table come from
   confirmed standings, never from the zeros of deals that wait.  The rounds page lists
   what waits and confirms it from there.
 - A round's length: ``deals`` for an open-ended game (Napoleon, Rettler: each match is
@@ -20,8 +20,9 @@ onto tables with its matches; the next round once every match of this one has fi
 - Players arrive late and leave between rounds: each round takes the players given (by
   default everyone of the round before, seated or sitting out).
 - The Swiss order and the final's top players are the night's standings so far (on a
-  season's final night, the season's leaderboard: ``scoring.finals``), which the layer
-  above computes and passes in as ``order``.
+  season's final night, the season's leaderboard: ``scoring.finals.draw_order``), which
+  :func:`check_next_round` and :func:`draw_next_round` read and pass to :func:`propose`
+  as ``order``.
 """
 
 from __future__ import annotations
@@ -48,15 +49,13 @@ from tournaments.errors import Rejection, error, refusal
 from tournaments.games import league_game
 from tournaments.models import (
     ClubNight,
-    Deal,
     Match,
     Player,
     Round,
-    Seat,
     Table,
-    waiting_deals,
 )
 from tournaments.round_draw import Seating
+from tournaments.round_state import current, open_ended, present_by_default, unfinished, waiting
 
 METHODS = tuple(Round.Method.values)
 MOST_PLAYERS = 1000
@@ -97,34 +96,6 @@ class Proposal:
     """The known designs the round follows: (name, which round of it, of how many)."""
 
 
-def open_ended(game: str) -> bool:
-    """A game with no end of its own: a round gives its matches a number of deals."""
-    rules = engine.GAMES[game]
-    return bool(rules.accepts_target and rules.default_target is None)
-
-
-def current(night: ClubNight) -> Round | None:
-    return night.rounds.order_by("-number").first()
-
-
-def unfinished(round_: Round) -> list[Match]:
-    return list(
-        Match.objects.filter(table__round=round_, status=Match.Status.OPEN).select_related("table")
-    )
-
-
-def waiting(round_: Round) -> list[Deal]:
-    """The round's deals that wait for a second person's confirmation (a season that asks
-    for it): until they are confirmed the round is not finished, and the next round is not
-    drawn (its Swiss order and final table come from confirmed standings only)."""
-    return list(
-        Deal.objects.filter(waiting_deals(), match__table__round=round_)
-        .select_related("match__table")
-        .prefetch_related("scores__player")
-        .order_by("match__table__name", "number")
-    )
-
-
 def _finished(last: Round) -> None:
     """Refuse the next round while ``last`` has open matches or deals that wait."""
     if late := unfinished(last):
@@ -132,16 +103,6 @@ def _finished(last: Round) -> None:
     if pending := waiting(last):
         problem = error("round_unconfirmed", "", WAITING, number=last.number, waiting=len(pending))
         raise Rejection((problem,), conflict=True)
-
-
-def present_by_default(night: ClubNight) -> list[int]:
-    """Everyone of the round before, seated or sitting out; before round 1, the night's
-    attendance (``nights.take_attendance``)."""
-    last = current(night)
-    if last is None:
-        return sorted(night.present.values_list("pk", flat=True))
-    seated = Seat.objects.filter(match__table__round=last).values_list("player_id", flat=True)
-    return sorted({*seated, *last.sat_out.values_list("pk", flat=True)})
 
 
 def _unfinished(number: int, open_matches: int) -> Rejection:
@@ -330,6 +291,26 @@ def seat(night: ClubNight, proposal: Proposal, user: Any = None) -> Round:
             night.save(update_fields=["draw_plan"])
         announce("round.drawn", round=made.pk)
     return made
+
+
+def next_round_choices(night: ClubNight) -> dict[str, Any]:
+    """What the next round is drawn with unless the administrator says otherwise: the
+    round before's game and length; a Swiss round after round 1 (unless the night plays
+    a planned number of rounds), the final first on the season's final night; the
+    night's table size; everyone present."""
+    last = current(night)
+    method = "swiss" if last and not night.rounds_planned else "balanced"
+    if night.final and not night.rounds.filter(method=Round.Method.FINAL).exists():
+        method = Round.Method.FINAL
+    return {
+        "game": last.game if last else (night.season.games or [""])[0],
+        "method": str(method),
+        "deals": (last.deals if last else None) or night.deals_per_match or 8,
+        "size": night.table_size,
+        "others": "balanced",
+        "players": present_by_default(night),
+        "mixed": False,
+    }
 
 
 @dataclass(frozen=True)

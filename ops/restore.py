@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+import actions.divisions
 from ops.backup import FORMAT, signed
 from ops.document import (
     ImportError_,
@@ -34,7 +35,6 @@ from ops.document import (
     whole,
 )
 from ops.restore_play import Accounts, import_match
-from tournaments import divisions
 from tournaments.errors import Rejection
 from tournaments.models import (
     Club,
@@ -232,7 +232,9 @@ def _import_divisions(season: Season, s: Any, where: str, players: dict[str, Pla
     if not names:
         return
     try:
-        divisions.set_divisions(season, names, places, moves_by=season.moves_by, moves=season.moves)
+        actions.divisions.set_divisions(
+            season, names, places, moves_by=season.moves_by, moves=season.moves
+        )
     except Rejection as refused:
         problem = refused.errors[0]
         raise ImportError_(f"{where}.divisions: {problem['message']}") from None

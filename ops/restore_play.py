@@ -14,7 +14,7 @@ import actions.matches
 import engine
 from actions import after, confirmation
 from ops.document import ImportError_, checked, flag, listed, moment, obj, text
-from tournaments import errors, progress
+from tournaments import errors
 from tournaments.models import DealScore, DealVersion, Match, MatchEvent, Player, Table
 
 
@@ -157,5 +157,4 @@ def _import_deal(match: Match, d: Any, where: str, accounts: Accounts) -> None:
         versions.append(checked(version, at, exclude=["deal", "changed_by"]))
     DealVersion.objects.bulk_create(versions)
     if deal.deleted_at is not None or versions:
-        progress.changed(match.pk)  # the kept progress is of the deals as entered
-        after.match_changed(match.pk)
+        after.match_edited(match.pk)  # the kept progress is of the deals as entered

@@ -1,6 +1,6 @@
 """Divisions filled by a rule (issue 56, 4): the divisions page's one-tap rules, which
 fill each player's division for the administrator to review, change and save (nothing is
-stored here: ``tournaments.divisions.set_divisions`` stores what is saved).
+stored here: ``actions.divisions.set_divisions`` stores what is saved).
 
 The rules, each over the players it is given (the page gives those in a division on its
 form, or every player of the club when nobody is in one yet):

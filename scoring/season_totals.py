@@ -96,11 +96,13 @@ def rebuild_seasons(
 def _totals_in_sql(seasons: list[Season], ids: list[int]) -> None:
     """PostgreSQL: the seasons' lines and points in two set-based statements."""
     with connection.cursor() as cursor:
-        # The seasons that count their best nights or matches, named: the planner then
-        # reads their lines' number from the lines' statistics.
+        # The seasons that count their best nights or matches (any method in ``BEST``, by
+        # its ``nights``), named: the planner then reads their lines' number from the
+        # lines' statistics.
+        counted = [x for x in seasons if x.pk in ids and x.ranking in ranking.BEST]
         best = {
-            str(method.value): [x.pk for x in seasons if x.pk in ids and x.ranking == method]
-            for method in ranking.BEST
+            "best_nights": [x.pk for x in counted if ranking.WAYS[x.ranking].nights],
+            "best_matches": [x.pk for x in counted if not ranking.WAYS[x.ranking].nights],
         }
         cursor.execute(_totals_statement(), {"seasons": ids, **best})
         cursor.execute(POINTS, {"seasons": ids})

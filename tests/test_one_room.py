@@ -101,3 +101,17 @@ def test_every_hot_path_is_a_pair_of_twins_not_a_branch():
         )
     )
     assert branching == []
+
+
+def test_only_the_actions_floor_marks_a_match_changed():
+    """A match's version and kept progress move only with an action's hand-off to the
+    workers (``actions.after.match_edited``; a correction splits the two around reading
+    its effect): a page, a command or the admin that changed a match by itself would
+    leave its standings stale."""
+    calls = sorted(
+        str(path.relative_to(ROOT))
+        for path, tree in sources("tournaments", "scoring", "reach", "actions", "web", "ops")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "progress.changed"
+    )
+    assert calls == ["actions/after.py", "actions/corrections.py"]

@@ -109,7 +109,8 @@ def said(match: Match) -> str:
 def changed(match_id: int, *, deals_changed: bool = True) -> None:
     """Record a change to a match's deals other than an entry: its version goes up, its
     kept progress is emptied (unless only what counts changed: a confirmation).  The
-    action that changed it also hands the refresh on (``actions.after.match_changed``)."""
+    action that changed it calls this through ``actions.after.match_edited``, which also
+    hands the refresh on."""
     fields: dict[str, Any] = {"version": F("version") + 1}
     if deals_changed:
         fields["state"] = None

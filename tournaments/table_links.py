@@ -18,7 +18,7 @@ expired link stops at once.
 **Who scores on the phone.** A PIN proves which seated player typed it, not that someone
 else agreed, and an anonymous phone is nobody.  So in a season that asks for
 confirmation, a phone with no account says who scores on it before it enters or
-changes a deal: a seated player picks their name and types their PIN (:func:`bind`,
+changes a deal: a seated player picks their name and types their PIN (``actions.table_links.bind``,
 stored as a ``LinkScorer`` that every web process reads).  Whatever the phone then
 enters or changes is that player's: neither their PIN nor their account confirms it,
 on this phone or any other, and the phone's PIN confirmations of its own deals are
@@ -34,33 +34,10 @@ from typing import Any
 
 from django.utils import timezone
 
-from tournaments.models import LinkScorer, Player, Table
+from tournaments.models import LinkScorer, Table
 
 SESSION_KEY = "table_links"
 HOLDER_KEY = "table_link_holder"
-
-
-def make(table: Table) -> str:
-    """A new secret for the table (the old link stops working; a revoked table has a link
-    again)."""
-    table.link_token = secrets.token_urlsafe(24)
-    table.link_revoked_at = None
-    Table.objects.filter(pk=table.pk).update(link_token=table.link_token, link_revoked_at=None)
-    return table.link_token
-
-
-def ensure(table: Table) -> str:
-    """The table's secret, made when it has none; ``""`` for a revoked table (revoked
-    stays revoked until an administrator makes a new link: :func:`make`)."""
-    if table.link_revoked_at is not None:
-        return ""
-    return table.link_token or make(table)
-
-
-def revoke(table: Table) -> None:
-    table.link_token = ""
-    table.link_revoked_at = timezone.now()
-    Table.objects.filter(pk=table.pk).update(link_token="", link_revoked_at=table.link_revoked_at)
 
 
 def in_time(table: Table) -> bool:
@@ -125,12 +102,6 @@ def holds_night(session: Any, night_id: int) -> bool:
     kept = [int(pk) for pk in session.get(SESSION_KEY, {}) if str(pk).isdigit()]
     tables = Table.objects.select_related("club_night").filter(pk__in=kept, club_night=night_id)
     return any(holds(session, table) for table in tables)
-
-
-def bind(table: Table, holder: str, player: Player) -> None:
-    """``player`` (their PIN checked) scores on the phone ``holder`` at ``table``: stored
-    once however often it is sent."""
-    LinkScorer.objects.get_or_create(table=table, holder=holder, player=player)
 
 
 def scorers(table_id: int, holders: set[str]) -> dict[str, list[tuple[int, int | None]]]:

@@ -26,7 +26,7 @@ import actions.deals
 import actions.matches
 import engine
 from actions import after, renames, seasons
-from tournaments import access, errors, progress
+from tournaments import access, errors
 from tournaments.models import (
     Club,
     ClubNight,
@@ -263,8 +263,7 @@ class MatchAdmin(ClubScoped):
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         super().save_related(request, form, formsets, change)
         if change:  # rules, target, status or seats may differ: the kept progress is stale
-            progress.changed(form.instance.pk)
-            after.match_changed(form.instance.pk)
+            after.match_edited(form.instance.pk)
 
     @admin.display(ordering="deal_count")
     def deal_count(self, match: Match) -> int:

@@ -9,12 +9,12 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 import actions.deals
+import actions.divisions
 import actions.seasons
 from actions import corrections, seasons
 from scoring.models import MatchStanding, SeasonStanding
 from tests import worlds
 from tests.conftest import SEASON_LINE
-from tournaments import divisions
 from tournaments.models import (
     Club,
     ClubNight,
@@ -71,7 +71,7 @@ def test_the_demo_club_round_trips_with_identical_standings(
         # In two divisions, closed into the next season (issue 40).
         people = Player.objects.filter(club=league.club).order_by("handle")
         places = {p.pk: "AB"[i % 2] for i, p in enumerate(people)}
-        divisions.set_divisions(league, ["A", "B"], places, moves=1)
+        actions.divisions.set_divisions(league, ["A", "B"], places, moves=1)
     actions.seasons.close_season(league, "Next season", {str(people[0].pk): ""})
     before = standings()
     assert {q for *_line, q in SeasonStanding.objects.values_list("qualified")} == {True, False}

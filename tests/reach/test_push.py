@@ -21,6 +21,7 @@ from django.db import connection
 from django.utils import timezone
 
 from actions import rounds
+from actions import table_links as link_actions
 from reach import push, subscriptions, tasks, vapid
 from reach.events import Event, Said
 from reach.models import Notice, PushKind, Subscription, VapidKey
@@ -28,7 +29,6 @@ from reach.subscriptions import Right
 from reach.words import drawn
 from tests.conftest import member_of
 from tests.reach import push_service
-from tournaments import table_links
 from tournaments.models import Club, ClubNight, Membership, Player, Season, Table
 
 ALL = [k.value for k in PushKind]
@@ -137,7 +137,7 @@ def test_the_probe_nothing_to_those_who_turned_it_off_or_lost_the_right(
     tables = [Table.objects.create(club_night=night, name=str(i)) for i in range(1, 4)]
     tomorrow = ClubNight.objects.create(season=season, date=night.date + dt.timedelta(days=1))
     for table in tables:
-        table_links.ensure(table)
+        link_actions.ensure(table)
     member = member_of(club, django_user_model, "mika", "member")
     stays = member_of(club, django_user_model, "nao", "member")
 
@@ -146,9 +146,9 @@ def test_the_probe_nothing_to_those_who_turned_it_off_or_lost_the_right(
     phone = follow(service, turned_off)
     subscriptions.unfollow(turned_off, subscriptions.known(phone.json()))
     follow(service, revoked, Right(table=tables[0], night=night))
-    table_links.revoke(tables[0])
+    link_actions.revoke(tables[0])
     follow(service, replaced, Right(table=tables[1], night=night))
-    table_links.make(tables[1])
+    link_actions.make(tables[1])
     follow(service, other_night, Right(table=tables[2], night=tomorrow))
     follow(service, made_private)  # anonymous, through the season being public
     follow(service, left_club, Right(user=member))
@@ -160,7 +160,7 @@ def test_the_probe_nothing_to_those_who_turned_it_off_or_lost_the_right(
     # leaves, the last table's link is revoked.
     Season.objects.filter(pk=season.pk).update(public=False)
     Membership.objects.filter(user=member).delete()
-    table_links.revoke(tables[2])
+    link_actions.revoke(tables[2])
     for send in sends:
         send()
 

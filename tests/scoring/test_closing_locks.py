@@ -14,11 +14,11 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+import actions.divisions
 import actions.seasons
 from scoring.season_totals import rebuild_seasons
 from tests.conftest import at_the_same_moment
 from tests.scoring.test_divisions import standings_of
-from tournaments import divisions
 from tournaments.errors import Rejection
 from tournaments.models import Club, Move, Placement, Player, Season
 
@@ -39,7 +39,7 @@ def seasons_of(slug: str, *names: str) -> tuple[list[Season], list[Player]]:
     made = []
     for name in names:
         season = Season.objects.create(club=club, name=name, games=["napoleon"], public=True)
-        divisions.set_divisions(season, ["A", "B"], {})
+        actions.divisions.set_divisions(season, ["A", "B"], {})
         standings_of(season, {p: (i + 1, True) for i, p in enumerate(people)})
         made.append(season)
     return made, people
@@ -127,7 +127,7 @@ def test_a_closing_and_a_rebuild_of_both_seasons_wait_in_one_order():
     (a, b), people = seasons_of("rebuild", "A", "B")
     later, earlier = (b, a) if b.pk > a.pk else (a, b)
     # Placed, so that the closing has its players whatever the rebuild writes first.
-    divisions.set_divisions(later, ["A", "B"], {p.pk: "AB"[p.pk % 2] for p in people})
+    actions.divisions.set_divisions(later, ["A", "B"], {p.pk: "AB"[p.pk % 2] for p in people})
     held, release = threading.Event(), threading.Event()
     answers: dict[str, object] = {}
 

@@ -11,6 +11,7 @@ import random
 import pytest
 from django.db import connection
 
+import actions.divisions
 import actions.seasons
 from actions import corrections, rounds
 from scoring import divisions as ranked
@@ -19,7 +20,6 @@ from scoring.finals import season_final
 from scoring.models import Scope, SeasonStanding
 from scoring.rebuild import rebuild_all
 from tests.conftest import SEASON_LINE, at_the_same_moment, play
-from tournaments import divisions
 from tournaments.errors import Rejection
 from tournaments.models import (
     Club,
@@ -58,7 +58,7 @@ def league(
     ]
     split = names.split()
     size = players // len(split)
-    divisions.set_divisions(
+    actions.divisions.set_divisions(
         season, split, {p.pk: split[min(i // size, len(split) - 1)] for i, p in enumerate(people)}
     )
     return season, people
@@ -182,7 +182,7 @@ def test_a_season_in_three_divisions_is_drawn_ranked_closed_and_its_final_played
     season.refresh_from_db()
     assert season.closed_at is not None and season.next_season == winter
     with pytest.raises(Rejection) as refused:
-        divisions.set_divisions(season, ["A"], {})
+        actions.divisions.set_divisions(season, ["A"], {})
     assert refused.value.errors[0]["code"] == "closed"
 
 
@@ -254,15 +254,17 @@ def test_divisions_refused_in_words_store_nothing():
     }
     for code, (names, places) in tries.items():
         with pytest.raises(Rejection) as refused:
-            divisions.set_divisions(season, names, places)
+            actions.divisions.set_divisions(season, names, places)
         assert refused.value.errors[0]["code"] == code
     with pytest.raises(Rejection):
-        divisions.set_divisions(season, ["A"], {}, moves=101)
+        actions.divisions.set_divisions(season, ["A"], {}, moves=101)
     assert sorted(Placement.objects.values_list("player", "division__name")) == before
     assert list(season.divisions.values_list("name", flat=True)) == ["A", "B"]
     # Renamed and reordered in one go: the same request twice leaves the same divisions.
     for _ in range(2):
-        divisions.set_divisions(season, "Gold, A", {people[0].pk: "Gold", people[1].pk: "A"})
+        actions.divisions.set_divisions(
+            season, "Gold, A", {people[0].pk: "Gold", people[1].pk: "A"}
+        )
         assert list(season.divisions.values_list("name", "order")) == [("Gold", 0), ("A", 1)]
         assert division_of(season) == {people[0].pk: "Gold", people[1].pk: "A"}
 

@@ -10,13 +10,13 @@ from rest_framework.test import APIClient
 
 import actions.after
 import actions.deals
+import actions.divisions
 import actions.seasons
 from actions import corrections
 from scoring import leaderboard
 from scoring.models import MatchStanding, Scope, SeasonStanding
 from tests.conftest import NAPOLEON_SEATS, SEASON_LINE, at_the_same_moment, napoleon_deal
 from tests.markup import squeezed
-from tournaments import divisions
 from tournaments.models import DealScore, Match, Move, Season, Table
 
 pytestmark = pytest.mark.django_db
@@ -209,7 +209,7 @@ def test_a_correction_in_a_season_in_divisions_shows_the_division_rank(
     in none."""
     season = table.club_night.season
     top = ["emi", "fumi", "gen", "hana"]
-    divisions.set_divisions(
+    actions.divisions.set_divisions(
         season,
         ["A", "B"],
         {players[h].pk: "A" for h in top} | {players[h].pk: "B" for h in NAPOLEON_SEATS[:3]},
@@ -308,7 +308,7 @@ def test_a_correction_and_the_seasons_closing_at_the_same_moment_both_finish(
     season = table.club_night.season
     top = ["emi", "fumi", "gen", "hana"]
     places = {players[h].pk: "A" for h in top} | {players[h].pk: "B" for h in NAPOLEON_SEATS}
-    divisions.set_divisions(season, ["A", "B"], places)
+    actions.divisions.set_divisions(season, ["A", "B"], places)
     monkeypatch.setattr(actions.after, "refresh_match", lambda match_id: None)  # lost
     corrected = napoleon_deal(adjutant="dai", points={"aki": 9, "ben": 3, "chika": 1, "dai": 7})
     for round_ in range(ROUNDS):

@@ -22,10 +22,11 @@ from django.test import Client
 from django.utils import timezone
 
 import actions.deals
+import actions.divisions
 import actions.matches
 from actions import invitations, pins, rounds
+from actions import table_links as link_actions
 from scoring.models import Export
-from tournaments import divisions, table_links
 from tournaments.models import (
     Club,
     ClubNight,
@@ -202,14 +203,14 @@ def build() -> World:
     table = round_.tables.get()
     table.scorer = users[Role.SCORER]
     table.save()
-    table_links.ensure(table)
+    link_actions.ensure(table)
     match = table.matches.get()
     deal = actions.deals.enter_deal(match, NAPOLEON, user=users[Role.SCORER]).stored()
     actions.deals.confirm_deal(deal, users[Role.ADMIN])
     pending = actions.deals.enter_deal(match, NAPOLEON, user=users[Role.SCORER]).stored()
     # In two divisions: the divisions and close pages show their lists (issue 40).
     placed = {hiro.pk: "A", people["gen"].pk: "A", people["hana"].pk: "B", people["ito"].pk: "B"}
-    divisions.set_divisions(season, ["A", "B"], placed)
+    actions.divisions.set_divisions(season, ["A", "B"], placed)
 
     rival_season = Season.objects.create(club=rival, name="Rival Secret Season", games=["napoleon"])
     rika = Player.objects.create(club=rival, handle="rika", display_name="Rival Rika")

@@ -12,10 +12,10 @@ import re
 import pytest
 from django.test import Client
 
+import actions.divisions
 from scoring.models import Rating, Scope
 from tests.conftest import member_of
 from tests.scoring.test_divisions import standings_of
-from tournaments import divisions
 from tournaments.models import Club, ClubNight, Division, Membership, Placement, Player, Season
 
 pytestmark = pytest.mark.django_db
@@ -123,7 +123,7 @@ def test_by_this_seasons_standings_then_rating_then_the_bottom(club14):
 def test_by_last_seasons_final_standings_division_by_division(club14):
     _club, winter, spring, people, admin = club14
     # Winter: Gold had Players 00-05, Silver 06-13; its leaderboard ranked 13 first, 00 last.
-    divisions.set_divisions(
+    actions.divisions.set_divisions(
         winter,
         ["Gold", "Silver"],
         {p.pk: "Gold" if i < 6 else "Silver" for i, p in enumerate(people)},
@@ -194,8 +194,8 @@ def test_three_divisions_share_fourteen_five_five_four(club14):
 
 def test_refused_rules_and_strangers_store_nothing(club14, django_user_model):
     club, winter, spring, people, admin = club14
-    divisions.set_divisions(winter, ["Gold", "Silver"], {people[0].pk: "Gold"})
-    divisions.set_divisions(spring, ["A", "B"], {people[1].pk: "A"})
+    actions.divisions.set_divisions(winter, ["Gold", "Silver"], {people[0].pk: "Gold"})
+    actions.divisions.set_divisions(spring, ["A", "B"], {people[1].pk: "A"})
     before = sorted(Placement.objects.values_list("season", "player", "division__name"))
     client = page_of(admin)
     tries = {
@@ -235,7 +235,7 @@ def test_a_saved_rule_keeps_its_divisions_when_their_names_are_swapped(club14):
     """A rule fills the selects with the divisions as typed; Save reads them so, even when
     the stored divisions had the same names the other way round."""
     _club, _winter, spring, people, admin = club14
-    divisions.set_divisions(spring, ["A", "B"], {})
+    actions.divisions.set_divisions(spring, ["A", "B"], {})
     client = page_of(admin)
     html = rule(client, spring, "everyone:A", names="B A").content.decode()
     save = {"names": "B A", **MOVES}
@@ -251,7 +251,7 @@ def test_two_divisions_of_seven_play_four_and_three_and_the_proposal_names_them(
     club14, django_user_model
 ):
     _club, _winter, spring, people, admin = club14
-    divisions.set_divisions(
+    actions.divisions.set_divisions(
         spring, ["A", "B"], {p.pk: "A" if i < 7 else "B" for i, p in enumerate(people)}
     )
     night = ClubNight.objects.create(season=spring, date=dt.date(2026, 11, 28))

@@ -12,11 +12,11 @@ import re
 import pytest
 from django.test import Client
 
+import actions.divisions
 from scoring.models import SeasonStanding
 from tests.conftest import client_of, member_of
 from tests.markup import squeezed
 from tests.scoring.test_divisions import division_of, league, standings_of
-from tournaments import divisions
 from tournaments.models import Membership, Move, Placement, Season
 
 pytestmark = pytest.mark.django_db
@@ -191,7 +191,9 @@ def test_another_clubs_players_and_seasons_are_out_of_reach(ladder, django_user_
     )
     assert answer.status_code == 302  # the form has no field for another club's player
     assert not Placement.objects.filter(season=season, player__club=rival.club).exists()
-    divisions.set_divisions(season, ["A", "B"], {p.pk: "AB"[i // 4] for i, p in enumerate(people)})
+    actions.divisions.set_divisions(
+        season, ["A", "B"], {p.pk: "AB"[i // 4] for i, p in enumerate(people)}
+    )
     closed = client_of(admin).post(
         f"/api/seasons/{season.pk}/close/", {"next_season": rival.name}, format="json"
     )

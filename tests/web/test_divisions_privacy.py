@@ -23,13 +23,13 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 import actions.deals
+import actions.divisions
 import actions.matches
 import actions.seasons
 from actions import seasons
 from tests.conftest import client_of, member_of
 from tests.markup import squeezed
 from tests.scoring.test_divisions import standings_of
-from tournaments import divisions
 from tournaments.errors import Rejection
 from tournaments.models import (
     Club,
@@ -89,7 +89,7 @@ def world(django_user_model) -> World:
     seated(open_, list(people.values()))
     seated(secret, [hiro, ito, people["gen"], people["hana"]])
     a, b, g, h = people.values()
-    divisions.set_divisions(
+    actions.divisions.set_divisions(
         open_, ["A", "B"], {a.pk: "A", b.pk: "A", kei.pk: "A", g.pk: "B", h.pk: "B", hiro.pk: "B"}
     )
     Season.objects.filter(pk=open_.pk).update(moves=1)
@@ -329,7 +329,7 @@ def nothing_written(w: World, season: Season, into: Season) -> None:
 
 def test_a_private_season_is_not_closed_into_a_public_one(world):
     w = world
-    divisions.set_divisions(w.secret, ["A", "B"], {w.hiro.pk: "A", w.ito.pk: "B"})
+    actions.divisions.set_divisions(w.secret, ["A", "B"], {w.hiro.pk: "A", w.ito.pk: "B"})
     later = Season.objects.create(club=w.club, name="Open 2027", games=["napoleon"], public=True)
     api = client_of(w.admin)
     en = api.post(f"/api/seasons/{w.secret.pk}/close/", {"next_season": "open 2027"}, format="json")
@@ -389,7 +389,7 @@ def test_a_public_season_is_not_closed_into_a_private_one(world):
 
 def test_a_new_next_season_is_of_the_closing_seasons_visibility(world):
     w = world
-    divisions.set_divisions(w.secret, ["A", "B"], {w.hiro.pk: "A", w.ito.pk: "B"})
+    actions.divisions.set_divisions(w.secret, ["A", "B"], {w.hiro.pk: "A", w.ito.pk: "B"})
     assert not actions.seasons.close_season(w.secret, "Secret 2027").next_season.public
     assert actions.seasons.close_season(w.open, "Open 2027").next_season.public
     # A private season into a private one: everyone carries on, shown to the club alone.

@@ -20,6 +20,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
+import actions.divisions
 from actions import rounds
 from scoring.finals import draw_order, ordinal
 from scoring.models import SeasonStanding
@@ -65,7 +66,7 @@ def a_season(slug: str, players: int, division_names: str = "") -> tuple[Season,
     if division_names:
         names = division_names.split()
         half = players // len(names)
-        divisions.set_divisions(
+        actions.divisions.set_divisions(
             season, names, {p.pk: names[i // half] for i, p in enumerate(people)}
         )
     night = ClubNight.objects.create(season=season, date=dt.date(2026, 9, 5), venue="Hall")

@@ -11,8 +11,8 @@ from django.apps import apps
 from django.contrib.auth.models import User
 from django.test import Client
 
+import actions.divisions
 from tests.conftest import client_of, member_of
-from tournaments import divisions
 from tournaments.errors import Rejection
 from tournaments.models import AccountName, Club, Membership, Player, Season
 from tournaments.names import KEY_LENGTH, look_alike
@@ -235,7 +235,7 @@ def season_and_admin(club, django_user_model):
 def test_a_season_has_no_two_divisions_that_look_alike(season_and_admin, names):
     season, _people, _admin = season_and_admin
     with pytest.raises(Rejection) as refused:
-        divisions.set_divisions(season, names, {})
+        actions.divisions.set_divisions(season, names, {})
     assert refused.value.errors[0]["code"] == "duplicate"
     assert not season.divisions.exists()
 

@@ -14,10 +14,10 @@ from django.utils import timezone
 
 import actions.deals
 from actions import rounds
+from actions import table_links as link_actions
 from scoring import night as night_data
 from tests.conftest import member_of
 from tests.markup import squeezed
-from tournaments import table_links
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
 from tournaments.models import Club, ClubNight, Match, Membership, Player, Season
@@ -51,7 +51,7 @@ def deal(match: Match, seed: int) -> None:
 
 def holding_the_link(match: Match) -> Client:
     phone = Client()
-    token = table_links.ensure(match.table)
+    token = link_actions.ensure(match.table)
     assert phone.get(f"/t/{token}/").status_code == 302
     return phone
 
@@ -115,7 +115,7 @@ def test_nobody_without_a_link_or_the_right_to_read_sees_anything(tonight, djang
     stranger = Player.objects.create(club=night.season.club, handle="z", display_name="Z")
     assert phone.get(url, {"player": stranger.pk}).status_code == 404
     assert phone.get(url, {"player": "x"}).status_code == 404
-    table_links.revoke(match.table)
+    link_actions.revoke(match.table)
     assert phone.get(url, {"player": me}).status_code == 404
     # The club's own member reads it, and lands there from the home page.
     member = django_user_model.objects.create_user("m", password="m-pass-2026")

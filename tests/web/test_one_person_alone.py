@@ -13,6 +13,7 @@ from django.test import Client
 
 import actions.deals
 from actions import pins
+from actions import table_links as link_actions
 from tests.conftest import member_of, napoleon_deal
 from tournaments import table_links
 from tournaments.models import Deal, LinkScorer, Membership, Player, Table
@@ -29,7 +30,7 @@ def ben(players):
 def follow(table: Table) -> Client:
     """A phone, signed out, that opens the table's link."""
     phone = Client()
-    assert phone.get(f"/t/{table_links.ensure(table)}/").status_code == 302
+    assert phone.get(f"/t/{link_actions.ensure(table)}/").status_code == 302
     return phone
 
 

@@ -17,9 +17,10 @@ from django.utils import timezone
 
 import actions.deals
 from actions import confirmation, pins
+from actions import table_links as link_actions
 from scoring.sheets import match_sheet
 from tests.conftest import member_of, napoleon_deal
-from tournaments import pin_slips, table_links
+from tournaments import pin_slips
 from tournaments.models import Club, ClubNight, Deal, Membership, Player, Season, Table
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("confirming")]
@@ -27,7 +28,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("confirming")]
 
 def _phone(table: Table, address: str = "127.0.0.1") -> Client:
     phone = Client(REMOTE_ADDR=address)
-    assert phone.get(f"/t/{table_links.ensure(table)}/").status_code == 302
+    assert phone.get(f"/t/{link_actions.ensure(table)}/").status_code == 302
     return phone
 
 

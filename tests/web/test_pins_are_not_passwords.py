@@ -11,8 +11,8 @@ from django.test import Client, RequestFactory
 from django.utils import timezone
 
 from actions import pins
+from actions import table_links as link_actions
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-from tournaments import table_links
 from tournaments.models import ClubNight, Deal, Player, Table
 
 pytestmark = pytest.mark.django_db
@@ -62,7 +62,7 @@ def pending(season, make_match):
 
 def _phone(table: Table, address: str = "127.0.0.1") -> Client:
     phone = Client(REMOTE_ADDR=address)
-    phone.get(f"/t/{table_links.ensure(table)}/")
+    phone.get(f"/t/{link_actions.ensure(table)}/")
     return phone
 
 

@@ -17,9 +17,9 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from actions import invitations
+from actions import table_links as link_actions
 from tests.conftest import member_of
 from tests.web.access_world import build
-from tournaments import table_links
 from tournaments.models import Membership
 from web.routes import ROUTES, Role
 
@@ -119,7 +119,7 @@ def test_a_table_links_phone_gets_private_answers_only(match):
     """An anonymous phone that followed a table's link: its session opens the table, so
     every answer to it is private, the public home page included."""
     phone = Client()
-    followed = phone.get(f"/t/{table_links.ensure(match.table)}/")
+    followed = phone.get(f"/t/{link_actions.ensure(match.table)}/")
     assert followed.status_code == 302 and is_private(followed)
     for url in (f"/tables/{match.table.pk}/", f"/matches/{match.pk}/enter/", "/"):
         response = phone.get(url)

@@ -13,12 +13,12 @@ from django.test import Client
 from django.utils import timezone
 
 from actions import rounds
+from actions import table_links as link_actions
 from reach import vapid
 from reach.models import Notice, PushKind, Subscription
 from reach.rights import link_hash
 from tests.conftest import member_of
 from tests.reach.push_service import Phone, b64url
-from tournaments import table_links
 from tournaments.models import Club, ClubNight, Match, Player, Season
 
 pytestmark = pytest.mark.django_db
@@ -76,7 +76,7 @@ def post(client: Client, url: str, body: dict, **extra):
 
 def holding_the_link(match: Match) -> Client:
     phone = Client()
-    token = table_links.ensure(match.table)
+    token = link_actions.ensure(match.table)
     assert phone.get(f"/t/{token}/").status_code == 302
     return phone
 
@@ -262,7 +262,7 @@ def test_hostile_attempts_are_refused_in_words_and_store_nothing(
         status=404,
     )
     # A revoked link: the night is no more this phone's.
-    table_links.revoke(match.table)
+    link_actions.revoke(match.table)
     refused({"action": "on", "player": me.pk, "subscription": good}, status=404)
     assert not Subscription.objects.exists()
 
@@ -271,7 +271,7 @@ def test_a_post_without_the_csrf_token_is_refused(tonight, resolves):
     night, people, drawn = tonight
     match = Match.objects.filter(table__round=drawn).order_by("table__name").first()
     phone = Client(enforce_csrf_checks=True)
-    token = table_links.ensure(match.table)
+    token = link_actions.ensure(match.table)
     phone.get(f"/t/{token}/")
     answer = post(
         phone,

@@ -10,8 +10,8 @@ import re
 import pytest
 from django.test import Client
 
+from actions import table_links as link_actions
 from tests.conftest import napoleon_deal
-from tournaments import table_links
 from tournaments.models import Deal, Table
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 def _phone(table: Table) -> Client:
     phone = Client()
-    assert phone.get(f"/t/{table_links.ensure(table)}/").status_code == 302
+    assert phone.get(f"/t/{link_actions.ensure(table)}/").status_code == 302
     return phone
 
 
@@ -28,7 +28,7 @@ def _entry(key: str = "k1", number: int = 1) -> dict[str, str]:
 
 
 def test_a_revoked_link_stays_revoked_on_the_table_list_and_the_paper(tonight, match, admin):
-    token = table_links.ensure(tonight)
+    token = link_actions.ensure(tonight)
     admin.post(f"/tables/{tonight.pk}/link/", {"action": "revoke"})
     listing = admin.get(f"/nights/{tonight.club_night_id}/tables/").content.decode()
     assert "/t/" not in listing and "link is revoked" in listing

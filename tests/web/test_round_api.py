@@ -219,3 +219,24 @@ def test_a_display_is_refreshed_by_a_worker_only_when_the_worker_shares_the_cach
     settings.CACHE_URL = cache_url
     settings.CELERY_TASK_ALWAYS_EAGER = eager
     assert (tasks.live_refresher(night, False) is not None) is by_worker
+
+
+def test_a_round_drawn_without_a_method_is_drawn_as_the_rounds_page_proposes(
+    night, eight, club_admin, django_capture_on_commit_callbacks
+):
+    """Round 1 balanced, then Swiss (``actions.rounds.next_round_choices``, the page's
+    own default): the API and the page draw the same round when nothing is said."""
+    api = client_of(club_admin)
+    body = {"game": "napoleon", "players": eight, "deals": 1}
+    methods = []
+    for _ in range(2):
+        with django_capture_on_commit_callbacks(execute=True):
+            made = api.post(f"/api/club-nights/{night.pk}/rounds/", body, format="json")
+        assert made.status_code == 201, made.json()
+        methods.append(made.json()["method"])
+        for t in made.json()["tables"]:
+            match = Match.objects.get(pk=t["match"])
+            handles = [p.handle for p in match.seated_players()]
+            deal = demo_deals(league_game("napoleon"), 1, handles, target=1, first_in_full=False)
+            actions.deals.enter_deal(match, deal[0]).stored()
+    assert methods == ["balanced", "swiss"]

@@ -11,6 +11,7 @@ from django.test import Client
 
 import actions.deals
 from actions import corrections, pins
+from actions import table_links as link_actions
 from tests.conftest import member_of, napoleon_deal
 from tournaments import table_links
 from tournaments.models import Deal, Membership, Player, Table
@@ -19,7 +20,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("confirming")]
 
 
 def _follow(phone: Client, table: Table) -> Client:
-    assert phone.get(f"/t/{table_links.ensure(table)}/").status_code == 302
+    assert phone.get(f"/t/{link_actions.ensure(table)}/").status_code == 302
     return phone
 
 

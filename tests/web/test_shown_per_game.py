@@ -21,6 +21,7 @@ from django.utils import timezone
 import actions.deals
 import engine
 from actions import rounds
+from actions import table_links as link_actions
 from engine.deal import check_deal, play_match
 from scoring import head_to_head as h2h
 from scoring import night as night_data
@@ -28,7 +29,6 @@ from scoring.finals import ordinal
 from scoring.rebuild import rebuild_all
 from tests.conftest import member_of, play
 from tests.markup import squeezed
-from tournaments import table_links
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
 from tournaments.models import (
@@ -138,7 +138,7 @@ def test_a_packing_round_shows_its_points_to_500_and_comp13_its_deals_of_12(club
         assert f"{entered} of 12 deals" in page and f"12 ディール中 {entered}" in ja
     # The table's own page (its phone) says it too.
     phone = Client()
-    token = table_links.ensure(comp_matches[0].table)
+    token = link_actions.ensure(comp_matches[0].table)
     assert phone.get(f"/t/{token}/").status_code == 302
     entered = Deal.objects.filter(match=comp_matches[0], deleted_at__isnull=True).count()
     table_page = squeezed(phone.get(f"/tables/{comp_matches[0].table_id}/").content.decode())
@@ -179,7 +179,7 @@ def test_my_night_says_which_deals_wait_and_what_they_will_count(club_of_eight, 
     assert f"/deals/{waiting.pk}/pin/" not in as_member
     # …the table's phone gets one, back to this page afterwards.
     phone = Client()
-    token = table_links.ensure(match.table)
+    token = link_actions.ensure(match.table)
     assert phone.get(f"/t/{token}/").status_code == 302
     on_phone = phone.get(f"/nights/{night.pk}/me/", {"player": me}).content.decode()
     assert f"/deals/{waiting.pk}/pin/?next=%2Fnights%2F{night.pk}%2Fme%2F%3Fplayer%3D{me}" in (

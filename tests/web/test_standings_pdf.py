@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
+import actions.divisions
 from scoring import pdf as printed
 from scoring.documents import Document, Section
 from scoring.models import Rating, SeasonStanding
@@ -52,7 +53,9 @@ def season_of_three_games() -> Season:
         Player.objects.create(club=club, handle=f"p{i}", display_name=name)
         for i, name in enumerate(NAMES)
     ]
-    divisions.set_divisions(season, ["A", "B"], {p.pk: "AB"[i % 2] for i, p in enumerate(players)})
+    actions.divisions.set_divisions(
+        season, ["A", "B"], {p.pk: "AB"[i % 2] for i, p in enumerate(players)}
+    )
     for g, game in enumerate(GAMES):
         SeasonStanding.objects.bulk_create(
             SeasonStanding(

@@ -15,8 +15,9 @@ from django.utils import timezone
 
 import actions.deals
 from actions import pins
+from actions import table_links as link_actions
 from tests.conftest import NAPOLEON_SEATS, member_of, napoleon_deal
-from tournaments import errors, table_links
+from tournaments import errors
 from tournaments.models import ClubNight, Deal, DealVersion, Membership, Table
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 def _holder(table: Table) -> Client:
     phone = Client()
-    response = phone.get(f"/t/{table_links.ensure(table)}/")
+    response = phone.get(f"/t/{link_actions.ensure(table)}/")
     assert response.status_code == 302 and response["Location"] == f"/tables/{table.pk}/"
     return phone
 
@@ -89,13 +90,13 @@ def test_a_link_is_for_its_table_its_night_and_until_revoked(match, tonight, mak
     assert phone.get(f"/matches/{match.pk}/").status_code == 404  # a private season stays so
     # Revoked: the phone loses the table at its next request, and the link says so.
     token = tonight.link_token
-    table_links.revoke(tonight)
+    link_actions.revoke(tonight)
     assert phone.post(f"/matches/{match.pk}/enter/", _entry(1, "y")).status_code == 410
     assert Client().get(f"/t/{token}/").status_code == 410
     # A link of last week's night works no more.
     old = ClubNight.objects.create(season=season, date=timezone.localdate() - dt.timedelta(days=7))
     stale = Table.objects.create(club_night=old, name="Table 1")
-    assert Client().get(f"/t/{table_links.ensure(stale)}/").status_code == 410
+    assert Client().get(f"/t/{link_actions.ensure(stale)}/").status_code == 410
     assert Deal.objects.count() == 0
 
 

@@ -15,9 +15,9 @@ from django.test import Client
 import actions.deals
 import actions.matches
 from actions import nights
+from actions import table_links as link_actions
 from tests.conftest import NAPOLEON_SEATS, member_of, napoleon_deal
 from tests.markup import squeezed
-from tournaments import table_links
 from tournaments.errors import Rejection
 from tournaments.models import Club, Invitation, Membership
 
@@ -119,14 +119,14 @@ def test_a_newly_joined_scorer_lands_on_their_tables(admin, club):
 def test_a_phone_holding_a_replaced_link_is_told_to_scan_the_new_code(tonight, match):
     table = tonight
     phone = Client()
-    assert phone.get(f"/t/{table_links.ensure(table)}/").status_code == 302
-    table_links.make(table)  # a new link: the old one stops
+    assert phone.get(f"/t/{link_actions.ensure(table)}/").status_code == 302
+    link_actions.make(table)  # a new link: the old one stops
     entry = {"full_record": json.dumps(napoleon_deal()), "number": "1", "key": "k1"}
     sent = phone.post(f"/matches/{match.pk}/enter/", entry, HTTP_ACCEPT="application/json")
     assert sent.status_code == 410 and "scan the new code" in sent.json()["errors"][0]
     page = phone.get(f"/matches/{match.pk}/enter/")
     assert page.status_code == 410 and "This table has a new link" in page.content.decode()
-    table_links.revoke(table)  # revoked: no new code to scan
+    link_actions.revoke(table)  # revoked: no new code to scan
     gone = phone.get(f"/matches/{match.pk}/enter/").content.decode()
     assert "scan the new code" not in gone and "withdrew this table" in gone
     assert not match.deals.exists()
@@ -148,7 +148,7 @@ def test_a_draw_naming_a_member_as_scorer_seats_nobody(season, players, club, dj
 
 def test_a_deal_refused_on_arrival_names_its_field(tonight, match):
     phone = Client()
-    phone.get(f"/t/{table_links.ensure(tonight)}/")
+    phone.get(f"/t/{link_actions.ensure(tonight)}/")
     form = {"declarer": "aki", "trump": "hearts", "count": "99", "number": "1", "key": "k1"}
     sent = phone.post(f"/matches/{match.pk}/enter/", form, HTTP_ACCEPT="application/json")
     assert sent.status_code == 422

@@ -15,6 +15,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+import actions.divisions
 import actions.seasons
 from scoring import divisions as ranked
 from scoring.finals import season_final
@@ -117,7 +118,7 @@ class DivisionsMixin:
             payload.is_valid(raise_exception=True)
             data = payload.validated_data
             try:
-                divisions.set_divisions(
+                actions.divisions.set_divisions(
                     season,
                     data["names"],
                     data["places"],

@@ -34,7 +34,13 @@ class RoundInputSerializer(serializers.Serializer):
         max_length=rounds.MOST_PLAYERS,
         help_text="Player ids (default: everyone of the round before, seated or sitting out).",
     )
-    method = serializers.ChoiceField(choices=rounds.METHODS, default="balanced")
+    method = serializers.ChoiceField(
+        choices=rounds.METHODS,
+        required=False,
+        help_text="Default as the rounds page proposes: balanced for round 1, Swiss after "
+        "it (unless the night plays a planned number of rounds), the final first on the "
+        "season's final night.",
+    )
     deals = serializers.IntegerField(
         required=False,
         min_value=1,
@@ -162,6 +168,7 @@ class RoundsMixin:
         payload = RoundInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         data = dict(payload.validated_data)
+        data.setdefault("method", rounds.next_round_choices(night)["method"])
         try:
             drawn = rounds.draw_next_round(night, user=access.signed_in(request.user), **data)
         except Rejection as rejection:

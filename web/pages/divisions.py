@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+import actions.divisions
 import actions.seasons
 from scoring import division_rules
 from scoring import divisions as ranked
@@ -55,13 +56,15 @@ def season_divisions(request: HttpRequest, pk: int) -> HttpResponse:
         before = request.POST.get("drawn", drawn)[:500].split()
         try:
             if "rule" in request.POST:
-                wanted = divisions.division_names(names)
+                wanted = actions.divisions.division_names(names)
                 by_rule = _by_rule(request, season, wanted, [p.pk for p in players], placed)
                 placed, drawn = by_rule.places, " ".join(wanted)
                 filled = _said(by_rule, wanted, players)
             else:
-                kept = divisions.carried(placed, before, divisions.division_names(names))
-                divisions.set_divisions(
+                kept = actions.divisions.carried(
+                    placed, before, actions.divisions.division_names(names)
+                )
+                actions.divisions.set_divisions(
                     season, names, kept, moves_by=rule["moves_by"], moves=rule["moves"]
                 )
         except Rejection as refused:

@@ -32,6 +32,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 import engine
 from actions import confirmation, pins
+from actions import table_links as link_actions
 from scoring.sheets import match_sheet
 from tournaments import history, pin_slips, table_links
 from tournaments.errors import Rejection
@@ -135,7 +136,7 @@ def _form(request: HttpRequest, template: str, context: dict[str, Any], error: s
 @require_http_methods(["GET", "POST"])
 def table_who(request: HttpRequest, pk: int) -> HttpResponse:
     """A phone that holds the table's link says who scores on it: a seated player's name
-    and PIN (``table_links.bind``).  A scorer with an account acts as themselves and is
+    and PIN (``actions.table_links.bind``).  A scorer with an account acts as themselves and is
     sent back to the table."""
     table = usable_table(request, pk)
     if isinstance(table, HttpResponse):
@@ -149,7 +150,7 @@ def table_who(request: HttpRequest, pk: int) -> HttpResponse:
     named = named_player(request, "pages/table_who.html", {"table": table, "seated": seated})
     if isinstance(named, HttpResponse):
         return named
-    table_links.bind(table, table_links.holder(request.session), named.player)
+    link_actions.bind(table, table_links.holder(request.session), named.player)
     messages.success(
         request, _("%(name)s scores on this phone.") % {"name": named.player.display_name}
     )

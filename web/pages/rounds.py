@@ -21,7 +21,7 @@ import engine
 from actions import confirmation, rounds
 from scoring import draw_figures, finals
 from scoring import night as night_data
-from tournaments import access, divisions, draw_plan, progress, seatings, table_links
+from tournaments import access, divisions, draw_plan, progress, round_state, seatings, table_links
 from tournaments.errors import Rejection
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
@@ -65,7 +65,7 @@ def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
     action = request.POST.get("action", "")
     problems: list[str] = []
     if request.method == "POST" and action == "end":
-        current = rounds.current(night)
+        current = round_state.current(night)
         if current is not None:
             try:
                 rounds.end_early(
@@ -104,7 +104,7 @@ def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("night_rounds", pk=night.pk)
         except Rejection as refused:
             problems = [localize(e) for e in refused.errors]
-    current = rounds.current(night)
+    current = round_state.current(night)
     return render(
         request,
         "pages/setup/rounds.html",
@@ -116,9 +116,9 @@ def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
             "games": [(g, LEAGUE_GAMES[g].label) for g in night.season.games if g in LEAGUE_GAMES],
             "methods": Round.Method.choices,
             "players": reading_order(Player.objects.filter(club=night.season.club)),
-            "unfinished": len(rounds.unfinished(current)) if current else 0,
+            "unfinished": len(round_state.unfinished(current)) if current else 0,
             "waiting": _waiting(request, current),
-            "open_ended": [g for g in night.season.games if rounds.open_ended(g)],
+            "open_ended": [g for g in night.season.games if round_state.open_ended(g)],
             "has_divisions": night.season.divisions.exists(),
             "season_figures": draw_figures.of_season(night.season),
             "sizes": _bounds(),
@@ -136,14 +136,13 @@ def _waiting(request: HttpRequest, current: Round | None) -> list[tuple[Any, boo
     may confirm it with their account (``actions.confirmation``)."""
     if current is None:
         return []
-    pending = rounds.waiting(current)
+    pending = round_state.waiting(current)
     who = confirmation.Confirmer(user=request.user, holder=table_links.holder(request.session))
     return [(d, confirmation.may_confirm(d, who)) for d in pending]
 
 
 def _form(request: HttpRequest, night: ClubNight) -> dict[str, Any]:
-    """The next round's choices: as posted, else as the round before (or sensible)."""
-    last = rounds.current(night)
+    """The next round's choices: as posted, else as the action proposes them."""
     if request.method == "POST":
         return {
             "game": request.POST.get("game", ""),
@@ -154,20 +153,7 @@ def _form(request: HttpRequest, night: ClubNight) -> dict[str, Any]:
             "players": [p for p in map(whole_number, request.POST.getlist("players")) if p],
             "mixed": request.POST.get("mixed") == "1",
         }
-    game = last.game if last else (night.season.games or [""])[0]
-    # After round 1 a Swiss round, unless the night plays a planned number of rounds.
-    method = "swiss" if last and not night.rounds_planned else "balanced"
-    if night.final and not night.rounds.filter(method=Round.Method.FINAL).exists():
-        method = Round.Method.FINAL  # the season's final night: its final round first
-    return {
-        "game": game,
-        "method": method,
-        "deals": (last.deals if last else None) or night.deals_per_match or 8,
-        "size": night.table_size,  # the secretary's choice for the night, else the draw's
-        "others": "balanced",
-        "players": rounds.present_by_default(night),
-        "mixed": False,
-    }
+    return rounds.next_round_choices(night)
 
 
 def _draw(form: dict[str, Any]) -> dict[str, Any]:
@@ -176,7 +162,7 @@ def _draw(form: dict[str, Any]) -> dict[str, Any]:
         "game": game,
         "method": form["method"],
         "players": form["players"],
-        "deals": form["deals"] if game in LEAGUE_GAMES and rounds.open_ended(game) else None,
+        "deals": form["deals"] if game in LEAGUE_GAMES and round_state.open_ended(game) else None,
         "size": form["size"],
         "others": form["others"],
         "mixed": form["mixed"],

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from rest_framework.throttling import SimpleRateThrottle
 
 from actions import nights
+from actions import table_links as link_actions
 from scoring.sheets import match_sheet
 from tournaments import access, progress, table_links
 from tournaments.errors import Rejection, error
@@ -77,7 +78,7 @@ def who_scores_first(request: HttpRequest, table: Table, by_link: bool) -> HttpR
 
 def link_url(request: HttpRequest, table: Table) -> str:
     """The table's link (made when it has none); ``""`` for a revoked table."""
-    token = table_links.ensure(table)
+    token = link_actions.ensure(table)
     return request.build_absolute_uri(reverse("table_link", args=[token])) if token else ""
 
 
@@ -243,12 +244,12 @@ def table_link_change(request: HttpRequest, pk: int) -> HttpResponse:
     revokes it."""
     table = administered_table(request, pk, LINKS_ADMINS_ONLY)
     if request.POST.get("action") == "revoke":
-        table_links.revoke(table)
+        link_actions.revoke(table)
         messages.success(
             request, _("The link of %(table)s no longer works.") % {"table": table.name}
         )
     else:
-        table_links.make(table)
+        link_actions.make(table)
         messages.success(
             request,
             _("%(table)s has a new link; the old one no longer works.") % {"table": table.name},

@@ -12,9 +12,9 @@ from playwright.sync_api import expect
 
 import actions.deals
 import actions.matches
+from actions import table_links as link_actions
 from tests.web.browser.conftest import pad_taps
 from tests.web.browser.test_club_from_nothing import shot
-from tournaments import table_links
 from tournaments.models import Club, ClubNight, Player, Season, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -42,7 +42,7 @@ def open_entry(browser, live_server, match, device=PHONE):
     context = browser.new_context(**device)
     context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
     page = context.new_page()
-    page.goto(f"{live_server.url}/t/{table_links.ensure(match.table)}/")
+    page.goto(f"{live_server.url}/t/{link_actions.ensure(match.table)}/")
     page.click(f"a[href='/matches/{match.pk}/enter/']")
     page.wait_for_selector("#deal-entry[data-ready]")
     return page

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 import actions.deals
 import actions.matches
+from actions import table_links as link_actions
 from tests.web.browser.conftest import tap_deal
-from tournaments import table_links
 from tournaments.games import LEAGUE_GAMES
 from tournaments.games.base import demo_deals
 from tournaments.models import Club, ClubNight, Player, Season, Table
@@ -42,7 +42,7 @@ def test_a_deal_of_every_game_is_entered_by_taps(browser, live_server, game):
 
     phone = browser.new_context(viewport={"width": 375, "height": 740}, has_touch=True)
     page = phone.new_page()
-    page.goto(f"{live_server.url}/t/{table_links.ensure(table)}/")
+    page.goto(f"{live_server.url}/t/{link_actions.ensure(table)}/")
     page.tap(f"a[href='/matches/{match.pk}/enter/']")
     page.wait_for_selector("#deal-entry[data-ready]")
     taps = tap_deal(page, fields)

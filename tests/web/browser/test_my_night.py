@@ -9,8 +9,8 @@ from django.utils import timezone
 
 import actions.deals
 from actions import rounds
+from actions import table_links as link_actions
 from tests.web.browser.test_club_from_nothing import shot
-from tournaments import table_links
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
 from tournaments.models import Club, ClubNight, Match, Player, Season
@@ -32,7 +32,7 @@ def test_a_player_follows_their_night_from_the_tables_code(browser, live_server,
     ).round
     match = Match.objects.filter(table__round=made).order_by("table__name").first()
     me = match.seated_players()[1]
-    token = table_links.ensure(match.table)
+    token = link_actions.ensure(match.table)
 
     context = browser.new_context(
         viewport={"width": 375, "height": 740}, has_touch=True, locale="ja-JP"

@@ -15,8 +15,9 @@ from django.utils import timezone
 import actions.deals
 import actions.matches
 from actions import pins
+from actions import table_links as link_actions
 from tests.conftest import NAPOLEON_SEATS, member_of, napoleon_deal
-from tournaments import pin_slips, table_links
+from tournaments import pin_slips
 from tournaments.models import Club, ClubNight, Deal, LinkScorer, Membership, Player, Season, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -109,7 +110,7 @@ def test_a_first_night_confirms_with_slips_by_taps(browser, live_server, table, 
 
     # At the table: Aki says who scores with his slip, and keeps it for now.
     phone = _context(browser, locale, size).new_page()
-    phone.goto(f"{base}/t/{table_links.ensure(table)}/")
+    phone.goto(f"{base}/t/{link_actions.ensure(table)}/")
     match = table.matches.get()
     phone.tap(f"a[href='/matches/{match.pk}/enter/']")
     phone.wait_for_url(f"**/tables/{table.pk}/who/**")

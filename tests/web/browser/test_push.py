@@ -13,13 +13,13 @@ import pytest
 from django.utils import timezone
 
 from actions import rounds
+from actions import table_links as link_actions
 from reach import push, tasks, vapid
 from reach.events import Event, Said
 from reach.models import PushKind, Subscription
 from reach.words import drawn
 from tests.reach import push_service
 from tests.web.browser.test_club_from_nothing import shot
-from tournaments import table_links
 from tournaments.models import Club, ClubNight, Match, Player, Season
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -66,7 +66,7 @@ def test_notifications_on_from_my_night_in_two_taps(browser, live_server, tmp_pa
     ).round
     match = Match.objects.filter(table__round=made).order_by("table__name").first()
     me = match.seated_players()[1]
-    token = table_links.ensure(match.table)
+    token = link_actions.ensure(match.table)
     phone_keys = service.phone()
     service.server_key = vapid.application_server_key()
 

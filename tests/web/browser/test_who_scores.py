@@ -12,8 +12,8 @@ from django.utils import timezone
 import actions.deals
 import actions.matches
 from actions import pins
+from actions import table_links as link_actions
 from tests.conftest import NAPOLEON_SEATS, napoleon_deal
-from tournaments import table_links
 from tournaments.models import Club, ClubNight, Deal, LinkScorer, Player, Season, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,7 +48,7 @@ def test_the_scorer_says_who_they_are_then_another_player_confirms(
         viewport={"width": size[0], "height": size[1]}, has_touch=True, locale=locale
     )
     phone = context.new_page()
-    phone.goto(f"{live_server.url}/t/{table_links.ensure(table)}/")
+    phone.goto(f"{live_server.url}/t/{link_actions.ensure(table)}/")
     match = table.matches.get()
     assert phone.locator("#phone-scorer").is_visible()
     phone.tap(f"a[href='/matches/{match.pk}/enter/']")

@@ -11,9 +11,9 @@ from django.utils import timezone
 
 import actions.deals
 import actions.matches
+from actions import table_links as link_actions
 from tests.conftest import NAPOLEON_FORM, NAPOLEON_SEATS
 from tests.web.browser.conftest import Questions, kept_offline, tap_deal
-from tournaments import table_links
 from tournaments.models import Club, ClubNight, Deal, Player, Season, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,12 +39,12 @@ def test_a_withdrawn_link_is_said_and_the_page_forgotten(browser, live_server, t
         viewport={"width": 375, "height": 740}, has_touch=True, locale=locale
     )
     phone = context.new_page()
-    phone.goto(f"{live_server.url}/t/{table_links.ensure(table)}/")
+    phone.goto(f"{live_server.url}/t/{link_actions.ensure(table)}/")
     match = table.matches.get()
     phone.tap(f"a[href='/matches/{match.pk}/enter/']")
     phone.wait_for_selector("#deal-entry[data-ready]")
     kept_offline(phone)
-    table_links.revoke(table)  # the administrator withdraws the link
+    link_actions.revoke(table)  # the administrator withdraws the link
     answer = phone.reload()
     assert answer is not None and answer.status == 410
     said = phone.inner_text("main")
@@ -69,7 +69,7 @@ def test_new_link_and_revoke_ask_once_before_acting(browser, live_server, table,
 
     lena = django_user_model.objects.create_user("lena", password="lena-pw-2026")
     Membership.objects.create(club=table.club_night.season.club, user=lena, role="admin")
-    token = table_links.ensure(table)
+    token = link_actions.ensure(table)
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = context.new_page()
@@ -99,12 +99,12 @@ def test_a_replaced_link_says_scan_the_new_code_and_keeps_the_typed_deal(
 ):
     context = browser.new_context(viewport={"width": 375, "height": 740}, has_touch=True)
     phone = context.new_page()
-    phone.goto(f"{live_server.url}/t/{table_links.ensure(table)}/")
+    phone.goto(f"{live_server.url}/t/{link_actions.ensure(table)}/")
     match = table.matches.get()
     phone.tap(f"a[href='/matches/{match.pk}/enter/']")
     phone.wait_for_selector("#deal-entry[data-ready]")
     tap_deal(phone, NAPOLEON_FORM)
-    new_token = table_links.make(table)  # meanwhile the organiser makes a new link
+    new_token = link_actions.make(table)  # meanwhile the organiser makes a new link
     phone.tap("#save")
     phone.wait_for_selector("#send-problem:not([hidden])")
     said = phone.inner_text("#send-problem")

@@ -1,0 +1,46 @@
+"""Where a night in rounds stands: its current round, that round's open matches and the
+deals that wait for a confirmation, who plays next by default.  Read by the actions
+that draw and seat rounds (``actions.rounds``) and by the pages that show them."""
+
+from __future__ import annotations
+
+import engine
+from tournaments.models import ClubNight, Deal, Match, Round, Seat, waiting_deals
+
+
+def open_ended(game: str) -> bool:
+    """A game with no end of its own: a round gives its matches a number of deals."""
+    rules = engine.GAMES[game]
+    return bool(rules.accepts_target and rules.default_target is None)
+
+
+def current(night: ClubNight) -> Round | None:
+    return night.rounds.order_by("-number").first()
+
+
+def unfinished(round_: Round) -> list[Match]:
+    return list(
+        Match.objects.filter(table__round=round_, status=Match.Status.OPEN).select_related("table")
+    )
+
+
+def waiting(round_: Round) -> list[Deal]:
+    """The round's deals that wait for a second person's confirmation (a season that asks
+    for it): until they are confirmed the round is not finished, and the next round is not
+    drawn (its Swiss order and final table come from confirmed standings only)."""
+    return list(
+        Deal.objects.filter(waiting_deals(), match__table__round=round_)
+        .select_related("match__table")
+        .prefetch_related("scores__player")
+        .order_by("match__table__name", "number")
+    )
+
+
+def present_by_default(night: ClubNight) -> list[int]:
+    """Everyone of the round before, seated or sitting out; before round 1, the night's
+    attendance (``nights.take_attendance``)."""
+    last = current(night)
+    if last is None:
+        return sorted(night.present.values_list("pk", flat=True))
+    seated = Seat.objects.filter(match__table__round=last).values_list("player_id", flat=True)
+    return sorted({*seated, *last.sat_out.values_list("pk", flat=True)})

@@ -171,6 +171,9 @@ def confirm(deal: Deal, who: Confirmer) -> Deal:
     """``who`` confirms ``deal``: checked again with the deal's row locked, then stored
     once (a second confirmation is a conflict that names the stored one)."""
     with transaction.atomic():
+        # The match before its deal, as a correction and an entry take them: a
+        # confirmation and a correction of one deal wait for each other, never in a circle.
+        Match.objects.select_for_update(of=("self",)).filter(pk=deal.match_id).exists()
         locked = (
             Deal.objects.select_for_update(of=("self",)).select_related("match").get(pk=deal.pk)
         )

@@ -83,7 +83,7 @@ def _locked(match_id: int) -> Match:
     season_id = Match.objects.values_list("table__club_night__season_id", flat=True).get(
         pk=match_id
     )
-    Season.objects.select_for_update().filter(pk=season_id).exists()
+    Season.objects.select_for_update(no_key=True).filter(pk=season_id).exists()
     of_season = Match.objects.filter(table__club_night__season_id=season_id)
     waiting = list(of_season.exclude(checked_version=F("version")).values_list("pk", flat=True))
     locked = Match.objects.select_for_update(of=("self",)).filter(pk__in=[match_id, *waiting])

@@ -118,7 +118,7 @@ def set_divisions(
             "not_found", "places", gettext_noop("no player %(id)s in this club"), id=unknown[0]
         )
     with transaction.atomic():
-        locked = Season.objects.select_for_update().get(pk=season.pk)
+        locked = Season.objects.select_for_update(no_key=True).get(pk=season.pk)
         if locked.closed_at is not None:
             raise Rejection((error("closed", "", CLOSED),), conflict=True)
         Placement.objects.filter(season=season).delete()

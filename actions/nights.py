@@ -57,7 +57,7 @@ def save_night(night: ClubNight) -> ClubNight:
     _check_plan(night)
     _check_times(night)
     with transaction.atomic():
-        Season.objects.select_for_update().filter(pk=night.season_id).first()
+        Season.objects.select_for_update(no_key=True).filter(pk=night.season_id).first()
         if night.final and ClubNight.final_taken(night.season_id, night.pk):
             raise Rejection((error("final_taken", "final", FINAL_TAKEN),))
         stored = (

@@ -61,7 +61,10 @@ def save_season(season: Season) -> Season:
     season.full_clean()
     with transaction.atomic():
         before = (
-            Season.objects.select_for_update().filter(pk=season.pk).values(*DERIVED_FROM).first()
+            Season.objects.select_for_update(no_key=True)
+            .filter(pk=season.pk)
+            .values(*DERIVED_FROM)
+            .first()
             if season.pk
             else None
         )
@@ -161,7 +164,7 @@ def _locked(*pks: int) -> dict[int, Season]:
     """The seasons ``pks`` locked in one statement, in the order of their ids: the order in
     which the seasons' rebuild (``scoring.season_totals``) locks them too, so that two
     transactions never wait for each other's seasons in a circle."""
-    rows = Season.objects.select_for_update().filter(pk__in=pks).order_by("pk")
+    rows = Season.objects.select_for_update(no_key=True).filter(pk__in=pks).order_by("pk")
     return {s.pk: s for s in rows}
 
 

@@ -59,7 +59,10 @@ def prepare() -> tuple[dict[str, str], str, list[int], list[bytes]]:
     rng = random.Random(7)
     bodies = [
         json.dumps(
-            {"record": engine.summarize(random_full_deal(engine.GAMES["napoleon"], SEATS, rng))}
+            {  # random deals: one may repeat the last, and is meant (no question asked)
+                "record": engine.summarize(random_full_deal(engine.GAMES["napoleon"], SEATS, rng)),
+                "confirm_same": True,
+            }
         ).encode()
         for _ in range(200)
     ]

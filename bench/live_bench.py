@@ -76,7 +76,12 @@ def prepare() -> tuple[dict[str, str], str, int, list[int], dict[int, list[bytes
         seats = [p.handle for p in match.seated_players()]
         bodies[match.pk] = [
             json.dumps(
-                {"record": engine.summarize(random_full_deal(engine.GAMES["napoleon"], seats, rng))}
+                {  # random deals: one may repeat the last, and is meant
+                    "record": engine.summarize(
+                        random_full_deal(engine.GAMES["napoleon"], seats, rng)
+                    ),
+                    "confirm_same": True,
+                }
             ).encode()
             for _ in range(60)
         ]

@@ -78,7 +78,9 @@ def rebuild_seasons(
     and the one kept no longer matches (line ids are never reused)."""
     with transaction.atomic():
         plain_plans()
-        seasons = list(Season.objects.select_for_update().filter(pk__in=season_ids).order_by("pk"))
+        seasons = list(
+            Season.objects.select_for_update(no_key=True).filter(pk__in=season_ids).order_by("pk")
+        )
         ids = [s.pk for s in seasons]
         if not ids:
             return 0

@@ -79,3 +79,41 @@ def test_the_match_page_confirm_button_confirms(
     assert response.status_code == 302
     deal.refresh_from_db()
     assert deal.confirmed_by == league_admin
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_confirmation_and_a_correction_of_one_deal_at_once_never_deadlock(
+    confirming_season, make_match, scorer, league_admin
+):
+    """Real transactions, each in a thread: the confirmation takes the match before the
+    deal, as the correction does, so one waits for the other (PostgreSQL would name a
+    deadlock otherwise); each finishes or is refused in words."""
+    from django.db import connection
+
+    import actions.deals
+    from actions import corrections
+    from tests.conftest import at_the_same_moment
+    from tournaments.errors import Rejection
+
+    def closing(work):
+        def run():
+            try:
+                return work()
+            finally:
+                connection.close()
+
+        return run
+
+    for _ in range(3):
+        match = make_match("napoleon", NAPOLEON_SEATS)
+        deal = actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
+        answers = at_the_same_moment(
+            closing(lambda d=deal: actions.deals.confirm_deal(d, league_admin)),
+            closing(
+                lambda d=deal: corrections.correct_deal(d, napoleon_deal(count=16), scorer, "16")
+            ),
+        )
+        wrong = [
+            a for a in answers if isinstance(a, BaseException) and not isinstance(a, Rejection)
+        ]
+        assert wrong == [], answers

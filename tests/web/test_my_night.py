@@ -20,7 +20,7 @@ from tests.conftest import member_of
 from tests.markup import squeezed
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
-from tournaments.models import Club, ClubNight, Match, Membership, Player, Season
+from tournaments.models import Club, ClubNight, Match, Membership, Player, Round, Season
 from web.pages.tables import qr_svg
 
 pytestmark = pytest.mark.django_db
@@ -28,6 +28,11 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def tonight():
+    return drawn_tonight()
+
+
+def drawn_tonight() -> tuple[ClubNight, list[Player], Round]:
+    """Nine players of a private season drawn tonight at three tables of three."""
     club = Club.objects.create(name="Hall", slug="hall")
     season = Season.objects.create(club=club, name="Private", games=["napoleon"])
     night = ClubNight.objects.create(season=season, date=timezone.localdate())

@@ -10,16 +10,15 @@ import json
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 
-from actions import rounds
 from actions import table_links as link_actions
 from reach import vapid
 from reach.models import Notice, PushKind, Subscription
 from reach.rights import link_hash
 from tests.conftest import member_of
 from tests.reach.push_service import Phone, b64url
-from tournaments.models import Club, ClubNight, Match, Player, Season
+from tests.web.test_my_night import drawn_tonight
+from tournaments.models import Club, Match, Player, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -35,17 +34,7 @@ def keys():
 
 @pytest.fixture
 def tonight():
-    club = Club.objects.create(name="Hall", slug="hall")
-    season = Season.objects.create(club=club, name="Private", games=["napoleon"])
-    night = ClubNight.objects.create(season=season, date=timezone.localdate())
-    people = [
-        Player.objects.create(club=club, handle=f"p{i}", display_name=f"Player {i}")
-        for i in range(9)
-    ]
-    drawn = rounds.draw_next_round(
-        night, game="napoleon", method="balanced", deals=2, players=[p.pk for p in people], seed=3
-    ).round
-    return night, people, drawn
+    return drawn_tonight()
 
 
 def phone_of(endpoint: str = "https://push.example.net/send/abc") -> dict:

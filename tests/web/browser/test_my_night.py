@@ -18,7 +18,9 @@ from tournaments.models import Club, ClubNight, Match, Player, Season
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_a_player_follows_their_night_from_the_tables_code(browser, live_server, tmp_path):
+def seated_tonight() -> tuple[ClubNight, Match, Player, str]:
+    """Eight players of a private season drawn tonight: the night, table 1's match, its
+    second seated player and the table's link."""
     club = Club.objects.create(name="Kanda", slug="kanda")
     season = Season.objects.create(club=club, name="Winter", games=["napoleon"])  # private
     night = ClubNight.objects.create(season=season, date=timezone.localdate())
@@ -31,8 +33,12 @@ def test_a_player_follows_their_night_from_the_tables_code(browser, live_server,
         night, game="napoleon", method="balanced", deals=2, players=[p.pk for p in people]
     ).round
     match = Match.objects.filter(table__round=made).order_by("table__name").first()
-    me = match.seated_players()[1]
-    token = link_actions.ensure(match.table)
+    assert match is not None
+    return night, match, match.seated_players()[1], link_actions.ensure(match.table)
+
+
+def test_a_player_follows_their_night_from_the_tables_code(browser, live_server, tmp_path):
+    night, match, me, token = seated_tonight()
 
     context = browser.new_context(
         viewport={"width": 375, "height": 740}, has_touch=True, locale="ja-JP"

@@ -10,17 +10,14 @@ Then a message told to that player arrives at the stand-in, decrypted with those
 from __future__ import annotations
 
 import pytest
-from django.utils import timezone
 
-from actions import rounds
-from actions import table_links as link_actions
 from reach import push, tasks, vapid
 from reach.events import Event, Said
 from reach.models import PushKind, Subscription
 from reach.words import drawn
 from tests.reach import push_service
 from tests.web.browser.test_club_from_nothing import shot
-from tournaments.models import Club, ClubNight, Match, Player, Season
+from tests.web.browser.test_my_night import seated_tonight
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,20 +50,7 @@ def service(settings):
 def test_notifications_on_from_my_night_in_two_taps(browser, live_server, tmp_path, service):
     import json
 
-    club = Club.objects.create(name="Kanda", slug="kanda")
-    season = Season.objects.create(club=club, name="Winter", games=["napoleon"])  # private
-    night = ClubNight.objects.create(season=season, date=timezone.localdate())
-    people = [
-        Player.objects.create(club=club, handle=h, display_name=n)
-        for h, n in (("aya", "Aya"), ("bo", "Bo"), ("cai", "Cai"), ("dina", "Dina"))
-        + (("eli", "Eli"), ("fay", "Fay"), ("gus", "Gus"), ("hiro", "Hiro"))
-    ]
-    made = rounds.draw_next_round(
-        night, game="napoleon", method="balanced", deals=2, players=[p.pk for p in people]
-    ).round
-    match = Match.objects.filter(table__round=made).order_by("table__name").first()
-    me = match.seated_players()[1]
-    token = link_actions.ensure(match.table)
+    night, match, me, token = seated_tonight()
     phone_keys = service.phone()
     service.server_key = vapid.application_server_key()
 
@@ -121,7 +105,13 @@ def test_notifications_on_from_my_night_in_two_taps(browser, live_server, tmp_pa
                 drawn(2, match.table.name, 1, ["Aya"]),
             )
             told = Event(
-                "round.drawn:test", "round.drawn", club.pk, season.pk, night.pk, {}, (said,)
+                "round.drawn:test",
+                "round.drawn",
+                night.season.club_id,
+                night.season_id,
+                night.pk,
+                {},
+                (said,),
             )
             tasks.send_later(push.tell(told))
             (got,) = service.wait(1)

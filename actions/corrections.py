@@ -36,7 +36,7 @@ from django.utils.translation import gettext_noop
 import engine
 from actions import after
 from actions.after import announce
-from dbtools.bulk import insert_rows
+from dbtools.bulk import insert_rows, update_rows
 from scoring.leaderboard import shown_lines
 from scoring.models import SeasonStanding
 from scoring.rebuild import standings_up_to_date
@@ -141,7 +141,7 @@ def _rescore(match: Match, active: list[Deal]) -> engine.MatchResult:
     # By the deals' ids, not a join: one plain DELETE whatever the planner's statistics
     DealScore.objects.filter(deal_id__in=list(match.deals.values_list("pk", flat=True))).delete()
     insert_rows(DealScore, ["deal", "player", "score", "won"], scores)
-    Deal.objects.bulk_update(events, ["event"])
+    update_rows(Deal, ["event"], events)
     return result
 
 

@@ -14,8 +14,8 @@ same deal scores:
   and the ratings replay with its database work (in the same batches; of unchanged
   rows, and again after every rating row was deleted), in deals per second;
 - the full rebuild (``manage.py rebuild_standings`` with no fingerprints kept, as after
-  an upgrade: standings and ratings, fanned out over Celery), with one worker process
-  and with two; with nothing changed, the rebuild's own look (``rebuild_everything`` in a
+  an upgrade: standings and ratings, fanned out over Celery), with 1, 2 and 4 worker
+  processes (``BENCH_WORKERS``); with nothing changed, the rebuild's own look (``rebuild_everything`` in a
   running process, best of 3) and the command in a process of its own;
 - a deal of an old night (each of 20 clubs' second night) deleted: from the call to
   standings and ratings readable (the task run at the commit, in the process);
@@ -42,6 +42,8 @@ from common import BIN, PG, ROOT, environment, machine, percentile, purge, worke
 SIZES = [int(n) for n in os.environ.get("BENCH_SIZES", "100000,1000000").split(",")]
 PLAYERS = int(os.environ.get("BENCH_PLAYERS", 10_000))
 CLUBS = 100
+WORKERS = [int(n) for n in os.environ.get("BENCH_WORKERS", "1,2,4").split(",")]
+"""The worker counts of the full rebuild's curve (the first is the base of the speed-ups)."""
 BARE = "SELECT player_id, SUM(score) FROM tournaments_dealscore GROUP BY player_id"
 
 
@@ -245,7 +247,7 @@ def main() -> None:
         base = min(bare)
         part, methods = _apart("--parts", database), _apart("--ranking", database)
         fanned = {}
-        for workers in (1, 2):
+        for workers in WORKERS:
             with psycopg.connect(f"{PG}/{database}", autocommit=True) as conn:
                 conn.execute("DELETE FROM scoring_fingerprint")  # as after an upgrade: all again
             with worker(env, concurrency=workers):
@@ -292,7 +294,10 @@ def main() -> None:
                 f"    full rebuild, {workers} worker process{'es' if workers > 1 else ''}: "
                 f"{seconds:.1f} s, {seconds / base:.0f}× the bare query"
             )
-        print(f"    speed-up from one worker to two: {fanned[1] / fanned[2]:.2f}×")
+        print(
+            "    speed-up over one worker: "
+            + ", ".join(f"{w} workers {fanned[1] / fanned[w]:.2f}×" for w in WORKERS[1:])
+        )
         print(
             f"    rebuild with nothing changed: {part['unchanged']:.2f} s, "
             f"{part['unchanged'] / base:.1f}× the bare query (rebuild_everything in a running "

@@ -24,7 +24,7 @@ from django.db.models.functions import Cast
 
 import engine
 from dbtools import backend
-from dbtools.bulk import plain_rows, streamed_rows
+from dbtools.bulk import plain_rows, streamed_rows, update_rows
 from tournaments import progress
 from tournaments.models import Deal, DealScore, Seat, counting_deals
 
@@ -98,12 +98,12 @@ def fill(club_ids: list[int], games: list[str], since: Since | None = None) -> i
             .values_list("match_id", "player__handle", "player_id")
         ):
             seats[match_id].append((handle, player_id))
-        filled = []
+        filled: list[tuple[int, dict[str, Any] | None]] = []
         for deal_id, match_id, game, record in batch:
             details = engine.check(record).details
             event = progress.rating_event(game, record, details, seats[match_id], scores[deal_id])
-            filled.append(Deal(pk=deal_id, event=event))
-        Deal.objects.bulk_update(filled, ["event"], batch_size=1000)
+            filled.append((deal_id, event))
+        update_rows(Deal, ["event"], filled)
     return len(missing)
 
 

@@ -28,7 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
-from dbtools.bulk import insert_rows, plain_plans
+from dbtools.bulk import insert_rows, plain_plans, update_rows
 from scoring.models import COUNT_COLUMNS, COUNTS, MatchStanding
 from scoring.season_totals import count_columns
 from tournaments import progress
@@ -83,7 +83,7 @@ def rebuild_matches(match_ids: Iterable[int], *, rescore: bool = False) -> list[
         now = timezone.now()
         lines: list[tuple[Any, ...]] = []
         scores: list[tuple[int, int, int, bool]] = []
-        events: list[Deal] = []
+        events: list[tuple[int, dict[str, Any] | None]] = []
         for match in matches:
             night = match.table.club_night
             confirmation = night.season.require_confirmation
@@ -107,12 +107,12 @@ def rebuild_matches(match_ids: Iterable[int], *, rescore: bool = False) -> list[
         MatchStanding.objects.filter(match__in=ids).delete()
         insert_rows(MatchStanding, LINE, lines)
         changed = ["checked_version", "state"] if rescore else ["checked_version"]
-        Match.objects.bulk_update(matches, changed, batch_size=CHUNK)
+        update_rows(Match, changed, [(m.pk, *(getattr(m, f) for f in changed)) for m in matches])
         if rescore:
             deal_ids = list(Deal.objects.filter(match__in=ids).values_list("pk", flat=True))
             DealScore.objects.filter(deal_id__in=deal_ids).delete()  # no join: a plain plan
             insert_rows(DealScore, ["deal", "player", "score", "won"], scores)
-            Deal.objects.bulk_update(events, ["event"], batch_size=CHUNK)
+            update_rows(Deal, ["event"], events)
         return sorted({m.table.club_night.season_id for m in matches})
 
 

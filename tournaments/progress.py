@@ -28,7 +28,7 @@ from django.db.models import F
 import engine
 from engine.results import DealResult
 from tournaments.games import league_game
-from tournaments.models import Deal, Match, Seat
+from tournaments.models import Match, Seat
 from tournaments.records import match_envelope
 
 
@@ -122,20 +122,20 @@ def deal_rows(
     seats: Sequence[tuple[str, int]],
     deals: Sequence[tuple[int, Mapping[str, Any]]],
     results: Sequence[DealResult],
-) -> tuple[list[tuple[int, int, int, bool]], list[Deal]]:
-    """The ``DealScore`` rows (deal id, player id, score, won) and the rated events (as
-    unsaved deals with ``pk`` and ``event``) of ``deals`` (id, record), from the engine's
-    ``results`` of them in the same order; invalid results give nothing."""
+) -> tuple[list[tuple[int, int, int, bool]], list[tuple[int, dict[str, Any] | None]]]:
+    """The ``DealScore`` rows (deal id, player id, score, won) and the rated events (deal
+    id, event: rows for ``dbtools.bulk.update_rows``) of ``deals`` (id, record), from the
+    engine's ``results`` of them in the same order; invalid results give nothing."""
     ids = dict(seats)
     scores: list[tuple[int, int, int, bool]] = []
-    events: list[Deal] = []
+    events: list[tuple[int, dict[str, Any] | None]] = []
     for (deal_id, record), outcome in zip(deals, results, strict=True):
         if not outcome.valid:
             continue
         winners = set(outcome.winners)
         scores += [(deal_id, ids[h], s, h in winners) for h, s in outcome.scores.items()]
         event = rating_event(game, record, outcome.details, seats, outcome.scores)
-        events.append(Deal(pk=deal_id, event=event))
+        events.append((deal_id, event))
     return scores, events
 
 

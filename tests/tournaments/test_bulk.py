@@ -12,10 +12,11 @@ import pytest
 from django.db import DataError, connection, transaction
 from django.db.models.expressions import RawSQL
 
-from dbtools.bulk import STREAMED, plain_rows, streamed_rows, write_differences
+from dbtools import backend
+from dbtools.bulk import STREAMED, plain_rows, streamed_rows, update_rows, write_differences
 from scoring.models import Rating, Scope
 from tests.scoring.derived import written_rows
-from tournaments.models import Club, Player
+from tournaments.models import Club, Match, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -163,3 +164,36 @@ def test_any_of_selects_the_rows_of_a_subquerys_ids_through_an_array(players, cl
     picked = Rating.objects.filter(player__any_of=ours)
     assert set(picked.values_list("player_id", flat=True)) == {p.pk for p in players.values()}
     assert "= ANY(ARRAY(SELECT" in str(picked.query)
+
+
+@pytest.mark.parametrize("twin", ["postgresql", "portable"])
+def test_update_rows_sets_the_given_rows_alone_twice_in_one_transaction(players, twin):
+    """``update_rows`` sets the named columns of the rows by id, JSON and numbers alike,
+    leaves every other row and column as it was, and can be called twice in one
+    transaction (its temporary table is gone after each call)."""
+    a, b, c = (p.pk for p in list(players.values())[:3])
+    write_differences(
+        Rating.objects.all(),
+        KEY,
+        VALUES,
+        [(p, "packing", Scope.CLUB, 25.0, 8.0, 1.0, 1) for p in (a, b, c)],
+    )
+    ids = {r.player_id: r.pk for r in Rating.objects.all()}
+    with backend.using(twin), transaction.atomic():
+        assert update_rows(Rating, ["mu", "deals"], [(ids[a], 30.5, 4)]) == 1
+        assert update_rows(Rating, ["sigma"], [(ids[b], 7.25), (ids[a], 6.0)]) == 2
+        assert update_rows(Rating, ["mu"], []) == 0
+    rows = {r.player_id: (r.mu, r.sigma, r.rating, r.deals) for r in Rating.objects.all()}
+    assert rows == {a: (30.5, 6.0, 1.0, 4), b: (25.0, 7.25, 1.0, 1), c: (25.0, 8.0, 1.0, 1)}
+
+
+@pytest.mark.parametrize("twin", ["postgresql", "portable"])
+def test_update_rows_writes_json_as_json(make_match, twin):
+    """A JSON column set by ``update_rows`` reads back as the same value (None too)."""
+    matches = [make_match("packing", ["aki", "ben"]) for _ in range(3)]
+    state = {"deals": [{"a": 1.5, "b": [1, "x"]}], "note": "é"}
+    with backend.using(twin):
+        update_rows(Match, ["state"], [(matches[0].pk, state), (matches[1].pk, None)])
+    assert Match.objects.get(pk=matches[0].pk).state == state
+    assert Match.objects.get(pk=matches[1].pk).state is None
+    assert Match.objects.get(pk=matches[2].pk).state == matches[2].state

@@ -3,8 +3,8 @@ not change reads a few aggregates and writes nothing.
 
 - **A season's leaderboards and plot points** are made from its checked match lines
   (``MatchStanding``) and its ranking settings: every check of a match replaces its lines
-  with new rows (new ids), a deleted match or player takes its lines away, so the
-  season's line ids and its ranking are its fingerprint.
+  with new rows (new ids), a deleted match or player takes its lines away, so the number
+  of the season's lines, the largest of their ids and its ranking are its fingerprint.
 - **A club's ratings** are made from its matches' deals in the order of their nights,
   and from its seasons' settings (public, confirmation, games): every change of a
   match's deals moves its ``version``, so the matches' ids, versions and nights, the
@@ -29,32 +29,47 @@ SEASON = "season"
 RATINGS = "ratings"
 
 _SEASONS = """
-    SELECT s.id, md5(concat_ws(':', s.ranking, s.best_of, s.qualify_by, s.qualify_minimum)
-                     || COALESCE(string_agg(ms.id::text, ',' ORDER BY ms.id), ''))
+    SELECT s.id, concat_ws(':', s.ranking, s.best_of, s.qualify_by, s.qualify_minimum,
+                           l.lines, l.last)
       FROM tournaments_season s
-      LEFT JOIN scoring_matchstanding ms ON ms.season_id = s.id
+     CROSS JOIN LATERAL (
+           SELECT count(*) AS lines, max(ms.id) AS last
+             FROM scoring_matchstanding ms
+            WHERE ms.season_id = s.id) l
      WHERE s.id = ANY(%s)
-     GROUP BY s.id
 """
+"""A season's ranking settings, the number of its match lines and the largest of their
+ids, read from the lines' index (``match_line_by_season``: season, id) alone.  Lines are
+only ever added (with ids from a sequence: larger than every id before) and deleted,
+never changed in place: a line added raises the largest id, a line deleted alone lowers
+the number, so any change to the season's lines changes the pair."""
 
 _RATINGS = """
-    SELECT c.id, md5(%s || COALESCE(f.matches, ''))
+    SELECT c.id, md5(concat_ws('|', %s, f.seasons, m.matches, m.mixed))
       FROM tournaments_club c
      CROSS JOIN LATERAL (
-           SELECT string_agg(
-                      concat_ws(':', m.id, m.version, n.date, s.id, s.public,
-                                s.require_confirmation, s.games::text),
-                      ',' ORDER BY m.id) AS matches
+           SELECT string_agg(concat_ws(':', s.id, s.public, s.require_confirmation,
+                                       s.games::text), ',' ORDER BY s.id) AS seasons
+             FROM tournaments_season s
+            WHERE s.club_id = c.id) f
+     CROSS JOIN LATERAL (
+           SELECT count(*) AS matches,
+                  sum(hashtextextended(concat_ws(':', m.id, m.version, n.id, n.date, s.id), 0)
+                      ::numeric) AS mixed
              FROM tournaments_season s
              JOIN tournaments_clubnight n ON n.season_id = s.id
              JOIN tournaments_table t ON t.club_night_id = n.id
              JOIN tournaments_match m ON m.table_id = t.id
-            WHERE s.club_id = c.id) f
+            WHERE s.club_id = c.id) m
      WHERE c.id = ANY(%s)
 """
-"""A club's matches taken club by club (``LATERAL``): through the indexes from its seasons
-down, where one join of every club's matches read the whole table of matches.  A club with no match has the
-fingerprint of an empty text."""
+"""A club's rating model, its seasons' settings, and its matches taken club by club
+(``LATERAL``: through the indexes from its seasons down, where one join of every club's
+matches read the whole table of matches) as their number and the sum of a 64-bit hash of
+each match's id, version (raised by every change to its deals), night, night's date and
+season: a sum, in no order, where a text of every match sorted by id and hashed took
+twice as long (docs/benchmarks.md).  A club with no match has the fingerprint of its
+settings alone."""
 
 
 taken = backend.twin(postgresql=lambda: True, portable=lambda: False)

@@ -10,8 +10,16 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+import actions.matches
 from scoring import fingerprints
-from scoring.models import Fingerprint, Rating, RatingHistory, Scope, SeasonStanding
+from scoring.models import (
+    Fingerprint,
+    MatchStanding,
+    Rating,
+    RatingHistory,
+    Scope,
+    SeasonStanding,
+)
 from scoring.ratings import rebuild_club_ratings
 from scoring.rebuild import rebuild_all
 from scoring.tasks import rebuild_everything
@@ -139,3 +147,50 @@ def test_a_rebuild_sends_work_only_for_the_clubs_that_changed(django_user_model)
     season = Season.objects.filter(club_id=clubs[2]).order_by("pk").first().pk
     Fingerprint.objects.filter(kind=fingerprints.SEASON, of=season).delete()
     assert fingerprints.clubs_to_rebuild(clubs) == [clubs[0], clubs[2]]
+
+
+def test_fingerprints_change_with_each_thing_they_stand_for():
+    """The fingerprints are cheap aggregates, not a text of every row: each thing a
+    club's ratings or a season's lines are made from still changes them, and reading
+    them again with nothing changed gives the same."""
+    worlds.federation(2, 12, 300, 3)
+    rebuild_all()
+    club, other = Club.objects.order_by("pk").values_list("pk", flat=True)
+    season = Season.objects.filter(club_id=club).order_by("pk").first()
+    match = Match.objects.filter(table__club_night__season=season).order_by("pk").first()
+    night = match.table.club_night
+
+    def now() -> tuple[str, str, str]:
+        ratings = fingerprints.of_clubs_ratings([club, other])
+        return ratings[club], ratings[other], fingerprints.of_seasons([season.pk])[season.pk]
+
+    seen = [now()]
+    assert now() == seen[-1]  # the same data, the same fingerprints
+
+    def changed(what: str) -> None:
+        mine, others, lines = now()
+        assert mine != seen[-1][0], f"{what}: the club's ratings fingerprint did not change"
+        assert others == seen[-1][1], f"{what}: another club's fingerprint changed"
+        seen.append((mine, others, lines))
+
+    Match.objects.filter(pk=match.pk).update(version=match.version + 1)  # a deal changed
+    changed("a match's version")
+    type(night).objects.filter(pk=night.pk).update(date=night.date.replace(year=2020))
+    changed("a night's date")
+    Season.objects.filter(pk=season.pk).update(public=not season.public)
+    changed("a season made public or private")
+    Season.objects.filter(pk=season.pk).update(require_confirmation=True)
+    changed("confirmation asked")
+    actions.matches.create_match(match.table, match.game, list(match.seated_players()))
+    changed("a match added")
+    line = MatchStanding.objects.filter(season=season).order_by("pk").first()
+    line.delete()
+    line.pk = None
+    line.save()  # a line written again, as a check does: as many lines, a new id
+    assert fingerprints.of_seasons([season.pk])[season.pk] != seen[-1][2]
+    biggest = MatchStanding.objects.filter(season=season).order_by("-pk").first()
+    before = fingerprints.of_seasons([season.pk])[season.pk]
+    biggest.delete()  # the newest line alone taken away: the count tells
+    assert fingerprints.of_seasons([season.pk])[season.pk] != before
+    Season.objects.filter(pk=season.pk).update(ranking="per_match")
+    assert fingerprints.of_seasons([season.pk])[season.pk] != before

@@ -16,7 +16,7 @@ from openpyxl import load_workbook
 from scoring import leaderboard
 from scoring import pdf as printed
 from scoring.documents import Document
-from scoring.models import SeasonFile, SeasonStanding
+from scoring.models import Scope, SeasonFile, SeasonStanding
 from tests import worlds
 from tests.markup import squeezed
 from tests.web.test_documents import pages_text
@@ -113,6 +113,34 @@ def test_a_member_sees_their_own_line_and_is_taken_to_it(wide, django_user_model
     chart = board[board.index("<svg") : board.index("</svg>")]
     assert chart.count("<polyline") == leaderboard.LEADERS + 1
     assert f"{Player.objects.get(pk=last.player_id).display_name}:" in chart
+
+
+def test_a_readers_line_is_placed_by_counting_as_by_numbering_the_season(wide):
+    """The reader's own line is placed by counting the lines ahead of it (not by numbering
+    the whole season): for every player of every board, ties of rank included, the same
+    place as the season numbered by a window, and so the same page."""
+    lines = SeasonStanding.objects.filter(season=wide, game="napoleon").order_by("rank")
+    tied = list(lines.values_list("pk", flat=True)[3:9])
+    SeasonStanding.objects.filter(pk__in=tied).update(rank=4)  # six lines tied at 4th
+    base = SeasonStanding.objects.filter(season=wide)
+    numbered = leaderboard._placed(base, Scope.CLUB, False)
+    players = Player.objects.filter(club=wide.club)
+    assert players.count() == 130
+    for player in players:
+        counted = {
+            r.game: r.position
+            for r in leaderboard._own_lines(base, player, Scope.CLUB, False, False)
+        }
+        every = leaderboard._of_players(numbered, [player.pk])
+        assert counted == {r.game: r.position for r in every}, player
+    ahead_of_tie = {r.player_id for r in base.filter(pk__in=tied)}
+    places = sorted(
+        r.position
+        for p in ahead_of_tie
+        for r in leaderboard._own_lines(base, Player(pk=p), Scope.CLUB, False, False)
+        if r.game == "napoleon"
+    )
+    assert places == [4, 5, 6, 7, 8, 9]  # a tie is placed by player id, as the page lists it
 
 
 def test_the_page_is_sent_compressed_and_secret_pages_never_are(wide, client, admin, match):

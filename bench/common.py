@@ -154,10 +154,38 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def machine() -> str:
+    """The machine as a benchmark's first line says it: its processor, cores, Python and
+    its speed (:func:`records_per_second`), which every figure in docs/benchmarks.md
+    names, since shared machines differ by twice and more."""
     cpu = "unknown CPU"
     with contextlib.suppress(OSError):
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
                 cpu = line.split(":", 1)[1].strip()
                 break
-    return f"{cpu}, {os.cpu_count()} cores, Python {sys.version.split()[0]}"
+    return (
+        f"{cpu}, {os.cpu_count()} cores, Python {sys.version.split()[0]}; "
+        f"machine speed {records_per_second():,.0f} full-play records/s"
+    )
+
+
+def records_per_second(n: int = 2_000) -> float:
+    """The machine's speed as ``bench/engine_bench.py`` measures it (its first figure: the
+    same 2,000 full-play 6-player Rettler records checked a second by the engine), best of
+    three (a few seconds)."""
+    sys.path.insert(0, str(ROOT))
+    import random
+
+    import engine
+    from engine.games.simulate import random_full_deal
+
+    rng = random.Random(7)
+    players = ["A", "B", "C", "D", "E", "F"]
+    records = [random_full_deal(engine.GAMES["rettler"], players, rng) for _ in range(n)]
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        for record in records:
+            engine.check(record)
+        best = min(best, time.perf_counter() - start)
+    return n / best

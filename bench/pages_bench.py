@@ -15,6 +15,11 @@ then ``BENCH_REPEAT`` times over HTTP from gunicorn (one worker, PostgreSQL on l
 bytes sent.  The table printed is the README's: queries and p95 at 10k and at 1M and their
 ratio; then the wide season, whose PDF and XLSX downloads are also timed with nothing kept
 (``BENCH_SCENES=wide BENCH_ONLY=PDF``: the standings and the statistics PDF alone).
+
+The README's table of queries is this bench's: a run that measures every answer
+(no ``BENCH_ONLY``) of the 10k or the 1M scene exits with an error naming each answer
+whose queries differ from the README's count (``tests/web/test_federation_size.py`` pins
+that the counts do not grow with the federation, in a world of its own).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import PG, environment, machine, manage, percentile, server  # noqa: E402
+from common import PG, ROOT, environment, machine, manage, percentile, server  # noqa: E402
 
 SCENES: dict[str, list[str]] = {
     "10k": ["--clubs", "10", "--players", "1000", "--deals", "10000"],
@@ -132,6 +137,33 @@ def answers(scene: str, season: int, player: int) -> list[tuple[str, str, str]]:
     ]
 
 
+README = ROOT / "README.md"
+
+
+def readme_counts() -> list[int]:
+    """The query counts of the README's table ("At any size"), in its rows' order: the
+    answers of :func:`answers` (not the wide season's) in their order."""
+    text = README.read_text(encoding="utf-8")
+    table = text[text.index("| answer (reader) | queries |") :].split("\n\n")[0]
+    counts: list[int] = []
+    for row in table.splitlines()[2:]:
+        counts += [int(n) for n in row.split("|")[2].split(",")]
+    return counts
+
+
+def readme_differences(rows: list[dict[str, Any]]) -> list[str]:
+    """Each answer whose queries, as measured, are not the README's count (none: the
+    README is true)."""
+    listed = readme_counts()
+    if len(listed) != len(rows):
+        return [f"the README lists {len(listed)} counts, the bench measures {len(rows)} answers"]
+    return [
+        f"{r['answer']} ({r['reader']}): the README says {n} queries, measured {r['queries']}"
+        for n, r in zip(listed, rows, strict=True)
+        if n != r["queries"]
+    ]
+
+
 def made(url: str, cookie: str) -> tuple[float, int]:
     """A kept download asked for with nothing kept: seconds until the file came (asking
     again, as the browser's page does, while it says a worker is making it), and how many
@@ -184,7 +216,8 @@ def measure(scene: str) -> None:
                 continue
             client = clients[reader]
             first: float | None = None
-            kept = "/seasons/" in url and EXPORTERS[url.rsplit(".", 1)[-1]].kept
+            fmt = url.rsplit("/", 1)[-1].rpartition(".")[2]  # a download's format, or ""
+            kept = "/seasons/" in url and fmt in EXPORTERS and EXPORTERS[fmt].kept
             if kept:
                 SeasonFile.objects.filter(season_id=who["season"]).delete()
                 first, asked = made(base + url, cookies.get(reader, ""))
@@ -239,6 +272,12 @@ def main() -> None:
     for scene in scenes:
         prepare(scene)
         results[scene] = run(scene)
+    stale = [
+        f"{scene}: {line}"
+        for scene in ("10k", "1M")
+        if scene in results and not ONLY
+        for line in readme_differences(results[scene]["rows"])
+    ]
     if "10k" in results and "1M" in results:
         small, large = results["10k"], results["1M"]
         print(
@@ -252,6 +291,14 @@ def main() -> None:
                 f"| {a['answer']} | {a['reader']} | {a['queries']} → {b['queries']} "
                 f"| {a['p95']:.0f} → {b['p95']:.0f} | {ratio:.2f}× |"
             )
+    else:
+        for scene in ("10k", "1M"):
+            if scene in results:
+                print(f"\n{scene}: {results[scene]['deals']:,} deals")
+                print("| answer | reader | queries | p95 ms |")
+                print("| --- | --- | --- | --- |")
+                for r in results[scene]["rows"]:
+                    print(f"| {r['answer']} | {r['reader']} | {r['queries']} | {r['p95']:.0f} |")
     if "wide" in results:
         wide = results["wide"]
         print(f"\nOne season of 1,000 players, {wide['deals']:,} deals")
@@ -263,6 +310,9 @@ def main() -> None:
                 f"| {r['answer']} | {r['reader']} | {r['queries']} | {r['p95']:.0f} "
                 f"| {r['bytes'] / 1000:,.0f} KB | {first} |"
             )
+    if stale:
+        print("\nThe README's query counts are no longer true:", *stale, sep="\n  ")
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

@@ -118,7 +118,7 @@ def _copied_update(
     as_json = [isinstance(c, models.JSONField) for c in columns]
     names = [meta.pk.column, *(c.column for c in columns)]
     listed = ", ".join(f'"{n}"' for n in names)
-    with connection.cursor() as cursor:
+    with transaction.atomic(), connection.cursor() as cursor:  # the table lives in it
         cursor.execute(
             f'CREATE TEMPORARY TABLE "_updated" ON COMMIT DROP AS'
             f' SELECT {listed} FROM "{meta.db_table}" WITH NO DATA'

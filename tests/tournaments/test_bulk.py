@@ -197,3 +197,13 @@ def test_update_rows_writes_json_as_json(make_match, twin):
     assert Match.objects.get(pk=matches[0].pk).state == state
     assert Match.objects.get(pk=matches[1].pk).state is None
     assert Match.objects.get(pk=matches[2].pk).state == matches[2].state
+
+
+@pytest.mark.django_db(transaction=True)
+def test_update_rows_works_outside_a_transaction(make_match):
+    """Called in autocommit (no transaction open), the temporary table still lives for the
+    whole update: it opens its own."""
+    match = make_match("packing", ["aki", "ben"])
+    assert not connection.in_atomic_block
+    update_rows(Match, ["state"], [(match.pk, {"kept": 1})])
+    assert Match.objects.get(pk=match.pk).state == {"kept": 1}

@@ -4,17 +4,20 @@ bench/live_bench.py`` with ``make services`` running.
 gunicorn (4 sync workers) and one Celery worker (the standings, and the display's
 refreshes) on loopback against PostgreSQL and Redis (the broker, and the cache shared by
 every process: ``CACHE_URL``).  A night in rounds of 80 players at 20 Napoleon tables; 200
-phones poll ``GET /api/club-nights/N/live/`` every 3 seconds each (about 67 requests a
-second, each sending the ETag it holds: 304 while nothing changed), while 20 scorers
+displays poll ``GET /api/club-nights/N/live/`` every 3 seconds each (about 67 requests a
+second, each sending the ETag it holds: 304 while nothing changed), and beside them 200
+players' phones poll their own night, ``GET /nights/N/me/?player=M`` (each of the 80
+players on two or three phones), every 3 seconds with their ETag, while 20 scorers
 each enter a deal every 10 seconds (2 deals a second; a real room enters one deal per
 table every few minutes), or every second with ``live_bench.py 1`` (20 deals a second).
-Targets: the display's answers p95 < 20 ms; deal entry p95 < 100 ms.
+Targets: the display's and the players' answers p95 < 20 ms; deal entry p95 < 100 ms.
 """
 
 from __future__ import annotations
 
 import http.client
 import json
+import os
 import random
 import sys
 import threading
@@ -36,6 +39,8 @@ from common import (  # noqa: E402
 )
 
 POLLERS = 200
+PHONES = int(os.environ.get("BENCH_PHONES", "200"))
+"""Players' phones polling their own night."""
 POLL_EVERY = 3.0
 SCORERS = 20
 ENTER_EVERY = float(sys.argv[1]) if len(sys.argv) > 1 else 10.0
@@ -43,7 +48,7 @@ ENTER_EVERY = float(sys.argv[1]) if len(sys.argv) > 1 else 10.0
 SECONDS = 30.0
 
 
-def prepare() -> tuple[dict[str, str], str, int, list[int], dict[int, list[bytes]]]:
+def prepare() -> tuple[dict[str, str], str, int, list[int], dict[int, list[bytes]], list[int]]:
     env = fresh_database("clubscore_bench_live")
     env["CACHE_URL"] = BROKER.rsplit("/", 1)[0] + "/2"  # as deployed: one cache for all
     setup_django(env)
@@ -85,17 +90,18 @@ def prepare() -> tuple[dict[str, str], str, int, list[int], dict[int, list[bytes
             ).encode()
             for _ in range(60)
         ]
-    return env, token, night.pk, [m.pk for m in matches], bodies
+    return env, token, night.pk, [m.pk for m in matches], bodies, players
 
 
 def main() -> None:
-    env, token, night, matches, bodies = prepare()
+    env, token, night, matches, bodies, players = prepare()
     print(
         f"{machine()}; gunicorn 4 sync workers, 1 Celery worker, PostgreSQL and Redis on loopback; "
-        f"{POLLERS} displays every {POLL_EVERY:.0f} s, {SCORERS} scorers every {ENTER_EVERY:.0f} s, "
-        f"{SECONDS:.0f} s"
+        f"{POLLERS} displays and {PHONES} players' phones every {POLL_EVERY:.0f} s, "
+        f"{SCORERS} scorers every {ENTER_EVERY:.0f} s, {SECONDS:.0f} s"
     )
     display: list[tuple[float, int]] = []
+    phones: list[tuple[float, int]] = []
     entry: list[float] = []
     failures = [0]
     lock = threading.Lock()
@@ -108,24 +114,20 @@ def main() -> None:
         warm.close()
         stop = time.perf_counter() + SECONDS
 
-        def poller(i: int) -> None:
+        def poller(i: int, path: str, answers: list[tuple[float, int]]) -> None:
             conn = http.client.HTTPConnection(host, int(port), timeout=30)
             tag = ""
             next_at = time.perf_counter() + random.Random(i).uniform(0, POLL_EVERY)
             while next_at < stop:
                 time.sleep(max(0.0, next_at - time.perf_counter()))
                 t = time.perf_counter()
-                conn.request(
-                    "GET",
-                    f"/api/club-nights/{night}/live/",
-                    headers={"If-None-Match": tag} if tag else {},
-                )
+                conn.request("GET", path, headers={"If-None-Match": tag} if tag else {})
                 response = conn.getresponse()
                 response.read()
                 took = time.perf_counter() - t
                 tag = response.getheader("ETag") or tag
                 with lock:
-                    display.append((took, response.status))
+                    answers.append((took, response.status))
                     if response.status not in (200, 304):
                         failures[0] += 1
                 next_at += POLL_EVERY
@@ -156,7 +158,15 @@ def main() -> None:
                 next_at += ENTER_EVERY
             conn.close()
 
-        threads = [threading.Thread(target=poller, args=(i,)) for i in range(POLLERS)]
+        live = f"/api/club-nights/{night}/live/"
+        threads = [threading.Thread(target=poller, args=(i, live, display)) for i in range(POLLERS)]
+        threads += [
+            threading.Thread(
+                target=poller,
+                args=(POLLERS + i, f"/nights/{night}/me/?player={players[i % 80]}", phones),
+            )
+            for i in range(PHONES)
+        ]
         threads += [threading.Thread(target=scorer, args=(i,)) for i in range(SCORERS)]
         for t in threads:
             t.start()
@@ -172,12 +182,15 @@ def main() -> None:
             time.sleep(0.05)
         lag = time.perf_counter() - caught_up
     purge(env)
-    times = [t for t, _s in display]
-    fresh = sum(1 for _t, s in display if s == 200)
-    print(
-        f"  room display: {len(display)} answers ({fresh} × 200, {len(display) - fresh} × 304), "
-        f"p50 {percentile(times, 50) * 1000:.1f} ms, p95 {percentile(times, 95) * 1000:.1f} ms"
-    )
+    for what, answers in (("room display", display), ("players' own nights", phones)):
+        if not answers:
+            continue
+        times = [t for t, _s in answers]
+        fresh = sum(1 for _t, s in answers if s == 200)
+        print(
+            f"  {what}: {len(answers)} answers ({fresh} × 200, {len(answers) - fresh} × 304), "
+            f"p50 {percentile(times, 50) * 1000:.1f} ms, p95 {percentile(times, 95) * 1000:.1f} ms"
+        )
     print(
         f"  deal entry: {len(entry)} deals, p50 {percentile(entry, 50) * 1000:.1f} ms, "
         f"p95 {percentile(entry, 95) * 1000:.1f} ms; {failures[0]} failed"

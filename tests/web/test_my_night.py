@@ -86,6 +86,21 @@ def test_a_link_holder_sees_their_table_and_rank_and_it_follows_the_night(tonigh
         f"/nights/{night.pk}/me/", {"player": me.pk}, HTTP_IF_NONE_MATCH=answer["ETag"]
     )
     assert again.status_code == 304 and not again.content
+
+    # A deal at another table changes the room's answer, not this player's own part
+    # (their line tonight stays as it was here): 304.
+    def mine() -> tuple[int, int, int]:
+        _method, lines = night_data.standings(night)
+        line = next(x for x in lines if x.player == me.pk)
+        return line.rank, line.total, len(lines)
+
+    before = mine()
+    deal(other, 7)
+    cache.clear()
+    elsewhere = phone.get(
+        f"/nights/{night.pk}/me/", {"player": me.pk}, HTTP_IF_NONE_MATCH=answer["ETag"]
+    )
+    assert mine() == before and elsewhere.status_code == 304
     # A deal entered at the player's table: the next answer says so.
     deal(match, 6)
     cache.clear()

@@ -3,14 +3,17 @@ table", from the table's code (its link, with no account) or as a reader of the 
 
 ``/nights/N/me/`` asks who you are (the night's players, one tap); ``?player=M`` shows
 that player's night, read from the room display's cached answer
-(``scoring.night.cached_live``): a phone asking every few seconds costs the database
-nothing while nothing changes, and is answered 304 with the answer's ETag.  The page
+(``scoring.night.cached_live``): a phone asking every few seconds costs three small
+queries, and is answered 304 (no page made) while the player's own part of the night
+(their lines, their table, the round, their deals waiting for a confirmation) is the
+one its ETag was made of: deals at other tables do not change it.  The page
 is for those who read the night (its club; everyone for a public season) and for
 whoever holds a working link of one of its tables: nothing else is shown to anyone.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 from urllib.parse import urlencode
@@ -34,13 +37,28 @@ from web.previews import link_preview
 
 
 def _night(request: HttpRequest, pk: int) -> ClubNight:
-    night = ClubNight.objects.select_related("season__club").filter(pk=pk).first()
+    """The night, for a reader of it (one query) or a holder of one of its tables' links."""
+    nights = ClubNight.objects.select_related("season__club").filter(pk=pk)
+    night = access.visible(nights, request.user).first()
+    if night is None and table_links.holds_night(request.session, pk):
+        night = nights.first()
     if night is None:
         raise Http404
-    readable = access.visible(ClubNight.objects.filter(pk=pk), request.user).exists()
-    if not readable and not table_links.holds_night(request.session, night.pk):
-        raise Http404
     return night
+
+
+def _player_of(night: ClubNight, asked: str) -> Player:
+    """The player ``?player=`` names, who played at the night or came to it (one query)."""
+    number = whole_number(asked)
+    came = ClubNight.present.through.objects.filter(clubnight_id=night.pk).values("player_id")
+    player = (
+        Player.objects.filter(pk=number or 0)
+        .filter(Q(seats__match__table__club_night=night) | Q(pk__in=came))
+        .first()
+    )
+    if player is None:
+        raise Http404
+    return player
 
 
 def waiting_for(request: HttpRequest, night: ClubNight, player: Player) -> list[dict[str, Any]]:
@@ -104,39 +122,42 @@ def final_label(night: ClubNight, found: dict[str, Any]) -> str:
 @require_safe
 def my_night(request: HttpRequest, pk: int) -> HttpResponse:
     night = _night(request, pk)
-    players = {
-        p.pk: p for p in Player.objects.filter(seats__match__table__club_night=night).distinct()
-    }
-    for p in night.present.all():
-        players.setdefault(p.pk, p)
     asked = request.GET.get("player")
     if asked is None:
+        players = {
+            p.pk: p for p in Player.objects.filter(seats__match__table__club_night=night).distinct()
+        }
+        for p in night.present.all():
+            players.setdefault(p.pk, p)
         ordered = reading_order(players.values())  # as every list of names: 五十音
         return render(
             request,
             "pages/my_night.html",
             {"night": night, "players": ordered, "link_preview": link_preview(request, night)},
         )
-    number = whole_number(asked)
-    player = players.get(number) if number else None
-    if player is None:
-        raise Http404
-    tag, body = night_data.cached_live(night, False)
-    etag = f'"{tag}-{player.pk}-{get_language()}"'
+    player = _player_of(night, asked)
+    _tag, body = night_data.cached_live(night, False)
+    data = json.loads(body)
+    found = mine(data, player.pk)
+    shown = {  # no deal of the night waits (the room's count): none of the player's either
+        "waiting": waiting_for(request, night, player) if data.get("waiting") else [],
+        "final": final_label(night, found),
+        **found,
+    }
+    # The player's own part of the room's answer, not the room's: a phone asking every
+    # few seconds is answered 304, without a page made, until their own night changes.
+    own = json.dumps(
+        [shown, player.display_name, player.pk, str(night), night.venue, get_language()],
+        sort_keys=True,
+        default=str,
+    )
+    etag = f'"{hashlib.blake2b(own.encode(), digest_size=12).hexdigest()}"'
     if etag in request.headers.get("If-None-Match", ""):
         return HttpResponseNotModified(headers={"ETag": etag})
-    found = mine(json.loads(body), player.pk)
     answer = render(
         request,
         "pages/my_night.html",
-        {
-            "night": night,
-            "player": player,
-            "waiting": waiting_for(request, night, player),
-            "final": final_label(night, found),
-            "link_preview": link_preview(request, night),
-            **found,
-        },
+        {"night": night, "player": player, "link_preview": link_preview(request, night), **shown},
     )
     answer["ETag"] = etag
     answer["Cache-Control"] = "private, no-cache"

@@ -20,7 +20,8 @@ import io
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import IO, Any
+from decimal import Decimal
+from typing import IO, Any, NamedTuple
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -31,9 +32,9 @@ from openpyxl.styles import Font
 from engine.match import competition_ranks
 from scoring import pdf
 from scoring.documents import Cell, Document, Section
+from scoring.leaderboard import rated
 from scoring.models import SeasonStanding
 from scoring.players import figures, statistics_of
-from scoring.ratings import with_ratings
 from scoring.sheets import MatchSheet
 from tournaments import divisions, ranking
 from tournaments.games import label
@@ -62,6 +63,34 @@ def sheet_table(sheet: MatchSheet) -> tuple[list[str], list[list[Cell]]]:
     return header, rows
 
 
+class _Line(NamedTuple):
+    """What a leaderboard line's row of the standings is made of (read as plain values:
+    a thousand players' season is 8,000 lines, and a model instance of each, with its
+    twenty game counts and its player, took half a second more than the read)."""
+
+    game: str
+    rank: int
+    player_id: int
+    name: str
+    score: Decimal
+    qualified: bool
+    nights: int
+    total: int
+    deals: int
+    deals_won: int
+    matches: int
+    matches_won: int
+    rating: float | None
+
+
+def _lines(season: Season, scope: str) -> list[_Line]:
+    """The season's leaderboard lines with each player's rating in the reader's ``scope``
+    (``scoring.leaderboard.rated``), unordered: one query of the columns printed."""
+    columns = [{"name": "player__display_name"}.get(f, f) for f in _Line._fields]
+    lines = rated(SeasonStanding.objects.filter(season=season).order_by(), scope)
+    return [_Line(*values) for values in lines.values_list(*columns)]
+
+
 def standings_table(season: Season, scope: str) -> tuple[list[str], list[list[Cell]]]:
     """The season's leaderboards, games in the season's order as on the page, with each
     player's rating in the game (in the reader's ``scope``) and the club and season on
@@ -83,17 +112,15 @@ def standings_table(season: Season, scope: str) -> tuple[list[str], list[list[Ce
         _("Season"),
     ]
     order = {game: i for i, game in enumerate(season.games)}
-    standings = with_ratings(
-        SeasonStanding.objects.filter(season=season).select_related("player"), scope
-    )
     division_of = divisions.placed(season)
     last = divisions.MOST_DIVISIONS  # players without a division after every division
 
-    def place(r: SeasonStanding) -> tuple[Any, ...]:
+    def place(r: _Line) -> tuple[Any, ...]:  # a tie by name, as ever (then by player)
         at = division_of.get(r.player_id)
-        return (order.get(r.game, len(order)), r.game, at.order if at else last, r.rank)
+        where = (order.get(r.game, len(order)), r.game, at.order if at else last)
+        return (*where, r.rank, r.name, r.player_id)
 
-    ranked = sorted(standings, key=place)
+    ranked = sorted(_lines(season, scope), key=place)
     in_division: dict[tuple[str, int | None], dict[int, tuple[int]]] = {}
     for r in ranked:
         at = division_of.get(r.player_id)
@@ -106,27 +133,31 @@ def standings_table(season: Season, scope: str) -> tuple[list[str], list[list[Ce
     if division_of:  # a season in divisions: each line's division and rank in it
         header[2:2] = [_("Division"), _("Rank in division")]
 
-    def in_its_division(r: SeasonStanding) -> list[Cell]:
+    def in_its_division(r: _Line) -> list[Cell]:
         if not division_of:
             return []
         at = division_of.get(r.player_id)
         return [at.name if at else "", ranks[(r.game, r.player_id)] if r.qualified else None]
 
+    # Each game's name and each ranking cell's text translated once, not once a row.
+    games = {game: str(label(game)) for game in {r.game for r in ranked}}
+    cells = _ranking_cells(rule.shown)
+    club, name = season.club.name, season.name
     rows: list[list[Cell]] = [
         [
-            label(r.game),
+            games[r.game],
             r.rank if r.qualified else None,  # as the page: no rank before qualifying
             *in_its_division(r),
-            r.player.display_name,
-            *(_ranking_cells(r)[name] for name in rule.shown),
+            r.name,
+            *cells(r),
             r.total,
             r.deals,
             r.deals_won,
             r.matches,
             r.matches_won,
-            None if r.rating is None else round(r.rating, 1),  # type: ignore[attr-defined]
-            season.club.name,
-            season.name,
+            None if r.rating is None else round(r.rating, 1),
+            club,
+            name,
         ]
         for r in ranked
     ]
@@ -139,13 +170,21 @@ def statistics_table(season: Season) -> tuple[list[str], list[list[Cell]]]:
     name says it is in per cent, and a figure with nothing to divide by is empty."""
     header = [_("Game"), _("Rank"), _("Player"), _("Statistic"), _("Value"), _("Club"), _("Season")]
     order = {game: i for i, game in enumerate(season.games)}
-    lines = SeasonStanding.objects.filter(season=season).select_related("player")
+    # Unordered: sorted here, ties by name as ever (``SeasonStanding``'s own ordering
+    # joins the season's club and the players' to sort in the database).
+    lines = SeasonStanding.objects.filter(season=season).select_related("player").order_by()
     # Each game's and statistic's name translated once, not once a row (a thousand
-    # players' statistics are over a hundred thousand rows).
+    # players' statistics are over a hundred thousand rows), the club's and season's
+    # names read once.
     games: dict[str, str] = {}
     names: dict[str, list[str]] = {}
+    club, name = season.club.name, season.name
     rows: list[list[Cell]] = []
-    for line in sorted(lines, key=lambda r: (order.get(r.game, len(order)), r.game, r.rank)):
+
+    def place(r: SeasonStanding) -> tuple[Any, ...]:
+        return (order.get(r.game, len(order)), r.game, r.rank, r.player.display_name, r.player_id)
+
+    for line in sorted(lines, key=place):
         if line.game not in games:
             games[line.game] = str(label(line.game))
             names[line.game] = [
@@ -153,8 +192,8 @@ def statistics_table(season: Season) -> tuple[list[str], list[list[Cell]]]:
             ]
         game, player = games[line.game], line.player.display_name
         rows += [
-            [game, line.rank, player, name, value, season.club.name, season.name]
-            for name, (_statistic, value) in zip(names[line.game], figures(line), strict=True)
+            [game, line.rank, player, statistic, value, club, name]
+            for statistic, (_s, value) in zip(names[line.game], figures(line), strict=True)
         ]
     return header, rows
 
@@ -219,12 +258,16 @@ def statistics_document(season: Season, scope: str) -> Document:
     )
 
 
-def _ranking_cells(line: SeasonStanding) -> dict[str, Cell]:
-    return {
-        "score": ranking.plain(line.score),
-        "qualified": _("yes") if line.qualified else _("no"),
-        "nights": line.nights,
+def _ranking_cells(shown: Sequence[str]) -> Callable[[_Line], list[Cell]]:
+    """A line's cells of what the season ranks by (``Rule.shown``), in that order."""
+    yes, no = _("yes"), _("no")
+    cell: dict[str, Callable[[_Line], Cell]] = {
+        "score": lambda line: ranking.plain(line.score),
+        "qualified": lambda line: yes if line.qualified else no,
+        "nights": lambda line: line.nights,
     }
+    wanted = [cell[name] for name in shown]
+    return lambda line: [c(line) for c in wanted]
 
 
 def exported_line() -> str:
@@ -258,8 +301,12 @@ def csv_chunks(header: Sequence[str], rows: Iterable[Sequence[Cell]]) -> Iterato
     writer = csv.writer(out)
     out.write("\ufeff")
     writer.writerow([inert(c) for c in header])
+    starts = FORMULA_STARTS
     for n, row in enumerate(rows, start=1):
-        writer.writerow([inert(c) for c in row])
+        # inert() inline: a season's statistics are a million cells.
+        writer.writerow(
+            ["'" + c if isinstance(c, str) and c.startswith(starts) else c for c in row]
+        )
         if n % CHUNK_ROWS == 0:
             yield out.getvalue().encode("utf-8")
             out.seek(0)

@@ -23,11 +23,22 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models import (
+    Count,
+    F,
+    FilteredRelation,
+    FloatField,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    Window,
+)
 from django.db.models.functions import Coalesce, Rank, RowNumber
 
 from scoring.models import MatchStanding, Rating, SeasonPoint, SeasonStanding
-from scoring.ratings import with_ratings
 from scoring.sheets import SeasonChart, Series
 from tournaments import ranking
 from tournaments.models import ClubNight, Division, Placement, Player, Season
@@ -117,7 +128,7 @@ def boards(
         shown[row.game].append(row)
     mine: dict[str, list[SeasonStanding]] = defaultdict(list)
     if reader is not None and not search:
-        own = _own_lines(base, reader, scope, by_rating, division is not None)
+        own = _own_lines(base, reader, scope, by_rating, division)
         if not by_rating:
             _add_ratings(own, scope)
         for row in own:
@@ -206,30 +217,73 @@ def _of_players(lines: QuerySet[SeasonStanding], players: list[int]) -> Any:
 
 
 def _own_lines(
-    base: QuerySet[SeasonStanding], reader: Player, scope: str, by_rating: bool, divided: bool
+    base: QuerySet[SeasonStanding],
+    reader: Player,
+    scope: str,
+    by_rating: bool,
+    division: Division | None,
 ) -> list[SeasonStanding]:
-    """The reader's lines among ``base``, each with its ``position`` as :func:`_placed` gives
-    it.  By points in the whole season (the usual page) a line's place is one more than
-    the lines of its board ahead of it (a lower rank, or the same rank and a lower player
-    id), counted by the lines' index on the season and game: the season is not numbered to
-    find one line (a thousand players' season: 0.3 s a page).  By rating or in a
-    division, the season's lines numbered (:func:`_placed`)."""
-    if by_rating or divided:
-        every = _placed(base, scope, by_rating, divided)
-        return list(_of_players(every, [reader.pk]).select_related("player"))
-    ahead = (
-        SeasonStanding.objects.filter(season=OuterRef("season"), game=OuterRef("game"))
-        .filter(
-            Q(rank__lt=OuterRef("rank"))
-            | Q(rank=OuterRef("rank"), player_id__lt=OuterRef("player_id"))
-        )
-        .order_by()
-        .values("game")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    own = base.filter(player=reader).annotate(position=Coalesce(Subquery(ahead), 0) + 1)
+    """The reader's lines among ``base`` (the season's, or ``division``'s), each with its
+    ``position`` as :func:`_placed` gives it (and in a division its ``division_rank``),
+    found by counting: a line's place is one more than the lines of its board ahead of it
+    (:func:`_ahead`), its rank in a division one more than the division's lines of a lower
+    rank.  The season is never numbered to find one line: a thousand players' season
+    numbered by a window was most of a member's page (issue 60)."""
+    own = base.filter(player=reader)
+    if by_rating:
+        own = _keyed(rated(own, scope))
+    own = own.annotate(position=_counted(_ahead(division, scope, by_rating)))
+    if division is not None:
+        lower = _board_lines(division).filter(rank__lt=OuterRef("rank"))
+        own = own.annotate(division_rank=_counted(lower))
     return list(own.select_related("player").order_by("game"))
+
+
+def _board_lines(division: Division | None) -> QuerySet[SeasonStanding]:
+    """The lines of the outer line's board: its season's and game's (its division's)."""
+    lines = SeasonStanding.objects.filter(season=OuterRef("season"), game=OuterRef("game"))
+    if division is not None:
+        lines = lines.filter(player__placements__division=division)
+    return lines
+
+
+def _ahead(division: Division | None, scope: str, by_rating: bool) -> QuerySet[SeasonStanding]:
+    """The lines of the outer line's board listed before it, in :func:`_placed`'s order:
+    (by rating: a higher rating, none last, then) a lower rank, then a lower player id."""
+    lines = _board_lines(division)
+    before = Q(rank__lt=OuterRef("rank")) | Q(
+        rank=OuterRef("rank"), player_id__lt=OuterRef("player_id")
+    )
+    if not by_rating:
+        return lines.filter(before)
+    lines = _keyed(rated(lines, scope))
+    return lines.filter(Q(key__gt=OuterRef("key")) | Q(before, key=OuterRef("key")))
+
+
+def _keyed(lines: QuerySet[SeasonStanding]) -> QuerySet[SeasonStanding]:
+    """``lines`` rated, each with its rating's ``key``: the rating, or minus infinity for
+    none (no rating is), so that "a higher key" is "a higher rating, none last" and two
+    lines without a rating have the same key (a ``NULL`` compares equal to nothing)."""
+    return lines.annotate(key=Coalesce("rating", Value(float("-inf")), output_field=FloatField()))
+
+
+def _counted(lines: QuerySet[SeasonStanding]) -> Any:
+    """One more than the number of ``lines`` (a correlated subquery)."""
+    number = lines.order_by().values("game").annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(number), 0) + 1
+
+
+def rated(lines: QuerySet[SeasonStanding], scope: str) -> QuerySet[SeasonStanding]:
+    """``lines`` each with its player's current ``rating`` in its game as a reader of
+    ``scope`` sees it (``scoring.ratings.with_ratings``'s figure; ``None``: not rated),
+    the ratings joined (a player has one a game and scope).  Not a subquery a line as
+    ``with_ratings``: ordered by ``Rating``'s own ordering it joins the player and the
+    club for every line, and on a thousand players' season its estimate passes
+    PostgreSQL's JIT threshold (compiling took longer than the query, issue 60)."""
+    own = Q(player__ratings__game=F("game"), player__ratings__scope=scope)
+    return lines.annotate(
+        rated=FilteredRelation("player__ratings", condition=own), rating=F("rated__rating")
+    )
 
 
 def _placed(
@@ -239,7 +293,7 @@ def _placed(
     rating: the rating, none last, then the rank); ``ranked_again``: with the rank among
     ``lines`` (``division_rank``: ties kept, from 1)."""
     if by_rating:
-        lines = with_ratings(lines, scope)
+        lines = rated(lines, scope)
         order: list[Any] = [F("rating").desc(nulls_last=True), "rank", "player_id"]
     else:
         order = ["rank", "player_id"]

@@ -301,7 +301,9 @@ def with_ratings(standings: QuerySet[SeasonStanding], scope: str) -> QuerySet[Se
     """Season standings annotated with each player's current rating in the row's game, as
     the reader may see it (:func:`scope_for`)."""
     current = Rating.objects.filter(player=OuterRef("player"), game=OuterRef("game"), scope=scope)
-    return standings.annotate(rating=Subquery(current.values("rating")[:1]))
+    # No order (Rating's own joins the player and the club for every line: on a thousand
+    # players' season its estimate passed PostgreSQL's JIT threshold): one a game and scope.
+    return standings.annotate(rating=Subquery(current.order_by().values("rating")[:1]))
 
 
 def by_rating(standings: QuerySet[SeasonStanding], scope: str) -> QuerySet[SeasonStanding]:

@@ -16,11 +16,11 @@ from openpyxl import load_workbook
 from scoring import leaderboard
 from scoring import pdf as printed
 from scoring.documents import Document
-from scoring.models import Scope, SeasonFile, SeasonStanding
+from scoring.models import Rating, Scope, SeasonFile, SeasonStanding
 from tests import worlds
 from tests.markup import squeezed
 from tests.web.test_documents import pages_text
-from tournaments.models import Membership, Player, Season
+from tournaments.models import Division, Membership, Placement, Player, Season
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 PAGE = 20
@@ -115,32 +115,89 @@ def test_a_member_sees_their_own_line_and_is_taken_to_it(wide, django_user_model
     assert f"{Player.objects.get(pk=last.player_id).display_name}:" in chart
 
 
-def test_a_readers_line_is_placed_by_counting_as_by_numbering_the_season(wide):
+@pytest.mark.parametrize("by_rating", [False, True], ids=["by points", "by rating"])
+def test_a_readers_line_is_placed_by_counting_as_by_numbering_the_season(wide, by_rating):
     """The reader's own line is placed by counting the lines ahead of it (not by numbering
-    the whole season): for every player of every board, ties of rank included, the same
-    place as the season numbered by a window, and so the same page."""
+    the whole season): for every player of every board, by points and by rating, in the
+    season and in each division, in either scope of ratings, ties of rank and of rating
+    and lines without a rating included, the same place (and rank in the division) as
+    the board numbered by a window, and so the same page and rank."""
     lines = SeasonStanding.objects.filter(season=wide, game="napoleon").order_by("rank")
     tied = list(lines.values_list("pk", flat=True)[3:9])
     SeasonStanding.objects.filter(pk__in=tied).update(rank=4)  # six lines tied at 4th
+    players = list(Player.objects.filter(club=wide.club).order_by("pk"))
+    assert len(players) == 130
+    rated = Rating.objects.filter(player__in=players, game="napoleon")
+    assert rated.filter(scope=Scope.CLUB).exists() and rated.filter(scope=Scope.PUBLIC).exists()
+    rated.filter(player__in=players[:12]).delete()  # lines without a rating: last by rating
+    rated.filter(player__in=players[20:26]).update(rating=17.5)  # six lines of one rating
+    upper = Division.objects.create(season=wide, name="A", order=0)
+    lower = Division.objects.create(season=wide, name="B", order=1)
+    Placement.objects.bulk_create(  # a third in each division, a third in none
+        Placement(season=wide, division=upper if i % 3 == 0 else lower, player=p)
+        for i, p in enumerate(players)
+        if i % 3 != 2
+    )
+    for scope in (Scope.CLUB, Scope.PUBLIC):
+        for division in (None, upper, lower):
+            base = SeasonStanding.objects.filter(season=wide)
+            if division is not None:
+                base = base.filter(player__placements__division=division)
+            numbered = {
+                (r.player_id, r.game): (r.position, getattr(r, "division_rank", None))
+                for r in leaderboard._placed(base, scope, by_rating, division is not None)
+            }
+            counted = {
+                (r.player_id, r.game): (r.position, getattr(r, "division_rank", None))
+                for p in {line.player_id for line in base}
+                for r in leaderboard._own_lines(base, Player(pk=p), scope, by_rating, division)
+            }
+            assert counted == numbered, (scope, division)
     base = SeasonStanding.objects.filter(season=wide)
-    numbered = leaderboard._placed(base, Scope.CLUB, False)
-    players = Player.objects.filter(club=wide.club)
-    assert players.count() == 130
-    for player in players:
-        counted = {
-            r.game: r.position
-            for r in leaderboard._own_lines(base, player, Scope.CLUB, False, False)
-        }
-        every = leaderboard._of_players(numbered, [player.pk])
-        assert counted == {r.game: r.position for r in every}, player
-    ahead_of_tie = {r.player_id for r in base.filter(pk__in=tied)}
     places = sorted(
         r.position
-        for p in ahead_of_tie
-        for r in leaderboard._own_lines(base, Player(pk=p), Scope.CLUB, False, False)
+        for p in base.filter(pk__in=tied).values_list("player_id", flat=True)
+        for r in leaderboard._own_lines(base, Player(pk=p), Scope.CLUB, False, None)
         if r.game == "napoleon"
     )
     assert places == [4, 5, 6, 7, 8, 9]  # a tie is placed by player id, as the page lists it
+
+
+def test_a_member_in_a_division_sees_their_rank_in_it_by_rating_too(wide, django_user_model):
+    """A member's own line in their division, by rating: the rank in the division and a
+    link to the page of the board that lists them."""
+    players = list(Player.objects.filter(club=wide.club).order_by("pk"))
+    division = Division.objects.create(season=wide, name="A", order=0)
+    Placement.objects.bulk_create(
+        Placement(season=wide, division=division, player=p) for p in players[::2]
+    )
+    game = "napoleon"
+    ranked = sorted(
+        (r.rank, r.player_id)
+        for r in SeasonStanding.objects.filter(season=wide, game=game, player__in=players[::2])
+    )
+    rank, me = ranked[-1]  # the division's last by points
+    assert len(ranked) > PAGE
+    user = django_user_model.objects.create_user("me", password="me-password-1")
+    Membership.objects.create(user=user, club=wide.club, role=Membership.Role.MEMBER)
+    Player.objects.filter(pk=me).update(user=user)
+    client = Client()
+    client.force_login(user)
+    by_points = read(client, f"/seasons/{wide.pk}/")
+    board = by_points[by_points.index(f'id="game-{game}"') :]
+    mine = re.search(r'<p class="mine"><a href="([^"]+)">You: rank (\d+)', board)
+    in_division = 1 + sum(1 for r, _p in ranked if r < rank)
+    assert mine and int(mine.group(2)) == in_division
+    by_rating = read(client, f"/seasons/{wide.pk}/?sort=rating")
+    board = by_rating[by_rating.index(f'id="game-{game}"') :]
+    mine = re.search(r'<p class="mine"><a href="([^"]+)">You: rank (\d+)', board)
+    if mine is None:  # on the first page by rating: listed there
+        assert f'class="me" id="me-{game}"' in board.split("</table>")[0]
+        return
+    assert int(mine.group(2)) == in_division
+    there = read(client, f"/seasons/{wide.pk}/{mine.group(1).replace('&amp;', '&')}")
+    board = there[there.index(f'id="game-{game}"') :]
+    assert f'class="me" id="me-{game}"' in board.split("</table>")[0]
 
 
 def test_the_page_is_sent_compressed_and_secret_pages_never_are(wide, client, admin, match):
@@ -213,3 +270,37 @@ def test_the_plots_dates_never_overlap_and_stay_on_the_page(nights):
         spans.append((left, left + DATE_WIDTH))
     assert spans and spans[0][0] >= 0 and spans[-1][1] <= WIDTH
     assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False))
+
+
+def test_the_standings_file_reads_the_lines_once_and_lists_a_tie_by_name(
+    wide, django_assert_max_num_queries
+):
+    """The standings download reads the season's lines in one query, however many (plain
+    values, each player's rating joined), and lists lines tied on a board by name, as it
+    always has."""
+    from scoring import exports
+
+    game = "napoleon"
+    tied = list(
+        SeasonStanding.objects.filter(season=wide, game=game)
+        .order_by("rank")
+        .values_list("pk", "player_id")[:5]
+    )
+    SeasonStanding.objects.filter(pk__in=[pk for pk, _p in tied]).update(rank=1)
+    for n, (_pk, player) in enumerate(tied):  # named against the order of their ids
+        Player.objects.filter(pk=player).update(display_name=f"Tied {9 - n}")
+    season = Season.objects.select_related("club").get(pk=wide.pk)
+    with django_assert_max_num_queries(3):
+        header, rows = exports.standings_table(season, Scope.CLUB)
+    assert len(rows) == SeasonStanding.objects.filter(season=wide).count()
+    at = header.index("Player")
+    board = [row for row in rows if row[0] == "Napoleon"]
+    assert [row[at] for row in board[:5]] == [f"Tied {n}" for n in range(5, 10)]
+    assert [row[1] for row in board[:6]] == [1, 1, 1, 1, 1, 6]
+    ratings = dict(
+        Rating.objects.filter(scope=Scope.CLUB, game=game).values_list(
+            "player__display_name", "rating"
+        )
+    )
+    rated = header.index("Rating")
+    assert all(row[rated] == round(ratings[row[at]], 1) for row in board if row[at] in ratings)

@@ -154,19 +154,27 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def machine() -> str:
-    """The machine as a benchmark's first line says it: its processor, cores, Python and
-    its speed (:func:`records_per_second`), which every figure in docs/benchmarks.md
-    names, since shared machines differ by twice and more."""
+    """The machine as a benchmark's first line says it: its processor, cores, Python, its
+    speed (:func:`records_per_second`), which every figure in docs/benchmarks.md names,
+    since shared machines differ by twice and more, and the load others put on it."""
     cpu = "unknown CPU"
     with contextlib.suppress(OSError):
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
                 cpu = line.split(":", 1)[1].strip()
                 break
+    busy = load()  # before the measurement, which loads a core itself
     return (
         f"{cpu}, {os.cpu_count()} cores, Python {sys.version.split()[0]}; "
-        f"machine speed {records_per_second():,.0f} full-play records/s"
+        f"machine speed {records_per_second():,.0f} full-play records/s; {busy}"
     )
+
+
+def load() -> str:
+    """The load average of the last minute (``uptime``'s first figure), as said."""
+    with contextlib.suppress(OSError, AttributeError):
+        return f"load {os.getloadavg()[0]:.2f}"
+    return "load unknown"
 
 
 def records_per_second(n: int = 2_000) -> float:

@@ -28,6 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from common import machine  # noqa: E402
+
 import engine  # noqa: E402
 from tournaments import draw_measures, round_draw  # noqa: E402
 from tournaments.draw import GameSizes, draw  # noqa: E402
@@ -113,6 +115,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=40)
     seeds = parser.parse_args().seeds
+    print(machine())
     print(f"Round by round, {seeds} seeds (target: nobody meets three times):")
     for n, k, r in ROUND_BY_ROUND:
         found, times = night(n, k, r, seeds, declared=False)

@@ -49,7 +49,10 @@ def main(n: int = 2_000) -> None:
     summaries = [engine.summarize(r) for r in full]
     compiled = Path(engine.api.__file__).suffix == ".so"
     how = "compiled with mypyc (make engine)" if compiled else "pure Python (no make engine)"
-    print(f"Python {sys.version.split()[0]}, one core, engine {how}")
+    print(
+        f"Python {sys.version.split()[0]}, one core, engine {how}; the first figure, "
+        "full-play records/s, is the machine speed every benchmark's first line gives"
+    )
     report("Rettler full-play (6 players, replayed)", [json.dumps(r) for r in full])
     report("Rettler summary", [json.dumps(r) for r in summaries])
 

@@ -16,10 +16,14 @@ bytes sent.  The table printed is the README's: queries and p95 at 10k and at 1M
 ratio; then the wide season, whose PDF and XLSX downloads are also timed with nothing kept
 (``BENCH_SCENES=wide BENCH_ONLY=PDF``: the standings and the statistics PDF alone).
 
-The README's table of queries is this bench's: a run that measures every answer
-(no ``BENCH_ONLY``) of the 10k or the 1M scene exits with an error naming each answer
-whose queries differ from the README's count (``tests/web/test_federation_size.py`` pins
-that the counts do not grow with the federation, in a world of its own).
+The README's table of queries is this bench's, measured at 10k: a run that measures every
+answer (no ``BENCH_ONLY``) of the 10k scene exits with an error naming each answer whose
+queries differ from the README's count, the README's figure beside the measured one; the
+1M scene's counts must be the 10k scene's (or, run alone, the README's).  The last lines
+say what was checked.  ``tests/web/test_federation_size.py`` pins that the counts do not
+grow with the federation, in a world of its own whose counts are today the same (it asserts
+them too, so CI sees a stale table); where the two ever differ, the README's are this
+bench's.
 """
 
 from __future__ import annotations
@@ -164,6 +168,40 @@ def readme_differences(rows: list[dict[str, Any]]) -> list[str]:
     ]
 
 
+def growth(small: list[dict[str, Any]], large: list[dict[str, Any]]) -> list[str]:
+    """Each answer whose queries at 1M are not its queries at 10k."""
+    return [
+        f"{a['answer']} ({a['reader']}): {a['queries']} queries at 10k, {b['queries']} at 1M"
+        for a, b in zip(small, large, strict=True)
+        if a["queries"] != b["queries"]
+    ]
+
+
+def readme_check(results: dict[str, Any]) -> tuple[str, list[str]]:
+    """What the README's counts were checked against, and each way they are not true.
+
+    The README's counts are the 10k scene's, which a run measures in minutes.  The 1M
+    scene's are checked against the 10k scene's when both ran (a count that differs is
+    one that grows with the federation, not a stale README), else against the README's.
+    Nothing is checked when ``BENCH_ONLY`` left answers out."""
+    if ONLY:
+        return f"not checked (BENCH_ONLY={ONLY!r} measures only some answers)", []
+    stale, checked = [], []
+    if "10k" in results:
+        checked.append("the 10k scene's against the README")
+        stale += [f"10k: {line}" for line in readme_differences(results["10k"]["rows"])]
+    if "1M" in results and "10k" in results:
+        checked.append("the 1M scene's against the 10k scene's")
+        stale += [f"1M: {line}" for line in growth(results["10k"]["rows"], results["1M"]["rows"])]
+    elif "1M" in results:
+        checked.append("the 1M scene's against the README")
+        stale += [f"1M: {line}" for line in readme_differences(results["1M"]["rows"])]
+    if not checked:
+        return "not checked (neither the 10k nor the 1M scene ran)", []
+    found = f"{len(stale)} differing" if stale else "the same"
+    return f"checked {' and '.join(checked)}: {found}", stale
+
+
 def made(url: str, cookie: str) -> tuple[float, int]:
     """A kept download asked for with nothing kept: seconds until the file came (asking
     again, as the browser's page does, while it says a worker is making it), and how many
@@ -272,12 +310,7 @@ def main() -> None:
     for scene in scenes:
         prepare(scene)
         results[scene] = run(scene)
-    stale = [
-        f"{scene}: {line}"
-        for scene in ("10k", "1M")
-        if scene in results and not ONLY
-        for line in readme_differences(results[scene]["rows"])
-    ]
+    checked, stale = readme_check(results)
     if "10k" in results and "1M" in results:
         small, large = results["10k"], results["1M"]
         print(
@@ -310,8 +343,9 @@ def main() -> None:
                 f"| {r['answer']} | {r['reader']} | {r['queries']} | {r['p95']:.0f} "
                 f"| {r['bytes'] / 1000:,.0f} KB | {first} |"
             )
+    print(f"\nQuery counts {checked}")
     if stale:
-        print("\nThe README's query counts are no longer true:", *stale, sep="\n  ")
+        print("  " + "\n  ".join(stale))
         raise SystemExit(1)
 
 

@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
 Cell = str | int | float | None
 
@@ -43,3 +46,20 @@ class Document:
     shorter where a section's title says the rest ("Rank" under "Division A")."""
     sections: Sequence[Section] = ()
     """The PDF prints the rows as one titled table per section (empty: one table)."""
+
+
+def sections(
+    rows: Sequence[Sequence[Cell]], title: Callable[[Sequence[Cell]], str]
+) -> list[Section]:
+    """The printed sections of ``rows`` (in order of their section): a section begins
+    where a row's ``title`` differs from the row before's."""
+    out: list[Section] = []
+    for i, row in enumerate(rows):
+        name = title(row)
+        if not out or out[-1].title != name:
+            out.append(Section(name, i))
+    return out
+
+
+def exported_line() -> str:
+    return _("Exported on %(date)s") % {"date": f"{timezone.localdate():%Y-%m-%d}"}

@@ -40,8 +40,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from dbtools.bulk import plain_rows, snapshot
-from scoring import exports
-from scoring.documents import Document
+from scoring import season_tables
+from scoring.documents import Document, exported_line
 from scoring.exports import EXPORTERS
 from scoring.models import Rating, SeasonFile, SeasonStanding
 from scoring.players import statistics_of
@@ -70,9 +70,12 @@ class Kind:
 
 
 KINDS: dict[str, Kind] = {
-    "standings": Kind(_("Standings"), exports.standings_document, True, lambda game: 1),
+    "standings": Kind(_("Standings"), season_tables.standings_document, True, lambda game: 1),
     "statistics": Kind(
-        _("Statistics"), exports.statistics_document, False, lambda game: len(statistics_of(game))
+        _("Statistics"),
+        season_tables.statistics_document,
+        False,
+        lambda game: len(statistics_of(game)),
     ),
 }
 
@@ -96,7 +99,7 @@ def version(season: Season, kind: str, fmt: str, scope: str) -> str:
     def add(*parts: Any) -> None:
         digest.update(repr(parts).encode())
 
-    add(kind, fmt, slot(kind, fmt, scope), exports.exported_line())
+    add(kind, fmt, slot(kind, fmt, scope), exported_line())
     add(*Season.objects.filter(pk=season.pk).values_list(*_columns(Season), "club__name"))
     lines = SeasonStanding.objects.filter(season=season).order_by("pk")
     add(*plain_rows(lines.values_list(*_columns(SeasonStanding), "player__display_name")))

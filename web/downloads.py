@@ -15,7 +15,7 @@ from django.views.decorators.http import require_safe
 import engine
 from scoring import exports, paper, season_files
 from scoring import night as night_standings
-from scoring.documents import Cell, Document
+from scoring.documents import Cell, Document, exported_line
 from scoring.exports import EXPORTERS
 from scoring.queries import readable_match
 from scoring.ratings import scope_for
@@ -57,13 +57,13 @@ def match_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
 
 @require_safe
 def season_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
-    """The season's leaderboards, with ratings in the reader's scope (``scoring.exports``)."""
+    """The season's leaderboards, with ratings in the reader's scope (``scoring.season_tables``)."""
     return _season_file(request, pk, "standings", fmt)
 
 
 @require_safe
 def season_statistics(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
-    """Every player's statistics in each game of a season (``scoring.exports``)."""
+    """Every player's statistics in each game of a season (``scoring.season_tables``)."""
     return _season_file(request, pk, "statistics", fmt)
 
 
@@ -131,7 +131,7 @@ def night_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
         f"{night_label(night)} · "
         + str(ClubNight.Standings(method).label)
         + " · "
-        + exports.exported_line(),
+        + exported_line(),
     ]
     document = Document(_("Standings"), title, header, rows)
     return download(document, fmt, f"night-{night.date:%Y-%m-%d}-{night.pk}-standings")
@@ -150,7 +150,7 @@ def night_seating(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
     title = [
         f"{night.season.club.name} – {night.season.name}",
-        f"{night_label(night)} · " + _("Seating") + " · " + exports.exported_line(),
+        f"{night_label(night)} · " + _("Seating") + " · " + exported_line(),
         *seating_measures(rounds),
     ]
     document = Document(_("Seating"), title, seating_header(), seating_rows(rounds, names))

@@ -278,7 +278,7 @@ def test_the_standings_file_reads_the_lines_once_and_lists_a_tie_by_name(
     """The standings download reads the season's lines in one query, however many (plain
     values, each player's rating joined), and lists lines tied on a board by name, as it
     always has."""
-    from scoring import exports
+    from scoring import season_tables
 
     game = "napoleon"
     tied = list(
@@ -291,7 +291,7 @@ def test_the_standings_file_reads_the_lines_once_and_lists_a_tie_by_name(
         Player.objects.filter(pk=player).update(display_name=f"Tied {9 - n}")
     season = Season.objects.select_related("club").get(pk=wide.pk)
     with django_assert_max_num_queries(3):
-        header, rows = exports.standings_table(season, Scope.CLUB)
+        header, rows = season_tables.standings_table(season, Scope.CLUB)
     assert len(rows) == SeasonStanding.objects.filter(season=wide).count()
     at = header.index("Player")
     board = [row for row in rows if row[0] == "Napoleon"]

@@ -21,7 +21,7 @@ import actions.deals
 import actions.matches
 from actions import corrections
 from dbtools import backend
-from scoring import exports, pdf, season_files
+from scoring import pdf, season_files, season_tables
 from scoring.models import Rating, SeasonFile
 from scoring.rebuild import rebuild_all
 from tests.conftest import EMBEDDED, NAPOLEON_SEATS, member_of, napoleon_deal, run_manage
@@ -56,7 +56,7 @@ def cells(data: bytes) -> list[list[object]]:
 
 def table(season: Season) -> list[list[object]]:
     """The statistics as a fresh build has them (header first)."""
-    header, rows = exports.statistics_table(season)
+    header, rows = season_tables.statistics_table(season)
     return [list(header), *[list(row) for row in rows]]
 
 
@@ -70,7 +70,7 @@ def test_a_kept_file_is_the_file_made_afresh(played, monkeypatch):
     again = body(Client().get(url))
     assert again == first == bytes(kept.data)
     assert SeasonFile.objects.get(season=season).made_at == kept.made_at  # served, not made
-    fresh = pdf.book([exports.statistics_document(season, "public")])
+    fresh = pdf.book([season_tables.statistics_document(season, "public")])
     assert again == fresh
     assert fresh.startswith(b"%PDF")
 
@@ -157,7 +157,7 @@ def test_two_languages_are_two_files(played):
         "statistics.xlsx.ja.public",
     }
     with translation.override("ja"):
-        assert cells(japanese)[0][0] == str(exports.statistics_table(season)[0][0])  # ゲーム
+        assert cells(japanese)[0][0] == str(season_tables.statistics_table(season)[0][0])  # ゲーム
     assert cells(english)[0][0] == "Game"
     assert body(client.get(url)) == japanese and body(Client().get(url)) == english
 

@@ -6,9 +6,9 @@ refreshes) on loopback against PostgreSQL and Redis (the broker, and the cache s
 every process: ``CACHE_URL``).  A night in rounds of 80 players at 20 Napoleon tables; 200
 displays poll ``GET /api/club-nights/N/live/`` every 3 seconds each (about 67 requests a
 second, each sending the ETag it holds: 304 while nothing changed), and beside them 200
-players' phones poll their own night, ``GET /nights/N/me/?player=M`` (each of the 80
-players on two or three phones), every 4 seconds with their ETag (as the page's script
-does: about 50 requests a second), while 20 scorers each enter a deal every 10 seconds
+players' phones poll their own night, ``GET /nights/N/me/?player=M&part=mine`` (each of
+the 80 players on two or three phones), every 4 seconds with their ETag (as the page's
+script does: about 50 requests a second), while 20 scorers each enter a deal every 10 seconds
 (2 deals a second; a real room enters one deal per table every few minutes), or every
 second with ``live_bench.py 1`` (20 deals a second).  The clients ask on time, whatever
 the answers' delay (a server that falls behind is seen falling behind).
@@ -175,7 +175,7 @@ def main() -> None:
                 target=poller,
                 args=(
                     POLLERS + i,
-                    f"/nights/{night}/me/?player={players[i % 80]}",
+                    f"/nights/{night}/me/?player={players[i % 80]}&part=mine",
                     phones,
                     PHONE_EVERY,
                 ),

@@ -155,3 +155,70 @@ def test_the_room_display_shows_the_code_of_each_players_night(tonight, django_u
     shown = reader.get(f"/nights/{night.pk}/live/").content.decode()
     code = qr_svg(f"http://testserver/nights/{night.pk}/me/")
     assert f'src="{code}"' in shown
+
+
+def mine_of(page: str) -> str:
+    """The content of the page's ``#mine``, squeezed."""
+    start = page.index('<div id="mine"')
+    start = page.index(">", start) + 1
+    end = page.index('<p class="muted">', start)
+    return squeezed(page[start:end].strip().removesuffix("</div>"))
+
+
+def test_the_pages_script_asks_for_its_own_part_alone_and_it_is_the_pages(
+    tonight, django_assert_max_num_queries
+):
+    night, people, round_ = tonight
+    night.season.public = True  # read by anyone: no link, no session
+    night.season.save()
+    match = Match.objects.filter(table__round=round_).order_by("table__name").first()
+    me = match.seated_players()[0].pk
+    deal(match, 4)
+    cache.clear()
+    phone = Client()
+    url = f"/nights/{night.pk}/me/"
+    page = phone.get(url, {"player": me}).content.decode()
+    part = phone.get(url, {"player": me, "part": "mine"})
+    body = part.content.decode()
+    assert part.status_code == 200 and "<html" not in body and "<h1>" not in body
+    assert squeezed(body) == mine_of(page)  # the same markup, without the page around it
+    # The page carries the part's ETag: the script's first question is answered 304.
+    tag = part["ETag"]
+    assert f'data-tag="{tag}"' in page.replace("&quot;", '"')
+    # One query (who may read the night): the player is found in the room's answer.
+    with django_assert_max_num_queries(1):
+        again = phone.get(url, {"player": me, "part": "mine"}, HTTP_IF_NONE_MATCH=tag)
+    assert again.status_code == 304 and not again.content
+    deal(match, 5)
+    cache.clear()
+    changed = phone.get(url, {"player": me, "part": "mine"}, HTTP_IF_NONE_MATCH=tag)
+    assert changed.status_code == 200 and "2 of 2 deals" in changed.content.decode()
+    ja = phone.get(url, {"player": me, "part": "mine"}, HTTP_ACCEPT_LANGUAGE="ja")
+    assert "今夜" in ja.content.decode() and ja["ETag"] != changed["ETag"]
+
+
+def test_the_part_alone_keeps_the_pages_rights(tonight, django_user_model):
+    night, people, round_ = tonight
+    match = Match.objects.filter(table__round=round_).first()
+    me = match.seated_players()[0].pk
+    url = f"/nights/{night.pk}/me/"
+    mine = {"player": me, "part": "mine"}
+    assert Client().get(url, mine).status_code == 404  # a private season, no link
+    outsider = Client()
+    other = Club.objects.create(name="O", slug="o")
+    outsider.force_login(member_of(other, django_user_model, "o", Membership.Role.ADMIN))
+    assert outsider.get(url, mine).status_code == 404
+    phone = holding_the_link(match)
+    assert phone.get(url, mine).status_code == 200
+    # Nobody of the night by an id the room's answer does not show, nor by a text.
+    stranger = Player.objects.create(club=night.season.club, handle="z", display_name="Z")
+    for asked in (stranger.pk, "x", "", -1, 10**30):
+        assert phone.get(url, {"player": asked, "part": "mine"}).status_code == 404
+    # Who came but is neither seated nor sitting out yet is found by asking the database.
+    came = Player.objects.create(club=night.season.club, handle="c", display_name="Came")
+    night.present.add(came)
+    cache.clear()
+    answer = phone.get(url, {"player": came.pk, "part": "mine"})
+    assert answer.status_code == 200 and "No table for you yet" in answer.content.decode()
+    link_actions.revoke(match.table)
+    assert phone.get(url, mine).status_code == 404

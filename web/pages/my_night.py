@@ -3,12 +3,14 @@ table", from the table's code (its link, with no account) or as a reader of the 
 
 ``/nights/N/me/`` asks who you are (the night's players, one tap); ``?player=M`` shows
 that player's night, read from the room display's cached answer
-(``scoring.night.cached_live``): a phone asking every few seconds costs three small
-queries, and is answered 304 (no page made) while the player's own part of the night
-(their lines, their table, the round, their deals waiting for a confirmation) is the
-one its ETag was made of: deals at other tables do not change it.  The page
-is for those who read the night (its club; everyone for a public season) and for
-whoever holds a working link of one of its tables: nothing else is shown to anyone.
+(``scoring.night.cached_live``, refreshed by a worker as the display's).  The page's
+script asks for its own part alone (``&part=mine``) every few seconds: one small query
+(who may read the night; the player is found in the room's answer), answered 304 (no
+part made) while the player's own part of the night (their lines, their table, the
+round, their deals waiting for a confirmation) is the one its ETag was made of: deals
+at other tables do not change it.  The page is for those who read the night (its club;
+everyone for a public season) and for whoever holds a working link of one of its
+tables: nothing else is shown to anyone.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from django.views.decorators.http import require_safe
 
 from scoring import finals
 from scoring import night as night_data
+from scoring.tasks import live_refresher
 from tournaments import access, table_links
 from tournaments.games import label
 from tournaments.models import ClubNight, Deal, Player, Round, waiting_deals
@@ -35,10 +38,17 @@ from tournaments.textfile import whole_number
 from web.pages.tables import may_score
 from web.previews import link_preview
 
+PART = "mine"
+"""``?part=mine``: the player's own part alone (``#mine``'s content), which the page's
+script (``static/clubscore/mine.js``) asks for every few seconds: no page around it."""
 
-def _night(request: HttpRequest, pk: int) -> ClubNight:
-    """The night, for a reader of it (one query) or a holder of one of its tables' links."""
-    nights = ClubNight.objects.select_related("season__club").filter(pk=pk)
+
+def _night(request: HttpRequest, pk: int, page: bool = True) -> ClubNight:
+    """The night, for a reader of it (one query) or a holder of one of its tables' links;
+    its season and club with it for a ``page`` (its title names them)."""
+    nights = ClubNight.objects.filter(pk=pk)
+    if page:
+        nights = nights.select_related("season__club")
     night = access.visible(nights, request.user).first()
     if night is None and table_links.holds_night(request.session, pk):
         night = nights.first()
@@ -47,13 +57,21 @@ def _night(request: HttpRequest, pk: int) -> ClubNight:
     return night
 
 
-def _player_of(night: ClubNight, asked: str) -> Player:
-    """The player ``?player=`` names, who played at the night or came to it (one query)."""
-    number = whole_number(asked)
+def _player_of(night: ClubNight, asked: str, data: dict[str, Any]) -> int:
+    """The id of the player ``?player=`` names, who played at the night or came to it: no
+    query when the room's answer ``data`` shows them (seated in its round, sitting it out,
+    or on tonight's boards), else one."""
+    number = whole_number(asked) or 0
+    shown = {int(n) for n in data.get("players", {})}
+    shown.update(*(t.get("ids", []) for t in data["tables"]))
+    shown.update((data.get("round") or {}).get("sat_out_ids", []))
+    if number in shown:
+        return number
     came = ClubNight.present.through.objects.filter(clubnight_id=night.pk).values("player_id")
     player = (
-        Player.objects.filter(pk=number or 0)
+        Player.objects.filter(pk=number)
         .filter(Q(seats__match__table__club_night=night) | Q(pk__in=came))
+        .values_list("pk", flat=True)
         .first()
     )
     if player is None:
@@ -61,7 +79,7 @@ def _player_of(night: ClubNight, asked: str) -> Player:
     return player
 
 
-def waiting_for(request: HttpRequest, night: ClubNight, player: Player) -> list[dict[str, Any]]:
+def waiting_for(request: HttpRequest, night: ClubNight, player: int) -> list[dict[str, Any]]:
     """The player's deals of the night that wait for a second person's confirmation (the
     standings do not count them yet), each with the player's score in it, and where it is
     confirmed (the PIN page) when this phone may use it (the table's scorer or link)."""
@@ -71,7 +89,7 @@ def waiting_for(request: HttpRequest, night: ClubNight, player: Player) -> list[
         .annotate(mine=Sum("scores__score", filter=Q(scores__player=player)))
         .order_by("entered_at", "pk")
     )
-    here = reverse("my_night", args=[night.pk]) + f"?player={player.pk}"
+    here = reverse("my_night", args=[night.pk]) + f"?player={player}"
     out = []
     for deal in deals:
         confirm = ""
@@ -119,10 +137,27 @@ def final_label(night: ClubNight, found: dict[str, Any]) -> str:
     return next((f.label for f in finals.final_matches(drawn) if f.match.pk == table["match"]), "")
 
 
+def _etag(*shown: object) -> str:
+    """A strong ETag of what an answer shows."""
+    text = json.dumps(shown, sort_keys=True, default=str)
+    return f'"{hashlib.blake2b(text.encode(), digest_size=12).hexdigest()}"'
+
+
+def _answer(request: HttpRequest, etag: str, template: str, shown: dict[str, Any]) -> HttpResponse:
+    """304 when the phone holds ``etag`` already (no page made), else the page."""
+    if etag in request.headers.get("If-None-Match", ""):
+        return HttpResponseNotModified(headers={"ETag": etag})
+    answer = render(request, template, shown)
+    answer["ETag"] = etag
+    answer["Cache-Control"] = "private, no-cache"
+    return answer
+
+
 @require_safe
 def my_night(request: HttpRequest, pk: int) -> HttpResponse:
-    night = _night(request, pk)
     asked = request.GET.get("player")
+    part = asked is not None and request.GET.get("part") == PART  # the page's own script
+    night = _night(request, pk, page=not part)
     if asked is None:
         players = {
             p.pk: p for p in Player.objects.filter(seats__match__table__club_night=night).distinct()
@@ -135,10 +170,11 @@ def my_night(request: HttpRequest, pk: int) -> HttpResponse:
             "pages/my_night.html",
             {"night": night, "players": ordered, "link_preview": link_preview(request, night)},
         )
-    player = _player_of(night, asked)
-    _tag, body = night_data.cached_live(night, False)
+    # As the room display's API: a stale answer is refreshed by a worker, not by a phone.
+    _tag, body = night_data.cached_live(night, False, live_refresher(night, False))
     data = json.loads(body)
-    found = mine(data, player.pk)
+    player = _player_of(night, asked, data)
+    found = mine(data, player)
     shown = {  # no deal of the night waits (the room's count): none of the player's either
         "waiting": waiting_for(request, night, player) if data.get("waiting") else [],
         "final": final_label(night, found),
@@ -146,19 +182,10 @@ def my_night(request: HttpRequest, pk: int) -> HttpResponse:
     }
     # The player's own part of the room's answer, not the room's: a phone asking every
     # few seconds is answered 304, without a page made, until their own night changes.
-    own = json.dumps(
-        [shown, player.display_name, player.pk, str(night), night.venue, get_language()],
-        sort_keys=True,
-        default=str,
-    )
-    etag = f'"{hashlib.blake2b(own.encode(), digest_size=12).hexdigest()}"'
-    if etag in request.headers.get("If-None-Match", ""):
-        return HttpResponseNotModified(headers={"ETag": etag})
-    answer = render(
-        request,
-        "pages/my_night.html",
-        {"night": night, "player": player, "link_preview": link_preview(request, night), **shown},
-    )
-    answer["ETag"] = etag
-    answer["Cache-Control"] = "private, no-cache"
-    return answer
+    part_tag = _etag(shown, get_language())
+    if part:
+        return _answer(request, part_tag, "pages/_my_night_mine.html", shown)
+    who = Player.objects.get(pk=player)
+    etag = _etag(shown, get_language(), who.display_name, who.pk, str(night), night.venue)
+    page = {"night": night, "player": who, "link_preview": link_preview(request, night)}
+    return _answer(request, etag, "pages/my_night.html", {**page, **shown, "part_tag": part_tag})

@@ -1,7 +1,7 @@
 """What a set of derived rows was made from (issue 26), so that a rebuild of data that did
 not change reads a few aggregates and writes nothing.
 
-- **A season's leaderboards and plot points** are made from its checked match lines
+- **A season's leaderboards** are made from its checked match lines
   (``MatchStanding``) and its ranking settings: every check of a match replaces its lines
   with new rows (new ids), a deleted match or player takes its lines away, so the number
   of the season's lines, the largest of their ids and its ranking are its fingerprint.

@@ -38,10 +38,10 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce, Rank, RowNumber
 
-from scoring.models import MatchStanding, Rating, SeasonPoint, SeasonStanding
-from scoring.sheets import SeasonChart, Series
+from scoring.models import MatchStanding, Rating, SeasonStanding
+from scoring.sheets import SeasonChart, Series, night_points
 from tournaments import ranking
-from tournaments.models import ClubNight, Division, Placement, Player, Season
+from tournaments.models import Division, Placement, Player, Season
 
 PAGE = 25
 """Lines of a board on one page."""
@@ -338,26 +338,18 @@ def _charts(
             if reader.pk not in players:
                 players.append(reader.pk)
     everyone = {p for players in drawn.values() for p in players}
-    rows = SeasonPoint.objects.filter(season=season, player__in=everyone).order_by(
-        "game", "ordinal"
-    )
-    points: dict[tuple[str, int], list[tuple[int, int | float]]] = defaultdict(lambda: [(0, 0)])
-    nights: dict[str, dict[int, Any]] = defaultdict(dict)
-    for game, player, ordinal, night, total in rows.values_list(
-        "game", "player_id", "ordinal", "club_night_id", "total"
-    ):
-        if player in drawn.get(game, ()):
-            points[(game, player)].append((ordinal, total))
-            nights[game][ordinal] = night
-    named = ClubNight.objects.in_bulk({n for of_game in nights.values() for n in of_game.values()})
-    nights = {game: {o: named[n] for o, n in of_game.items()} for game, of_game in nights.items()}
+    points = night_points([season.pk], everyone)
     people = Player.objects.in_bulk(everyone)
     charts = {}
     for game, players in drawn.items():
-        series = [Series(people[p], points[(game, p)]) for p in players if (game, p) in points]
+        lines = {p: points[(season.pk, game, p)] for p in players if (season.pk, game, p) in points}
+        series = [
+            Series(people[p], [(0, 0), *((x, y) for x, y, _n in line)]) for p, line in lines.items()
+        ]
         if series:
             series.sort(key=lambda s: (-s.points[-1][1], s.player.display_name))
+            nights = {x: night for line in lines.values() for x, _y, night in line}
             charts[game] = SeasonChart(
-                series=series, deals=max(nights[game]), nights=sorted(nights[game].items())
+                series=series, deals=max(nights), nights=sorted(nights.items())
             )
     return charts

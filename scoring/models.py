@@ -171,33 +171,6 @@ class Rating(models.Model):
         return f"{self.player} {self.game}: {self.rating:.1f}"
 
 
-class SeasonPoint(models.Model):
-    """A player's cumulative points in one game of a season after one club night: what
-    the season's plot draws (one point per night, whatever the number of deals)."""
-
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="points")
-    game = models.CharField(max_length=20)
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="season_points")
-    club_night = models.ForeignKey(
-        ClubNight, on_delete=models.CASCADE, related_name="+", db_index=False
-    )
-    ordinal = models.PositiveIntegerField(
-        help_text="The night's place in the season's game, from 1, by date then night."
-    )
-    total = models.IntegerField()
-
-    class Meta:
-        ordering = ["season", "game", "player", "ordinal"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["season", "game", "player", "club_night"], name="season_point_unique"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.season} {self.game} #{self.ordinal}: {self.player} {self.total}"
-
-
 class RatingHistory(models.Model):
     """A player's rating at the end of one club night in one game: what the rating plot
     draws, and where a replay from a later night starts."""
@@ -231,7 +204,7 @@ class RatingHistory(models.Model):
 
 class Fingerprint(models.Model):
     """What a set of derived rows was last made from (issue 26): a season's leaderboards
-    and plot points (``kind`` "season", ``of`` the season's id: its checked match lines)
+    (``kind`` "season", ``of`` the season's id: its checked match lines)
     or a club's ratings ("ratings", the club's id: its matches' versions, nights and
     seasons' settings).  A rebuild that finds the same fingerprint writes nothing."""
 
@@ -313,7 +286,6 @@ class SeasonFile(models.Model):
 
 # Standings are read with the rows they summarise: a season's and a match's visibility.
 access.scope(SeasonStanding, "season__club", "season")
-access.scope(SeasonPoint, "season__club", "season")
 access.scope(MatchStanding, f"{access.MATCH_PATH}__club", access.MATCH_PATH)
 access.scope(Export, "club", None)  # never public
 access.scope(SeasonFile, "season__club", "season")

@@ -1,12 +1,12 @@
 """Totalling a season: the standings' second half (``scoring.standings`` checks matches).
 
-A season's leaderboards (one per game) and its plot's points are made from its checked
-match lines (``MatchStanding``) alone, ranked by the season's ranking
-(``tournaments.ranking``: its score, whether a player qualified, then each game's own
-tie-breaks): on PostgreSQL one statement of every line and one of the plot's points,
-writing only what differs; elsewhere (the demo's SQLite) the same rows in Python
+A season's leaderboards (one per game) are made from its checked match lines
+(``MatchStanding``) alone, ranked by the season's ranking (``tournaments.ranking``: its
+score, whether a player qualified, then each game's own tie-breaks): on PostgreSQL one
+statement of every line, writing only what differs; elsewhere (the demo's SQLite) the same rows in Python
 (:func:`_season_in_python`).  A rebuild skips a season whose lines and ranking are those
-it was last totalled from (``scoring.fingerprints``).
+it was last totalled from (``scoring.fingerprints``).  The season's plot is not stored:
+its pages read it from the same match lines (``scoring.sheets.night_points``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import engine
 from dbtools import backend
 from dbtools.bulk import insert_rows, plain_plans
 from scoring import fingerprints
-from scoring.models import COUNT_COLUMNS, MatchStanding, SeasonPoint, SeasonStanding
+from scoring.models import COUNT_COLUMNS, MatchStanding, SeasonStanding
 from tournaments import ranking
 from tournaments.games import LeagueGame
 from tournaments.models import Season
@@ -58,20 +58,20 @@ def count_columns(league: LeagueGame) -> list[tuple[str, str]]:
 
 
 def rebuild_season_standings(season_id: int) -> bool:
-    """Rewrite a season's leaderboards (one per game) and plot points from its checked
-    match lines; ``False`` when there is no such season."""
+    """Rewrite a season's leaderboards (one per game) from its checked match lines;
+    ``False`` when there is no such season."""
     return bool(rebuild_seasons([season_id]))
 
 
 def rebuild_seasons(
     season_ids: list[int], *, fingerprinted: bool = False, every: bool = False
 ) -> int:
-    """Bring these seasons' leaderboards and plot points up to date with their checked
-    match lines, under a lock on each season; returns how many seasons there were.
+    """Bring these seasons' leaderboards up to date with their checked match lines,
+    under a lock on each season; returns how many seasons there were.
 
     On PostgreSQL a fixed handful of set-based statements whatever the number of seasons
-    and deals, which write only what differs (a line or point whose numbers are the
-    same is not touched).  ``fingerprinted`` (a rebuild): a season whose match lines
+    and deals, which write only what differs (a line whose numbers are the same is not
+    touched).  ``fingerprinted`` (a rebuild): a season whose match lines
     are the ones it was last totalled from (:mod:`scoring.fingerprints`) is skipped,
     unless ``every``, and the fingerprints are kept.  After a deal (not fingerprinted)
     the season's lines have changed anyway: no fingerprint is taken on that hot path,
@@ -96,7 +96,7 @@ def rebuild_seasons(
 
 
 def _totals_in_sql(seasons: list[Season], ids: list[int]) -> None:
-    """PostgreSQL: the seasons' lines and points in two set-based statements."""
+    """PostgreSQL: the seasons' lines in one set-based statement."""
     with connection.cursor() as cursor:
         # The seasons that count their best nights or matches (any method in ``BEST``, by
         # its ``nights``), named: the planner then reads their lines' number from the
@@ -107,13 +107,11 @@ def _totals_in_sql(seasons: list[Season], ids: list[int]) -> None:
             "best_matches": [x.pk for x in counted if not ranking.WAYS[x.ranking].nights],
         }
         cursor.execute(_totals_statement(), {"seasons": ids, **best})
-        cursor.execute(POINTS, {"seasons": ids})
 
 
 def _totals_here(seasons: list[Season], ids: list[int]) -> None:
-    """Any database: the seasons' lines and points made again, season by season."""
+    """Any database: the seasons' lines made again, season by season."""
     SeasonStanding.objects.filter(season__in=ids).delete()
-    SeasonPoint.objects.filter(season__in=ids).delete()
     for season in seasons:
         if season.pk in ids:
             _season_in_python(season)
@@ -226,26 +224,6 @@ def _differences_statement(
     """
 
 
-_POINTS_KEY = ["season_id", "game", "player_id", "club_night_id"]
-POINTS = f"""
-    WITH fresh AS (
-        SELECT ms.season_id, ms.game, ms.player_id, n.id AS club_night_id,
-               DENSE_RANK() OVER (PARTITION BY ms.season_id, ms.game ORDER BY n.date, n.id)
-                   AS ordinal,
-               SUM(SUM(ms.points)) OVER (
-                   PARTITION BY ms.season_id, ms.game, ms.player_id ORDER BY n.date, n.id
-               ) AS total
-          FROM scoring_matchstanding ms
-          JOIN tournaments_clubnight n ON n.id = ms.club_night_id
-         WHERE ms.season_id = ANY(%(seasons)s) AND ms.scored > 0
-         GROUP BY ms.season_id, ms.game, ms.player_id, n.id
-    )
-    {_differences_statement("scoring_seasonpoint", _POINTS_KEY, ["ordinal", "total"])}
-"""
-"""The plot's points: each player's cumulative total after each club night of a game, the
-nights in the order of their date, then of their id (two nights on one date are two)."""
-
-
 def _season_in_python(season: Season) -> None:
     """The same rows as the statements above, for databases without them (the demo's)."""
     rule = ranking.Rule.of(season)
@@ -307,22 +285,3 @@ def _season_in_python(season: Season) -> None:
             for line in board
         ]
     insert_rows(SeasonStanding, STANDING, rows)
-    nights: dict[str, list[int]] = defaultdict(list)
-    for game, _date, night, _pid, _p in per_night:
-        if night not in nights[game]:
-            nights[game].append(night)
-    cumulative: dict[tuple[str, int], int] = defaultdict(int)
-    out = []
-    for game, _date, night, player_id, points in per_night:
-        cumulative[(game, player_id)] += points
-        out.append(
-            (
-                season.pk,
-                game,
-                player_id,
-                night,
-                nights[game].index(night) + 1,
-                cumulative[(game, player_id)],
-            )
-        )
-    insert_rows(SeasonPoint, ["season", "game", "player", "club_night", "ordinal", "total"], out)

@@ -9,10 +9,13 @@ pages, the exports and the tests all read it from here.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from django.db.models import Case, F, Sum, When
+
 import engine
-from scoring.models import SeasonPoint
+from scoring.models import MatchStanding
 from tournaments.games import league_game
 from tournaments.models import ClubNight, Match, Player, Season
 from tournaments.records import match_record
@@ -134,21 +137,71 @@ class SeasonChart:
 
 NO_CHART = SeasonChart(series=[], deals=0, nights=[])
 
+NAMED_BY = {"date", "name", "final", "venue"}
+
+NIGHT_NAMED = [f.attname for f in ClubNight._meta.concrete_fields if f.attname in NAMED_BY]
+"""What a chart reads of a club night: its date, and what ``night_label`` names it by (in
+the model's order, as ``Model.from_db`` takes a row's values)."""
+
+
+def night_points(
+    seasons: Iterable[int], players: Iterable[int]
+) -> dict[tuple[int, str, int], list[tuple[int, int, ClubNight]]]:
+    """What a season's plot draws, read from its match lines with points: per season,
+    game and player of ``players``, the player's cumulative points after each club night
+    of the game they played, as (the night's place, points, the night).  A night's place
+    counts every night of the season's game that has points, from 1, by date, then by id
+    (two nights on one date are two).
+
+    One query: the seasons' nights of each game, each with the players' points in it
+    (one pass over the seasons' lines in the index ``match_line_by_night``) and what
+    names the night (``night_label``)."""
+    drawn = list(set(players))
+    if not drawn:
+        return {}
+    named = ["club_night__" + f for f in NIGHT_NAMED]
+    rows = (
+        MatchStanding.objects.filter(season__in=list(seasons), scored__gt=0)
+        .order_by()
+        .annotate(who=Case(When(player__in=drawn, then=F("player_id")), default=None))
+        .values("season_id", "game", "club_night_id", *named, "who")
+        .annotate(points=Sum("points"))
+        .values_list("season_id", "game", "club_night_id", "who", "points", *named)
+    )
+    found = list(rows)
+    nights = {  # the night as read, the rest of it deferred (read if ever asked for)
+        row[2]: ClubNight.from_db(rows.db, ["id", *NIGHT_NAMED], [row[2], *row[5:]])
+        for row in found
+    }
+    of_game: dict[tuple[int, str], set[int]] = defaultdict(set)
+    for season, game, night, *_rest in found:
+        of_game[(season, game)].add(night)
+    place = {
+        (season, game, night): i
+        for (season, game), ids in of_game.items()
+        for i, night in enumerate(sorted(ids, key=lambda n: (nights[n].date, n)), start=1)
+    }
+    out: dict[tuple[int, str, int], list[tuple[int, int, ClubNight]]] = defaultdict(list)
+    for season, game, night, who, points, *_named in sorted(
+        (row for row in found if row[3] is not None), key=lambda r: place[r[:3]]
+    ):
+        line = out[(season, game, who)]
+        line.append(
+            (place[(season, game, night)], (line[-1][1] if line else 0) + points, nights[night])
+        )
+    return dict(out)
+
 
 def player_charts(player: Player, seasons: list[Season]) -> dict[tuple[int, str], SeasonChart]:
     """Per (season id, game), the player's cumulative points after each club night they
-    played: one query for all the seasons and games (``SeasonPoint``)."""
-    rows = (
-        SeasonPoint.objects.filter(player=player, season__in=seasons)
-        .select_related("club_night")
-        .order_by("season", "game", "ordinal")
-    )
-    points: dict[tuple[int, str], list[tuple[int, int | float]]] = defaultdict(lambda: [(0, 0)])
-    nights: dict[tuple[int, str], list[tuple[int, ClubNight]]] = defaultdict(list)
-    for point in rows:
-        points[(point.season_id, point.game)].append((point.ordinal, point.total))
-        nights[(point.season_id, point.game)].append((point.ordinal, point.club_night))
+    played (:func:`night_points`)."""
     return {
-        key: SeasonChart(series=[Series(player, line)], deals=line[-1][0], nights=nights[key])
-        for key, line in points.items()
+        (season, game): SeasonChart(
+            series=[Series(player, [(0, 0), *((x, y) for x, y, _night in line)])],
+            deals=line[-1][0],
+            nights=[(x, night) for x, _y, night in line],
+        )
+        for (season, game, _player), line in night_points(
+            [s.pk for s in seasons], [player.pk]
+        ).items()
     }

@@ -1,4 +1,4 @@
-"""Every derived row (standings, plot points, ratings) as sorted tuples without ids or
+"""Every derived row (standings, ratings) as sorted tuples without ids or
 times: what tests compare between two ways of computing them."""
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from scoring.models import (
     MatchStanding,
     Rating,
     RatingHistory,
-    SeasonPoint,
     SeasonStanding,
 )
 
@@ -22,7 +21,6 @@ COLUMNS = {
     SeasonStanding: ("season_id", "game", "player_id", "total", "deals", "deals_won", "matches",
                      "matches_won", "rank", "finished_matches", "rank_sum", "top_half",
                      "last_place", *COUNT_COLUMNS),
-    SeasonPoint: ("season_id", "game", "player_id", "club_night_id", "ordinal", "total"),
     Rating: ("player_id", "game", "mu", "sigma", "rating", "deals"),
     RatingHistory: ("player_id", "game", "club_night_id", "mu", "sigma", "deals"),
 }  # fmt: skip
@@ -63,5 +61,5 @@ def written_rows():
                 "pk", "at"
             )
         )
-        for model in (SeasonStanding, SeasonPoint, Rating, RatingHistory)
+        for model in (SeasonStanding, Rating, RatingHistory)
     )

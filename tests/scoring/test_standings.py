@@ -104,7 +104,7 @@ def test_deals_entered_at_the_same_moment_at_two_tables_are_all_counted(make_mat
 def test_the_set_based_season_totals_equal_the_python_ones_for_every_game():
     """PostgreSQL totals and ranks every leaderboard in one statement; the demo's SQLite
     runs the same rules in Python.  Both give the same rows, ties and tie-breaks included."""
-    from scoring.models import SeasonPoint, SeasonStanding
+    from scoring.models import SeasonStanding
     from scoring.rebuild import rebuild_all
     from scoring.season_totals import _season_in_python
     from tests.scoring.derived import derived
@@ -114,13 +114,12 @@ def test_the_set_based_season_totals_equal_the_python_ones_for_every_game():
     rebuild_all()
 
     def rows():
-        return derived(SeasonStanding, SeasonPoint)
+        return derived(SeasonStanding)
 
     in_sql = rows()
     assert len({r[1] for r in in_sql[0]}) == 8  # every game has a leaderboard
     assert any(r[9] for r in in_sql[0])  # and the declarer games their own counts
     SeasonStanding.objects.all().delete()
-    SeasonPoint.objects.all().delete()
     for season in Season.objects.all():
         _season_in_python(season)
     assert rows() == in_sql

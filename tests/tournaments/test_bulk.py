@@ -32,7 +32,7 @@ def stored() -> dict[tuple, tuple]:
 
 def places() -> dict[int, str]:
     """Where each rating is stored (``ctid``): a row written again moves."""
-    _standings, _points, ratings, _history = written_rows()
+    _standings, ratings, _history = written_rows()
     return ratings
 
 

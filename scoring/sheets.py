@@ -137,11 +137,8 @@ class SeasonChart:
 
 NO_CHART = SeasonChart(series=[], deals=0, nights=[])
 
-NAMED_BY = {"date", "name", "final", "venue"}
-
-NIGHT_NAMED = [f.attname for f in ClubNight._meta.concrete_fields if f.attname in NAMED_BY]
-"""What a chart reads of a club night: its date, and what ``night_label`` names it by (in
-the model's order, as ``Model.from_db`` takes a row's values)."""
+NIGHT_NAMED = ["date", "name", "final", "venue"]
+"""What a chart reads of a club night: its date, and what ``night_label`` names it by."""
 
 
 def night_points(
@@ -153,28 +150,23 @@ def night_points(
     counts every night of the season's game that has points, from 1, by date, then by id
     (two nights on one date are two).
 
-    One query: the seasons' nights of each game, each with the players' points in it
-    (one pass over the seasons' lines in the index ``match_line_by_night``) and what
-    names the night (``night_label``)."""
-    drawn = list(set(players))
+    Two queries: the seasons' nights of each game, each with the players' points in it
+    (one pass over the seasons' lines in the index ``match_line_by_night``, grouped by
+    numbers alone), and the seasons' nights' dates and names (``night_label``)."""
+    drawn, seasons = list(set(players)), list(seasons)
     if not drawn:
         return {}
-    named = ["club_night__" + f for f in NIGHT_NAMED]
-    rows = (
-        MatchStanding.objects.filter(season__in=list(seasons), scored__gt=0)
+    found = list(
+        MatchStanding.objects.filter(season__in=seasons, scored__gt=0)
         .order_by()
         .annotate(who=Case(When(player__in=drawn, then=F("player_id")), default=None))
-        .values("season_id", "game", "club_night_id", *named, "who")
+        .values("season_id", "game", "club_night_id", "who")
         .annotate(points=Sum("points"))
-        .values_list("season_id", "game", "club_night_id", "who", "points", *named)
+        .values_list("season_id", "game", "club_night_id", "who", "points")
     )
-    found = list(rows)
-    nights = {  # the night as read, the rest of it deferred (read if ever asked for)
-        row[2]: ClubNight.from_db(rows.db, ["id", *NIGHT_NAMED], [row[2], *row[5:]])
-        for row in found
-    }
+    nights = ClubNight.objects.filter(season__in=seasons).only(*NIGHT_NAMED).in_bulk()
     of_game: dict[tuple[int, str], set[int]] = defaultdict(set)
-    for season, game, night, *_rest in found:
+    for season, game, night, _who, _points in found:
         of_game[(season, game)].add(night)
     place = {
         (season, game, night): i
@@ -182,7 +174,7 @@ def night_points(
         for i, night in enumerate(sorted(ids, key=lambda n: (nights[n].date, n)), start=1)
     }
     out: dict[tuple[int, str, int], list[tuple[int, int, ClubNight]]] = defaultdict(list)
-    for season, game, night, who, points, *_named in sorted(
+    for season, game, night, who, points in sorted(
         (row for row in found if row[3] is not None), key=lambda r: place[r[:3]]
     ):
         line = out[(season, game, who)]

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import OperationalError, transaction
 from django.utils import translation
 
-from scoring import fingerprints, jobs, season_files
+from scoring import fingerprints, jobs
 from scoring import night as night_data
 from scoring.ratings import refresh_match_ratings
 from scoring.rebuild import club_batches, rebuild_clubs, rebuild_season, rebuild_seasons_of
@@ -117,6 +117,8 @@ def make_season_file(season_id: int, kind: str, fmt: str, language: str, scope: 
     """Make and keep a season's file too long for a request (``scoring.season_files``).
     Not retried: a failure forgets that it was asked, and the reader's page, which asks
     again every few seconds, hands it to a worker again."""
+    from scoring import season_files  # its PDF and XLSX writers: not in every process's start
+
     with translation.override(language):
         try:
             season_files.make(season_id, kind, fmt, scope)
@@ -129,6 +131,8 @@ def season_file(season: Season, kind: str, fmt: str, scope: str) -> bytes | None
     """The season's ``kind`` in ``fmt`` for a reader of ``scope`` who may read the season:
     kept, or made now; ``None`` while a worker makes it (handed to one when the request's
     transaction commits, once however many readers ask)."""
+    from scoring import season_files
+
     data, hand_over = season_files.fetch(season, kind, fmt, scope)
     if hand_over:
         language = translation.get_language()

@@ -62,4 +62,5 @@ def sections(
 
 
 def exported_line() -> str:
+    """The last line of a download's title: the day it was made (in the active time zone)."""
     return _("Exported on %(date)s") % {"date": f"{timezone.localdate():%Y-%m-%d}"}

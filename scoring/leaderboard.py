@@ -26,7 +26,6 @@ from typing import Any
 from django.db.models import (
     Count,
     F,
-    FilteredRelation,
     FloatField,
     Max,
     OuterRef,
@@ -39,6 +38,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Rank, RowNumber
 
 from scoring.models import MatchStanding, Rating, SeasonStanding
+from scoring.ratings import with_ratings
 from scoring.sheets import SeasonChart, Series, night_points
 from tournaments import ranking
 from tournaments.models import Division, Placement, Player, Season
@@ -231,7 +231,7 @@ def _own_lines(
     numbered by a window was most of a member's page (issue 60)."""
     own = base.filter(player=reader)
     if by_rating:
-        own = _keyed(rated(own, scope))
+        own = _keyed(with_ratings(own, scope))
     own = own.annotate(position=_counted(_ahead(division, scope, by_rating)))
     if division is not None:
         lower = _board_lines(division).filter(rank__lt=OuterRef("rank"))
@@ -256,7 +256,7 @@ def _ahead(division: Division | None, scope: str, by_rating: bool) -> QuerySet[S
     )
     if not by_rating:
         return lines.filter(before)
-    lines = _keyed(rated(lines, scope))
+    lines = _keyed(with_ratings(lines, scope))
     return lines.filter(Q(key__gt=OuterRef("key")) | Q(before, key=OuterRef("key")))
 
 
@@ -273,19 +273,6 @@ def _counted(lines: QuerySet[SeasonStanding]) -> Any:
     return Coalesce(Subquery(number), 0) + 1
 
 
-def rated(lines: QuerySet[SeasonStanding], scope: str) -> QuerySet[SeasonStanding]:
-    """``lines`` each with its player's current ``rating`` in its game as a reader of
-    ``scope`` sees it (``scoring.ratings.with_ratings``'s figure; ``None``: not rated),
-    the ratings joined (a player has one a game and scope).  Not a subquery a line as
-    ``with_ratings``: ordered by ``Rating``'s own ordering it joins the player and the
-    club for every line, and on a thousand players' season its estimate passes
-    PostgreSQL's JIT threshold (compiling took longer than the query, issue 60)."""
-    own = Q(player__ratings__game=F("game"), player__ratings__scope=scope)
-    return lines.annotate(
-        rated=FilteredRelation("player__ratings", condition=own), rating=F("rated__rating")
-    )
-
-
 def _placed(
     lines: QuerySet[SeasonStanding], scope: str, by_rating: bool, ranked_again: bool = False
 ) -> Any:
@@ -293,7 +280,7 @@ def _placed(
     rating: the rating, none last, then the rank); ``ranked_again``: with the rank among
     ``lines`` (``division_rank``: ties kept, from 1)."""
     if by_rating:
-        lines = rated(lines, scope)
+        lines = with_ratings(lines, scope)
         order: list[Any] = [F("rating").desc(nulls_last=True), "rank", "player_id"]
     else:
         order = ["rank", "player_id"]

@@ -51,7 +51,7 @@ from typing import Any
 import orjson
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import F, FilteredRelation, OuterRef, Q, QuerySet, Subquery
 
 import engine
 from dbtools.bulk import plain_plans, write_differences
@@ -298,12 +298,15 @@ def refresh_match_ratings(match_id: int) -> None:
 
 
 def with_ratings(standings: QuerySet[SeasonStanding], scope: str) -> QuerySet[SeasonStanding]:
-    """Season standings annotated with each player's current rating in the row's game, as
-    the reader may see it (:func:`scope_for`)."""
-    current = Rating.objects.filter(player=OuterRef("player"), game=OuterRef("game"), scope=scope)
-    # No order (Rating's own joins the player and the club for every line: on a thousand
-    # players' season its estimate passed PostgreSQL's JIT threshold): one a game and scope.
-    return standings.annotate(rating=Subquery(current.order_by().values("rating")[:1]))
+    """Season standings, each with its player's current ``rating`` in its game as the
+    reader may see it (:func:`scope_for`; ``None``: not rated), the ratings joined (a
+    player has one a game and scope).  Joined, not a subquery a line: on a thousand
+    players' season the subquery's estimate passed PostgreSQL's JIT threshold (compiling
+    took longer than the query)."""
+    own = Q(player__ratings__game=F("game"), player__ratings__scope=scope)
+    return standings.annotate(
+        rated=FilteredRelation("player__ratings", condition=own), rating=F("rated__rating")
+    )
 
 
 def by_rating(standings: QuerySet[SeasonStanding], scope: str) -> QuerySet[SeasonStanding]:

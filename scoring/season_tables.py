@@ -14,9 +14,9 @@ from django.utils.translation import gettext as _
 
 from engine.match import competition_ranks
 from scoring.documents import Cell, Document, exported_line, sections
-from scoring.leaderboard import rated
 from scoring.models import SeasonStanding
 from scoring.players import figures, statistics_of
+from scoring.ratings import with_ratings
 from tournaments import divisions, ranking
 from tournaments.games import label
 from tournaments.models import Season
@@ -44,9 +44,9 @@ class _Line(NamedTuple):
 
 def _lines(season: Season, scope: str) -> list[_Line]:
     """The season's leaderboard lines with each player's rating in the reader's ``scope``
-    (``scoring.leaderboard.rated``), unordered: one query of the columns printed."""
+    (``scoring.ratings.with_ratings``), unordered: one query of the columns printed."""
     columns = [{"name": "player__display_name"}.get(f, f) for f in _Line._fields]
-    lines = rated(SeasonStanding.objects.filter(season=season).order_by(), scope)
+    lines = with_ratings(SeasonStanding.objects.filter(season=season).order_by(), scope)
     return [_Line(*values) for values in lines.values_list(*columns)]
 
 

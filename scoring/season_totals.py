@@ -3,10 +3,11 @@
 A season's leaderboards (one per game) are made from its checked match lines
 (``MatchStanding``) alone, ranked by the season's ranking (``tournaments.ranking``: its
 score, whether a player qualified, then each game's own tie-breaks): on PostgreSQL one
-statement of every line, writing only what differs; elsewhere (the demo's SQLite) the same rows in Python
-(:func:`_season_in_python`).  A rebuild skips a season whose lines and ranking are those
-it was last totalled from (``scoring.fingerprints``).  The season's plot is not stored:
-its pages read it from the same match lines (``scoring.sheets.night_points``).
+statement of every line, writing only what differs; elsewhere (the demo's SQLite) the
+same rows in Python (:func:`_season_in_python`).  A rebuild skips a season whose lines
+and ranking are those it was last totalled from (``scoring.fingerprints``).  The
+season's plot is not stored: its pages read it from the same match lines
+(``scoring.sheets.night_points``).
 """
 
 from __future__ import annotations

@@ -324,9 +324,8 @@ def _charts(
         for players in drawn.values():
             if reader.pk not in players:
                 players.append(reader.pk)
-    everyone = {p for players in drawn.values() for p in players}
-    points = night_points([season.pk], everyone)
-    people = Player.objects.in_bulk(everyone)
+    points = night_points([season.pk], drawn)
+    people = Player.objects.in_bulk({p for players in drawn.values() for p in players})
     charts = {}
     for game, players in drawn.items():
         lines = {p: points[(season.pk, game, p)] for p in players if (season.pk, game, p) in points}

@@ -9,14 +9,14 @@ pages, the exports and the tests all read it from here.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from django.db.models import Case, F, Sum, When
+from django.db.models import Case, F, Q, Sum, When
 
 import engine
 from scoring.models import MatchStanding
-from tournaments.games import league_game
+from tournaments.games import LEAGUE_GAMES, league_game
 from tournaments.models import ClubNight, Match, Player, Season
 from tournaments.records import match_record
 
@@ -142,24 +142,29 @@ NIGHT_NAMED = ["date", "name", "final", "venue"]
 
 
 def night_points(
-    seasons: Iterable[int], players: Iterable[int]
+    seasons: Iterable[int], drawn: Mapping[str, Iterable[int]]
 ) -> dict[tuple[int, str, int], list[tuple[int, int, ClubNight]]]:
     """What a season's plot draws, read from its match lines with points: per season,
-    game and player of ``players``, the player's cumulative points after each club night
-    of the game they played, as (the night's place, points, the night).  A night's place
-    counts every night of the season's game that has points, from 1, by date, then by id
-    (two nights on one date are two).
+    game and player drawn in that game (``drawn``: game → players), the player's
+    cumulative points after each club night of the game they played, as (the night's
+    place, points, the night).  A night's place counts every night of the season's game
+    that has points, from 1, by date, then by id (two nights on one date are two).
 
-    Two queries: the seasons' nights of each game, each with the players' points in it
-    (one pass over the seasons' lines in the index ``match_line_by_night``, grouped by
-    numbers alone), and the seasons' nights' dates and names (``night_label``)."""
-    drawn, seasons = list(set(players)), list(seasons)
-    if not drawn:
+    Two queries: the seasons' nights of each game, each with the drawn players' points in
+    it (one pass over the seasons' lines in the index ``match_line_by_night``, grouped by
+    numbers alone: a line of a player not drawn in its game adds only to its night's
+    row), and the seasons' nights' dates and names (``night_label``).  What is read
+    grows with the nights and the drawn players, not with the players of the season."""
+    seasons = list(seasons)
+    wanted = Q()
+    for game, players in drawn.items():
+        wanted |= Q(game=game, player__in=list(players))
+    if not wanted:
         return {}
     found = list(
         MatchStanding.objects.filter(season__in=seasons, scored__gt=0)
         .order_by()
-        .annotate(who=Case(When(player__in=drawn, then=F("player_id")), default=None))
+        .annotate(who=Case(When(wanted, then=F("player_id")), default=None))
         .values("season_id", "game", "club_night_id", "who")
         .annotate(points=Sum("points"))
         .values_list("season_id", "game", "club_night_id", "who", "points")
@@ -194,6 +199,6 @@ def player_charts(player: Player, seasons: list[Season]) -> dict[tuple[int, str]
             nights=[(x, night) for x, _y, night in line],
         )
         for (season, game, _player), line in night_points(
-            [s.pk for s in seasons], [player.pk]
+            [s.pk for s in seasons], dict.fromkeys(LEAGUE_GAMES, [player.pk])
         ).items()
     }

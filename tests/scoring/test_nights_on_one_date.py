@@ -143,7 +143,7 @@ def test_two_nights_on_one_date_are_two_nights_in_every_figure(league):
     assert not lines[players["gin"].pk][1] and lines[players["aki"].pk][0] == 3
 
     # The plot: a point per player and night, the nights in order, the totals running.
-    plot = night_points([season.pk], points)
+    plot = night_points([season.pk], {"napoleon": points})
     for player, of_nights in points.items():
         running, want = 0, []
         for night in ordered:

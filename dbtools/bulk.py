@@ -71,7 +71,8 @@ def _copied(
             new_ids = [row[0] for row in cursor.fetchall()]
             names = [meta.pk.column, *names]
         statement = f'COPY "{meta.db_table}" ({", ".join(names)}) FROM STDIN'
-        with cursor.cursor.copy(statement) as copy:  # psycopg's own cursor
+        # psycopg's own cursor, failing with Django's errors (the tasks retry on those)
+        with connection.wrap_database_errors, cursor.cursor.copy(statement) as copy:
             for i, row in enumerate(rows):
                 values = [
                     json.dumps(v) if j and v is not None else v
@@ -118,30 +119,31 @@ def _copied_update(
     as_json = [isinstance(c, models.JSONField) for c in columns]
     names = [meta.pk.column, *(c.column for c in columns)]
     listed = ", ".join(f'"{n}"' for n in names)
-    with transaction.atomic(), connection.cursor() as cursor:  # the table lives in it
+    # The table lives in the block: an error rolls it back with the rest (dropping it
+    # then would fail in the failed transaction and hide the error).
+    with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
             f'CREATE TEMPORARY TABLE "_updated" ON COMMIT DROP AS'
             f' SELECT {listed} FROM "{meta.db_table}" WITH NO DATA'
         )
-        try:
-            with cursor.cursor.copy(f'COPY "_updated" ({listed}) FROM STDIN') as copy:
-                for row in rows:
-                    copy.write_row(
-                        [
-                            row[0],
-                            *(
-                                json.dumps(v) if j and v is not None else v
-                                for v, j in zip(row[1:], as_json, strict=True)
-                            ),
-                        ]
-                    )
-            sets = ", ".join(f'"{c.column}" = u."{c.column}"' for c in columns)
-            cursor.execute(
-                f'UPDATE "{meta.db_table}" t SET {sets} FROM "_updated" u'
-                f' WHERE t."{meta.pk.column}" = u."{meta.pk.column}"'
-            )
-        finally:
-            cursor.execute('DROP TABLE IF EXISTS "_updated"')
+        copied = f'COPY "_updated" ({listed}) FROM STDIN'
+        with connection.wrap_database_errors, cursor.cursor.copy(copied) as copy:
+            for row in rows:
+                copy.write_row(
+                    [
+                        row[0],
+                        *(
+                            json.dumps(v) if j and v is not None else v
+                            for v, j in zip(row[1:], as_json, strict=True)
+                        ),
+                    ]
+                )
+        sets = ", ".join(f'"{c.column}" = u."{c.column}"' for c in columns)
+        cursor.execute(
+            f'UPDATE "{meta.db_table}" t SET {sets} FROM "_updated" u'
+            f' WHERE t."{meta.pk.column}" = u."{meta.pk.column}"'
+        )
+        cursor.execute('DROP TABLE "_updated"')  # another call in the same transaction
 
 
 _update = backend.twin(postgresql=_copied_update, portable=_bulk_updated)

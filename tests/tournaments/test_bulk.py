@@ -5,15 +5,23 @@ written again.  And the driver's own reads (``plain_rows``, ``streamed_rows``)."
 from __future__ import annotations
 
 import inspect
+import math
 import traceback
 
 import psycopg
 import pytest
-from django.db import DataError, connection, transaction
+from django.db import DataError, IntegrityError, connection, transaction
 from django.db.models.expressions import RawSQL
 
 from dbtools import backend
-from dbtools.bulk import STREAMED, plain_rows, streamed_rows, update_rows, write_differences
+from dbtools.bulk import (
+    STREAMED,
+    insert_rows,
+    plain_rows,
+    streamed_rows,
+    update_rows,
+    write_differences,
+)
 from scoring.models import Rating, Scope
 from tests.scoring.derived import written_rows
 from tournaments.models import Club, Match, Player
@@ -89,6 +97,41 @@ def test_a_value_changed_behind_its_back_is_mended_alone(players):
     assert set(now) == set(fresh)
     assert now[fresh[0]] == ids[fresh[0]]
     assert now[fresh[1]] != ids[fresh[1]]
+
+
+def test_only_the_given_rows_are_compared_and_a_refusal_writes_nothing(players):
+    """The rows outside ``rows`` are neither deleted nor rewritten; two calls in one
+    transaction work (the replay writes its history, then its ratings); a float one bit
+    apart is a difference; a fresh row that collides with a row outside ``rows`` fails
+    the call, and in the caller's transaction nothing of it stays (the stale rows it
+    deleted come back)."""
+    a, b = (p.pk for p in list(players.values())[:2])
+    mine = [
+        (a, "packing", Scope.CLUB, 26.5, 8.1, 2.2, 3),
+        (a, "comp13", Scope.CLUB, 1.0, 2.0, 3.0, 4),
+    ]
+    theirs = [(b, "packing", Scope.CLUB, 23.5, 8.1, -0.8, 3)]
+    write(mine + theirs)
+    ids = stored()
+    with transaction.atomic():
+        write_differences(Rating.objects.filter(player_id=a), KEY, VALUES, mine[:1])
+        write_differences(Rating.objects.filter(player_id=a), KEY, VALUES, mine[:1])
+    assert stored() == {row: ids[row] for row in mine[:1] + theirs}
+
+    nudged = (a, "packing", Scope.CLUB, math.nextafter(26.5, 30.0), 8.1, 2.2, 3)
+    write_differences(Rating.objects.filter(player_id=a), KEY, VALUES, [nudged])
+    assert set(stored()) == {nudged, *theirs}
+    assert stored()[theirs[0]] == ids[theirs[0]]
+
+    before = stored()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        write_differences(
+            Rating.objects.filter(player_id=a),
+            KEY,
+            VALUES,
+            [mine[1], theirs[0][:3] + (1.0, 1.0, 1.0, 1)],
+        )
+    assert stored() == before
 
 
 def test_plain_rows_are_read_in_the_same_transaction_and_fail_as_djangos(players):
@@ -207,3 +250,27 @@ def test_update_rows_works_outside_a_transaction(make_match):
     assert not connection.in_atomic_block
     update_rows(Match, ["state"], [(match.pk, {"kept": 1})])
     assert Match.objects.get(pk=match.pk).state == {"kept": 1}
+
+
+@pytest.mark.parametrize("twin", ["postgresql", "portable"])
+def test_a_failed_copy_fails_with_djangos_error_and_writes_nothing(players, twin):
+    """A row the database refuses fails ``insert_rows`` and ``update_rows`` with Django's
+    error, as any statement does (the tasks retry on Django's ``OperationalError``, and a
+    page answers it with a 503), not the driver's; in the caller's transaction nothing of
+    it stays."""
+    a, b = (p.pk for p in list(players.values())[:2])
+    insert_rows(Rating, KEY + VALUES, [(a, "packing", Scope.CLUB, 25.0, 8.0, 1.0, 1)])
+    before = stored()
+    with backend.using(twin):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            insert_rows(
+                Rating,
+                KEY + VALUES,
+                [
+                    (b, "packing", Scope.CLUB, 1.0, 1.0, 1.0, 1),
+                    (a, "packing", Scope.CLUB, 2.0, 2.0, 2.0, 2),
+                ],
+            )
+        with pytest.raises(IntegrityError), transaction.atomic():
+            update_rows(Rating, ["deals"], [(before[next(iter(before))], -5)])
+    assert stored() == before

@@ -32,6 +32,8 @@ KINDS = (
     "match.finished",  # ids: match: the round or the night may be closed
     "standings.changed",  # ids: season (said by the refresh, after the standings are new)
     "season.closed",  # ids: season
+    "night.cancelled",  # ids: night: called off
+    "night.restored",  # ids: night, sequence: a called-off night held after all
 )
 
 

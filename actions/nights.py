@@ -99,13 +99,16 @@ def cancel_night(night: ClubNight) -> bool:
     with what to do instead (change its date, or end its matches), since calling it off
     would leave scores of a night that says it never happened.  A night drawn onto
     tables without a deal may be called off; its tables stay, for when it is brought
-    back.  Called off already: nothing changes (``False``), as for a retried tap."""
+    back.  Called off already: nothing changes (``False``), as for a retried tap.  The
+    club's players who follow their nights are told (``night.cancelled``), and its
+    webhooks."""
     return _set_cancelled(night, cancelled=True)
 
 
 def restore_night(night: ClubNight) -> bool:
     """Bring a called-off night back: ``cancelled_at`` cleared, ``sequence`` raised.
-    Not called off: nothing changes (``False``)."""
+    Not called off: nothing changes (``False``).  Told as the call-off was
+    (``night.restored``)."""
     return _set_cancelled(night, cancelled=False)
 
 
@@ -127,6 +130,10 @@ def _set_cancelled(night: ClubNight, *, cancelled: bool) -> bool:
         row.sequence += 1
         row.changed_at = now
         row.save(update_fields=["cancelled_at", "sequence", "changed_at"])
+        if cancelled:
+            announce("night.cancelled", night=row.pk)
+        else:
+            announce("night.restored", night=row.pk, sequence=row.sequence)
     night.cancelled_at, night.sequence, night.changed_at = (
         row.cancelled_at,
         row.sequence,

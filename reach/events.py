@@ -23,6 +23,8 @@ TYPES: dict[str, Any] = {
     "round.closed": _("a round is closed"),
     "night.closed": _("a night is closed"),
     "season.closed": _("a season is closed"),
+    "night.cancelled": _("a club night is called off"),
+    "night.restored": _("a called-off club night is held after all"),
 }
 """The webhook event types, in the order an administrator chooses them, with their names."""
 

@@ -19,7 +19,7 @@ from tournaments.models import Club, ClubNight, Player, Season, Table
 class PushKind(models.TextChoices):
     """What a player may choose to be told (each chosen apart)."""
 
-    DRAWN = "drawn", _("my table is drawn")
+    DRAWN = "drawn", _("my table is drawn, or a night called off")
     PIN = "pin", _("a deal waits for my PIN")
     CORRECTION = "correction", _("a correction changed my score or rank")
     CLOSED = "closed", _("the round or night is closed, with my place")

@@ -28,6 +28,12 @@ expect):
   own, so a refresh that changed nothing is not sent again.
 - **A season is closed** (``season.closed``): each player with a move (promoted,
   relegated, stays, placed) is told, and the champion of its final.
+- **A club night is called off** (``night.cancelled``), or **held after all**
+  (``night.restored``): every player of the club is told (a night concerns whoever might
+  come, drawn or not yet), under the kind "my table is drawn".  Told only while the night
+  is still as announced: called off and held again before the workers read it, only
+  "held after all" is told.  Each call-off is its own event (its time is in its id), so
+  a night called off, held, and called off again is told each time, and a retry once.
 """
 
 from __future__ import annotations
@@ -359,6 +365,47 @@ def season_closed(ids: dict[str, int]) -> list[Event]:
     return [Event(key, "season.closed", season.club_id, season.pk, None, data, tuple(told))]
 
 
+def _called(night: ClubNight, key: str, kind: str, said: Callable[..., words.Words]) -> Event:
+    data = {
+        **_night_data(night),
+        "date": night.date.isoformat(),
+        "venue": night.venue,
+        "cancelled": night.cancelled_at is not None,
+    }
+    told = tuple(
+        Said(player, "drawn", data["url"], said(night.season.name, night))
+        for player in Player.objects.filter(club_id=night.season.club_id)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    return Event(key, kind, night.season.club_id, night.season_id, night.pk, data, told)
+
+
+def night_cancelled(ids: dict[str, int]) -> list[Event]:
+    night = (
+        ClubNight.objects.select_related("season")
+        .filter(pk=ids["night"], cancelled_at__isnull=False)
+        .first()
+    )
+    called = night.cancelled_at if night is not None else None
+    if night is None or called is None:  # held again (or deleted) before this was read
+        return []
+    key = f"night.cancelled:{night.pk}:{called.timestamp():.6f}"
+    return [_called(night, key, "night.cancelled", words.called_off)]
+
+
+def night_restored(ids: dict[str, int]) -> list[Event]:
+    night = (
+        ClubNight.objects.select_related("season")
+        .filter(pk=ids["night"], cancelled_at__isnull=True)
+        .first()
+    )
+    if night is None:  # called off again (or deleted) before this was read
+        return []
+    key = f"night.restored:{night.pk}:{ids['sequence']}"
+    return [_called(night, key, "night.restored", words.held_after_all)]
+
+
 SOURCES: dict[str, Callable[[dict[str, int]], list[Event]]] = {
     "round.drawn": round_drawn,
     "deal.entered": deal_entered,
@@ -367,6 +414,8 @@ SOURCES: dict[str, Callable[[dict[str, int]], list[Event]]] = {
     "match.finished": match_finished,
     "standings.changed": standings_changed,
     "season.closed": season_closed,
+    "night.cancelled": night_cancelled,
+    "night.restored": night_restored,
 }
 
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 from scoring.finals import ordinal
 from tournaments.games import label
 from tournaments.models import Move
-from tournaments.names import table_label
+from tournaments.names import night_label, table_label
 
 Words = Callable[[], tuple[str, str]]
 
@@ -114,5 +114,25 @@ def champion(season: str) -> Words:
         return gettext("%(season)s is closed") % {"season": season}, gettext(
             "You are the champion!"
         )
+
+    return words
+
+
+def called_off(season: str, night: Any) -> Words:
+    def words() -> tuple[str, str]:
+        title = gettext("Called off: %(night)s") % {"night": night_label(night)}
+        return title, gettext("%(season)s: this club night does not take place.") % {
+            "season": season
+        }
+
+    return words
+
+
+def held_after_all(season: str, night: Any) -> Words:
+    def words() -> tuple[str, str]:
+        title = gettext("Held after all: %(night)s") % {"night": night_label(night)}
+        return title, gettext("%(season)s: this club night takes place after all.") % {
+            "season": season
+        }
 
     return words

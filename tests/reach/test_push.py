@@ -384,3 +384,30 @@ def test_forty_players_hear_of_a_real_draw_and_a_waiting_deal_within_ten_seconds
     waited = service.wait(40 + len(seated))[40:]
     assert sorted(g.message["url"] for g in waited) == [f"/deals/{deal.pk}/pin/"] * len(seated)
     assert max(g.at - start for g in waited) < 10
+
+
+def test_a_night_called_off_reaches_the_clubs_phones_once_in_their_language(
+    service, league, django_capture_on_commit_callbacks
+):
+    """End to end: the administrator calls the night off; each phone following a player
+    of the club hears it once, in its language (a retried fan-out sends nothing again);
+    a phone that chose no "my table is drawn", and another club's player's, hear nothing."""
+    from actions import nights
+
+    club, season, night = league
+    people = players(club, 3)
+    follow(service, people[0], language="ja")
+    follow(service, people[1])
+    follow(service, people[2], kinds=[PushKind.PIN])
+    rival = Club.objects.create(name="Rival", slug="rival")
+    other = Season.objects.create(club=rival, name="Theirs", games=["napoleon"], public=True)
+    follow(service, Player.objects.create(club=rival, handle="zed", display_name="Zed"))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert nights.cancel_night(night)
+    tasks.fan_out("night.cancelled", {"night": night.pk})  # a retry, later
+    got = service.wait(3, timeout=3)
+    assert service.refused == []
+    assert sorted(g.message["title"].split(":")[0] for g in got) == ["Called off", "中止"]
+    assert {g.message["url"] for g in got} == {f"/nights/{night.pk}/"}
+    assert Notice.objects.filter(season=other).count() == 0
+    assert Notice.objects.count() == 2

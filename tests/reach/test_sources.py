@@ -22,7 +22,7 @@ from reach.models import Endpoint
 from tests.conftest import napoleon_deal, play
 from tests.scoring.test_divisions import league, standings_of
 from tournaments.errors import Rejection
-from tournaments.models import ClubNight, DealVersion, Match, Player
+from tournaments.models import Club, ClubNight, DealVersion, Match, Player
 
 
 @pytest.fixture
@@ -247,6 +247,71 @@ def test_a_night_drawn_without_rounds_is_one_draw_per_call(club, season, players
     assert _words(event.told[0], "en")[0].startswith("Tonight's draw: Table 1, seat ")
 
 
+def test_a_night_called_off_tells_every_player_of_the_club_once_and_held_again_too(
+    club, season, players, heard, django_capture_on_commit_callbacks
+):
+    """Calling a night off tells every player of its club (drawn or not: whoever might
+    come), and no other club's; a retried tap tells nothing again; held after all, that
+    is told; the call-off read after the night was held again tells nothing; called off
+    a second time, it is a new event."""
+    from actions import nights
+
+    rival = Club.objects.create(name="Rival", slug="rival")
+    Player.objects.create(club=rival, handle="zed", display_name="Zed")
+    night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 5), venue="Kanda")
+    ours = set(Player.objects.filter(club=club).values_list("pk", flat=True))
+    assert len(ours) == len(players)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert nights.cancel_night(night)
+        assert not nights.cancel_night(night)  # the same tap again: nothing changes
+    assert heard == [("night.cancelled", {"night": night.pk})]
+    (event,) = sources.events("night.cancelled", {"night": night.pk})
+    assert event.type == "night.cancelled" and event.id.startswith(f"night.cancelled:{night.pk}:")
+    assert sources.events("night.cancelled", {"night": night.pk})[0].id == event.id
+    assert (event.club, event.season, event.night) == (club.pk, season.pk, night.pk)
+    assert {s.player for s in event.told} == ours
+    assert {s.kind for s in event.told} == {"drawn"}
+    assert event.data["cancelled"] is True and event.data["date"] == "2026-12-05"
+    title, body = _words(event.told[0], "en")
+    assert title == "Called off: 2026-12-05 Kanda"
+    assert body == f"{season.name}: this club night does not take place."
+    assert _words(event.told[0], "ja")[0] == "中止: 2026-12-05 Kanda"
+    assert event.told[0].url == reverse("club_night", args=[night.pk])
+
+    heard.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert nights.restore_night(night)
+    night.refresh_from_db()
+    assert heard == [("night.restored", {"night": night.pk, "sequence": night.sequence})]
+    assert sources.events("night.cancelled", {"night": night.pk}) == []  # held since
+    (back,) = sources.events("night.restored", heard[0][1])
+    assert back.id == f"night.restored:{night.pk}:{night.sequence}"
+    assert back.data["cancelled"] is False and {s.player for s in back.told} == ours
+    assert _words(back.told[0], "en")[0] == "Held after all: 2026-12-05 Kanda"
+
+    with django_capture_on_commit_callbacks(execute=True):
+        nights.cancel_night(night)
+    assert sources.events("night.restored", heard[0][1]) == []  # called off again since
+    (again,) = sources.events("night.cancelled", {"night": night.pk})
+    assert again.id != event.id
+
+
+def test_a_refused_call_off_tells_nothing(
+    season, make_match, players, scorer, heard, django_capture_on_commit_callbacks
+):
+    """A night with a deal took place: calling it off is refused, and nobody is told."""
+    from actions import nights
+
+    match = make_match("napoleon", ["aki", "ben", "chika", "dai"])
+    actions.deals.enter_deal(match, napoleon_deal(), user=scorer)
+    heard.clear()
+    night = match.table.club_night
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(Rejection):
+        nights.cancel_night(night)
+    assert heard == []
+
+
 def test_every_message_a_player_may_get_reads_in_japanese_without_english():
     from reach import words
     from tests.web.test_messages import english_words
@@ -262,6 +327,8 @@ def test_every_message_a_player_may_get_reads_in_japanese_without_english():
         words.placed("night.closed", None, 1, 1),
         *(words.moved("春", kind, "Ａ") for kind in ("up", "down", "stay", "new", "left")),
         words.champion("春"),
+        words.called_off("春", ClubNight(date=dt.date(2026, 12, 5), venue="神田", final=True)),
+        words.held_after_all("春", ClubNight(date=dt.date(2026, 12, 5), name="決勝")),
     ]
     for said in every:
         with translation.override("ja"):

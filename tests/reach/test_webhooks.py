@@ -368,3 +368,29 @@ def test_a_real_draw_reaches_the_clubs_endpoint_and_no_other(
     assert sum(len(t["players"]) for t in data["tables"]) == 12
     delivery = Delivery.objects.get()
     assert delivery.event == f"round.drawn:{drawn_round.pk}" and delivery.status == "delivered"
+
+
+def test_a_night_called_off_and_held_again_reaches_the_endpoint_that_chose_it(
+    local, room, django_capture_on_commit_callbacks
+):
+    """End to end: the night called off, then held after all, reaches the club's endpoint
+    that chose both (checked by the reference verifier), each once whatever the retries;
+    an endpoint that chose only draws hears of neither."""
+    from actions import nights
+
+    night, _players = room
+    endpoint_for(night.season.club, local, ["night.cancelled", "night.restored"])
+    Endpoint.objects.create(
+        club=night.season.club, url=local.url, secret=webhooks.new_secret(), events=["round.drawn"]
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        nights.cancel_night(night)
+    tasks.fan_out("night.cancelled", {"night": night.pk})  # a retry
+    with django_capture_on_commit_callbacks(execute=True):
+        nights.restore_night(night)
+    assert all(not isinstance(g.verified, Exception) for g in local.got), local.got
+    assert [g.verified["type"] for g in local.got] == ["night.cancelled", "night.restored"]
+    called, held = (g.verified["data"] for g in local.got)
+    assert (called["night"], called["cancelled"], held["cancelled"]) == (night.pk, True, False)
+    assert called["date"] == "2026-11-28" and called["url"] == f"/nights/{night.pk}/"
+    assert Delivery.objects.count() == 2

@@ -58,7 +58,10 @@ def night_cancel(request: HttpRequest, pk: int) -> HttpResponse:
         if changed:
             messages.success(
                 request,
-                _("%(night)s is called off: its page and the club's calendars say so.")
+                _(
+                    "%(night)s is called off: its page and the club's calendars say so, "
+                    "and the players who follow their nights are told."
+                )
                 % {"night": night_label(night)},
             )
     return redirect("club_night", pk=night.pk)
@@ -72,7 +75,10 @@ def night_restore(request: HttpRequest, pk: int) -> HttpResponse:
     if nights.restore_night(night):
         messages.success(
             request,
-            _("%(night)s takes place again: its page and the club's calendars say so.")
+            _(
+                "%(night)s takes place again: its page and the club's calendars say so, "
+                "and the players who follow their nights are told."
+            )
             % {"night": night_label(night)},
         )
     return redirect("club_night", pk=night.pk)

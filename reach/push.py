@@ -55,9 +55,10 @@ def tell(event: Event) -> list[int]:
     if not said:
         return []
     rows: list[Notice] = []
+    may_tell = rights.teller(event.season, event.night)
     for sub in Subscription.objects.filter(player_id__in=said).select_related("user"):
         chosen = next((s for s in said[sub.player_id] if s.kind in sub.kinds), None)
-        if chosen is None or not rights.may_tell(sub, event.season, event.night):
+        if chosen is None or not may_tell(sub):
             continue
         with translation.override(sub.language):
             title, body = chosen.words()
@@ -177,11 +178,12 @@ def audience(night: ClubNight) -> int:
     """The players of the night that a message of the night would reach now (a
     subscription that chose something and may be told)."""
     reached: set[int] = set()
+    may_tell = rights.teller(night.season_id, night.pk)
     subs = Subscription.objects.filter(
         player__in=_night_players(night).values("pk")
     ).select_related("user")
     for sub in subs.exclude(kinds=[]).order_by("player_id"):
-        if sub.player_id not in reached and rights.may_tell(sub, night.season_id, night.pk):
+        if sub.player_id not in reached and may_tell(sub):
             reached.add(sub.player_id)
     return len(reached)
 

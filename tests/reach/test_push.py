@@ -411,3 +411,39 @@ def test_a_night_called_off_reaches_the_clubs_phones_once_in_their_language(
     assert {g.message["url"] for g in got} == {f"/nights/{night.pk}/"}
     assert Notice.objects.filter(season=other).count() == 0
     assert Notice.objects.count() == 2
+
+
+def test_an_event_told_to_a_whole_club_reads_each_right_once(
+    league, django_user_model, django_assert_max_num_queries
+):
+    """Storing an event's notices for forty phones (and three of one member) asks the
+    season's being public once and the member's reading it once, not once a phone; the
+    rights still hold: of a members-only season, only the member's phones are told."""
+    club, season, night = league
+    Season.objects.filter(pk=season.pk).update(public=False)
+    people = players(club, 40)
+    member = member_of(club, django_user_model, "reader", Membership.Role.MEMBER)
+    gone = django_user_model.objects.create_user("gone", password="x-pass-2026-long")
+
+    def phone(player, user=None) -> None:
+        n = Subscription.objects.count()
+        Subscription.objects.create(
+            player=player,
+            endpoint=f"https://push.example/{n}",
+            p256dh="k",
+            auth="a",
+            kinds=ALL,
+            user=user,
+        )
+
+    for p in people:
+        phone(p)
+    for p in people[:3]:
+        phone(p, member)
+    phone(people[3], gone)
+    told = event(night, people)
+    with django_assert_max_num_queries(8):
+        new = push.tell(told)
+    assert len(new) == 3  # the member's three phones; the season is not public
+    Season.objects.filter(pk=season.pk).update(public=True)  # now every phone may be told
+    assert len(push.tell(event(night, people, name="round.drawn:2"))) == 44

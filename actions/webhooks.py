@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from reach import outbound, webhooks
@@ -50,9 +51,21 @@ def set_events(endpoint: Endpoint, events: Iterable[str]) -> None:
 
 
 def rotate_secret(endpoint: Endpoint) -> None:
-    """A new secret at once: the old one no longer signs."""
-    endpoint.secret = webhooks.new_secret()
-    endpoint.save(update_fields=["secret"])
+    """A new secret at once; the one it replaces signs beside it for
+    ``reach.webhooks.OVERLAP`` (Standard Webhooks' rotation: the receiver switches when it
+    can, and no message is refused meanwhile), then the new one alone.  Made again
+    within that time, the secret just replaced is the one that signs beside the newest:
+    an older one no longer signs."""
+    with transaction.atomic():
+        row = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
+        row.previous_secret, row.secret = row.secret, webhooks.new_secret()
+        row.previous_until = timezone.now() + webhooks.OVERLAP
+        row.save(update_fields=["secret", "previous_secret", "previous_until"])
+    endpoint.secret, endpoint.previous_secret, endpoint.previous_until = (
+        row.secret,
+        row.previous_secret,
+        row.previous_until,
+    )
 
 
 def turn(endpoint: Endpoint, on: bool) -> None:

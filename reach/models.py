@@ -133,6 +133,13 @@ class Endpoint(models.Model):
     url = models.URLField(max_length=1000)
     description = models.CharField(max_length=200, blank=True, default="")
     secret = models.CharField(max_length=100, help_text="whsec_ and 32 random bytes, base64.")
+    previous_secret = models.CharField(
+        max_length=100,
+        blank=True,
+        default="",
+        help_text="The secret a new one replaced: it signs too until previous_until.",
+    )
+    previous_until = models.DateTimeField(null=True, blank=True)
     events = models.JSONField(default=list, help_text="The event types it receives.")
     active = models.BooleanField(default=True)
     created_by = models.ForeignKey(

@@ -87,6 +87,29 @@ def new_secret() -> str:
     return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
+OVERLAP = dt.timedelta(hours=24)
+"""How long a replaced secret signs beside the new one (``actions.webhooks.rotate_secret``)."""
+
+
+def signatures(endpoint: Endpoint, message_id: str, at: dt.datetime, body: str) -> str:
+    """The ``webhook-signature`` header: the secret's signature, and the replaced
+    secret's beside it (space-separated, as Standard Webhooks lists several) while
+    ``at`` is within its overlap."""
+    signed = Webhook(endpoint.secret).sign(message_id, at, body)
+    until = overlap_until(endpoint)
+    if until is not None and at < until:
+        signed += " " + Webhook(endpoint.previous_secret).sign(message_id, at, body)
+    return signed
+
+
+def overlap_until(endpoint: Endpoint) -> dt.datetime | None:
+    """Until when the replaced secret signs too (``None``: it does not now)."""
+    until = endpoint.previous_until
+    if endpoint.previous_secret and until is not None and timezone.now() < until:
+        return until
+    return None
+
+
 def new_message_id() -> str:
     return "msg_" + secrets.token_urlsafe(20)
 
@@ -221,7 +244,7 @@ def attempt(pk: int, now: dt.datetime) -> None:
         "user-agent": "Clubscore-Webhooks/1",
         "webhook-id": delivery.message_id,
         "webhook-timestamp": str(int(at.timestamp())),
-        "webhook-signature": Webhook(endpoint.secret).sign(delivery.message_id, at, body),
+        "webhook-signature": signatures(endpoint, delivery.message_id, at, body),
     }
     try:
         answer = outbound.post(endpoint.url, body.encode(), headers, TIMEOUT)

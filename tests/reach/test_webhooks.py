@@ -394,3 +394,40 @@ def test_a_night_called_off_and_held_again_reaches_the_endpoint_that_chose_it(
     assert (called["night"], called["cancelled"], held["cancelled"]) == (night.pk, True, False)
     assert called["date"] == "2026-11-28" and called["url"] == f"/nights/{night.pk}/"
     assert Delivery.objects.count() == 2
+
+
+def test_a_new_secret_signs_beside_the_old_one_for_a_day_then_alone(
+    local, season, django_capture_on_commit_callbacks
+):
+    """Standard Webhooks' rotation: after a new secret is made, each message carries both
+    signatures, so a receiver that still holds the old secret, or already the new one,
+    accepts it (the reference verifier); a day later the old one no longer verifies; made
+    again within the day, only the secret just replaced signs beside the newest."""
+    from actions import webhooks as webhook_actions
+
+    endpoint = endpoint_for(season.club, local, ["round.drawn"])
+    first = endpoint.secret
+    webhook_actions.rotate_secret(endpoint)
+    second = endpoint.secret
+    assert second != first and webhooks.overlap_until(endpoint) is not None
+    deliver(drawn(season, 1), django_capture_on_commit_callbacks)  # the receiver holds the old
+    (got,) = local.got
+    assert not isinstance(got.verified, Exception), got.verified
+    assert len(got.headers["webhook-signature"].split(" ")) == 2
+    assert reference.Webhook(second).verify(got.body, got.headers)["type"] == "round.drawn"
+
+    webhook_actions.rotate_secret(endpoint)  # again, within the day
+    third = endpoint.secret
+    deliver(drawn(season, 2), django_capture_on_commit_callbacks)
+    assert isinstance(local.got[-1].verified, WebhookVerificationError)  # the first: no more
+    for held in (second, third):
+        reference.Webhook(held).verify(local.got[-1].body, local.got[-1].headers)
+
+    Endpoint.objects.filter(pk=endpoint.pk).update(
+        previous_until=dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1)
+    )  # a day later
+    local.secret = second
+    deliver(drawn(season, 3), django_capture_on_commit_callbacks)
+    assert isinstance(local.got[-1].verified, WebhookVerificationError)
+    assert len(local.got[-1].headers["webhook-signature"].split(" ")) == 1
+    reference.Webhook(third).verify(local.got[-1].body, local.got[-1].headers)

@@ -98,9 +98,15 @@ def test_a_club_has_at_most_ten_endpoints(admin_client, club, endpoint):
 
 def test_rotate_turn_off_on_change_events_and_delete(admin_client, club, endpoint):
     old = endpoint.secret
-    admin_client.post(url(club), {"action": "rotate", "endpoint": endpoint.pk})
+    response = admin_client.post(
+        url(club), {"action": "rotate", "endpoint": endpoint.pk}, follow=True
+    )
     endpoint.refresh_from_db()
     assert endpoint.secret != old and endpoint.secret.startswith("whsec_")
+    page = response.content.decode()
+    assert "signed with the old one too" in page  # what was done, and the day it lasts
+    assert "signed with the replaced secret too" in page and "data-overlap" in page
+    assert endpoint.secret in page and old not in page  # the replaced one is never shown
     admin_client.post(url(club), {"action": "disable", "endpoint": endpoint.pk})
     endpoint.refresh_from_db()
     assert endpoint.active is False

@@ -112,6 +112,7 @@ def club_webhooks(request: HttpRequest, slug: str) -> HttpResponse:
             delivery.type_name = TYPES.get(delivery.event_type, _("test event"))  # type: ignore[attr-defined]
         endpoint.recent = recent  # type: ignore[attr-defined]
         endpoint.chosen = [TYPES[t] for t in endpoint.events if t in TYPES]  # type: ignore[attr-defined]
+        endpoint.overlap_until = webhooks.overlap_until(endpoint)  # type: ignore[attr-defined]
         endpoint.events_form = EventsForm(  # type: ignore[attr-defined]
             initial={"events": endpoint.events}, prefix=f"e{endpoint.pk}"
         )
@@ -160,7 +161,10 @@ def _act(request: HttpRequest, club: Club, action: str) -> HttpResponse:
         webhook_actions.rotate_secret(endpoint)
         messages.success(
             request,
-            _("New secret made: the old one no longer signs. Put the new one in your receiver."),
+            _(
+                "New secret made: put it in your receiver. For a day messages are signed "
+                "with the old one too, then with the new one alone."
+            ),
         )
     elif action in ("disable", "enable"):
         webhook_actions.turn(endpoint, action == "enable")

@@ -93,6 +93,11 @@ def test_a_secretary_connects_the_clubs_bot(
         page.wait_for_selector(".messages li.success")
         endpoint.refresh_from_db()
         assert endpoint.secret != old
+        # The old one signs beside it for a day: the page says until when.
+        card.locator("details.secret summary").click()
+        assert card.locator("input.copy").input_value() == endpoint.secret
+        assert card.locator("[data-overlap]").is_visible()
+        shot(page, tmp_path, f"{way}-rotated")
         # The page is no wider than the screen (nothing to scroll sideways).
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     finally:

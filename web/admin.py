@@ -13,20 +13,21 @@ import json
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.forms.models import BaseInlineFormSet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
 import actions.deals
 import actions.matches
 import engine
-from actions import after, renames, seasons
+from actions import after, members, renames, seasons
 from tournaments import access, errors
+from tournaments.messages import localize
 from tournaments.models import (
     Club,
     ClubNight,
@@ -121,6 +122,31 @@ class ClubAdmin(ClubScoped):
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline]
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        """The memberships saved, then checked again under the club's lock
+        (``actions.members.check_administrators``): the form's own check ran before
+        another administrator's change may have committed, so two saves demoting the
+        last two administrators at once leave one.  Refused, the save's transaction is
+        rolled back (:meth:`changeform_view`)."""
+        super().save_related(request, form, formsets, change)
+        members.check_administrators(form.instance)
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        """Django's, whose transaction a refusal leaves (rolled back): back to the form,
+        the refusal said, nothing saved."""
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except errors.Rejection as refused:
+            for problem in refused.errors:
+                self.message_user(request, localize(problem), messages.ERROR)
+            return HttpResponseRedirect(request.path)
 
 
 @admin.register(Player)

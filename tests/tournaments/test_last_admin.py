@@ -73,3 +73,50 @@ def test_two_administrators_demoting_each_other_at_once_leave_one(club, django_u
         )
         refused = [a.errors[0]["code"] for a in answers if isinstance(a, Rejection)]
         assert admins(club) == 1 and refused == ["last_admin"], (attempt, refused)
+
+
+@pytest.mark.django_db
+def test_the_django_admin_checks_again_under_the_clubs_lock_after_saving(
+    client, club, club_admin, league_admin, django_user_model, monkeypatch
+):
+    """The admin's form checks the memberships before saving; another administrator's
+    demotion can land between that check and the save.  The save then checks again,
+    under the club's lock: refused, nothing of it stays (the other change, made inside
+    this request here, rolled back with it), and the form says why, not "changed"."""
+    from web.admin import MembershipFormSet
+
+    other = member_of(club, django_user_model, "other-admin", "admin")
+    checked = MembershipFormSet.clean
+
+    def then_demoted(formset):
+        checked(formset)  # passes: the other administrator is still one
+        Membership.objects.filter(user=other).update(role="member")
+
+    monkeypatch.setattr(MembershipFormSet, "clean", then_demoted)
+    client.force_login(league_admin)
+    mine = Membership.objects.get(user=club_admin)
+    theirs = Membership.objects.get(user=other)
+    form = {
+        "name": club.name,
+        "slug": club.slug,
+        "created_at_0": "2026-01-01",
+        "created_at_1": "00:00:00",
+        "time_zone": club.time_zone,
+        "memberships-TOTAL_FORMS": "2",
+        "memberships-INITIAL_FORMS": "2",
+        "memberships-MIN_NUM_FORMS": "0",
+        "memberships-MAX_NUM_FORMS": "1000",
+        "memberships-0-id": str(mine.pk),
+        "memberships-0-club": str(club.pk),
+        "memberships-0-user": str(club_admin.pk),
+        "memberships-0-role": "member",
+        "memberships-1-id": str(theirs.pk),
+        "memberships-1-club": str(club.pk),
+        "memberships-1-user": str(other.pk),
+        "memberships-1-role": "admin",
+    }
+    response = client.post(f"/admin/tournaments/club/{club.pk}/change/", form, follow=True)
+    page = response.content.decode()
+    assert "keeps at least one league administrator" in page
+    assert "was changed successfully" not in page
+    assert admins(club) == 2  # as before the save: both rolled back

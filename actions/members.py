@@ -1,10 +1,11 @@
 """Who belongs to a club and in which role, changed so that a club always keeps a league
 administrator (issue 28, 5).
 
-Every change of a role goes through :func:`set_role` or :func:`remove`: the members page,
-the Django admin's club form.  Each one takes the club's row lock first, then counts the
-administrators the change would leave, in the same transaction: two administrators
-demoting each other at the same moment run one after the other, and the second is refused.
+Every change of a role goes through :func:`set_role` or :func:`remove` (the members page),
+or is checked by :func:`check_administrators` once saved (the Django admin's club form).
+Each one takes the club's row lock, then counts the administrators the change leaves, in
+the same transaction: two administrators demoting each other at the same moment run one
+after the other, and the second is refused.
 (Locking the administrators' own rows would not do: ``select_for_update().count()`` locks
 nothing, and the rows a demotion must see are the other administrators'.)
 """

@@ -350,3 +350,34 @@ def test_the_password_rules_are_shown_before_a_refusal(client, settings, club, a
         assert "at least 8 characters" in text and "entirely numeric" in text
     client.cookies["django_language"] = "ja"
     assert "8 文字以上" in client.get("/accounts/sign-up/").content.decode()
+
+
+def test_an_account_is_checked_again_by_the_action_whatever_form_sent_it(django_user_model):
+    """``actions.accounts.make_account`` checks what the sign-up form checks, so no way in
+    can skip it: a name that looks like a taken one, a name the user model refuses, an
+    e-mail address that is none and a weak password are refused, where, in the reader's
+    language (the action runs in their request's), and nothing is made."""
+    from django.utils import translation
+
+    from actions import accounts
+    from tournaments.errors import Rejection
+    from tournaments.messages import localize
+
+    accounts.make_account("mina", "", "a-long-pass-2026")
+    strong = "another-pass-2026"
+    for username, email, password, path in [
+        ("MINA", "", strong, "username"),  # looks like mina
+        ("mi na!", "", strong, "username"),
+        ("kenji", "not an address", strong, "email"),
+        ("kenji", "", "123", "password"),
+        ("kenji", "", "kenji", "password"),  # like the name, short
+    ]:
+        with translation.override("ja"), pytest.raises(Rejection) as refused:
+            accounts.make_account(username, email, password)  # in a Japanese reader's request
+        (problem,) = refused.value.errors
+        assert problem["path"] == path, (username, email, password, problem)
+        with translation.override("ja"):
+            assert not localize(problem).isascii(), problem
+    assert list(django_user_model.objects.values_list("username", flat=True)) == ["mina"]
+    made = accounts.make_account("kenji", "kenji@example.org", strong)
+    assert made.check_password(strong) and made.email == "kenji@example.org"

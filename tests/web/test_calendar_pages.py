@@ -219,3 +219,25 @@ def test_the_seasons_latest_night_is_one_held_not_one_to_come_nor_one_called_off
     latest = page.split("Latest club night")[1].split("</p>")[0]
     assert f"/nights/{held.pk}/" in latest
     assert "All 3 club nights" in page and "called off" in page
+
+
+def test_the_time_zone_is_checked_by_the_action_too(club):
+    """``actions.calendars.set_time_zone``, which the settings page calls: a name that is
+    no time zone is refused, in the reader's language, and the stored one stays."""
+    from django.utils import translation
+
+    from actions import calendars
+    from tournaments.errors import Rejection
+    from tournaments.messages import localize
+
+    with pytest.raises(Rejection) as refused:
+        calendars.set_time_zone(club, "Mars/Olympus")
+    (problem,) = refused.value.errors
+    assert problem["path"] == "time_zone"
+    with translation.override("ja"):
+        assert "Mars/Olympus" in localize(problem) and not localize(problem).isascii()
+    club.refresh_from_db()
+    assert club.time_zone == "Asia/Tokyo"
+    calendars.set_time_zone(club, "Europe/London")
+    club.refresh_from_db()
+    assert club.time_zone == "Europe/London"

@@ -16,7 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -25,9 +25,8 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
-from rest_framework.authtoken.models import Token
 
-from actions import invitations, reset_links
+from actions import accounts, invitations, reset_links
 from tournaments import access
 from tournaments.errors import Rejection, error
 from tournaments.messages import localize
@@ -65,13 +64,17 @@ class AccountForm(UserCreationForm):
             raise forms.ValidationError(NAME_TAKEN, code="unique")
         return username
 
+    FIELDS = {"username": "username", "email": "email", "password": "password2"}
+    """Where a refusal of :func:`actions.accounts.make_account` (by its path) is shown."""
+
     def save_once(self) -> User:
-        """The account, or the name refused when another sign-up took it a moment ago."""
-        try:
-            with transaction.atomic():
-                return self.save()
-        except IntegrityError:
-            raise Rejection((error("name_taken", "username", invitations.NAME_TAKEN),)) from None
+        """The account (``actions.accounts.make_account``, which checks it all again), or
+        the name refused when another sign-up took it a moment ago."""
+        data = self.cleaned_data
+        user: User = accounts.make_account(
+            data["username"], data.get("email") or "", data["password1"]
+        )
+        return user
 
 
 class ClubForm(forms.Form):
@@ -100,9 +103,10 @@ def sign_up(request: HttpRequest) -> HttpResponse:
                 )
         except Rejection as refused:
             for problem in refused.errors:
-                form = account if problem["path"] == "username" and account else club_form
-                field = "username" if form is account else "club"
-                form.add_error(field, localize(problem))
+                if account is not None and problem["path"] in AccountForm.FIELDS:
+                    account.add_error(AccountForm.FIELDS[problem["path"]], localize(problem))
+                else:
+                    club_form.add_error("club", localize(problem))
         else:
             if account is not None:
                 login(request, user, backend=BACKEND)
@@ -173,7 +177,7 @@ class NewPassword(auth_views.PasswordResetConfirmView):
 
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)
-        Token.objects.filter(user=form.user).delete()
+        accounts.password_set(form.user)
         return response
 
 

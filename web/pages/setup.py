@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from actions import invitations, roster, seasons
+from actions import calendars, invitations, roster, seasons
 from actions import members as club_members
 from actions.merge import merge
 from scoring import jobs
@@ -267,7 +267,7 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
     club = administered_club(request, slug)
     form = ClubForm(request.POST or None, instance=club)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        calendars.set_time_zone(club, form.cleaned_data["time_zone"])
         messages.success(
             request,
             _("Time zone of %(club)s: %(zone)s.") % {"club": club.name, "zone": club.time_zone},

@@ -252,11 +252,11 @@ class ClubNightForm(forms.ModelForm):
             )
         return [int(p) for p in parts]
 
-    def save(self, commit: bool = True) -> ClubNight:
+    def save(self, commit: bool = False) -> ClubNight:
+        """The night as the form sets it, not stored (whatever ``commit``): :meth:`saved`
+        stores it, through the actions' checks."""
         night: ClubNight = super().save(commit=False)
         night.rank_points = self.cleaned_data.get("rank_points") or []
-        if commit:
-            night.save()
         return night
 
     def saved(self) -> ClubNight | None:

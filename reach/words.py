@@ -118,21 +118,26 @@ def champion(season: str) -> Words:
     return words
 
 
-def called_off(season: str, night: Any) -> Words:
+def _of_night(title: str, body: str, season: str, night: Any) -> Words:
     def words() -> tuple[str, str]:
-        title = gettext("Called off: %(night)s") % {"night": night_label(night)}
-        return title, gettext("%(season)s: this club night does not take place.") % {
-            "season": season
-        }
+        return gettext(title) % {"night": night_label(night)}, gettext(body) % {"season": season}
 
     return words
+
+
+def called_off(season: str, night: Any) -> Words:
+    return _of_night(
+        gettext_noop("Called off: %(night)s"),
+        gettext_noop("%(season)s: this club night does not take place."),
+        season,
+        night,
+    )
 
 
 def held_after_all(season: str, night: Any) -> Words:
-    def words() -> tuple[str, str]:
-        title = gettext("Held after all: %(night)s") % {"night": night_label(night)}
-        return title, gettext("%(season)s: this club night takes place after all.") % {
-            "season": season
-        }
-
-    return words
+    return _of_night(
+        gettext_noop("Held after all: %(night)s"),
+        gettext_noop("%(season)s: this club night takes place after all."),
+        season,
+        night,
+    )

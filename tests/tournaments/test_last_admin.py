@@ -17,6 +17,30 @@ def admins(club) -> int:
     return Membership.objects.filter(club=club, role="admin").count()
 
 
+def club_form(club, roles: list[tuple[Membership, str]]) -> dict[str, str]:
+    """The Django admin's club form as posted: the club as it is, each membership given
+    its new role."""
+    form = {
+        "name": club.name,
+        "slug": club.slug,
+        "created_at_0": "2026-01-01",
+        "created_at_1": "00:00:00",
+        "time_zone": club.time_zone,
+        "memberships-TOTAL_FORMS": str(len(roles)),
+        "memberships-INITIAL_FORMS": str(len(roles)),
+        "memberships-MIN_NUM_FORMS": "0",
+        "memberships-MAX_NUM_FORMS": "1000",
+    }
+    for i, (membership, role) in enumerate(roles):
+        form |= {
+            f"memberships-{i}-id": str(membership.pk),
+            f"memberships-{i}-club": str(club.pk),
+            f"memberships-{i}-user": str(membership.user_id),
+            f"memberships-{i}-role": role,
+        }
+    return form
+
+
 @pytest.mark.django_db
 def test_the_add_member_form_cannot_demote_the_last_administrator(client, club, club_admin):
     client.force_login(club_admin)
@@ -38,20 +62,7 @@ def test_the_django_admin_cannot_remove_the_last_administrator(
 ):
     client.force_login(league_admin)
     mine = Membership.objects.get(user=club_admin)
-    form = {
-        "name": club.name,
-        "slug": club.slug,
-        "created_at_0": "2026-01-01",
-        "created_at_1": "00:00:00",
-        "memberships-TOTAL_FORMS": "1",
-        "memberships-INITIAL_FORMS": "1",
-        "memberships-MIN_NUM_FORMS": "0",
-        "memberships-MAX_NUM_FORMS": "1000",
-        "memberships-0-id": str(mine.pk),
-        "memberships-0-club": str(club.pk),
-        "memberships-0-user": str(club_admin.pk),
-        "memberships-0-role": "member",
-    }
+    form = club_form(club, [(mine, "member")])
     response = client.post(f"/admin/tournaments/club/{club.pk}/change/", form)
     assert (
         response.status_code == 200
@@ -96,25 +107,7 @@ def test_the_django_admin_checks_again_under_the_clubs_lock_after_saving(
     client.force_login(league_admin)
     mine = Membership.objects.get(user=club_admin)
     theirs = Membership.objects.get(user=other)
-    form = {
-        "name": club.name,
-        "slug": club.slug,
-        "created_at_0": "2026-01-01",
-        "created_at_1": "00:00:00",
-        "time_zone": club.time_zone,
-        "memberships-TOTAL_FORMS": "2",
-        "memberships-INITIAL_FORMS": "2",
-        "memberships-MIN_NUM_FORMS": "0",
-        "memberships-MAX_NUM_FORMS": "1000",
-        "memberships-0-id": str(mine.pk),
-        "memberships-0-club": str(club.pk),
-        "memberships-0-user": str(club_admin.pk),
-        "memberships-0-role": "member",
-        "memberships-1-id": str(theirs.pk),
-        "memberships-1-club": str(club.pk),
-        "memberships-1-user": str(other.pk),
-        "memberships-1-role": "admin",
-    }
+    form = club_form(club, [(mine, "member"), (theirs, "admin")])
     response = client.post(f"/admin/tournaments/club/{club.pk}/change/", form, follow=True)
     page = response.content.decode()
     assert "keeps at least one league administrator" in page

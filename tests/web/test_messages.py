@@ -19,6 +19,7 @@ TECHNICAL = {
     "json", "true", "false", "rules", "take_hand", "lead_when_empty", "first_round", "stock",
     "capture", "left", "any", "shoot", "out", "jk", "sa", "h10", "dj",
     "csv", "xlsx", "utf",  # file formats and an encoding, named as the reader's software names them
+    "asia", "tokyo", "europe", "london",  # time zones, typed as the IANA database names them
 }  # fmt: skip
 
 

@@ -6,6 +6,7 @@ to read it."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 from django.core.cache import cache
@@ -222,3 +223,75 @@ def test_the_part_alone_keeps_the_pages_rights(tonight, django_user_model):
     assert answer.status_code == 200 and "No table for you yet" in answer.content.decode()
     link_actions.revoke(match.table)
     assert phone.get(url, mine).status_code == 404
+
+
+def test_before_the_draw_a_player_is_told_on_their_phone_when_their_table_is_drawn(
+    django_user_model, django_capture_on_commit_callbacks, settings
+):
+    """A night nobody is seated at yet: the signed-in player turns the messages on from
+    "my night" itself (the control of their own page), and hears of the draw on the
+    phone, in Japanese; a member with no player of their own is pointed at the players'
+    pages (their club's players only)."""
+    from reach import vapid
+    from reach.models import Notice
+    from tests.reach import push_service
+
+    club = Club.objects.create(name="Hall", slug="hall")
+    season = Season.objects.create(club=club, name="Private", games=["napoleon"])
+    night = ClubNight.objects.create(season=season, date=timezone.localdate() + dt.timedelta(7))
+    people = [
+        Player.objects.create(club=club, handle=f"p{i}", display_name=f"Player {i}")
+        for i in range(4)
+    ]
+    elsewhere = Club.objects.create(name="Other", slug="other")
+    Player.objects.create(club=elsewhere, handle="x", display_name="Outsider")
+    me = member_of(club, django_user_model, "mika", Membership.Role.MEMBER)
+    Player.objects.filter(pk=people[2].pk).update(user=me)
+    phone = Client()
+    phone.force_login(me)
+    phone.cookies["django_language"] = "ja"
+    page = squeezed(phone.get(f"/nights/{night.pk}/me/").content.decode())
+    assert 'id="own-messages"' in page and "まだ" in page
+    assert f'data-url="/players/{people[2].pk}/push/"' in page
+    assert 'id="player-pages"' not in page  # they are told who they are, not asked
+
+    settings.PUSH_ALLOW_PRIVATE_ENDPOINTS = True  # the push service stand-in on loopback
+    vapid.key.cache_clear()
+    found, server = push_service.start()
+    try:
+        handset = found.phone()  # the control's request, as push.js sends it
+        answer = phone.post(
+            f"/players/{people[2].pk}/push/",
+            json.dumps({"action": "on", "subscription": handset.json(), "kinds": ["drawn"]}),
+            content_type="application/json",
+        )
+        assert answer.status_code == 200, answer.content
+        found.server_key = vapid.application_server_key()
+        with django_capture_on_commit_callbacks(execute=True):
+            rounds.draw_next_round(
+                night, game="napoleon", method="balanced", deals=1,
+                players=[p.pk for p in people], seed=1,
+            )  # fmt: skip
+        got = found.wait(1)
+        assert len(got) == 1 and "ラウンド" in got[0].message["title"]
+        assert got[0].message["url"] == f"/nights/{night.pk}/me/?player={people[2].pk}"
+        assert Notice.objects.get().player == people[2]
+    finally:
+        server.shutdown()
+        server.server_close()
+        vapid.key.cache_clear()
+
+    # Seated now: their own name comes first, marked, and the control is the night's.
+    page = squeezed(phone.get(f"/nights/{night.pk}/me/").content.decode())
+    assert f'id="own-night">{people[2].display_name}' in page
+    assert 'id="own-messages"' not in page
+
+    # A member with no player of their own, on a night nobody is seated at: the players'
+    # pages, their club's alone.
+    later = ClubNight.objects.create(season=season, date=night.date + dt.timedelta(7))
+    reader = Client()
+    reader.force_login(member_of(club, django_user_model, "ren", Membership.Role.MEMBER))
+    page = reader.get(f"/nights/{later.pk}/me/").content.decode()
+    for p in people:
+        assert f'href="/players/{p.pk}/#push"' in page
+    assert "Outsider" not in page and 'id="own-messages"' not in page

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_safe
 
 from actions import confirmation, nights
 from dbtools import probes
+from reach.models import PushKind
 from scoring import finals, leaderboard
 from scoring import night as night_standings
 from scoring.charts import line_chart
@@ -219,6 +220,7 @@ def club_night_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "waiting": night_standings.waiting(night),
             "may_administer": may_administer,
             "may_call_off": may_administer and not nights.has_deals(night),
+            "told_kind": PushKind.DRAWN.label,  # the players' setting a call-off tells
             "link_preview": link_preview(request, night),
         },
     )

@@ -153,23 +153,48 @@ def _answer(request: HttpRequest, etag: str, template: str, shown: dict[str, Any
     return answer
 
 
+def _who_are_you(request: HttpRequest, night: ClubNight) -> HttpResponse:
+    """The night's players to tap (seated at its tables or marked present), the reader's
+    own first.  Before anyone is seated, a player can still be told on this phone when
+    their table is drawn (or the night called off): a signed-in player follows
+    themselves here; anyone else taps their name for their page, which offers it (the
+    club's players the reader may see)."""
+    players = {
+        p.pk: p for p in Player.objects.filter(seats__match__table__club_night=night).distinct()
+    }
+    for p in night.present.all():
+        players.setdefault(p.pk, p)
+    own = (
+        Player.objects.filter(user=request.user, club=night.season.club_id).first()
+        if request.user.is_authenticated
+        else None
+    )
+    ordered = reading_order(players.values())  # as every list of names: 五十音
+    if own is not None and own.pk in players:
+        ordered = [players[own.pk], *(p for p in ordered if p.pk != own.pk)]
+    pages = []  # nobody at the night yet: the players' own pages, which offer the messages
+    if not players and own is None:
+        pages = reading_order(
+            access.visible(Player.objects.filter(club=night.season.club_id), request.user)
+        )
+    shown = {
+        "night": night,
+        "players": ordered,
+        "own": own,
+        "own_tonight": own is not None and own.pk in players,
+        "pages": pages,
+        "link_preview": link_preview(request, night),
+    }
+    return render(request, "pages/my_night.html", shown)
+
+
 @require_safe
 def my_night(request: HttpRequest, pk: int) -> HttpResponse:
     asked = request.GET.get("player")
     part = asked is not None and request.GET.get("part") == PART  # the page's own script
     night = _night(request, pk, page=not part)
     if asked is None:
-        players = {
-            p.pk: p for p in Player.objects.filter(seats__match__table__club_night=night).distinct()
-        }
-        for p in night.present.all():
-            players.setdefault(p.pk, p)
-        ordered = reading_order(players.values())  # as every list of names: 五十音
-        return render(
-            request,
-            "pages/my_night.html",
-            {"night": night, "players": ordered, "link_preview": link_preview(request, night)},
-        )
+        return _who_are_you(request, night)
     # As the room display's API: a stale answer is refreshed by a worker, not by a phone.
     _tag, body = night_data.cached_live(night, False, live_refresher(night, False))
     data = json.loads(body)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from actions import nights
+from reach.models import PushKind
 from tournaments.errors import Rejection
 from tournaments.messages import localize
 from tournaments.names import night_label
@@ -60,9 +61,9 @@ def night_cancel(request: HttpRequest, pk: int) -> HttpResponse:
                 request,
                 _(
                     "%(night)s is called off: its page and the club's calendars say so, "
-                    "and the players who follow their nights are told."
+                    "and the players who chose “%(kind)s” on their phones get a message."
                 )
-                % {"night": night_label(night)},
+                % {"night": night_label(night), "kind": PushKind.DRAWN.label},
             )
     return redirect("club_night", pk=night.pk)
 
@@ -77,8 +78,8 @@ def night_restore(request: HttpRequest, pk: int) -> HttpResponse:
             request,
             _(
                 "%(night)s takes place again: its page and the club's calendars say so, "
-                "and the players who follow their nights are told."
+                "and the players who chose “%(kind)s” on their phones get a message."
             )
-            % {"night": night_label(night)},
+            % {"night": night_label(night), "kind": PushKind.DRAWN.label},
         )
     return redirect("club_night", pk=night.pk)

@@ -65,11 +65,15 @@ def test_a_secretary_times_a_night_and_calls_it_off_on_a_phone_in_japanese(
     assert (night.starts_at, night.ends_at) == (dt.time(19), dt.time(18))  # the next morning
     page.goto(f"{base}/nights/{night.pk}/")
     assert "19:00–翌18:00" in page.inner_text("#night-hours")
+    # Who is told is named as the players' own phones name it.
+    assert "「卓の決定・例会の中止」" in page.inner_text("#call-off")
+    page.locator("#call-off").scroll_into_view_if_needed()
+    shot(page, "night-call-off-ja-phone")
     questions = Questions(page)
     questions.answer_next(accept=True)
     page.click("#call-off button")
     page.wait_for_selector("#called-off")
-    assert questions.asked and "中止" in questions.asked[0]
+    assert questions.asked and "「卓の決定・例会の中止」を選んだ" in questions.asked[0]
     assert "この例会は中止です" in page.inner_text("#called-off")
     shot(page, "night-called-off-ja-phone")
     fits(page)

@@ -117,3 +117,54 @@ def test_notifications_on_from_my_night_in_two_taps(browser, live_server, tmp_pa
             (got,) = service.wait(1)
             assert service.refused == [] and "ラウンド" in got.message["title"]
             Subscription.objects.all().delete()
+
+
+def test_a_player_turns_them_on_before_their_night_is_drawn(
+    browser, live_server, tmp_path, service, django_user_model
+):
+    """Next week's night, nobody seated yet: the signed-in player goes from the night's
+    page to "my night" and finds their own card there, no name to tap."""
+    import datetime as dt
+    import json
+
+    from django.utils import timezone
+
+    from tournaments.models import Club, ClubNight, Membership, Player, Season
+
+    club = Club.objects.create(name="Kanda", slug="kanda")
+    season = Season.objects.create(club=club, name="Winter", games=["napoleon"])  # private
+    night = ClubNight.objects.create(season=season, date=timezone.localdate() + dt.timedelta(7))
+    me = Player.objects.create(club=club, handle="aya", display_name="Aya")
+    Player.objects.create(club=club, handle="bo", display_name="Bo")
+    user = django_user_model.objects.create_user("aya", "aya@example.org", "aya-pass-2026")
+    Membership.objects.create(club=club, user=user, role=Membership.Role.MEMBER)
+    Player.objects.filter(pk=me.pk).update(user=user)
+    phone_keys = service.phone()
+    service.server_key = vapid.application_server_key()
+
+    for width, height, language in ((375, 740, "ja"), (1366, 900, "en")):
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, has_touch=True, locale=language
+        )
+        context.grant_permissions(["notifications"], origin=live_server.url)
+        context.add_cookies(
+            [{"name": "django_language", "value": language, "url": live_server.url}]
+        )
+        context.add_init_script(STAND_IN % json.dumps(phone_keys.json()))
+        page = context.new_page()
+        page.goto(f"{live_server.url}/accounts/login/?next=/nights/{night.pk}/")
+        page.fill("#id_username", "aya")
+        page.fill("#id_password", "aya-pass-2026")
+        page.click("button[type=submit]")
+        page.tap("#my-night")
+        page.wait_for_selector("#push [data-push-on]:not([hidden])")
+        assert "Aya" in page.inner_text("#own-messages")
+        shot(page, tmp_path, f"before-the-draw-{width}-{language}")
+        page.tap("#push [data-push-on]")
+        page.wait_for_selector("#push [data-push-off]:not([hidden])")
+        sub = Subscription.objects.get()
+        assert (sub.player, sub.user, sub.night, sub.language) == (me, user, None, language)
+        assert PushKind.DRAWN.value in sub.kinds
+        shot(page, tmp_path, f"before-the-draw-on-{width}-{language}")
+        context.close()
+        Subscription.objects.all().delete()

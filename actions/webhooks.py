@@ -1,6 +1,7 @@
 """A club's webhook endpoints (``reach.webhooks``, docs/webhooks.md), as its league
 administrators keep them: added (at most ``reach.webhooks.MAX_ENDPOINTS``, the address
-checked), their events chosen, their secret rotated, turned off and on, deleted."""
+checked), their events chosen, their secret rotated (and the replaced one ended early
+if need be), turned off and on, deleted."""
 
 from __future__ import annotations
 
@@ -66,6 +67,18 @@ def rotate_secret(endpoint: Endpoint) -> None:
         row.previous_secret,
         row.previous_until,
     )
+
+
+def end_previous_secret(endpoint: Endpoint) -> bool:
+    """The replaced secret stops signing now, not at the end of its day (the receiver
+    has the new one, or the old one leaked); whether one was signing."""
+    with transaction.atomic():
+        row = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
+        signing = webhooks.overlap_until(row) is not None
+        row.previous_secret, row.previous_until = "", None
+        row.save(update_fields=["previous_secret", "previous_until"])
+    endpoint.previous_secret, endpoint.previous_until = "", None
+    return signing
 
 
 def turn(endpoint: Endpoint, on: bool) -> None:

@@ -431,3 +431,24 @@ def test_a_new_secret_signs_beside_the_old_one_for_a_day_then_alone(
     assert isinstance(local.got[-1].verified, WebhookVerificationError)
     assert len(local.got[-1].headers["webhook-signature"].split(" ")) == 1
     reference.Webhook(third).verify(local.got[-1].body, local.got[-1].headers)
+
+
+def test_the_old_secret_ended_early_signs_nothing_more(
+    local, season, django_capture_on_commit_callbacks
+):
+    """A leaked secret: made new, and the old one stopped at once rather than after its
+    day; the next message verifies with the new secret alone (the reference verifier)."""
+    from actions import webhooks as webhook_actions
+
+    endpoint = endpoint_for(season.club, local, ["round.drawn"])
+    leaked = endpoint.secret
+    webhook_actions.rotate_secret(endpoint)
+    assert webhook_actions.end_previous_secret(endpoint) is True
+    assert webhook_actions.end_previous_secret(endpoint) is False  # again: nothing to end
+    assert webhooks.overlap_until(Endpoint.objects.get(pk=endpoint.pk)) is None
+    deliver(drawn(season, 1), django_capture_on_commit_callbacks)  # the receiver: old one
+    assert isinstance(local.got[-1].verified, WebhookVerificationError)
+    assert len(local.got[-1].headers["webhook-signature"].split(" ")) == 1
+    reference.Webhook(endpoint.secret).verify(local.got[-1].body, local.got[-1].headers)
+    with pytest.raises(WebhookVerificationError):
+        reference.Webhook(leaked).verify(local.got[-1].body, local.got[-1].headers)

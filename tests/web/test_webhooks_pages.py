@@ -9,6 +9,7 @@ import base64
 import pytest
 from django.urls import reverse
 
+from actions import webhooks as webhook_actions
 from reach.models import Delivery, Endpoint
 from tests.conftest import member_of
 from tests.reach import receiver as receivers
@@ -107,6 +108,17 @@ def test_rotate_turn_off_on_change_events_and_delete(admin_client, club, endpoin
     assert "signed with the old one too" in page  # what was done, and the day it lasts
     assert "signed with the replaced secret too" in page and "data-overlap" in page
     assert endpoint.secret in page and old not in page  # the replaced one is never shown
+    assert response.redirect_chain[-1][0].endswith(f"?secret={endpoint.pk}#endpoint-{endpoint.pk}")
+    assert '<details class="secret" open>' in page  # the new secret shown, to be copied
+    assert "(Asia/Tokyo)" in page  # the overlap's end in the club's time zone
+    response = admin_client.post(
+        url(club), {"action": "end_previous", "endpoint": endpoint.pk}, follow=True
+    )
+    page = response.content.decode()
+    assert "The old secret signs nothing more." in page and "data-overlap" not in page
+    assert '<details class="secret" open>' not in page
+    endpoint.refresh_from_db()
+    assert (endpoint.previous_secret, endpoint.previous_until) == ("", None)
     admin_client.post(url(club), {"action": "disable", "endpoint": endpoint.pk})
     endpoint.refresh_from_db()
     assert endpoint.active is False
@@ -161,11 +173,13 @@ def test_another_clubs_endpoint_is_not_reached_through_ones_own_page(
     boss = member_of(rival, django_user_model, "boss", Membership.Role.ADMIN)
     client.force_login(boss)
     old = endpoint.secret
-    for action in ("rotate", "disable", "delete", "ping", "events"):
+    webhook_actions.rotate_secret(endpoint)
+    old, replaced = endpoint.secret, endpoint.previous_secret
+    for action in ("rotate", "end_previous", "disable", "delete", "ping", "events"):
         response = client.post(url(rival), {"action": action, "endpoint": endpoint.pk}, follow=True)
         assert "not one of this club" in response.content.decode()
     endpoint.refresh_from_db()
-    assert (endpoint.secret, endpoint.active) == (old, True)
+    assert (endpoint.secret, endpoint.previous_secret, endpoint.active) == (old, replaced, True)
     assert Delivery.objects.count() == 0
     assert old not in client.get(url(rival)).content.decode()
 
@@ -187,7 +201,7 @@ def test_only_the_clubs_administrators_see_or_change_it(
     old = endpoint.secret
     got = client.get(url(club))
     assert got.status_code == status and old not in got.content.decode()
-    for action in ("rotate", "delete", "ping"):
+    for action in ("rotate", "end_previous", "delete", "ping"):
         assert (
             client.post(url(club), {"action": action, "endpoint": endpoint.pk}).status_code
             == status

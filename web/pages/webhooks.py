@@ -103,8 +103,9 @@ def club_webhooks(request: HttpRequest, slug: str) -> HttpResponse:
                         "Endpoint added. Copy its secret into your receiver, then send a test event."
                     ),
                 )
-                return redirect(_at(club, endpoint))
+                return redirect(_at(club, endpoint, secret=True))
     endpoints = list(club.webhook_endpoints.all())
+    shown = whole_number(request.GET.get("secret", ""))  # a secret just made: shown open
     for endpoint in endpoints:
         recent = list(endpoint.deliveries.order_by("-created_at", "-pk")[:RECENT])
         for delivery in recent:
@@ -113,6 +114,7 @@ def club_webhooks(request: HttpRequest, slug: str) -> HttpResponse:
         endpoint.recent = recent  # type: ignore[attr-defined]
         endpoint.chosen = [TYPES[t] for t in endpoint.events if t in TYPES]  # type: ignore[attr-defined]
         endpoint.overlap_until = webhooks.overlap_until(endpoint)  # type: ignore[attr-defined]
+        endpoint.secret_shown = endpoint.pk == shown  # type: ignore[attr-defined]
         endpoint.events_form = EventsForm(  # type: ignore[attr-defined]
             initial={"events": endpoint.events}, prefix=f"e{endpoint.pk}"
         )
@@ -129,8 +131,10 @@ def club_webhooks(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _at(club: Club, endpoint: Endpoint) -> str:
-    return reverse("club_webhooks", args=[club.slug]) + f"#endpoint-{endpoint.pk}"
+def _at(club: Club, endpoint: Endpoint, *, secret: bool = False) -> str:
+    """The endpoint's card on the page; its secret shown when one was just made."""
+    shown = f"?secret={endpoint.pk}" if secret else ""
+    return reverse("club_webhooks", args=[club.slug]) + f"{shown}#endpoint-{endpoint.pk}"
 
 
 def _add(request: HttpRequest, club: Club, form: EndpointForm) -> Endpoint | None:
@@ -166,6 +170,10 @@ def _act(request: HttpRequest, club: Club, action: str) -> HttpResponse:
                 "with the old one too, then with the new one alone."
             ),
         )
+        return redirect(_at(club, endpoint, secret=True))
+    elif action == "end_previous":
+        if webhook_actions.end_previous_secret(endpoint):
+            messages.success(request, _("The old secret signs nothing more."))
     elif action in ("disable", "enable"):
         webhook_actions.turn(endpoint, action == "enable")
         messages.success(

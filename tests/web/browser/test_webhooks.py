@@ -70,8 +70,8 @@ def test_a_secretary_connects_the_clubs_bot(
         endpoint = Endpoint.objects.get()
         assert endpoint.events == ["round.drawn", "night.closed"]
         card = page.locator(f"#endpoint-{endpoint.pk}")
-        assert not page.locator(f"#endpoint-{endpoint.pk} input.copy").is_visible()
-        card.locator("details.secret summary").click()
+        # The new secret is shown at once, to be copied into the receiver.
+        assert card.locator("input.copy").is_visible()
         assert card.locator("input.copy").input_value() == endpoint.secret
         shot(page, tmp_path, f"{way}-added")
 
@@ -93,11 +93,19 @@ def test_a_secretary_connects_the_clubs_bot(
         page.wait_for_selector(".messages li.success")
         endpoint.refresh_from_db()
         assert endpoint.secret != old
-        # The old one signs beside it for a day: the page says until when.
-        card.locator("details.secret summary").click()
+        # The old one signs beside it for a day: the page says until when, in the
+        # club's time zone, with the new secret shown.
+        assert card.locator("input.copy").is_visible()
         assert card.locator("input.copy").input_value() == endpoint.secret
-        assert card.locator("[data-overlap]").is_visible()
+        assert "Asia/Tokyo" in card.locator("[data-overlap]").inner_text()
         shot(page, tmp_path, f"{way}-rotated")
+        # The old one leaked: it stops at once, asked first.
+        page.once("dialog", lambda dialog: dialog.accept())
+        card.locator("button[value=end_previous]").click()
+        page.wait_for_selector(".messages li.success")
+        assert not card.locator("[data-overlap]").count()
+        endpoint.refresh_from_db()
+        assert endpoint.previous_secret == ""
         # The page is no wider than the screen (nothing to scroll sideways).
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     finally:

@@ -1,7 +1,8 @@
-"""The demo club: a season of every game, ten players, three club nights, and the
+"""The demo club: a season of every game, ten players, three club nights played, and the
 matches each game's web module puts on them (``LeagueGame.demo_matches``), each played
 again on the other two nights by other players (the same deals, the players rotated),
-so that every game's plot has three nights to show.
+so that every game's plot has three nights to show; and the next night, a week after
+the day the demo is loaded, with no table yet (to draw, to call off, to be told of).
 
 Every deal goes through ``actions.deals.enter_deal``, so the engine accepts each one
 exactly as a scorer's entry would be accepted.
@@ -14,6 +15,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
 import actions.deals
 import actions.matches
@@ -74,12 +76,13 @@ def load_demo() -> Club | None:
         )
         for handle, name, ja in PLAYERS
     }
+    upcoming = timezone.localdate() + dt.timedelta(days=7)
     season = Season.objects.create(
         club=club,
         name="Autumn League 2026",
         games=list(LEAGUE_GAMES),
         starts_on=dt.date(2026, 10, 1),
-        ends_on=dt.date(2026, 12, 20),
+        ends_on=max(dt.date(2026, 12, 20), upcoming),
         public=True,
     )
     nights = [
@@ -100,6 +103,7 @@ def load_demo() -> Club | None:
                 again.append((nights[other], game, demo, rotated))
     for night, game, demo, rotated in again:  # after the demo's own: those come first
         _play(night, game, demo, players, scorer, rotated)
+    ClubNight.objects.create(season=season, date=upcoming, venue="Kanda hall, room 2")
     return club
 
 

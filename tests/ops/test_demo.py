@@ -1,8 +1,11 @@
 """The demo club loads, every deal is one the engine accepts, and loading twice is harmless."""
 
+import datetime as dt
+
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.utils import timezone
 
 import actions.deals
 import engine
@@ -16,7 +19,11 @@ def test_the_demo_league_has_what_the_readme_promises(django_capture_on_commit_c
     with django_capture_on_commit_callbacks(execute=True):
         call_command("load_demo")
     assert Player.objects.count() >= 8
-    assert ClubNight.objects.count() == 3
+    assert ClubNight.objects.count() == 4
+    # Three nights played, and the next one still to come, with no table yet.
+    upcoming = ClubNight.objects.latest("date")
+    assert upcoming.date == timezone.localdate() + dt.timedelta(days=7)
+    assert not upcoming.tables.exists() and upcoming.date <= upcoming.season.ends_on
     seats = {m.game: len(m.seated_players()) for m in Match.objects.all()}
     assert seats == {
         "rettler": 6,

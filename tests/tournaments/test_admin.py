@@ -216,7 +216,7 @@ def test_saving_an_existing_match_unchanged_in_the_admin_works(client, game):
 def test_a_long_list_is_counted_no_further_than_its_cap(admin_client, make_match, monkeypatch):
     """A federation's million deals are not counted each time the list opens: past the cap
     the list says "or more", and still pages."""
-    from web.admin import CappedPaginator
+    from web.admin.base import CappedPaginator
 
     monkeypatch.setattr(CappedPaginator, "CAP", 3)
     for _ in range(5):

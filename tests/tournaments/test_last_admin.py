@@ -94,7 +94,7 @@ def test_the_django_admin_checks_again_under_the_clubs_lock_after_saving(
     demotion can land between that check and the save.  The save then checks again,
     under the club's lock: refused, nothing of it stays (the other change, made inside
     this request here, rolled back with it), and the form says why, not "changed"."""
-    from web.admin import MembershipFormSet
+    from web.admin.league import MembershipFormSet
 
     other = member_of(club, django_user_model, "other-admin", "admin")
     checked = MembershipFormSet.clean

@@ -1,11 +1,6 @@
-"""The Django admin: site operators see every club; other staff users only the
-clubs they administer (``ClubScoped``: lists, change pages and the choices of
-every foreign key).
-
-Deals are entered through ``actions.deals.enter_deal`` here too, so the
-engine judges every record; a stored deal is read-only (corrections, with their
-history, are a workflow of their own).
-"""
+"""Play in the admin: matches with their seats (checked as a whole), deals entered
+through ``actions.deals.enter_deal`` (the engine judges each record) and read-only
+once stored, with their scores and history."""
 
 from __future__ import annotations
 
@@ -13,185 +8,26 @@ import json
 from typing import Any
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.forms.models import BaseInlineFormSet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.utils.functional import cached_property
-from django.utils.translation import gettext as _
+from django.http import HttpRequest
 
 import actions.deals
 import actions.matches
 import engine
-from actions import after, members, renames, seasons
+from actions import after
 from tournaments import access, errors
-from tournaments.messages import localize
 from tournaments.models import (
-    Club,
-    ClubNight,
     Deal,
     DealScore,
     DealVersion,
     Match,
-    Membership,
     Player,
-    Season,
     Seat,
-    Table,
     deal_count,
 )
-
-
-class CappedPaginator(Paginator):
-    """Counts no further than ``CAP`` rows: a federation's million deals are not counted
-    each time an operator opens the list (the list then says "10,000 or more")."""
-
-    CAP = 10_000
-
-    @cached_property
-    def count(self) -> int:
-        rows: Any = self.object_list  # a queryset: counted in the database
-        return rows[: self.CAP + 1].count()
-
-    @property
-    def capped(self) -> bool:
-        return self.count > self.CAP
-
-
-class SeasonFilter(admin.RelatedFieldListFilter):
-    """The seasons to filter by, each named with its club, in one query."""
-
-    def field_choices(self, field: Any, request: HttpRequest, model_admin: Any) -> list[Any]:
-        seasons = access.administered(Season.objects.select_related("club"), request.user)
-        return [(s.pk, str(s)) for s in seasons.order_by("club__name", "name")]
-
-
-class ClubScoped(admin.ModelAdmin):
-    """Lists, change pages and foreign-key choices limited to the clubs the user administers.
-
-    A list runs the same queries however large the federation: its count stops at
-    ``CappedPaginator.CAP`` and the related objects of its rows come in its one query
-    (``list_select_related``)."""
-
-    paginator = CappedPaginator
-    show_full_result_count = False
-    show_facets = admin.ShowFacets.NEVER  # a count per filter choice: the whole table again
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        return access.administered(super().get_queryset(request), request.user)
-
-    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
-        related = db_field.related_model
-        if related in access.PATHS:
-            kwargs["queryset"] = access.administered(related._default_manager.all(), request.user)
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
-
-
-class MembershipFormSet(BaseInlineFormSet):
-    """The club's memberships as the admin edits them: a club that has a league
-    administrator keeps one (``actions.members``)."""
-
-    def clean(self) -> None:
-        super().clean()
-        if (
-            not self.instance.pk
-            or not self.instance.memberships.filter(role=Membership.Role.ADMIN).exists()
-        ):
-            return
-        kept = [
-            form.cleaned_data
-            for form in self.forms
-            if form.cleaned_data and not form.cleaned_data.get("DELETE")
-        ]
-        if not any(data.get("role") == Membership.Role.ADMIN for data in kept):
-            raise ValidationError(_("The club keeps at least one league administrator."))
-
-
-class MembershipInline(admin.TabularInline):
-    model = Membership
-    formset = MembershipFormSet
-    extra = 1
-    autocomplete_fields = ["user"]
-
-
-@admin.register(Club)
-class ClubAdmin(ClubScoped):
-    list_display = ["name", "slug", "created_at"]
-    search_fields = ["name", "slug"]
-    prepopulated_fields = {"slug": ["name"]}
-    inlines = [MembershipInline]
-
-    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        """The memberships saved, then checked again under the club's lock
-        (``actions.members.check_administrators``): the form's own check ran before
-        another administrator's change may have committed, so two saves demoting the
-        last two administrators at once leave one.  Refused, the save's transaction is
-        rolled back (:meth:`changeform_view`)."""
-        super().save_related(request, form, formsets, change)
-        members.check_administrators(form.instance)
-
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        """Django's, whose transaction a refusal leaves (rolled back): back to the form,
-        the refusal said, nothing saved."""
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except errors.Rejection as refused:
-            for problem in refused.errors:
-                self.message_user(request, localize(problem), messages.ERROR)
-            return HttpResponseRedirect(request.path)
-
-
-@admin.register(Player)
-class PlayerAdmin(ClubScoped):
-    list_display = ["display_name", "name_ja", "handle", "club"]
-    list_filter = ["club"]
-    search_fields = ["display_name", "name_ja", "handle"]
-
-    def save_model(self, request: HttpRequest, obj: Player, form: forms.Form, change: bool) -> None:
-        renames.save_player(obj)  # a new handle rewrites the records that name the player
-
-
-@admin.register(Season)
-class SeasonAdmin(ClubScoped):
-    list_display = ["name", "club", "starts_on", "ends_on", "require_confirmation", "public"]
-    list_display += ["ranking"]
-    list_filter = ["club", "require_confirmation"]
-    search_fields = ["name"]
-    readonly_fields = ["closed_at", "next_season"]  # set by closing it (scoring.divisions)
-
-    def save_model(self, request: HttpRequest, obj: Season, form: forms.Form, change: bool) -> None:
-        seasons.save_season(obj)  # a changed setting rebuilds what derives from it
-
-
-class TableInline(admin.TabularInline):
-    model = Table
-    extra = 0
-
-
-@admin.register(ClubNight)
-class ClubNightAdmin(ClubScoped):
-    list_display = ["date", "name", "season", "venue"]
-    list_filter = ["season__club", ("season", SeasonFilter)]
-    list_select_related = ["season__club"]
-    ordering = ["-date", "-pk"]  # the index night_latest
-    date_hierarchy = "date"
-    inlines = [TableInline]
-
-
-@admin.register(Table)
-class TableAdmin(ClubScoped):
-    list_display = ["name", "club_night", "scorer"]
-    list_filter = [("club_night__season", SeasonFilter)]
-    list_select_related = ["club_night__season", "scorer"]
-    ordering = ["-pk"]  # the newest first, from the primary key (not sorted by night)
+from web.admin.base import ClubScoped, SeasonFilter
 
 
 class SeatFormSet(forms.BaseInlineFormSet):

@@ -1,7 +1,7 @@
 """Calendars in the browser (issue 58): a secretary gives a night its times and calls it
 off on a 375-pixel phone in Japanese; the club's page shows it called off and offers the
 feed, on a phone and a desktop, in both languages, nothing wider than the screen.
-``CALENDAR_SHOTS=<dir>`` keeps a screenshot of each page looked at."""
+``CLUBSCORE_SCREENSHOTS=<dir>`` keeps a screenshot of each page looked at."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ SOON = timezone.localdate() + dt.timedelta(days=10)
 
 
 def shot(page, name: str) -> None:
-    where = os.environ.get("CALENDAR_SHOTS")
+    where = os.environ.get("CLUBSCORE_SCREENSHOTS")
     if where:
         Path(where).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=f"{where}/{name}.png", full_page=True)

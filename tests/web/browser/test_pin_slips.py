@@ -21,7 +21,7 @@ from tournaments import pin_slips
 from tournaments.models import Club, ClubNight, Deal, LinkScorer, Membership, Player, Season, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
-SHOTS = os.environ.get("CLUBSCORE_SHOTS", "")
+SHOTS = os.environ.get("CLUBSCORE_SCREENSHOTS", "")
 NAMES = [
     "Aki",
     "Ben",

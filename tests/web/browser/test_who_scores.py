@@ -17,7 +17,7 @@ from tests.conftest import NAPOLEON_SEATS, napoleon_deal
 from tournaments.models import Club, ClubNight, Deal, LinkScorer, Player, Season, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
-SHOTS = os.environ.get("CLUBSCORE_SHOTS", "")
+SHOTS = os.environ.get("CLUBSCORE_SCREENSHOTS", "")
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from tests.web.browser.conftest import Questions, kept_offline, tap_deal
 from tournaments.models import Club, ClubNight, Deal, Player, Season, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
-SHOTS = os.environ.get("CLUBSCORE_SHOTS", "")
+SHOTS = os.environ.get("CLUBSCORE_SCREENSHOTS", "")
 
 
 @pytest.fixture

@@ -116,10 +116,11 @@ def kept_offline(page, *, cached: bool = True) -> None:
         )
 
 
-def sign_in(page, base, next_url):
+def sign_in(page, base, next_url, username="scorer", password="demo-scorer-2026"):
+    """Signed in on the sign-in page (the demo's scorer unless told), then at ``next_url``."""
     page.goto(f"{base}/accounts/login/?next={next_url}")
-    page.fill("#id_username", "scorer")
-    page.fill("#id_password", "demo-scorer-2026")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
     page.click("button[type=submit]")
 
 

@@ -16,6 +16,7 @@ from reach.events import Event, Said
 from reach.models import PushKind, Subscription
 from reach.words import drawn
 from tests.reach import push_service
+from tests.web.browser.conftest import sign_in
 from tests.web.browser.test_club_from_nothing import shot
 from tests.web.browser.test_my_night import seated_tonight
 
@@ -152,10 +153,7 @@ def test_a_player_turns_them_on_before_their_night_is_drawn(
         )
         context.add_init_script(STAND_IN % json.dumps(phone_keys.json()))
         page = context.new_page()
-        page.goto(f"{live_server.url}/accounts/login/?next=/nights/{night.pk}/")
-        page.fill("#id_username", "aya")
-        page.fill("#id_password", "aya-pass-2026")
-        page.click("button[type=submit]")
+        sign_in(page, live_server.url, f"/nights/{night.pk}/", "aya", "aya-pass-2026")
         page.tap("#my-night")
         page.wait_for_selector("#push [data-push-on]:not([hidden])")
         assert "Aya" in page.inner_text("#own-messages")

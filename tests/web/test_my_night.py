@@ -295,3 +295,46 @@ def test_before_the_draw_a_player_is_told_on_their_phone_when_their_table_is_dra
     for p in people:
         assert f'href="/players/{p.pk}/#push"' in page
     assert "Outsider" not in page and 'id="own-messages"' not in page
+
+
+def test_a_night_called_off_says_so_and_a_player_finds_their_next_nights_at_home(
+    django_user_model,
+):
+    """Next week's night on the player's home page, their club's alone; called off, the
+    home page marks it, and its "my night" says so first and offers the message for
+    a night held after all, not a draw to wait for."""
+    from actions import nights
+
+    club = Club.objects.create(name="Hall", slug="hall")
+    season = Season.objects.create(club=club, name="Private", games=["napoleon"])
+    soon = ClubNight.objects.create(season=season, date=timezone.localdate() + dt.timedelta(7))
+    ClubNight.objects.create(season=season, date=timezone.localdate() - dt.timedelta(7))
+    other = Club.objects.create(name="Other", slug="other")
+    theirs = ClubNight.objects.create(
+        season=Season.objects.create(club=other, name="Theirs", games=["napoleon"]),
+        date=soon.date,
+        venue="Elsewhere",
+    )
+    me = member_of(club, django_user_model, "mika", Membership.Role.MEMBER)
+    aya = Player.objects.create(club=club, handle="aya", display_name="Aya", user=me)
+    phone = Client()
+    phone.force_login(me)
+    home = phone.get("/").content.decode()
+    mine = home[home.index('id="my-next-nights"') :]
+    mine = mine[: mine.index("</section>")]
+    assert f'href="/nights/{soon.pk}/me/"' in mine and "called-off" not in mine
+    assert f"/nights/{theirs.pk}/" not in mine and mine.count("<li") == 1  # not a past one
+
+    nights.cancel_night(soon)
+    home = phone.get("/").content.decode()
+    assert 'class="called-off"' in home[home.index('id="my-next-nights"') :]
+    phone.cookies["django_language"] = "ja"
+    page = squeezed(phone.get(f"/nights/{soon.pk}/me/").content.decode())
+    assert 'id="called-off"' in page and "この例会は中止です" in page
+    assert "やはり開催になったとき" in page and f'data-url="/players/{aya.pk}/push/"' in page
+    assert "卓は当日に決まります" not in page
+
+    # A member with no player of their own has no such list.
+    reader = Client()
+    reader.force_login(member_of(club, django_user_model, "ren", Membership.Role.MEMBER))
+    assert 'id="my-next-nights"' not in reader.get("/").content.decode()

@@ -1,5 +1,6 @@
 """What the home page shows each role first: a scorer the tables to score, a member
-their matches and standing, a league administrator tonight's tables and what waits."""
+their matches and standing and their club's next nights, a league administrator
+tonight's tables and what waits."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from tournaments.models import (
 TONIGHT = 100
 """At most this many of tonight's matches on an administrator's home page."""
 NEXT_NIGHTS = 3
-"""The nights after tonight named on an administrator's home page."""
+"""The nights after tonight named on an administrator's home page, and on a player's."""
 
 
 def for_user(user: Any) -> dict[str, Any]:
@@ -45,7 +46,7 @@ def for_user(user: Any) -> dict[str, Any]:
         .annotate(played=deal_count())
         .order_by("-table__club_night__date", "-table__club_night_id", "table__name")
     )
-    mine = Player.objects.filter(user=user)
+    mine = list(Player.objects.filter(user=user))
     # The clubs the user is a league administrator of (a site operator sees their own
     # clubs here, not every club of a federation).
     clubs = Club.objects.filter(memberships__user=user, memberships__role=Membership.Role.ADMIN)
@@ -59,6 +60,14 @@ def for_user(user: Any) -> dict[str, Any]:
         .order_by("-season__starts_on", "game"),
         # A club night of today or yesterday where the user played: their own night first.
         "my_nights": _my_nights(mine, today),
+        # Their clubs' nights to come, each with its "my night" (to be told of the draw).
+        "my_next_nights": list(
+            ClubNight.objects.filter(season__club__in=[p.club_id for p in mine], date__gt=today)
+            .select_related("season")
+            .order_by("date", "pk")[:NEXT_NIGHTS]
+        )
+        if mine
+        else [],
         "administered": list(clubs),
         "scores_for": list(
             Club.objects.filter(memberships__user=user, memberships__role=Membership.Role.SCORER)
@@ -88,14 +97,14 @@ def for_user(user: Any) -> dict[str, Any]:
     return context
 
 
-def _my_nights(mine: Any, today: dt.date) -> list[tuple[ClubNight, Player]]:
+def _my_nights(mine: list[Player], today: dt.date) -> list[tuple[ClubNight, Player]]:
     """Tonight's nights (today's and yesterday's) where one of the user's players is
     seated, each with that player (a player is one club's)."""
     players = {p.club_id: p for p in mine}
     nights = (
         ClubNight.objects.filter(
             date__range=(today - dt.timedelta(days=1), today),
-            tables__matches__seats__player__in=list(players.values()),
+            tables__matches__seats__player__in=mine,
         )
         .select_related("season")
         .distinct()

@@ -59,16 +59,18 @@
       })
     }).then(function (answer) {
       return answer.json().catch(function () { return {}; }).then(function (data) {
-        if (!answer.ok) throw new Error(data.error || box.dataset.failed);
+        if (!answer.ok) { var refused = new Error(data.error || box.dataset.failed); refused.said = true; throw refused; }
         return data;
       });
     });
   }
   function registration() { return navigator.serviceWorker.ready; }
   function current() { return registration().then(function (r) { return r.pushManager.getSubscription(); }); }
+  // The site's refusal is said in the reader's language; the browser's own errors
+  // ("Registration failed - permission denied") are in the browser's: said as the site's.
   function failed(error) {
     if (!error) return;
-    say.textContent = error.message || box.dataset.failed;
+    say.textContent = error.said ? error.message : box.dataset.failed;
     say.classList.add("push-error");
   }
 

@@ -166,3 +166,36 @@ def test_a_player_turns_them_on_before_their_night_is_drawn(
         shot(page, tmp_path, f"before-the-draw-on-{width}-{language}")
         context.close()
         Subscription.objects.all().delete()
+
+
+BROKEN = """
+(() => {
+  PushManager.prototype.subscribe = function () {
+    return Promise.reject(new DOMException("Registration failed - permission denied", "NotAllowedError"));
+  };
+  PushManager.prototype.getSubscription = function () { return Promise.resolve(null); };
+})();
+"""
+
+
+def test_a_browser_that_fails_to_subscribe_is_answered_in_the_readers_language(
+    browser, live_server, service
+):
+    """The browser's own error is in its language (English here); the page says the
+    site's words instead, in Japanese, and stores nothing."""
+    night, match, me, token = seated_tonight()
+    context = browser.new_context(
+        viewport={"width": 375, "height": 740}, has_touch=True, locale="ja-JP"
+    )
+    context.grant_permissions(["notifications"], origin=live_server.url)
+    context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+    context.add_init_script(BROKEN)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/t/{token}/")
+    page.goto(f"{live_server.url}/nights/{night.pk}/me/?player={me.pk}")
+    page.tap("#push [data-push-on]")
+    page.wait_for_selector("#push [data-push-say].push-error")
+    said = page.inner_text("#push [data-push-say]")
+    assert said == "通知をオンにできませんでした。もう一度お試しください。", said
+    assert not Subscription.objects.exists()
+    context.close()

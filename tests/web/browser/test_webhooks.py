@@ -48,6 +48,12 @@ def test_a_secretary_connects_the_clubs_bot(
         page.click("nav.links a[href='/clubs/hongo/webhooks/']")
         shot(page, tmp_path, f"{way}-empty")
         assert page.locator("section.webhook").count() == 0
+        # How a receiver checks a message, on the page itself: its code within the screen.
+        page.click("#how-to-check summary")
+        assert "Webhook(secret).verify(body, headers)" in page.inner_text("#how-to-check pre")
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        shot(page, tmp_path, f"{way}-how-to-check")
+        page.click("#how-to-check summary")
 
         # A mistake first: no event chosen; said in the page's language, nothing stored.
         page.fill("#id_new-url", receiver.url)

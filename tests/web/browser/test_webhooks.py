@@ -76,8 +76,11 @@ def test_a_secretary_connects_the_clubs_bot(
         endpoint = Endpoint.objects.get()
         assert endpoint.events == ["round.drawn", "night.closed"]
         card = page.locator(f"#endpoint-{endpoint.pk}")
-        # The new secret is shown at once, to be copied into the receiver.
+        # The new secret is shown at once, to be copied into the receiver; its fold says
+        # it hides it now.
         assert card.locator("input.copy").is_visible()
+        hide = "シークレットを隠す" if language == "ja" else "Hide the secret"
+        assert card.locator("details.secret summary").inner_text().strip() == hide
         assert card.locator("input.copy").input_value() == endpoint.secret
         shot(page, tmp_path, f"{way}-added")
 

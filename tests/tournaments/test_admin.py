@@ -225,3 +225,28 @@ def test_a_long_list_is_counted_no_further_than_its_cap(admin_client, make_match
     assert "3 or more" in page and "5 matches" not in page
     few = " ".join(admin_client.get("/admin/tournaments/club/").content.decode().split())
     assert "1 club" in few and "or more" not in few
+
+
+def test_the_deal_and_match_lists_read_no_record_and_no_kept_progress(admin_client, make_match):
+    """A list of a hundred deals parsed every record (and each match's kept progress)
+    that it never shows; the deal's page still shows the record."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    import actions.deals
+
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    deal = actions.deals.enter_deal(match, napoleon_deal()).stored()
+    for url, rows in (
+        ("/admin/tournaments/deal/", 'SELECT "tournaments_deal"."id"'),
+        ("/admin/tournaments/match/", 'SELECT "tournaments_match"."id"'),
+    ):
+        with CaptureQueriesContext(connection) as seen:
+            assert admin_client.get(url).status_code == 200
+        listed = [q["sql"] for q in seen.captured_queries if q["sql"].startswith(rows)]
+        assert listed, url
+        for sql in listed:
+            for column in ('"record"', '"event"', '"state"', '"rules"'):
+                assert column not in sql, (url, column)
+    page = admin_client.get(f"/admin/tournaments/deal/{deal.pk}/change/").content.decode()
+    assert "&quot;point_cards&quot;" in page  # the record, read on its own page

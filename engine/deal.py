@@ -38,8 +38,9 @@ def players_of(game: Game, record: Mapping[str, Any], checker: Checker) -> list[
         checker.add(
             "player_count",
             "players",
-            gettext_noop("%(name)s is played by %(counts)s players, not %(n_players)s"),
-            name=game.name,
+            gettext_noop("%(game)s is played by %(counts)s players, not %(n_players)s"),
+            name=game.name,  # kept for API clients that read it
+            game=game.name,
             counts=counts,
             n_players=len(players),
         )

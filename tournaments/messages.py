@@ -10,6 +10,8 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from tournaments.games import label
+
 
 def localize(problem: Mapping[str, Any], names: Mapping[str, str] | None = None) -> str:
     """The problem's message in the active language; ``names`` turns player handles
@@ -19,6 +21,9 @@ def localize(problem: Mapping[str, Any], names: Mapping[str, str] | None = None)
         return str(problem.get("message", ""))
     values = {}
     for key, value in (problem.get("params") or {}).items():
+        if key == "game" and isinstance(value, str):  # a game's name: said as pages say it
+            values[key] = label(value)
+            continue
         if isinstance(value, str):
             value = (names or {}).get(value, value)
             value = gettext(value) if value else value

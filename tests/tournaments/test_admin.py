@@ -107,7 +107,7 @@ def test_the_admin_refuses_seats_the_game_does_not_allow(admin_client, table, pl
         "/admin/tournaments/match/add/", {**form, **seat_form(players, handles)}
     )
     assert response.status_code == 200
-    assert "packing is played by 2, 3, 4, 6 players, not 5" in response.content.decode()
+    assert "Packing is played by 2, 3, 4, 6 players, not 5" in response.content.decode()
     assert not Match.objects.exists()
 
 

@@ -88,7 +88,18 @@ def test_a_match_refuses_a_player_count_the_game_does_not_allow(api, league_admi
         "/api/matches/", {"table": table.pk, "game": "packing", "players": seats}, format="json"
     )
     assert response.status_code == 400
-    assert response.json()["errors"][0]["code"] == "player_count"
+    error = response.json()["errors"][0]
+    assert error["code"] == "player_count"
+    # The game said as the pages say it, in the asked language; its name kept in params.
+    assert error["message"] == "Packing is played by 2, 3, 4, 6 players, not 5"
+    assert error["params"]["game"] == error["params"]["name"] == "packing"
+    response = api.post(
+        "/api/matches/",
+        {"table": table.pk, "game": "packing", "players": seats},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    assert response.json()["errors"][0]["message"].startswith("パッキング は 2, 3, 4, 6 人で")
 
 
 def test_matches_are_listed_with_seats_and_standings_in_a_fixed_number_of_queries(

@@ -18,6 +18,7 @@ import actions.matches
 import engine
 from actions import after
 from tournaments import access, errors
+from tournaments.messages import localize
 from tournaments.models import (
     Deal,
     DealScore,
@@ -63,7 +64,7 @@ class SeatFormSet(forms.BaseInlineFormSet):
         except errors.Rejection as rejection:
             raise ValidationError(
                 [
-                    f"{e['path']}: {e['message']}" if e["path"] else e["message"]
+                    f"{e['path']}: {localize(e)}" if e["path"] else localize(e)
                     for e in rejection.errors
                 ]
             ) from None
@@ -151,7 +152,7 @@ class DealAddForm(forms.ModelForm):
             raise ValidationError(
                 {
                     "record": [
-                        f"{e['path'] or 'record'}: {e['message']} ({e['code']})"
+                        f"{e['path'] or 'record'}: {localize(e)} ({e['code']})"
                         for e in rejection.errors
                     ]
                 }

@@ -281,8 +281,14 @@ def test_before_the_draw_a_player_is_told_on_their_phone_when_their_table_is_dra
         server.server_close()
         vapid.key.cache_clear()
 
-    # Seated now: their own name comes first, marked, and the control is the night's.
-    page = squeezed(phone.get(f"/nights/{night.pk}/me/").content.decode())
+    # Seated now: straight to their own night; "Someone else" lists the others, their
+    # own name first, marked.
+    answer = phone.get(f"/nights/{night.pk}/me/")
+    assert answer.status_code == 302
+    assert answer.url == f"/nights/{night.pk}/me/?player={people[2].pk}"
+    page = squeezed(phone.get(answer.url).content.decode())
+    assert f'href="/nights/{night.pk}/me/?everyone">' in page
+    page = squeezed(phone.get(f"/nights/{night.pk}/me/?everyone").content.decode())
     assert f'id="own-night">{people[2].display_name}' in page
     assert 'id="own-messages"' not in page
 

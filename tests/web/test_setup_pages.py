@@ -100,6 +100,11 @@ def test_a_season_and_a_night_from_the_pages(client, club, admin):
     )
     night = ClubNight.objects.get(season=season)
     assert response.url == f"/nights/{night.pk}/draw/"
+    # Back on the night's page later, its administrator finds the draw from there.
+    page = client.get(f"/nights/{night.pk}/").content.decode()
+    assert f'href="/nights/{night.pk}/draw/" id="night-draw"' in page
+    client.logout()
+    assert 'id="night-draw"' not in client.get(f"/nights/{night.pk}/").content.decode()
 
 
 def proposal(page: str) -> dict[str, list[str]]:

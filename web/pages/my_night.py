@@ -22,7 +22,7 @@ from urllib.parse import urlencode
 
 from django.db.models import Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
@@ -41,6 +41,11 @@ from web.previews import link_preview
 PART = "mine"
 """``?part=mine``: the player's own part alone (``#mine``'s content), which the page's
 script (``static/clubscore/mine.js``) asks for every few seconds: no page around it."""
+
+
+EVERYONE = "everyone"
+"""``?everyone``: the list of the night's players, even for a signed-in player seated
+tonight (who is otherwise taken to their own night)."""
 
 
 def _night(request: HttpRequest, pk: int, page: bool = True) -> ClubNight:
@@ -155,7 +160,8 @@ def _answer(request: HttpRequest, etag: str, template: str, shown: dict[str, Any
 
 def _who_are_you(request: HttpRequest, night: ClubNight) -> HttpResponse:
     """The night's players to tap (seated at its tables or marked present), the reader's
-    own first.  Before anyone is seated, a player can still be told on this phone when
+    own first; a signed-in player seated tonight goes straight to their own night
+    (``?everyone`` lists the others, as "Someone else" asks).  Before anyone is seated, a player can still be told on this phone when
     their table is drawn (or the night called off): a signed-in player follows
     themselves here; anyone else taps their name for their page, which offers it (the
     club's players the reader may see)."""
@@ -169,6 +175,8 @@ def _who_are_you(request: HttpRequest, night: ClubNight) -> HttpResponse:
         if request.user.is_authenticated
         else None
     )
+    if own is not None and own.pk in players and EVERYONE not in request.GET:
+        return redirect(f"{request.path}?player={own.pk}")  # their own night, no name to tap
     ordered = reading_order(players.values())  # as every list of names: 五十音
     if own is not None and own.pk in players:
         ordered = [players[own.pk], *(p for p in ordered if p.pk != own.pk)]

@@ -1,8 +1,9 @@
 """A player's own night (issue 41, 1): "my table, my score, my rank tonight, my next
 table", from the table's code (its link, with no account) or as a reader of the night.
 
-``/nights/N/me/`` asks who you are (the night's players, one tap); ``?player=M`` shows
-that player's night, read from the room display's cached answer
+``/nights/N/me/`` asks who you are (the night's players, one tap; a signed-in player
+seated tonight is taken to their own night, ``?everyone`` lists the others);
+``?player=M`` shows that player's night, read from the room display's cached answer
 (``scoring.night.cached_live``, refreshed by a worker as the display's).  The page's
 script asks for its own part alone (``&part=mine``) every few seconds: one small query
 (who may read the night; the player is found in the room's answer), answered 304 (no

@@ -59,7 +59,11 @@
       })
     }).then(function (answer) {
       return answer.json().catch(function () { return {}; }).then(function (data) {
-        if (!answer.ok) { var refused = new Error(data.error || box.dataset.failed); refused.said = true; throw refused; }
+        if (!answer.ok) {
+          var refused = new Error(data.error || box.dataset.failed);
+          refused.said = true;  // the site's own words, in the reader's language
+          throw refused;
+        }
         return data;
       });
     });

@@ -269,9 +269,13 @@ def test_before_the_draw_a_player_is_told_on_their_phone_when_their_table_is_dra
         found.server_key = vapid.application_server_key()
         with django_capture_on_commit_callbacks(execute=True):
             rounds.draw_next_round(
-                night, game="napoleon", method="balanced", deals=1,
-                players=[p.pk for p in people], seed=1,
-            )  # fmt: skip
+                night,
+                game="napoleon",
+                method="balanced",
+                deals=1,
+                players=[p.pk for p in people],
+                seed=1,
+            )
         got = found.wait(1)
         assert len(got) == 1 and "ラウンド" in got[0].message["title"]
         assert got[0].message["url"] == f"/nights/{night.pk}/me/?player={people[2].pk}"

@@ -13,9 +13,7 @@ from django.http import HttpRequest
 from django.utils.functional import cached_property
 
 from tournaments import access
-from tournaments.models import (
-    Season,
-)
+from tournaments.models import Season
 
 
 class CappedPaginator(Paginator):
@@ -50,7 +48,7 @@ class LightChangeList(ChangeList):
 
     def get_queryset(self, request: HttpRequest, exclude_parameters: Any = None) -> Any:
         rows = super().get_queryset(request, exclude_parameters)
-        deferred = getattr(self.model_admin, "list_deferred", ())
+        deferred = getattr(self.model_admin, "list_deferred", ())  # ClubScoped's
         return rows.defer(*deferred) if deferred else rows
 
 

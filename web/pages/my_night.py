@@ -162,10 +162,10 @@ def _answer(request: HttpRequest, etag: str, template: str, shown: dict[str, Any
 def _who_are_you(request: HttpRequest, night: ClubNight) -> HttpResponse:
     """The night's players to tap (seated at its tables or marked present), the reader's
     own first; a signed-in player seated tonight goes straight to their own night
-    (``?everyone`` lists the others, as "Someone else" asks).  Before anyone is seated, a player can still be told on this phone when
-    their table is drawn (or the night called off): a signed-in player follows
-    themselves here; anyone else taps their name for their page, which offers it (the
-    club's players the reader may see)."""
+    (``?everyone`` lists the others, as "Someone else" asks).  Before anyone is seated,
+    a player can still be told on this phone when their table is drawn (or the night
+    called off): a signed-in player follows themselves here; anyone else taps their
+    name for their page, which offers it (the club's players the reader may see)."""
     players = {
         p.pk: p for p in Player.objects.filter(seats__match__table__club_night=night).distinct()
     }
@@ -176,11 +176,12 @@ def _who_are_you(request: HttpRequest, night: ClubNight) -> HttpResponse:
         if request.user.is_authenticated
         else None
     )
-    if own is not None and own.pk in players and EVERYONE not in request.GET:
-        return redirect(f"{request.path}?player={own.pk}")  # their own night, no name to tap
+    seated = players.get(own.pk) if own is not None else None  # the reader, tonight
+    if seated is not None and EVERYONE not in request.GET:
+        return redirect(f"{request.path}?player={seated.pk}")  # their own night, no tap
     ordered = reading_order(players.values())  # as every list of names: 五十音
-    if own is not None and own.pk in players:
-        ordered = [players[own.pk], *(p for p in ordered if p.pk != own.pk)]
+    if seated is not None:
+        ordered = [seated, *(p for p in ordered if p.pk != seated.pk)]
     pages = []  # nobody at the night yet: the players' own pages, which offer the messages
     if not players and own is None:
         pages = reading_order(
@@ -190,7 +191,7 @@ def _who_are_you(request: HttpRequest, night: ClubNight) -> HttpResponse:
         "night": night,
         "players": ordered,
         "own": own,
-        "own_tonight": own is not None and own.pk in players,
+        "own_tonight": seated is not None,
         "pages": pages,
         "link_preview": link_preview(request, night),
     }

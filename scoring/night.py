@@ -67,6 +67,8 @@ class NightLine:
     """Raw points (the deal scores summed), whatever the method."""
     matches: int
     sat_out: int
+    deals: int = 0
+    """The deals the player has played tonight (of the board's game)."""
 
 
 def _number(value: float) -> float:
@@ -94,11 +96,13 @@ def standings(night: ClubNight, game: str | None = None) -> tuple[str, list[Nigh
     points = rank_points(night)
     of_game = {} if game is None else {"match__game": game}
     lines = MatchStanding.objects.filter(match__table__club_night=night, **of_game).values_list(
-        "match_id", "player_id", "points", "rank"
+        "match_id", "player_id", "points", "rank", "deals"
     )
     by_match: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
-    for match_id, player_id, raw, rank in lines:
+    played: dict[int, int] = defaultdict(int)
+    for match_id, player_id, raw, rank, deals in lines:
         by_match[match_id].append((player_id, raw, rank))
+        played[player_id] += deals
     total: dict[int, float] = defaultdict(float)
     raw_total: dict[int, int] = defaultdict(int)
     matches: dict[int, int] = defaultdict(int)
@@ -146,6 +150,7 @@ def standings(night: ClubNight, game: str | None = None) -> tuple[str, list[Nigh
                 raw_total[player],
                 matches[player],
                 sat[player],
+                played[player],
             )
         )
     return method, out
@@ -327,8 +332,13 @@ LIVE_ROWS = 30
 
 
 def _own_lines(shown: list[Board]) -> dict[str, list[dict[str, Any]]]:
+    """Each player's place on each board that has begun (a deal played or a round sat
+    out): on a board where nobody has played yet, everyone is "first with 0", which says
+    nothing; the player's night says "no deal yet" instead."""
     own: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for board in shown:
+        if not any(line.deals or line.sat_out for line in board.lines):
+            continue
         for line in board.lines:
             own[str(line.player)].append(
                 {

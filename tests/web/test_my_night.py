@@ -10,7 +10,7 @@ import json
 
 import pytest
 from django.core.cache import cache
-from django.test import Client
+from django.test import Client, TestCase
 from django.utils import timezone
 
 import actions.deals
@@ -49,10 +49,13 @@ def drawn_tonight() -> tuple[ClubNight, list[Player], Round]:
     return night, people, round_
 
 
-def deal(match: Match, seed: int) -> None:
+def deal(match: Match, seed: int, refreshed: bool = True) -> None:
+    """A deal entered at ``match``; its standings refreshed as a worker would (unless
+    ``refreshed`` is false: the worker has not got to it yet)."""
     handles = [p.handle for p in match.seated_players()]
     record = demo_deals(league_game("napoleon"), seed, handles, target=2, first_in_full=False)[0]
-    actions.deals.enter_deal(match, record).stored()
+    with TestCase.captureOnCommitCallbacks(execute=refreshed):
+        actions.deals.enter_deal(match, record).stored()
 
 
 def holding_the_link(match: Match) -> Client:
@@ -70,6 +73,10 @@ def test_a_link_holder_sees_their_table_and_rank_and_it_follows_the_night(tonigh
     phone = holding_the_link(match)
     chooser = squeezed(phone.get(f"/nights/{night.pk}/me/").content.decode())
     assert all(f'href="?player={p.pk}">{p.display_name}</a>' in chooser for p in people)
+    # Drawn, no deal played anywhere: no "first of nine with 0", but no deal yet.
+    unplayed = squeezed(phone.get(f"/nights/{night.pk}/me/", {"player": me.pk}).content.decode())
+    assert "Tonight: no deal yet." in unplayed and "Tonight: rank" not in unplayed
+    assert f"Round 1 · {match.table.name}" in unplayed
     cache.clear()
     deal(match, 4)
     deal(other, 5)
@@ -89,14 +96,14 @@ def test_a_link_holder_sees_their_table_and_rank_and_it_follows_the_night(tonigh
     assert again.status_code == 304 and not again.content
 
     # A deal at another table changes the room's answer, not this player's own part
-    # (their line tonight stays as it was here): 304.
+    # (their line tonight stays as it was here, its standings not yet refreshed): 304.
     def mine() -> tuple[int, int, int]:
         _method, lines = night_data.standings(night)
         line = next(x for x in lines if x.player == me.pk)
         return line.rank, line.total, len(lines)
 
     before = mine()
-    deal(other, 7)
+    deal(other, 7, refreshed=False)
     cache.clear()
     elsewhere = phone.get(
         f"/nights/{night.pk}/me/", {"player": me.pk}, HTTP_IF_NONE_MATCH=answer["ETag"]
@@ -307,6 +314,26 @@ def test_before_the_draw_a_player_is_told_on_their_phone_when_their_table_is_dra
     assert "Outsider" not in page and 'id="own-messages"' not in page
 
 
+def test_a_drawn_night_called_off_shows_no_table_and_no_rank(tonight):
+    """Drawn, then called off before a deal: the player's night says nothing is played,
+    not their table or a rank, and no script keeps asking; held after all, the table
+    is back."""
+    from actions import nights
+
+    night, _people, round_ = tonight
+    match = Match.objects.filter(table__round=round_).order_by("table__name").first()
+    me = match.seated_players()[0]
+    phone = holding_the_link(match)
+    nights.cancel_night(night)
+    page = squeezed(phone.get(f"/nights/{night.pk}/me/", {"player": me.pk}).content.decode())
+    assert 'id="called-off"' in page and "There is no play at this night." in page
+    assert match.table.name not in page and "Tonight:" not in page and "mine.js" not in page
+    nights.restore_night(night)
+    cache.clear()
+    page = squeezed(phone.get(f"/nights/{night.pk}/me/", {"player": me.pk}).content.decode())
+    assert f"Round 1 · {match.table.name}" in page and "There is no play" not in page
+
+
 def test_a_night_called_off_says_so_and_a_player_finds_their_next_nights_at_home(
     django_user_model,
 ):
@@ -348,3 +375,32 @@ def test_a_night_called_off_says_so_and_a_player_finds_their_next_nights_at_home
     reader = Client()
     reader.force_login(member_of(club, django_user_model, "ren", Membership.Role.MEMBER))
     assert 'id="my-next-nights"' not in reader.get("/").content.decode()
+
+
+def test_a_players_matches_at_home_are_in_the_order_of_their_nights(django_user_model):
+    """A season entered after its nights (an import, the demo) makes an older night's
+    match after a newer one's: the home page still lists the newest night first."""
+    from actions.matches import create_match
+    from tournaments.models import Table
+
+    club = Club.objects.create(name="Hall", slug="hall")
+    season = Season.objects.create(club=club, name="Spring", games=["napoleon"])
+    me = member_of(club, django_user_model, "mika", Membership.Role.MEMBER)
+    people = [
+        Player.objects.create(
+            club=club, handle=h, display_name=h.title(), user=me if h == "mika" else None
+        )
+        for h in ["aya", "mika", "ren", "sho"]
+    ]
+    today = timezone.localdate()
+    made = []
+    for days, venue in ((7, "Newer"), (21, "Older")):  # the newer night's match made first
+        night = ClubNight.objects.create(season=season, date=today - dt.timedelta(days))
+        table = Table.objects.create(club_night=night, name=f"{venue} table")
+        made.append(create_match(table, "napoleon", people).pk)
+    phone = Client()
+    phone.force_login(me)
+    home = phone.get("/").content.decode()
+    listed = home[home.index('id="member-home"') :]
+    newer, older = listed.index(f"/matches/{made[0]}/"), listed.index(f"/matches/{made[1]}/")
+    assert newer < older

@@ -52,9 +52,15 @@ def for_user(user: Any) -> dict[str, Any]:
     clubs = Club.objects.filter(memberships__user=user, memberships__role=Membership.Role.ADMIN)
     context: dict[str, Any] = {
         "my_tables": [(m, m.played + 1) for m in open_matches.filter(table__scorer=user)[:10]],
-        "my_matches": Match.objects.filter(seats__player__in=mine)
-        .select_related("table__club_night", "table__round")
-        .order_by("-pk")[:10],  # the latest first, from the index of a player's seats
+        # The latest ten, from the index of a player's seats, shown by their nights' dates
+        # (a season imported after the nights it keeps made its matches out of order).
+        "my_matches": sorted(
+            Match.objects.filter(seats__player__in=mine)
+            .select_related("table__club_night", "table__round")
+            .order_by("-pk")[:10],
+            key=lambda m: (m.table.club_night.date, m.pk),
+            reverse=True,
+        ),
         "my_standings": SeasonStanding.objects.filter(player__in=mine)
         .select_related("season", "player")
         .order_by("-season__starts_on", "game"),

@@ -124,6 +124,7 @@ bench: install engine services
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/draw_bench.py
 	$(BIN)/python bench/api_bench.py
+	$(BIN)/python bench/entry_cost.py
 	$(BIN)/python bench/freshness_bench.py
 	$(BIN)/python bench/rebuild_bench.py
 	$(BIN)/python bench/pages_bench.py

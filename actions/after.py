@@ -11,14 +11,22 @@ repairs a hand-off that was lost.
 Refreshing the standings and telling that they changed are one Celery chain: the
 scoring task returns the seasons it refreshed and ``reach.tasks.standings_changed``
 tells their listeners; ``scoring`` never imports ``reach``.
+
+An action that both changes a match and announces it (an entry, a confirmation, a
+correction, a match ended) hands both on as one message (``announcing``): a worker
+sends the refresh and the announcement on (:func:`hand_on`, found by the workers
+through ``actions.tasks``).  Each message
+sent from a request costs it about a millisecond of Python, the chain more
+(docs/benchmarks.md); the worker's extra step costs the standings a few milliseconds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from celery import chain
+from celery import chain, shared_task
 from django.db import transaction
+from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from reach import tasks as reach_tasks
 from scoring import tasks as scoring_tasks
@@ -37,19 +45,32 @@ KINDS = (
 )
 
 
-def match_changed(match_id: int) -> None:
+Announcing = tuple[str, dict[str, int]]
+"""What an action announces with its change to a match: a kind of :data:`KINDS` and its ids."""
+
+
+def match_changed(match_id: int, announcing: Announcing | None = None) -> None:
     """Once the transaction commits, refresh ``match_id``'s standings, its season's
-    leaderboards and its club's ratings, then tell that the standings changed."""
-    transaction.on_commit(lambda: refresh_match(match_id), robust=True)
+    leaderboards and its club's ratings, then tell that the standings changed; and
+    announce ``announcing`` (as :func:`announce`), in the same message."""
+    if announcing is None:
+        transaction.on_commit(lambda: refresh_match(match_id), robust=True)
+        return
+    kind, ids = announcing
+    if kind not in KINDS:
+        raise ValueError(kind)
+    transaction.on_commit(lambda: hand_on.delay(match_id, kind, ids), robust=True)
 
 
-def match_edited(match_id: int, *, deals_changed: bool = True) -> None:
+def match_edited(
+    match_id: int, *, deals_changed: bool = True, announcing: Announcing | None = None
+) -> None:
     """A change to a match other than an entry (a correction, a confirmation, a rename,
     the admin's match form): its version goes up and its kept progress is emptied
     (unless only what counts changed: ``deals_changed=False``), now; then
     :func:`match_changed` once the transaction commits."""
     progress.changed(match_id, deals_changed=deals_changed)
-    match_changed(match_id)
+    match_changed(match_id, announcing)
 
 
 def seasons_changed(season_ids: Iterable[int]) -> None:
@@ -68,8 +89,19 @@ def announce(kind: str, **ids: int) -> None:
     transaction.on_commit(lambda: tell(kind, ids), robust=True)
 
 
+@shared_task(autoretry_for=(BrokerUnavailable,), retry_backoff=True, max_retries=5)
+def hand_on(match_id: int, kind: str, ids: dict[str, int]) -> None:
+    """On a worker: queue ``match_id``'s refresh (its chain) and the announcement of
+    ``kind``, each then run, and retried, on its own.  Sent again (a retry, a
+    redelivery), each does nothing twice: a refresh makes what the deals say, an
+    announcement's events are keyed by what they announce (``reach.tasks.fan_out``)."""
+    refresh_match(match_id)
+    tell(kind, ids)
+
+
 # The hand-offs themselves: messages to the broker (run in-process when tasks run
-# eagerly).  Tests that only want to see what was handed on replace these three.
+# eagerly).  Tests that only want to see what was handed on replace these three
+# (``hand_on`` calls them).
 
 
 def refresh_match(match_id: int) -> None:

@@ -45,7 +45,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from actions import after
-from actions.after import announce
 from tournaments import access, table_links
 from tournaments.errors import Rejection, error
 from tournaments.models import Deal, Match, Player
@@ -185,6 +184,9 @@ def confirm(deal: Deal, who: Confirmer) -> Deal:
         locked.confirmed_by_player = who.player
         locked.confirmed_at = timezone.now()
         locked.save(update_fields=["confirmed_by", "confirmed_by_player", "confirmed_at"])
-        after.match_edited(locked.match_id, deals_changed=False)
-        announce("deal.confirmed", deal=locked.pk)
+        after.match_edited(
+            locked.match_id,
+            deals_changed=False,
+            announcing=("deal.confirmed", {"deal": locked.pk}),
+        )
     return locked

@@ -35,7 +35,6 @@ from django.utils.translation import gettext_noop
 
 import engine
 from actions import after
-from actions.after import announce
 from dbtools.bulk import insert_rows, update_rows
 from scoring.leaderboard import shown_lines
 from scoring.models import SeasonStanding
@@ -199,8 +198,8 @@ def _change(
         effect = _effect(match, before)
         version.effect = [e.to_dict() for e in effect]
         version.save(update_fields=["effect"])
-        after.match_changed(match.pk)  # the club's ratings, and telling who listens
-        announce("correction.applied", change=version.pk)
+        # the club's ratings, and telling who listens
+        after.match_changed(match.pk, announcing=("correction.applied", {"change": version.pk}))
     return locked, effect
 
 
@@ -300,8 +299,9 @@ def end_match(match: Match, user: User | None, reason: str, *, empty: bool = Fal
         MatchEvent.objects.create(
             match=locked, action=MatchEvent.Action.ENDED, reason=text, changed_by=user
         )
-        after.match_edited(match.pk, deals_changed=False)
-        announce("match.finished", match=match.pk)
+        after.match_edited(
+            match.pk, deals_changed=False, announcing=("match.finished", {"match": match.pk})
+        )
     match.refresh_from_db()
     return match
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext_noop
 
 import engine
 from actions import confirmation
-from actions.after import announce, match_changed
+from actions.after import match_changed
 from engine.results import DealResult
 from tournaments import errors, progress, records, store
 from tournaments.errors import Rejection, error, problems
@@ -182,8 +182,7 @@ def enter_deal(
         return Entry(Outcome.REFUSED, None, refused)
     if deal.replayed:
         return Entry(Outcome.REPLAYED, deal)
-    match_changed(match.pk)
-    announce("deal.entered", deal=deal.pk)
+    match_changed(match.pk, announcing=("deal.entered", {"deal": deal.pk}))
     return Entry(Outcome.STORED, deal)
 
 

@@ -36,10 +36,7 @@ def prepare() -> tuple[dict[str, str], str, list[int], list[bytes]]:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
-    import actions.deals
     import actions.matches
-    import engine
-    from engine.games.simulate import random_full_deal
     from tournaments.models import Club, ClubNight, Player, Season, Table
 
     admin = get_user_model().objects.create_superuser(
@@ -56,8 +53,16 @@ def prepare() -> tuple[dict[str, str], str, list[int], list[bytes]]:
         ).pk
         for i in range(CLIENTS)
     ]
+    return env, token, matches, bodies()
+
+
+def bodies() -> list[bytes]:
+    """The entries' bodies: 200 random Napoleon deals of the four seats."""
+    import engine
+    from engine.games.simulate import random_full_deal
+
     rng = random.Random(7)
-    bodies = [
+    return [
         json.dumps(
             {  # random deals: one may repeat the last, and is meant (no question asked)
                 "record": engine.summarize(random_full_deal(engine.GAMES["napoleon"], SEATS, rng)),
@@ -66,7 +71,6 @@ def prepare() -> tuple[dict[str, str], str, list[int], list[bytes]]:
         ).encode()
         for _ in range(200)
     ]
-    return env, token, matches, bodies
 
 
 def load(base: str, request) -> tuple[int, list[float], int]:

@@ -34,6 +34,27 @@ def test_a_valid_deal_is_stored_with_the_engines_scores(scorer_api, make_match, 
     ) == ["aki", "chika"]
 
 
+def test_each_answer_has_its_own_deal_and_fields_worked_out_once(scorer_api, make_match):
+    """The deal's serializer works its fields out from the model once: every answer still
+    says its own deal, and no serializer shares a field with another."""
+    from web.api.match_serializers import DealSerializer
+
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    first = post_deal(scorer_api, match, napoleon_deal()).json()
+    second = post_deal(scorer_api, match, napoleon_deal(declarer="ben")).json()
+    assert (first["number"], second["number"]) == (1, 2)
+    assert (
+        set(first)
+        == set(second)
+        == {"id", "match", "number", "record", "scores", "entered_at", "confirmed_at", "deleted_at"}
+    )
+    assert first["record"]["declaration"]["player"] == "aki"
+    assert second["record"]["declaration"]["player"] == "ben"
+    one, other = DealSerializer(), DealSerializer()
+    assert all(one.fields[name] is not other.fields[name] for name in one.fields)
+    assert one.fields["number"].parent is one and other.fields["number"].parent is other
+
+
 def test_an_illegal_card_is_refused_with_400_naming_it_and_nothing_is_stored(
     scorer_api, make_match
 ):

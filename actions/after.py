@@ -15,9 +15,9 @@ tells their listeners; ``scoring`` never imports ``reach``.
 An action that both changes a match and announces it (an entry, a confirmation, a
 correction, a match ended) hands both on as one message (``announcing``): a worker
 sends the refresh and the announcement on (:func:`hand_on`, found by the workers
-through ``actions.tasks``).  Each message
-sent from a request costs it about a millisecond of Python, the chain more
-(docs/benchmarks.md); the worker's extra step costs the standings a few milliseconds.
+through ``actions.tasks``).  Each message sent from a request costs it about a
+millisecond of Python, the chain more (docs/benchmarks.md); the worker's extra step
+costs the standings a few milliseconds.
 """
 
 from __future__ import annotations

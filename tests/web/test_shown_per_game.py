@@ -168,7 +168,8 @@ def test_my_night_says_which_deals_wait_and_what_they_will_count(club_of_eight, 
     )
     table = match.table.name
     assert f"{table} · Comp-13 · deal 1:<strong>{scores[me]:+d}</strong>when confirmed" in shown
-    assert "· 0 points" in shown  # the standings count confirmed deals alone
+    # The standings count confirmed deals alone: none of tonight's counts yet.
+    assert "Tonight: no deal counts yet." in shown and "Tonight: rank" not in shown
     # The secretary may score every table: the link to confirm it is hers…
     assert f"/deals/{waiting.pk}/pin/" in shown
     # …a member who scores no table reads the same, with no link…

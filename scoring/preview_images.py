@@ -29,7 +29,7 @@ from django.db.models import Count
 from django.utils import formats
 from django.utils.translation import get_language, gettext, ngettext
 
-from scoring import night as night_data
+from scoring import live_cache
 from scoring.models import SeasonStanding
 from tournaments import ranking
 from tournaments.games import label
@@ -176,9 +176,9 @@ def season_card(season: Season) -> Card:
 
 def night_card(night: ClubNight) -> Card:
     """The night's standings (up to two boards), or before its first deal the tables of
-    its current round, from the room display's own data (``scoring.night.cached_live``:
+    its current round, from the room display's own data (``scoring.live_cache.cached_live``:
     kept, and computed again only when the night changes)."""
-    _tag, body = night_data.cached_live(night, False)
+    _tag, body = live_cache.cached_live(night, False)
     data = json.loads(body)
     season = night.season
     title = night_label(night)

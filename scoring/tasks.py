@@ -18,8 +18,7 @@ from django.conf import settings
 from django.db import OperationalError, transaction
 from django.utils import translation
 
-from scoring import fingerprints, jobs
-from scoring import night as night_data
+from scoring import fingerprints, jobs, live_cache
 from scoring.ratings import refresh_match_ratings
 from scoring.rebuild import club_batches, rebuild_clubs, rebuild_season, rebuild_seasons_of
 from scoring.season_totals import rebuild_season_standings
@@ -46,7 +45,7 @@ def refresh_live(night_id: int, admin: bool, language: str) -> None:
     night = ClubNight.objects.filter(pk=night_id).select_related("season__club").first()
     if night is not None:
         with translation.override(language):
-            night_data.refresh_live(night, admin)
+            live_cache.refresh_live(night, admin)
 
 
 def live_refresher(night: ClubNight, admin: bool) -> Callable[[], object] | None:

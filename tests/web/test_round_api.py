@@ -12,8 +12,7 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 import actions.deals
-from scoring import night as night_data
-from scoring import tasks
+from scoring import live_cache, tasks
 from tests.conftest import client_of, member_of
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
@@ -111,7 +110,7 @@ def test_only_the_clubs_administrators_draw_and_others_read_as_ever(
 def test_the_room_display_answers_304_while_nothing_changed(
     night, eight, club_admin, django_capture_on_commit_callbacks, monkeypatch
 ):
-    monkeypatch.setattr(night_data, "FRESH_SECONDS", 0.0)  # no second of grace here
+    monkeypatch.setattr(live_cache, "FRESH_SECONDS", 0.0)  # no second of grace here
     api = client_of(club_admin)
     with django_capture_on_commit_callbacks(execute=True):
         api.post(
@@ -171,7 +170,7 @@ def test_a_stale_display_is_refreshed_by_a_worker_while_screens_get_the_kept_ans
         )
     night = ClubNight.objects.select_related("season__club").get(pk=night.pk)
     asked: list[int] = []
-    first_tag, first_body = night_data.cached_live(night, False, lambda: asked.append(1))
+    first_tag, first_body = live_cache.cached_live(night, False, lambda: asked.append(1))
     assert not asked  # nothing kept yet: the first answer is computed here
     match = Match.objects.filter(table__club_night=night).earliest("pk")
     handles = [p.handle for p in match.seated_players()]
@@ -179,15 +178,15 @@ def test_a_stale_display_is_refreshed_by_a_worker_while_screens_get_the_kept_ans
         actions.deals.enter_deal(
             match, demo_deals(league_game("napoleon"), 2, handles, target=2, first_in_full=False)[0]
         ).stored()
-    monkeypatch.setattr(night_data, "FRESH_SECONDS", 0.0)  # the kept answer is stale now
+    monkeypatch.setattr(live_cache, "FRESH_SECONDS", 0.0)  # the kept answer is stale now
     for _ in range(3):  # three screens at once: one refresh asked for, all get the kept one
-        assert night_data.cached_live(night, False, lambda: asked.append(1)) == (
+        assert live_cache.cached_live(night, False, lambda: asked.append(1)) == (
             first_tag,
             first_body,
         )
     assert asked == [1]
     tasks.refresh_live(night.pk, False, "en")  # the worker's part
-    tag, body = night_data.cached_live(night, False, lambda: asked.append(1))
+    tag, body = live_cache.cached_live(night, False, lambda: asked.append(1))
     assert asked == [1, 1] and tag != first_tag  # fresh from the worker; stale again at once
     assert sum(t["entered"] for t in json.loads(body)["tables"]) == 1
 
@@ -200,7 +199,7 @@ def test_the_worker_refreshes_a_display_in_its_readers_language(night, eight, cl
     )
     tasks.refresh_live(night.pk, True, "ja")
     with translation.override("ja"):
-        tag, body = night_data.cached_live(night, True)
+        tag, body = live_cache.cached_live(night, True)
     shown = json.loads(body)
     assert shown["round"]["game_label"].startswith("ナポレオン") and shown["tables"][0][
         "name"

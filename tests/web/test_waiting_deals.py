@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from actions import rounds
-from scoring import night as night_data
+from scoring import live_cache
 from tests.conftest import member_of, play
 from tournaments.errors import Rejection
 from tournaments.models import Deal, Membership, Round
@@ -86,7 +86,7 @@ def test_a_round_whose_deals_wait_is_not_finished_and_the_room_is_told(
             )
             assert back["Location"] == f"/nights/{night.pk}/rounds/"
     assert rounds.waiting(first) == []
-    time.sleep(night_data.FRESH_SECONDS + 0.1)  # the room display's answer is kept that long
+    time.sleep(live_cache.FRESH_SECONDS + 0.1)  # the room display's answer is kept that long
     assert director.get(f"/api/club-nights/{night.pk}/live/").json()["waiting"] == 0
     with django_capture_on_commit_callbacks(execute=True):
         second = rounds.draw_next_round(

@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from actions import rounds
-from scoring import draw_figures, finals
+from scoring import draw_figures, finals, live_cache
 from scoring import night as night_data
 from scoring.tasks import live_refresher
 from tournaments import access, divisions, seatings
@@ -216,7 +216,7 @@ class RoundsMixin:
         ``If-None-Match`` while nothing changed, it answers 304 with no body."""
         night: ClubNight = self.get_object()  # type: ignore[attr-defined]
         admin = access.can_administer(request.user, night)
-        tag, body = night_data.cached_live(night, admin, live_refresher(night, admin))
+        tag, body = live_cache.cached_live(night, admin, live_refresher(night, admin))
         if tag in request.headers.get("If-None-Match", ""):
             response = HttpResponse(status=status.HTTP_304_NOT_MODIFIED)
         else:

@@ -4,7 +4,7 @@ table", from the table's code (its link, with no account) or as a reader of the 
 ``/nights/N/me/`` asks who you are (the night's players, one tap; a signed-in player
 seated tonight is taken to their own night, ``?everyone`` lists the others);
 ``?player=M`` shows that player's night, read from the room display's cached answer
-(``scoring.night.cached_live``, refreshed by a worker as the display's).  The page's
+(``scoring.live_cache.cached_live``, refreshed by a worker as the display's).  The page's
 script asks for its own part alone (``&part=mine``) every few seconds: one small query
 (who may read the night; the player is found in the room's answer), answered 304 (no
 part made) while the player's own part of the night (their lines, their table, the
@@ -28,8 +28,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from scoring import finals
-from scoring import night as night_data
+from scoring import finals, live_cache
 from scoring.tasks import live_refresher
 from tournaments import access, table_links
 from tournaments.games import label
@@ -206,7 +205,7 @@ def my_night(request: HttpRequest, pk: int) -> HttpResponse:
     if asked is None:
         return _who_are_you(request, night)
     # As the room display's API: a stale answer is refreshed by a worker, not by a phone.
-    _tag, body = night_data.cached_live(night, False, live_refresher(night, False))
+    _tag, body = live_cache.cached_live(night, False, live_refresher(night, False))
     data = json.loads(body)
     player = _player_of(night, asked, data)
     found = mine(data, player)

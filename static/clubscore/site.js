@@ -111,6 +111,40 @@
       if (boxes.length) boxes[0].dispatchEvent(new Event("change", { bubbles: true }));
     });
   });
+  // A long list of names ({% name_finder %}): its box shown, and as a name is typed the
+  // list's items that do not hold it hidden (by their text and their data-also: the name
+  // in Japanese and its reading), in capitals or not, katakana and hiragana alike.
+  var plain = function (text) {
+    return text.normalize("NFKC").toLowerCase().replace(/\s+/g, "").replace(
+      /[\u30a1-\u30f6]/g,
+      function (c) { return String.fromCharCode(c.charCodeAt(0) - 0x60); }
+    );
+  };
+  document.querySelectorAll("[data-find-names]").forEach(function (box) {
+    var list = document.querySelector(box.dataset.findNames);
+    if (!list) return;
+    var items = Array.prototype.map.call(list.querySelectorAll("[data-also]"), function (item) {
+      return { item: item, text: plain(item.textContent + " " + item.dataset.also) };
+    });
+    var none = box.parentNode.querySelector("[data-none]");
+    box.parentNode.hidden = false;
+    box.addEventListener("input", function () {
+      var asked = plain(box.value);
+      var found = 0;
+      items.forEach(function (one) {
+        one.item.hidden = one.text.indexOf(asked) < 0;
+        if (!one.item.hidden) found += 1;
+      });
+      none.hidden = found > 0;
+    });
+    // The keyboard's "search" key finds, as the typing did: it does not send the form
+    // around the list (the attendance), and it puts the keyboard away.
+    box.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter") return;
+      event.preventDefault();
+      box.blur();
+    });
+  });
   var out = document.getElementById("present-count");
   var form = document.getElementById("attendance");
   if (out && form) {

@@ -300,6 +300,20 @@ class ClubForm(forms.ModelForm):
         }
 
 
+class PlayerLabel(str):
+    """A player's name as a choice's label, with what else finds them in a long list
+    (``also``: their name in Japanese and its reading), which the box to find a name reads
+    (``web.templatetags.clubscore.name_finder``)."""
+
+    also = ""
+
+    @classmethod
+    def of(cls, player: Player) -> PlayerLabel:
+        label = cls(player.display_name)
+        label.also = f"{player.name_ja} {player.reading}".strip()
+        return label
+
+
 class AttendanceForm(forms.Form):
     """Who came, guests added on the spot, and the games of the night."""
 
@@ -329,7 +343,7 @@ class AttendanceForm(forms.Form):
         players = reading_order(Player.objects.filter(club_id=night.season.club_id))
         present, games = self.fields["present"], self.fields["games"]
         assert isinstance(present, forms.ChoiceField) and isinstance(games, forms.ChoiceField)
-        present.choices = [(str(p.pk), p.display_name) for p in players]
+        present.choices = [(str(p.pk), PlayerLabel.of(p)) for p in players]
         present.initial = [str(pk) for pk in night.present.values_list("pk", flat=True)]
         games.choices = [
             (g, LEAGUE_GAMES[g].label) for g in night.season.games if g in LEAGUE_GAMES

@@ -1,5 +1,5 @@
 """Template tags: game names (each game's one name in the reader's language, from the
-games' web modules) and the download formats."""
+games' web modules), the download formats and the box to find a name in a long list."""
 
 from collections.abc import Iterable
 from decimal import Decimal
@@ -141,3 +141,18 @@ def at(items: Any, index: int) -> Any:
         return items[index]
     except (IndexError, KeyError, TypeError):
         return ""
+
+
+FIND_FROM = 20
+"""A list of more names than this gets a box to find a name in (:func:`name_finder`):
+a club of a hundred players scrolls past screens of them on a phone."""
+
+
+@register.inclusion_tag("pages/_name_finder.html")
+def name_finder(target: str, count: int) -> dict[str, Any]:
+    """A box to find a name in the list ``target`` (a CSS selector) of ``count`` names,
+    when there are more than :data:`FIND_FROM`.  ``static/clubscore/site.js`` shows it
+    (without a script the whole list is there, as before) and hides the list's items
+    (those marked ``data-also``: the name in Japanese and its reading) that do not hold
+    what is typed, in capitals or not, katakana and hiragana alike."""
+    return {"target": target, "shown": count > FIND_FROM, "key": target.strip("#.")}

@@ -166,6 +166,13 @@ class Board:
     def label(self) -> str:
         return label(self.game) if self.game else ""
 
+    @property
+    def begun(self) -> bool:
+        """Whether anyone on the board has played (a deal, or a round sat out): before
+        that everyone is "first with 0", which says nothing, and the pages say "no deal
+        yet" instead."""
+        return any(line.deals or line.sat_out for line in self.lines)
+
 
 def games(night: ClubNight) -> list[str]:
     """The games played or drawn on the night, in the order they first came."""
@@ -306,7 +313,9 @@ def live(night: ClubNight, admin: bool) -> dict[str, Any]:
         "tables": shown,
         "standings": {
             "method": method,
-            "boards": [_board_json(board, LIVE_ROWS) for board in board_list],
+            # A board nobody has played on yet has no rows ("no deal yet" on the
+            # screen), not everyone "1st with 0".
+            "boards": [_board_json(board, LIVE_ROWS if board.begun else 0) for board in board_list],
         },
         # Every player's own lines (one a board), for each player's view of the night
         # (``my_night``).
@@ -327,12 +336,11 @@ LIVE_ROWS = 30
 
 
 def _own_lines(shown: list[Board]) -> dict[str, list[dict[str, Any]]]:
-    """Each player's place on each board that has begun (a deal played or a round sat
-    out): on a board where nobody has played yet, everyone is "first with 0", which says
-    nothing; the player's night says "no deal yet" instead."""
+    """Each player's place on each board that has begun (``Board.begun``): the player's
+    night says "no deal yet" for the others."""
     own: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for board in shown:
-        if not any(line.deals or line.sat_out for line in board.lines):
+        if not board.begun:
             continue
         for line in board.lines:
             own[str(line.player)].append(

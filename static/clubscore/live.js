@@ -93,6 +93,9 @@
         tr.appendChild(el("td", row.display_name, "name"));
         tr.appendChild(el("td", String(row.total), "num"));
       });
+      if (!chunk.rows.length) {  // nobody has played on this board yet
+        body.appendChild(el("tr")).appendChild(el("td", labels.noDeal, "muted")).colSpan = 3;
+      }
       return table;
     }));
     fill("live-latest", data.latest.map(function (d) {

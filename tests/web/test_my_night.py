@@ -404,3 +404,40 @@ def test_a_players_matches_at_home_are_in_the_order_of_their_nights(django_user_
     listed = home[home.index('id="member-home"') :]
     newer, older = listed.index(f"/matches/{made[0]}/"), listed.index(f"/matches/{made[1]}/")
     assert newer < older
+
+
+def test_the_nights_page_before_the_first_deal_shows_who_sits_where(
+    tonight, django_user_model, django_assert_max_num_queries
+):
+    """Drawn, nothing played: the night's page names each table's players (not an empty
+    table) and says "no deal yet" for the night's standings, not nine players "1st with
+    0", and so does the room display; the first deal brings the standings, the other
+    tables still name their players."""
+    night, people, round_ = tonight
+    reader = Client()
+    reader.force_login(member_of(night.season.club, django_user_model, "r", Membership.Role.MEMBER))
+    with django_assert_max_num_queries(20):  # the seats come with the matches
+        page = squeezed(reader.get(f"/nights/{night.pk}/").content.decode())
+    assert 'class="board night-board"' not in page and 'class="muted night-unplayed"' in page
+    seated = []
+    for match in Match.objects.filter(table__round=round_):
+        card = page[page.index(f'href="/matches/{match.pk}/"') :]
+        card = card[: card.index("No deal yet.")]
+        names = [p.display_name for p in match.seated_players()]
+        assert all(f">{name}</a>" in card for name in names), names
+        seated += names
+    assert sorted(seated) == sorted(p.display_name for p in people)
+    # The room display alike: the tables with their players, no standings' rows yet.
+    room = night_data.live(night, False)
+    assert [b["rows"] for b in room["standings"]["boards"]] == [[]]
+    assert sorted(n for t in room["tables"] for n in t["players"]) == sorted(seated)
+    screen = squeezed(reader.get(f"/nights/{night.pk}/live/").content.decode())
+    assert '<td colspan="3" class="muted">No deal yet.</td>' in screen
+    first = Match.objects.filter(table__round=round_).order_by("pk").first()
+    deal(first, 1)
+    page = squeezed(reader.get(f"/nights/{night.pk}/").content.decode())
+    assert 'class="board night-board"' in page and "night-unplayed" not in page
+    tables = Match.objects.filter(table__round=round_).count()
+    assert page.count("No deal yet.") == tables - 1  # the tables still to play
+    rows = night_data.live(night, False)["standings"]["boards"][0]["rows"]
+    assert len(rows) == len(people)

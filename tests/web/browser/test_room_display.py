@@ -34,12 +34,10 @@ NAMES = [
 ]
 
 
-def night_of(players: int) -> ClubNight:
-    """A public night in rounds: ``players`` seated at Napoleon tables, a deal at each."""
+def night_of(players: int, game: str = "napoleon", names: list[str] = NAMES) -> ClubNight:
+    """A public night in rounds: ``players`` seated at ``game``'s tables, a deal at each."""
     club = Club.objects.create(name="神田カードクラブ", slug=f"kanda-{players}")
-    season = Season.objects.create(
-        club=club, name="2026年秋季リーグ", games=["napoleon"], public=True
-    )
+    season = Season.objects.create(club=club, name="2026年秋季リーグ", games=[game], public=True)
     night = ClubNight.objects.create(
         season=season, date=timezone.localdate(), venue="神田公民館 2階"
     )
@@ -47,14 +45,14 @@ def night_of(players: int) -> ClubNight:
         Player.objects.create(
             club=club,
             handle=f"p{i}",
-            display_name=f"{NAMES[i % len(NAMES)]}{'' if i < len(NAMES) else f' {i}'}",
+            display_name=f"{names[i % len(names)]}{'' if i < len(names) else f' {i}'}",
         ).pk
         for i in range(players)
     ]
-    rounds.draw_next_round(night, game="napoleon", method="balanced", players=ids, deals=12, seed=1)
+    rounds.draw_next_round(night, game=game, method="balanced", players=ids, deals=12, seed=1)
     for match in Match.objects.filter(table__club_night=night):
         handles = [p.handle for p in match.seated_players()]
-        record = demo_deals(league_game("napoleon"), len(handles), handles, target=1)[0]
+        record = demo_deals(league_game(game), len(handles), handles, target=1)[0]
         actions.deals.enter_deal(match, record).stored()
     return night
 
@@ -138,3 +136,25 @@ def test_the_room_sees_the_night_not_the_secretarys_account(
             assert page.is_hidden("header .who") and page.is_hidden("header .api")
         assert page.is_visible("header form[data-sign-out]") is shown, width
         context.close()
+
+
+NAMES_CUT_SHORT = """() => [...document.querySelectorAll('#live-tables .who')]
+  .filter(e => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)
+  .map(e => e.textContent.trim())"""
+
+
+def test_a_big_nights_six_player_tables_show_every_name(browser, live_server, tmp_path):
+    """42 players at seven Rettler tables of six, on a 1366×768 screen: each table's six
+    names whole, on two lines (the room finds its seats there), and still nothing
+    outside the window."""
+    night = night_of(42, "rettler", ["Aki", "Chika", "Eleanor", "Fumiko", "Hana", "Ken"])
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/nights/{night.pk}/live/")
+    page.wait_for_selector("#live-standings tbody tr")
+    shot(page, tmp_path, "live-42-rettler-1366")
+    assert page.locator("#live-tables li").count() == 7
+    assert page.evaluate(NAMES_CUT_SHORT) == []
+    assert page.evaluate(OUTSIDE_THE_WINDOW) == []
+    assert page.evaluate("() => document.documentElement.scrollHeight") <= 768
+    context.close()

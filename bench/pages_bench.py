@@ -127,6 +127,7 @@ def answers(scene: str, season: int, player: int) -> list[tuple[str, str, str]]:
             ("standings XLSX", "anonymous", f"/seasons/{season}/standings.xlsx"),
             ("standings PDF", "anonymous", f"/seasons/{season}/standings.pdf"),
             ("statistics PDF", "anonymous", f"/seasons/{season}/statistics.pdf"),
+            ("preview image", "anonymous", f"/seasons/{season}/preview.png?lang=ja"),
         ]
     return [
         ("home", "anonymous", "/"),

@@ -46,13 +46,19 @@ def test_my_night_before_the_draw_offers_the_box_for_a_long_list(django_user_mod
     assert '<li data-also="田中 たなか">' in page  # what the box reads beside the name
 
 
-def test_the_attendance_of_a_big_club_offers_the_box(django_user_model):
+@pytest.mark.parametrize(("page_of", "field"), [("draw", "present"), ("rounds", "players")])
+def test_the_attendance_and_the_rounds_of_a_big_club_offer_the_box(
+    django_user_model, page_of, field
+):
     club, night = club_of(FIND_FROM + 5)
     admin = Client()
     admin.force_login(member_of(club, django_user_model, "sec", Membership.Role.ADMIN))
-    page = squeezed(admin.get(f"/nights/{night.pk}/draw/").content.decode())
-    assert 'data-find-names="#field-present"' in page and "Find a name" in page
+    page = squeezed(admin.get(f"/nights/{night.pk}/{page_of}/").content.decode())
+    assert f'data-find-names="#field-{field}"' in page and "Find a name" in page
     assert 'data-also="田中 たなか"' in page
+    assert page.count("data-also=") == FIND_FROM + 5
+    if page_of == "rounds":
+        return
     # The games of the night are a short list of their own: no box, nothing to find by.
     games = page[page.index('id="field-games"') :]
     assert "data-find-names" not in games and "data-also" not in games

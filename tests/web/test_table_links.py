@@ -97,6 +97,18 @@ def test_a_link_is_for_its_table_its_night_and_until_revoked(match, tonight, mak
     old = ClubNight.objects.create(season=season, date=timezone.localdate() - dt.timedelta(days=7))
     stale = Table.objects.create(club_night=old, name="Table 1")
     assert Client().get(f"/t/{link_actions.ensure(stale)}/").status_code == 410
+    # Next week's link, its QR code tried ahead: not dead, early; it says when it works,
+    # and the phone holds no table.
+    ahead = ClubNight.objects.create(season=season, date=timezone.localdate() + dt.timedelta(7))
+    early = Table.objects.create(club_night=ahead, name="Table 1")
+    tried = Client()
+    tried.cookies["django_language"] = "ja"
+    answer = tried.get(f"/t/{link_actions.ensure(early)}/")
+    assert answer.status_code == 403
+    page = answer.content.decode()
+    assert "例会の日から使えます" in page and f"{ahead.date:%Y-%m-%d}" in page
+    assert "もう使えません" not in page
+    assert tried.get(f"/tables/{early.pk}/").status_code == 302  # to sign in: no table held
     assert Deal.objects.count() == 0
 
 

@@ -31,6 +31,7 @@ from tournaments import access, progress, table_links
 from tournaments.errors import Rejection, error
 from tournaments.messages import localize
 from tournaments.models import LinkScorer, Match, Player, Seat, Table
+from tournaments.names import night_label
 from tournaments.textfile import whole_number
 from web.pages.getters import administered_table
 from web.refusals import LINKS_ADMINS_ONLY, SCORERS_ADMINS_ONLY
@@ -162,6 +163,13 @@ def follow_link(request: HttpRequest, token: str) -> HttpResponse:
     """A phone opens the table's link: it keeps the table in its session and goes to the
     table's page."""
     table = table_links.table_of(token)
+    if table is None and (early := table_links.still_to_come(token)) is not None:
+        explanation = _(
+            "This table's link works at its night, %(night)s, and the day after: scan it "
+            "again then. Nothing is wrong with the code."
+        ) % {"night": night_label(early.club_night)}
+        context = {"title": _("This table link works from its night"), "explanation": explanation}
+        return render(request, "error.html", context, status=403)
     if table is None:
         return render(
             request,

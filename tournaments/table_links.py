@@ -47,25 +47,20 @@ def in_time(table: Table) -> bool:
     return night <= today <= night + dt.timedelta(days=1)
 
 
-def still_to_come(token: str) -> Table | None:
-    """The table whose link is ``token`` when its night is still to come (a paper printed
-    ahead, its QR code tried): the link is not dead, only early."""
-    if not token:
-        return None
-    table = Table.objects.select_related("club_night").filter(link_token=token).first()
-    if table is None or not secrets.compare_digest(table.link_token, token):
-        return None
-    return table if timezone.localdate() < table.club_night.date else None
+def early(table: Table) -> bool:
+    """Whether the table's night is still to come (a paper printed ahead, its QR code
+    tried): its link is not dead, only early."""
+    return timezone.localdate() < table.club_night.date
 
 
-def table_of(token: str) -> Table | None:
-    """The table whose link is ``token`` while it works."""
+def named_by(token: str) -> Table | None:
+    """The table whose link is ``token``, whether or not it works now (:func:`in_time`)."""
     if not token:
         return None
     table = (
         Table.objects.select_related("club_night__season__club").filter(link_token=token).first()
     )
-    if table is None or not secrets.compare_digest(table.link_token, token) or not in_time(table):
+    if table is None or not secrets.compare_digest(table.link_token, token):
         return None
     return table
 

@@ -162,15 +162,15 @@ def qr_svg(url: str) -> str:
 def follow_link(request: HttpRequest, token: str) -> HttpResponse:
     """A phone opens the table's link: it keeps the table in its session and goes to the
     table's page."""
-    table = table_links.table_of(token)
-    if table is None and (early := table_links.still_to_come(token)) is not None:
+    table = table_links.named_by(token)
+    if table is not None and table_links.early(table):
         explanation = _(
             "This table's link works at its night, %(night)s, and the day after: scan it "
             "again then. Nothing is wrong with the code."
-        ) % {"night": night_label(early.club_night)}
+        ) % {"night": night_label(table.club_night)}
         context = {"title": _("This table link works from its night"), "explanation": explanation}
         return render(request, "error.html", context, status=403)
-    if table is None:
+    if table is None or not table_links.in_time(table):
         return render(
             request,
             "error.html",

@@ -213,6 +213,7 @@ def _board_json(board: Board, most: int | None = None) -> dict[str, Any]:
         "game_label": board.label,
         "mixed": board.mixed,
         "rows": [asdict(line) for line in board.lines[:most]],
+        "of": len(board.lines),  # more than the rows where ``most`` cut them short
     }
 
 
@@ -332,7 +333,9 @@ def live(night: ClubNight, admin: bool) -> dict[str, Any]:
 
 
 LIVE_ROWS = 30
-"""The most lines of a board the room display shows (a night of up to 30 players whole)."""
+"""The most lines of a board the room display shows (a night of up to 30 players whole;
+beyond, the display says "top 30 of 42" and each player finds their place on their
+phone)."""
 
 
 def _own_lines(shown: list[Board]) -> dict[str, list[dict[str, Any]]]:

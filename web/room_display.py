@@ -26,7 +26,8 @@ def step(count: int, steps: tuple[int, ...]) -> int:
 
 def layout(data: dict[str, Any]) -> dict[str, Any]:
     """The standings of ``data`` (``scoring.night.live``) as columns of tables: each
-    column a run of one board's rows (its game named where the night has several), and
+    column a run of one board's rows (its game named where the night has several; under
+    the last, "top 30 of 42" where the board has more lines than the display shows), and
     the classes that size the type."""
     boards = data["standings"]["boards"]
     rows = sum(len(b["rows"]) for b in boards)
@@ -34,9 +35,16 @@ def layout(data: dict[str, Any]) -> dict[str, Any]:
     per = max(1, math.ceil(rows / columns))
     named = len(boards) > 1
     chunks = [
-        {"caption": b["game_label"] if named else "", "rows": b["rows"][i : i + per]}
+        {
+            "caption": b["game_label"] if named else "",
+            "rows": b["rows"][i : i + per],
+            # Under a board's last column, where its rows were cut short: how many.
+            "shown": len(b["rows"]) if last and len(b["rows"]) < b["of"] else 0,
+            "of": b["of"],
+        }
         for b in boards
         for i in range(0, max(len(b["rows"]), 1), per)
+        for last in [i + per >= len(b["rows"])]
     ]
     tables = len(data["tables"])
     return {

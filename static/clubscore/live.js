@@ -74,7 +74,9 @@
     var chunks = [];
     boards.forEach(function (board) {
       for (var i = 0; i < Math.max(board.rows.length, 1); i += per) {
-        chunks.push({ caption: boards.length > 1 ? board.game_label : "", rows: board.rows.slice(i, i + per) });
+        var last = i + per >= board.rows.length;
+        chunks.push({ caption: boards.length > 1 ? board.game_label : "", rows: board.rows.slice(i, i + per),
+                      shown: last && board.rows.length < board.of ? board.rows.length : 0, of: board.of });
       }
     });
     fill("live-standings", chunks.map(function (chunk) {
@@ -95,6 +97,10 @@
       });
       if (!chunk.rows.length) {  // nobody has played on this board yet
         body.appendChild(el("tr")).appendChild(el("td", labels.noDeal, "muted")).colSpan = 3;
+      }
+      if (chunk.shown) {  // the board's lines cut short: "top 30 of 42"
+        var more = el("td", labels.more.replace("%s", chunk.shown).replace("%n", chunk.of), "more");
+        table.appendChild(el("tfoot")).appendChild(el("tr")).appendChild(more).colSpan = 3;
       }
       return table;
     }));

@@ -103,28 +103,49 @@
       }
     });
   });
-  // "Tick everyone": every box of its field ticked (then untick who is missing).
+  // "Tick everyone" / "Untick everyone": every box of its field ticked or not (then
+  // untick who is missing); while a name finder narrows the field, only the names shown,
+  // and the button says so ("Tick the names shown").
   document.querySelectorAll("[data-tick-all]").forEach(function (button) {
+    var field = document.querySelector(button.dataset.tickAll);
+    if (!field) return;
+    var everyone = button.textContent;
     button.addEventListener("click", function () {
-      var boxes = document.querySelectorAll(button.dataset.tickAll + " input[type=checkbox]");
-      boxes.forEach(function (box) { box.checked = true; });
+      var boxes = Array.prototype.filter.call(
+        field.querySelectorAll("input[type=checkbox]"),
+        function (box) { return !box.closest("[hidden]"); }
+      );
+      boxes.forEach(function (box) { box.checked = button.dataset.tick !== "off"; });
       if (boxes.length) boxes[0].dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    field.addEventListener("names-found", function (event) {
+      button.textContent = event.detail.narrowed ? button.dataset.shown : everyone;
     });
   });
   // A long list of names ({% name_finder %}): its box shown, and as a name is typed the
   // list's items that do not hold it hidden (by their text and their data-also: the name
   // in Japanese and its reading), in capitals or not, katakana and hiragana alike.
+  // Typed with letters, a name is found as typed, spaces and all ("kim" does not find
+  // "Aki Mori"); typed in Japanese, with or without the space between family and given
+  // name ("森亜紀" finds "森 亜紀").
   var plain = function (text) {
-    return text.normalize("NFKC").toLowerCase().replace(/\s+/g, "").replace(
+    return text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim().replace(
       /[\u30a1-\u30f6]/g,
       function (c) { return String.fromCharCode(c.charCodeAt(0) - 0x60); }
     );
+  };
+  var holds = function (one, asked) {
+    if (/[a-z0-9]/.test(asked)) return one.text.indexOf(asked) >= 0;
+    return one.joined.indexOf(asked.replace(/ /g, "")) >= 0;
   };
   document.querySelectorAll("[data-find-names]").forEach(function (box) {
     var list = document.querySelector(box.dataset.findNames);
     if (!list) return;
     var items = Array.prototype.map.call(list.querySelectorAll("[data-also]"), function (item) {
-      return { item: item, text: plain(item.textContent + " " + item.dataset.also) };
+      // The name apart from the others (a line between), so that letters typed do not run
+      // from one into the next.
+      var text = plain(item.textContent) + "\n" + plain(item.dataset.also);
+      return { item: item, text: text, joined: text.replace(/ /g, "") };
     });
     var none = box.parentNode.querySelector("[data-none]");
     box.parentNode.hidden = false;
@@ -132,10 +153,11 @@
       var asked = plain(box.value);
       var found = 0;
       items.forEach(function (one) {
-        one.item.hidden = one.text.indexOf(asked) < 0;
+        one.item.hidden = !holds(one, asked);
         if (!one.item.hidden) found += 1;
       });
       none.hidden = found > 0;
+      list.dispatchEvent(new CustomEvent("names-found", { detail: { narrowed: asked !== "" } }));
     });
     // The keyboard's "search" key finds, as the typing did: it does not send the form
     // around the list (the attendance), and it puts the keyboard away.

@@ -73,5 +73,48 @@ def test_the_secretary_ticks_a_name_found_in_a_big_clubs_attendance(
     ticked = page.eval_on_selector_all(
         "#field-present input:checked", "boxes => boxes.map(b => b.parentNode.textContent.trim())"
     )
-    assert sorted(ticked) == ["Player 12", "Tanaka"]
+    assert sorted(ticked) == ["Player 12", "Tanaka Ken"]
+    context.close()
+
+
+def test_a_name_is_found_as_typed_and_the_ticks_follow_what_is_shown(
+    browser, live_server, tmp_path, django_user_model
+):
+    """Letters typed are found as typed, never running from one name part into the next
+    ("aken" is not "Tanaka Ken"); Japanese is found with or without its space.  While the
+    list is narrowed, the buttons tick and untick the names shown, and say so."""
+    club, night = club_of(60)
+    user = django_user_model.objects.create_user("sec", "sec@example.org", "sec-pass-2026")
+    Membership.objects.create(club=club, user=user, role=Membership.Role.ADMIN)
+    context = browser.new_context(
+        viewport={"width": 375, "height": 740}, has_touch=True, locale="ja-JP"
+    )
+    context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+    page = context.new_page()
+    sign_in(page, live_server.url, f"/nights/{night.pk}/draw/", "sec", "sec-pass-2026")
+    page.wait_for_selector("#find-field-present")
+    page.tap("#find-field-present")
+    page.keyboard.type("aken")
+    assert page.evaluate(SHOWN_ITEMS) == 0
+    for typed in ("a ken", "田中健", "田中 健", "たなかけん"):
+        page.fill("#find-field-present", typed)
+        assert page.evaluate(SHOWN_ITEMS) == 1, typed
+    page.fill("#find-field-present", "player 1")  # Player 1 and Player 10 to 19
+    assert page.inner_text("#everyone") == "表示中の名前に印をつける"
+    page.tap("#everyone")
+    shot(page, tmp_path, "tick-shown-375-ja")
+    assert page.locator("#field-present input:checked").count() == 11
+    page.fill("#find-field-present", "")
+    assert page.inner_text("#everyone") == "全員に印をつける"
+    assert "11" in page.inner_text("#present-count")
+    page.tap("#everyone")
+    assert page.locator("#field-present input:checked").count() == 60
+    page.fill("#find-field-present", "たなか")
+    assert page.inner_text("#no-one") == "表示中の名前の印を外す"
+    page.tap("#no-one")
+    assert page.locator("#field-present input:checked").count() == 59
+    page.fill("#find-field-present", "")
+    page.tap("#no-one")
+    assert page.locator("#field-present input:checked").count() == 0
+    assert "0" in page.inner_text("#present-count")
     context.close()

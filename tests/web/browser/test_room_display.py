@@ -146,7 +146,8 @@ NAMES_CUT_SHORT = """() => [...document.querySelectorAll('#live-tables .who')]
 def test_a_big_nights_six_player_tables_show_every_name(browser, live_server, tmp_path):
     """42 players at seven Rettler tables of six, on a 1366×768 screen: each table's six
     names whole, on two lines (the room finds its seats there), and still nothing
-    outside the window."""
+    outside the window.  The standings show the top 30 and say so, as drawn by the server
+    and again by the script's redraw; in Japanese too."""
     night = night_of(42, "rettler", ["Aki", "Chika", "Eleanor", "Fumiko", "Hana", "Ken"])
     context = browser.new_context(viewport={"width": 1366, "height": 768})
     page = context.new_page()
@@ -157,4 +158,21 @@ def test_a_big_nights_six_player_tables_show_every_name(browser, live_server, tm
     assert page.evaluate(NAMES_CUT_SHORT) == []
     assert page.evaluate(OUTSIDE_THE_WINDOW) == []
     assert page.evaluate("() => document.documentElement.scrollHeight") <= 768
+    assert page.locator("#live-standings tbody tr").count() == 30
+    more = page.locator("#live-standings tfoot")
+    assert more.count() == 1 and "Top 30 of 42" in more.inner_text()
+    page.evaluate("() => { document.getElementById('live').dataset.etag = ''; }")
+    page.wait_for_function("() => document.getElementById('live').dataset.updated")
+    assert page.locator("#live-standings tbody tr").count() == 30
+    assert page.locator("#live-standings tfoot").inner_text() == more.inner_text()
+    assert page.evaluate(OUTSIDE_THE_WINDOW) == []
+    context.close()
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+    page = context.new_page()
+    page.goto(f"{live_server.url}/nights/{night.pk}/live/")
+    page.wait_for_function("() => document.getElementById('live').dataset.updated")
+    shot(page, tmp_path, "live-42-rettler-1366-ja")
+    assert "全42人中、上位30人" in page.locator("#live-standings tfoot").inner_text()
+    assert page.evaluate(OUTSIDE_THE_WINDOW) == []
     context.close()

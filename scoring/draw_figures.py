@@ -32,7 +32,9 @@ class Figures:
     """The fewest excess meetings known to be reachable; ``None``: not known."""
     rounds: int
     season: bool = False
-    """A season's figures: pairs meet again night after night, so most met is no warning."""
+    """A season's figures: pairs meet again night after night, so most met is no warning;
+    and only seat 1 is kept fair across nights (``tournaments.seat_order``: every seat
+    within the night, the first dealer over the season), so only seat 1 is judged."""
 
     @property
     def most_met_bad(self) -> bool:
@@ -44,7 +46,7 @@ class Figures:
 
     @property
     def seats_bad(self) -> bool:
-        return self.measures.seat_off > 0
+        return (self.measures.first_seat_off if self.season else self.measures.seat_off) > 0
 
     def as_json(self) -> dict[str, Any]:
         return {**self.measures.as_json(), "best_known": self.best_known}
@@ -60,7 +62,13 @@ class Figures:
                 "n": m.excess,
                 "best": self.best_known,
             }
-        if not m.seat_off:
+        if self.season:
+            seats = (
+                gettext("Seat 1 off balance %(n)s") % {"n": m.first_seat_off}
+                if m.first_seat_off
+                else gettext("Seat 1 ✓")
+            )
+        elif not m.seat_off:
             seats = gettext("Seats ✓")
         elif m.first_seat_off:
             seats = gettext("Seats off balance %(n)s (seat 1: %(first)s)") % {

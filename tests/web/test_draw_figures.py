@@ -88,12 +88,16 @@ def expected(plan, nine) -> list[draw_measures.Measures]:
     return draw_measures.by_round([tables for tables, _out in ids(plan, nine)])
 
 
-def said(m: draw_measures.Measures, ja: bool = False) -> list[str]:
-    """The figures as the page words them."""
+def said(m: draw_measures.Measures, ja: bool = False, season: bool = False) -> list[str]:
+    """The figures as the page words them (a season's seats: seat 1 alone)."""
     if ja:
         seats = "席 ✓" if not m.seat_off else f"席の偏り {m.seat_off}人"
+        if season:
+            seats = "席 1 ✓" if not m.first_seat_off else f"席 1 の偏り {m.first_seat_off}人"
         return [f"最多同卓 {m.most_met}回", f"重複 {m.excess}", f"連続 {m.consecutive}", seats]
     seats = "Seats ✓" if not m.seat_off else f"Seats off balance {m.seat_off}"
+    if season:
+        seats = "Seat 1 ✓" if not m.first_seat_off else f"Seat 1 off balance {m.first_seat_off}"
     return [
         f"Most together {m.most_met}",
         f"Repeats {m.excess}",
@@ -134,8 +138,11 @@ def test_each_round_shows_its_figures_and_marks_the_bad_ones(seated, nine, direc
     # The season: both nights' rounds together (no best known across nights).
     season = draw_measures.measure([t for t, _o in ids(NIGHT + LATER, nine)], starts={len(NIGHT)})
     shown = block(html, "season-figures")
-    for words in said(season, ja=language == "ja"):
+    for words in said(season, ja=language == "ja", season=True):
         assert words in shown
+    # Only seat 1 is kept fair across nights: the season's other seats are not counted.
+    assert season.seat_off > season.first_seat_off
+    assert f"{season.seat_off}人" not in shown and f"balance {season.seat_off}" not in shown
     assert "best known" not in shown and "既知" not in shown
     # Pairs meet again night after night: a season's most met is no warning.
     most = (

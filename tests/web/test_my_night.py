@@ -441,3 +441,36 @@ def test_the_nights_page_before_the_first_deal_shows_who_sits_where(
     assert page.count("No deal yet.") == tables - 1  # the tables still to play
     rows = night_data.live(night, False)["standings"]["boards"][0]["rows"]
     assert len(rows) == len(people)
+
+
+def test_a_stranger_before_the_draw_is_told_who_is_listed(django_user_model):
+    """A public season's next night, nobody seated: a stranger sees only the players who
+    have played in the club's public seasons (``access.visible``), and is told so and how
+    else to find their night, even on the first night, when nobody is listed; a member of
+    the club sees everyone, and is told nothing."""
+    club = Club.objects.create(name="Hall", slug="hall")
+    season = Season.objects.create(club=club, name="Open", games=["napoleon"], public=True)
+    first = ClubNight.objects.create(season=season, date=timezone.localdate())
+    later = ClubNight.objects.create(season=season, date=first.date + dt.timedelta(7))
+    people = [
+        Player.objects.create(club=club, handle=f"p{i}", display_name=f"Player {i}")
+        for i in range(6)
+    ]
+    stranger = Client()
+    stranger.cookies["django_language"] = "ja"
+    page = squeezed(stranger.get(f"/nights/{later.pk}/me/").content.decode())
+    assert 'id="player-pages"' not in page
+    assert 'id="some-unlisted"' in page and "公開シーズンで対戦したことのある" in page
+
+    rounds.draw_next_round(
+        first, game="napoleon", method="balanced", deals=1, players=[p.pk for p in people[:4]]
+    )
+    page = squeezed(stranger.get(f"/nights/{later.pk}/me/").content.decode())
+    assert page.count('href="/players/') == 4
+    assert 'id="some-unlisted"' in page
+
+    member = Client()
+    member.force_login(member_of(club, django_user_model, "ren", Membership.Role.MEMBER))
+    page = squeezed(member.get(f"/nights/{later.pk}/me/").content.decode())
+    assert page.count('href="/players/') == 6
+    assert 'id="some-unlisted"' not in page

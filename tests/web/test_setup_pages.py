@@ -266,6 +266,10 @@ def test_a_name_the_club_has_is_a_question_not_a_second_player(client, club, adm
     """Issue 29, 6: "the same person?"; a second one only when the administrator says so;
     a guest typed at attendance who is a player is pointed to the list."""
     Player.objects.create(club=club, handle="aki-ito", display_name="Aki Ito", name_ja="伊藤 亜紀")
+    page = client.get(f"/clubs/{club.slug}/setup/").content.decode()
+    # Not asked yet: the question's field is hidden, and so is its label.
+    assert 'type="hidden" name="player-another"' in page
+    assert "Another person of this name" not in page
     for name in ("Aki Ito", "aki  ito", "ＡＫＩ ＩＴＯ", "AkiIto", "伊藤亜紀", "伊藤\u3000亜紀"):
         page = client.post(
             f"/clubs/{club.slug}/setup/", {"player-display_name": name}

@@ -164,7 +164,9 @@ def _who_are_you(request: HttpRequest, night: ClubNight) -> HttpResponse:
     (``?everyone`` lists the others, as "Someone else" asks).  Before anyone is seated,
     a player can still be told on this phone when their table is drawn (or the night
     called off): a signed-in player follows themselves here; anyone else taps their
-    name for their page, which offers it (the club's players the reader may see)."""
+    name for their page, which offers it (the club's players the reader may see; one
+    who may not see them all, not the club's member, is told who is listed and how
+    else to find their night)."""
     players = {
         p.pk: p for p in Player.objects.filter(seats__match__table__club_night=night).distinct()
     }
@@ -182,16 +184,18 @@ def _who_are_you(request: HttpRequest, night: ClubNight) -> HttpResponse:
     if seated is not None:
         ordered = [seated, *(p for p in ordered if p.pk != seated.pk)]
     pages = []  # nobody at the night yet: the players' own pages, which offer the messages
+    some_unlisted = False  # the reader may not see every player of the club: say who is listed
     if not players and own is None:
-        pages = reading_order(
-            access.visible(Player.objects.filter(club=night.season.club_id), request.user)
-        )
+        club_players = Player.objects.filter(club=night.season.club_id)
+        pages = reading_order(access.visible(club_players, request.user))
+        some_unlisted = len(pages) < club_players.count()
     shown = {
         "night": night,
         "players": ordered,
         "own": own,
         "own_tonight": seated is not None,
         "pages": pages,
+        "some_unlisted": some_unlisted,
         "link_preview": link_preview(request, night),
     }
     return render(request, "pages/my_night.html", shown)

@@ -1,6 +1,7 @@
 """Words and names on a 375×740 phone in Japanese (issue 56, 7): the season form's game
 chips name each game once, in Japanese; a players' list with a ``reading`` column adds the
-readings, and a wrong reading is named by its row and column with nothing added."""
+readings, and a wrong reading is named by its row and column with nothing added; the
+club's players read a line each, their edit links on the screen."""
 
 from __future__ import annotations
 
@@ -65,3 +66,17 @@ def test_chips_and_readings_in_japanese_on_a_phone(browser, live_server, demo, t
     assert "さとう あや" in row.inner_text()
     row.scroll_into_view_if_needed()
     shot(page, tmp_path, "reading-listed")
+    # Each player a line on the phone: every name and reading whole on one line, every
+    # edit link on the screen (not off to the right of six squeezed columns).
+    assert page.evaluate(ROSTER_CELLS_BROKEN) == []
+    assert page.evaluate(EDIT_LINKS_OFF_SCREEN) == []
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+ROSTER_CELLS_BROKEN = """() => [...document.querySelectorAll('table.roster td')]
+  .filter(td => td.textContent.trim() && td.getClientRects().length
+    && td.getBoundingClientRect().height > 1.8 * parseFloat(getComputedStyle(td).fontSize))
+  .map(td => td.textContent.trim())"""
+EDIT_LINKS_OFF_SCREEN = """() => [...document.querySelectorAll('table.roster a')]
+  .filter(a => { const r = a.getBoundingClientRect(); return r.left < 0 || r.right > innerWidth; })
+  .map(a => a.href)"""

@@ -1,4 +1,5 @@
-"""A club's players from a list: a CSV of names, as a secretary keeps it.
+"""A club's players from a list: a CSV of names, as a secretary keeps it, or names pasted
+a line each (:func:`read_pasted`).
 
 The first row names the columns, in English or Japanese: ``name`` (名前, required),
 ``name_ja`` (日本語名), ``reading`` (よみ, ふりがな or 読み: in kana, checked as a
@@ -14,6 +15,7 @@ its column; then nothing is written.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
@@ -64,8 +66,28 @@ def read(club: Club, data: bytes) -> Roster:
     rows = csv_rows(data)
     if not rows:
         raise Rejection((error("missing_field", "file", gettext_noop("the file is empty")),))
-    columns = _columns(rows[0])
-    if len(rows) - 1 > MAX_ROWS:
+    return _read_rows(club, _columns(rows[0]), rows[1:], first=2)
+
+
+def read_pasted(club: Club, text: str) -> Roster:
+    """The players of names pasted into a box: a name a line, as a secretary copies
+    them from a message or a spreadsheet's column; with a spreadsheet's second column
+    pasted beside it (a tab between), that column is the reading.  A first line naming
+    the columns (``name``, 名前, …) is read as a list's heading, as :func:`read` reads a
+    file.  Rows are numbered as the lines are."""
+    no_larger_than(text.encode(), MAX_BYTES)
+    lines = text.splitlines()
+    if lines and any(COLUMNS.get(c.strip().lower()) == "name" for c in re.split("[\t,]", lines[0])):
+        return read(club, text.encode())
+    cells = [line.split("\t")[:2] for line in lines]
+    if not any(cell.strip() for line in cells for cell in line):
+        raise Rejection((error("missing_field", "names", gettext_noop("no name was pasted")),))
+    return _read_rows(club, {"name": 0, "reading": 1}, cells, first=1)
+
+
+def _read_rows(club: Club, columns: dict[str, int], rows: list[list[str]], first: int) -> Roster:
+    """The players of ``rows`` (their cells at ``columns``), the first numbered ``first``."""
+    if len(rows) > MAX_ROWS:
         raise Rejection(
             (
                 error(
@@ -82,7 +104,7 @@ def read(club: Club, data: bytes) -> Roster:
     seen: dict[str, int] = {}
     roster = Roster()
     errors: list[dict[str, Any]] = []
-    for number, row in enumerate(rows[1:], start=2):
+    for number, row in enumerate(rows, start=first):
         values = {col: (row[i].strip() if i < len(row) else "") for col, i in columns.items()}
         if not any(values.values()):
             continue  # a blank line
@@ -157,11 +179,13 @@ def read(club: Club, data: bytes) -> Roster:
     return roster
 
 
-def add_players(club: Club, data: bytes) -> Roster:
-    """Read the list and write its new players in one transaction (all or none)."""
+def add_players(club: Club, data: bytes | str) -> Roster:
+    """Read the list (a file's bytes, or names pasted: :func:`read_pasted`) and write its
+    new players in one transaction (all or none).  The same list given again adds
+    nothing: its names are the club's already."""
     with transaction.atomic():
         Club.objects.select_for_update().get(pk=club.pk)  # one list at a time per club
-        roster = read(club, data)
+        roster = read_pasted(club, data) if isinstance(data, str) else read(club, data)
         Player.objects.bulk_create(roster.new)
     return roster
 

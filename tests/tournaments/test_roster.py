@@ -97,3 +97,62 @@ def test_a_japanese_only_name_gets_a_readable_handle(club):
     assert unique_handle("山田太郎", taken | {"yamada-tarou-2"}) == "yamada-tarou-3"
     assert unique_handle("Lena Ito", taken) == "lena-ito"
     assert unique_handle("★", taken) == "player"
+
+
+def test_names_pasted_a_line_each_are_added_once(club, players):
+    """Names pasted as a secretary copies them (a line each, blank lines and the
+    spreadsheet's second column of readings too); the same paste again adds nothing."""
+    pasted = "Lena Ito\r\n\u3000森 健\tもり けん\n\nAki\n"
+    added = roster.add_players(club, pasted)
+    assert [(p.display_name, p.reading) for p in added.new] == [
+        ("Lena Ito", ""),
+        ("森 健", "もり けん"),
+    ]
+    assert added.skipped == ["Aki"]
+    again = roster.add_players(club, pasted)
+    assert again.new == [] and sorted(again.skipped) == ["Aki", "Lena Ito", "森 健"]
+    # A first line naming the columns: read as a list's heading, as a file is.
+    headed = roster.add_players(club, "名前,日本語名\nYuki Sato,佐藤 雪\n")
+    assert [(p.display_name, p.name_ja) for p in headed.new] == [("Yuki Sato", "佐藤 雪")]
+
+
+def test_pasted_names_are_refused_by_their_line_and_nothing_is_written(club):
+    before = Player.objects.filter(club=club).count()
+    with pytest.raises(Rejection) as refused:
+        roster.add_players(club, "Lena Ito\nKen\tKen\nLena Ito\n")
+    found = [(e["code"], e["path"]) for e in refused.value.errors]
+    assert found == [("wrong_reading", "row 2.reading"), ("duplicate", "row 3.name")]
+    for nothing in ("", " \n\u3000\n", "\t\n"):
+        with pytest.raises(Rejection) as refused:
+            roster.add_players(club, nothing)
+        assert refused.value.errors[0]["path"] == "names"
+    assert Player.objects.filter(club=club).count() == before
+
+
+def test_names_pasted_on_the_setup_page_are_kept_when_refused(club, club_admin, scorer):
+    url = f"/clubs/{club.slug}/players/list/"
+    page = Client()
+    page.force_login(scorer)
+    assert page.post(url, {"names": "Ana"}).status_code == 403  # scorers do not set up
+    assert not Player.objects.filter(club=club).exists()
+    page.force_login(club_admin)
+    pasted = "Ana\nBo\tbo\n"
+    answer = page.post(url, {"names": pasted}, HTTP_ACCEPT_LANGUAGE="ja")
+    assert answer.status_code == 400
+    text = answer.content.decode()
+    assert "何も追加していません" in text and "2 行目, よみ: よみはかなで書きます" in text
+    assert f">{pasted}</textarea>" in text  # nothing typed is lost
+    assert f'action="/clubs/{club.slug}/setup/"' in text  # the page's other forms post home
+    assert not Player.objects.filter(club=club).exists()
+    upload = SimpleUploadedFile("players.csv", b"name\nCy\n", "text/csv")
+    both = page.post(url, {"names": "Ana", "list": upload}, HTTP_ACCEPT_LANGUAGE="en")
+    assert both.status_code == 400 and "not both" in both.content.decode()
+    assert ">Ana</textarea>" in both.content.decode()
+    answer = page.post(url, {"names": " "}, follow=True, HTTP_ACCEPT_LANGUAGE="en")
+    assert "or paste them" in answer.content.decode()
+    answer = page.post(url, {"names": "Ana\nBo\tぼ\n"}, follow=True, HTTP_ACCEPT_LANGUAGE="en")
+    assert "2 players added; 0 already in the club." in answer.content.decode()
+    assert sorted(Player.objects.filter(club=club).values_list("display_name", "reading")) == [
+        ("Ana", ""),
+        ("Bo", "ぼ"),
+    ]

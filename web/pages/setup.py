@@ -20,7 +20,7 @@ from scoring import jobs
 from tournaments import access
 from tournaments.errors import Rejection
 from tournaments.messages import localize
-from tournaments.models import ClubNight, Membership, Player, Season
+from tournaments.models import Club, ClubNight, Membership, Player, Season
 from tournaments.names import night_label, reading_order
 from tournaments.textfile import whole_number
 from web.pages.getters import administered, administered_club
@@ -48,12 +48,19 @@ def club_setup(request: HttpRequest, slug: str) -> HttpResponse:
             % {"name": player.display_name, "handle": player.handle},
         )
         return redirect("club_setup", slug=club.slug)
+    return _club_page(request, club, form)
+
+
+def _club_page(
+    request: HttpRequest, club: Club, form: PlayerForm, pasted: str = "", status: int = 200
+) -> HttpResponse:
     return render(
         request,
         "pages/setup/club.html",
         {
             "club": club,
             "form": form,
+            "pasted": pasted,
             "players": reading_order(club.players.select_related("user")),
             "memberships": club.memberships.select_related("user").order_by("user__username"),
             "member_form": MemberForm(prefix="member"),
@@ -64,6 +71,7 @@ def club_setup(request: HttpRequest, slug: str) -> HttpResponse:
             "export_kinds": [(name, kind.ask) for name, kind in jobs.KINDS.items()],
             "exports": club.exports.defer("data").order_by("-requested_at")[:5],
         },
+        status=status,
     )
 
 
@@ -88,19 +96,35 @@ def _where(path: str) -> str:
 @login_required
 @require_POST
 def players_from_list(request: HttpRequest, slug: str) -> HttpResponse:
-    """Add the players of an uploaded CSV list (``actions.roster``): all or none."""
+    """Add the players of an uploaded CSV list, or of names pasted a line each
+    (``actions.roster``): all or none.  Pasted names refused are shown again in their box,
+    with what to correct, so that nothing typed is lost."""
     club = administered_club(request, slug)
     upload = request.FILES.get("list")
-    if upload is None:
-        messages.error(request, _("Choose a CSV file with the players' names."))
+    pasted = request.POST.get("names", "")
+    if upload is not None and pasted.strip():
+        messages.error(request, _("Give a CSV file or pasted names, not both."))
+        return _club_page(request, club, _new_player_form(club), pasted, status=400)
+    if upload is None and not pasted.strip():
+        messages.error(request, _("Choose a CSV file with the players' names, or paste them."))
         return redirect("club_setup", slug=club.slug)
     try:
-        added = roster.add_players(club, upload.read(roster.MAX_BYTES + 1))
+        if upload is not None:
+            added = roster.add_players(club, upload.read(roster.MAX_BYTES + 1))
+        else:
+            added = roster.add_players(club, pasted)
     except Rejection as rejection:
-        messages.error(request, _("Nothing was added. Correct the list and upload it again:"))
+        if upload is not None:
+            messages.error(request, _("Nothing was added. Correct the list and upload it again:"))
+        else:
+            messages.error(
+                request, _("Nothing was added. Correct the names below and add them again:")
+            )
         for problem in rejection.errors:
             where = _where(problem["path"])
             messages.error(request, f"{where}: {localize(problem)}" if where else localize(problem))
+        if upload is None:
+            return _club_page(request, club, _new_player_form(club), pasted, status=400)
     else:
         messages.success(
             request,
@@ -112,6 +136,10 @@ def players_from_list(request: HttpRequest, slug: str) -> HttpResponse:
             % {"added": len(added.new), "skipped": len(added.skipped)},
         )
     return redirect("club_setup", slug=club.slug)
+
+
+def _new_player_form(club: Club) -> PlayerForm:
+    return PlayerForm(club=club, prefix="player")
 
 
 @login_required

@@ -72,6 +72,19 @@ def test_chips_and_readings_in_japanese_on_a_phone(browser, live_server, demo, t
     assert page.evaluate(EDIT_LINKS_OFF_SCREEN) == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
 
+    # Names pasted a line each (a reading copied beside one): a wrong reading keeps the
+    # pasted names in their box, to be corrected there.
+    page.fill("#id_names", "山本 健\tやまもと けん\n小林 茜\tkobayashi\n")
+    page.click("#add-list")
+    assert "2 行目, よみ: よみはかなで書きます" in page.locator(".messages").inner_text()
+    assert "小林 茜" in page.input_value("#id_names")
+    page.locator("#id_names").scroll_into_view_if_needed()
+    shot(page, tmp_path, "pasted-refused")
+    page.fill("#id_names", "山本 健\tやまもと けん\n小林 茜\tこばやし あかね\n")
+    page.click("#add-list")
+    assert "2人のプレイヤーを追加しました" in page.locator(".messages").inner_text()
+    assert Player.objects.get(club=club, display_name="小林 茜").reading == "こばやし あかね"
+
 
 ROSTER_CELLS_BROKEN = """() => [...document.querySelectorAll('table.roster td')]
   .filter(td => td.textContent.trim() && td.getClientRects().length

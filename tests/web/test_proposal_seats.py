@@ -38,6 +38,7 @@ def test_a_nights_tables_move_each_player_and_a_guest_to_another_table(club, adm
     page = admin.post(
         f"/nights/{night.pk}/draw/",
         {"present": [p.pk for p in nine], "guests": "Guest One", "games": ["napoleon"]},
+        follow=True,
     ).content.decode()
     moves = seat_moves(page)
     assert sorted(moves) == sorted([str(p.pk) for p in nine] + ["-1"])

@@ -12,6 +12,7 @@ from django.test import Client
 from actions.nights import PlannedTable, seat_night
 from dbtools import backend
 from tests import worlds
+from tests.conftest import member_of
 from tournaments.errors import Rejection
 from tournaments.models import ClubNight, Match, Membership, Player, Season, Table
 
@@ -129,9 +130,12 @@ def test_a_proposal_changed_by_hand_is_answered_never_a_server_error(client, clu
         Player.objects.create(club=club, handle=f"p{i}", display_name=f"P{i}") for i in range(8)
     ]
     page = client.post(
-        f"/nights/{night.pk}/draw/", {"present": [p.pk for p in players], "games": ["napoleon"]}
+        f"/nights/{night.pk}/draw/",
+        {"present": [p.pk for p in players], "games": ["napoleon"]},
+        follow=True,
     ).content.decode()
     data = {**proposal(page), "action": ["review"]}
+    assert data["tables"] == ["2"]  # the proposal's form was read
     first = players[0].pk
     for field, value in [
         ("tables", "x"),
@@ -163,6 +167,7 @@ def test_attendance_draw_and_confirmation_seat_everyone_once(client, club, admin
             "guests": "Guest One",
             "games": ["rettler", "napoleon"],
         },
+        follow=True,
     ).content.decode()
     assert not Player.objects.filter(handle="guest-one").exists()  # made at the confirmation
     # The proposal as a form: post it back unchanged, then confirm.
@@ -294,3 +299,41 @@ def test_a_name_the_club_has_is_a_question_not_a_second_player(client, club, adm
     for guest in ("Ali", "Akí Ito"):
         page = client.post(f"/nights/{night.pk}/draw/", {"guests": guest, "games": ["napoleon"]})
         assert "is a player of the club" not in page.content.decode(), guest
+
+
+def test_a_proposal_is_kept_through_a_reload_until_its_tables_are_seated(
+    client, club, admin, django_user_model
+):
+    """The draw's answer is a redirect: a reload (or Back, or a look at another page)
+    shows the same proposal, its typed guest and the administrator's changes, never a
+    new draw; "Start again" goes back to the attendance; once seated it is gone.  It is
+    the administrator's own: another administrator of the club sees the attendance."""
+    season = Season.objects.create(club=club, name="Winter", games=["napoleon"])
+    night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 4))
+    players = [
+        Player.objects.create(club=club, handle=f"p{i}", display_name=f"P{i}") for i in range(7)
+    ]
+    url = f"/nights/{night.pk}/draw/"
+    drawn = client.post(
+        url, {"present": [p.pk for p in players], "guests": "Lena Ito", "games": ["napoleon"]}
+    )
+    assert drawn.status_code == 302 and drawn["Location"] == url
+    first = client.get(url).content.decode()
+    assert 'id="proposal"' in first and 'name="guest_-1" value="Lena Ito"' in first
+    assert proposal(client.get(url).content.decode()) == proposal(first)  # the same tables
+    # Moved by hand and checked: the reload shows the change.
+    data = {**proposal(first), "action": ["review"]}
+    mover = players[0].pk
+    data[f"table_{mover}"] = ["2" if data[f"table_{mover}"] == ["1"] else "1"]
+    client.post(url, data)
+    assert proposal(client.get(url).content.decode())[f"table_{mover}"] == data[f"table_{mover}"]
+    other = Client()
+    other.force_login(member_of(club, django_user_model, "second", Membership.Role.ADMIN))
+    assert 'id="proposal"' not in other.get(url).content.decode()
+    # Start again: the attendance, and the proposal is gone.
+    assert 'id="proposal"' not in client.get(url + "?again").content.decode()
+    assert 'id="proposal"' not in client.get(url).content.decode()
+    client.post(url, {"present": [p.pk for p in players], "games": ["napoleon"]})
+    data = {**proposal(client.get(url).content.decode()), "action": ["confirm"]}
+    assert client.post(url, data)["Location"] == f"/nights/{night.pk}/tables/"
+    assert 'id="proposal"' not in client.get(url).content.decode()  # seated: not shown again

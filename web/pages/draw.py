@@ -73,14 +73,68 @@ def _proposal(
     return render(request, "pages/setup/proposal.html", context)
 
 
+KEPT = "proposals"
+"""The session's proposed tables, by night: a proposal survives a reload, the phone's
+Back and a look at another page, guests typed at attendance and all, until its tables
+are seated or the administrator starts again (``?again``).  In the session (the
+database), not in a process."""
+
+
+def _keep(request: HttpRequest, night: ClubNight, tables: list[dict[str, Any]], games: list[str]):
+    kept = request.session.get(KEPT, {})
+    kept[str(night.pk)] = {
+        "games": games,
+        "tables": [
+            {
+                "game": t["game"],
+                "scorer": t["scorer"],
+                "players": [[p.pk, p.display_name if p.pk < 0 else ""] for p in t["players"]],
+            }
+            for t in tables
+        ],
+    }
+    request.session[KEPT] = kept
+
+
+def _drop(request: HttpRequest, night: ClubNight) -> None:
+    kept = request.session.get(KEPT, {})
+    if kept.pop(str(night.pk), None) is not None:
+        request.session[KEPT] = kept
+
+
+def _kept(request: HttpRequest, night: ClubNight) -> tuple[list[dict[str, Any]], list[str]] | None:
+    """The proposal kept for ``night``, its players as they are now (one since deleted
+    left out); ``None``: none kept, or the night is seated already."""
+    kept = request.session.get(KEPT, {}).get(str(night.pk))
+    if kept is None or night.tables.exists():
+        return None
+    games = [g for g in kept["games"] if g in night.season.games]
+    ids = [pid for t in kept["tables"] for pid, _name in t["players"] if pid > 0]
+    players = Player.objects.filter(club_id=night.season.club_id).in_bulk(ids)
+    tables = []
+    for t in kept["tables"]:
+        seated = [players.get(pid) if pid > 0 else Guest(pid, name) for pid, name in t["players"]]
+        if t["game"] in games and any(seated):
+            tables.append(
+                {"game": t["game"], "players": [p for p in seated if p], "scorer": t["scorer"]}
+            )
+    return (tables, games) if tables else None
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def night_draw(request: HttpRequest, pk: int) -> HttpResponse:
-    """Attendance and the games of the night → proposed tables → (changed and) confirmed."""
+    """Attendance and the games of the night → proposed tables → (changed and) confirmed.
+    A proposal is kept (:data:`KEPT`) and shown at this address until it is seated."""
     night = administered_night(request, pk)
     action = request.POST.get("action", "")
     if request.method == "POST" and action in ("review", "confirm"):
         return _review(request, night, confirm=action == "confirm")
+    if request.method == "GET" and "again" in request.GET:
+        _drop(request, night)
+    elif request.method == "GET" and (kept := _kept(request, night)) is not None:
+        tables, games = kept
+        return _proposal(request, night, tables, [], games)
     form = AttendanceForm(request.POST or None, night=night)
     if request.method == "POST" and action == "rounds":  # played in rounds: from who came
         ticked = [whole_number(p) for p in request.POST.getlist("present")]
@@ -113,7 +167,8 @@ def night_draw(request: HttpRequest, pk: int) -> HttpResponse:
                 {"game": t.game, "players": [players[p] for p in t.players], "scorer": me.pk}
                 for t in drawn
             ]
-            return _proposal(request, night, tables, [], games)
+            _keep(request, night, tables, games)
+            return redirect("night_draw", pk=night.pk)  # a reload shows it again, not another
     return render(request, "pages/setup/attendance.html", {"night": night, "form": form})
 
 
@@ -177,14 +232,17 @@ def _review(request: HttpRequest, night: ClubNight, confirm: bool) -> HttpRespon
         try:
             made = seat_night(night, planned)
         except AlreadySeated:  # this draw was confirmed before (a double tap, Back and send)
+            _drop(request, night)
             messages.info(request, _("These tables are seated already."))
             return redirect("night_tables", pk=night.pk)
         except Rejection as rejection:
             problems = [localize(e) for e in rejection.errors]
         else:
+            _drop(request, night)
             seated = ngettext("%(n)s table is seated.", "%(n)s tables are seated.", len(made))
             messages.success(request, seated % {"n": len(made)})
             return redirect("night_tables", pk=night.pk)
+    _keep(request, night, tables, games)  # as changed: what a reload shows
     return _proposal(request, night, tables, problems, games)
 
 

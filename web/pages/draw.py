@@ -80,7 +80,9 @@ are seated or the administrator starts again (``?again``).  In the session (the
 database), not in a process."""
 
 
-def _keep(request: HttpRequest, night: ClubNight, tables: list[dict[str, Any]], games: list[str]):
+def _keep(
+    request: HttpRequest, night: ClubNight, tables: list[dict[str, Any]], games: list[str]
+) -> None:
     kept = request.session.get(KEPT, {})
     kept[str(night.pk)] = {
         "games": games,

@@ -148,6 +148,9 @@ def test_names_pasted_on_the_setup_page_are_kept_when_refused(club, club_admin, 
     both = page.post(url, {"names": "Ana", "list": upload}, HTTP_ACCEPT_LANGUAGE="en")
     assert both.status_code == 400 and "not both" in both.content.decode()
     assert ">Ana</textarea>" in both.content.decode()
+    hostile = "Ana\tx</textarea><script>alert(1)</script>\n"
+    shown = page.post(url, {"names": hostile}).content.decode()
+    assert "<script>alert(1)" not in shown and "&lt;/textarea&gt;&lt;script&gt;" in shown
     answer = page.post(url, {"names": " "}, follow=True, HTTP_ACCEPT_LANGUAGE="en")
     assert "or paste them" in answer.content.decode()
     answer = page.post(url, {"names": "Ana\nBo\tぼ\n"}, follow=True, HTTP_ACCEPT_LANGUAGE="en")

@@ -8,7 +8,8 @@ by it, since a name in kanji cannot be read for sure: 彩 is あや, not さい)
 (ハンドル), in any order.  The file is read as
 :mod:`tournaments.textfile` reads CSV: UTF-8 (with or without the byte-order mark
 Excel writes), Shift_JIS, which Japanese Excel writes, or Excel's UTF-16 text.  A name the club has already (the same handle, or the same name
-whatever its case) is skipped, so the same list can be given twice.  Every mistake
+whatever its case, width and spaces, or a player's Japanese name) is skipped, so the
+same list can be given twice.  Every mistake
 is reported with its row (as the spreadsheet numbers it: the header is row 1) and
 its column; then nothing is written.
 """
@@ -28,7 +29,7 @@ from django.utils.translation import gettext_noop
 from tournaments.errors import Rejection, error
 from tournaments.models import Club, Player
 from tournaments.models.league import validate_reading
-from tournaments.names import unique_handle
+from tournaments.names import unique_handle, unspaced
 from tournaments.textfile import csv_rows, no_larger_than
 
 MAX_BYTES = 1024 * 1024
@@ -72,17 +73,34 @@ def read(club: Club, data: bytes) -> Roster:
 def read_pasted(club: Club, text: str) -> Roster:
     """The players of names pasted into a box: a name a line, as a secretary copies
     them from a message or a spreadsheet's column; with a spreadsheet's second column
-    pasted beside it (a tab between), that column is the reading.  A first line naming
+    pasted beside it (a tab between), that column is the reading, as kana after a comma
+    is (:func:`_name_and_reading`).  A first line naming
     the columns (``name``, 名前, …) is read as a list's heading, as :func:`read` reads a
     file.  Rows are numbered as the lines are."""
     no_larger_than(text.encode(), MAX_BYTES)
     lines = text.splitlines()
     if lines and any(COLUMNS.get(c.strip().lower()) == "name" for c in re.split("[\t,]", lines[0])):
         return read(club, text.encode())
-    cells = [line.split("\t")[:2] for line in lines]
+    cells = [_name_and_reading(line) for line in lines]
     if not any(cell.strip() for line in cells for cell in line):
         raise Rejection((error("missing_field", "names", gettext_noop("no name was pasted")),))
     return _read_rows(club, {"name": 0, "reading": 1}, cells, first=1)
+
+
+def _name_and_reading(line: str) -> list[str]:
+    """A pasted line's name and reading: apart at a tab (a spreadsheet's two columns),
+    or, typed on a phone that has no tab key, at a comma followed by kana alone
+    (``木村 拓也, きむら たくや``; ``Ito, Aki`` stays one name)."""
+    if "\t" in line:
+        return line.split("\t")[:2]
+    name, comma, reading = line.replace("、", ",").replace("，", ",").rpartition(",")
+    if comma and reading.strip():
+        try:
+            validate_reading(reading.strip())
+        except ValidationError:
+            return [line]
+        return [name, reading]
+    return [line]
 
 
 def _read_rows(club: Club, columns: dict[str, int], rows: list[list[str]], first: int) -> Roster:
@@ -98,9 +116,13 @@ def _read_rows(club: Club, columns: dict[str, int], rows: list[list[str]], first
                 ),
             )
         )
-    existing = list(Player.objects.filter(club=club).values_list("handle", "display_name"))
-    handles = {h for h, _n in existing}
-    names = {n.casefold() for _h, n in existing}
+    existing = list(
+        Player.objects.filter(club=club).values_list("handle", "display_name", "name_ja")
+    )
+    handles = {h for h, _n, _j in existing}
+    # A name the club has, as the attendance tells a guest who is a player: spaces and
+    # width aside (山田太郎, 山田　太郎 and 山田 太郎), in either of a player's names.
+    names = {unspaced(n) for _h, *both in existing for n in both if n}
     seen: dict[str, int] = {}
     roster = Roster()
     errors: list[dict[str, Any]] = []
@@ -145,7 +167,7 @@ def _read_rows(club: Club, columns: dict[str, int], rows: list[list[str]], first
                 )
             )
             continue
-        key = name.casefold()
+        key = unspaced(name)
         if key in seen:
             errors.append(
                 error(
@@ -158,7 +180,8 @@ def _read_rows(club: Club, columns: dict[str, int], rows: list[list[str]], first
             )
             continue
         seen[key] = number
-        if key in names or (handle and handle in handles):
+        also = unspaced(values.get("name_ja", ""))
+        if key in names or (also and also in names) or (handle and handle in handles):
             roster.skipped.append(name)
             continue
         # a reading is the person's own word for the name: romaji from it, not a guess (彩)

@@ -203,6 +203,20 @@ def romaji(name: str) -> str:
     return " ".join(part["hepburn"] for part in _kakasi().convert(name))
 
 
+def found_by(player: Any) -> str:
+    """What else finds ``player`` in a long list of names, beside the name shown: the name
+    in Japanese, the reading, the handle's words (``yamada tarou``: Latin letters find a
+    Japanese name) and, with no reading given, the names' kana as pykakasi reads them
+    (``やまだ たろう``: kana typed before it is turned into kanji).  A guess is good
+    enough here, where it only finds a name; it is never stored as the reading."""
+    parts = [player.name_ja, player.reading, player.handle.replace("-", " ")]
+    if not player.reading:
+        for name in (player.display_name, player.name_ja):
+            if name and not name.isascii():
+                parts.append(" ".join(part["hira"] for part in _kakasi().convert(name)))
+    return " ".join(p for p in parts if p)
+
+
 @functools.cache
 def _kakasi() -> Any:
     import pykakasi  # its dictionary loads once per process, when a name first needs it

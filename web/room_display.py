@@ -49,6 +49,8 @@ def layout(data: dict[str, Any]) -> dict[str, Any]:
     tables = len(data["tables"])
     return {
         "columns": chunks,
+        # Each table's game named where the tables play different games.
+        "mixed_games": len({t["game"] for t in data["tables"]}) > 1,
         "classes": f"columns-{columns} rows-{step(per, ROW_SIZES)} "
         f"tables-{step(tables, TABLE_SIZES)}",
     }

@@ -40,9 +40,11 @@
     }
     fill("live-fairness", figures);
     document.getElementById("live-fairness").hidden = !fair;
+    // Each table's game named where the tables play different games (web/room_display.py).
+    var mixed = data.tables.some(function (t) { return t.game !== data.tables[0].game; });
     fill("live-tables", data.tables.map(function (t) {
       var li = el("li", null, (t.finished ? "done" : "") + (t.behind ? " behind" : ""));
-      li.appendChild(el("strong", t.name));
+      li.appendChild(el("strong", mixed ? t.name + " · " + t.game : t.name));
       li.appendChild(document.createTextNode(" "));
       li.appendChild(el("span", t.progress +
         (t.finished ? " · " + labels.finished : "") + (t.behind ? " · " + labels.behind : ""), "progress"));

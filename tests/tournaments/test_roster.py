@@ -159,3 +159,38 @@ def test_names_pasted_on_the_setup_page_are_kept_when_refused(club, club_admin, 
         ("Ana", ""),
         ("Bo", "ぼ"),
     ]
+
+
+def test_a_name_the_club_has_is_skipped_whatever_its_spaces_width_or_language(club):
+    """As the attendance tells a guest who is a player: 山田　太郎 (a full-width space) and
+    山田太郎 are 山田 太郎; 亜紀 is Aki, whose Japanese name it is.  A phone has no tab
+    key: kana after a comma is the reading; a comma before letters is part of the name."""
+    Player.objects.create(club=club, handle="yamada-tarou", display_name="山田 太郎")
+    Player.objects.create(club=club, handle="aki", display_name="Aki", name_ja="亜紀")
+    for pasted in ("山田　太郎\n", "山田太郎\n", "亜紀\n", "ＡＫＩ\n"):
+        added = roster.add_players(club, pasted)
+        assert added.new == [] and len(added.skipped) == 1, pasted
+    added = roster.add_players(
+        club, "木村 拓也, きむら たくや\n林 大輔、ハヤシ ダイスケ\nIto, Aki\n"
+    )
+    assert [(p.display_name, p.reading, p.handle) for p in added.new] == [
+        ("木村 拓也", "きむら たくや", "kimura-takuya"),
+        ("林 大輔", "ハヤシ ダイスケ", "hayashi-daisuke"),
+        ("Ito, Aki", "", "ito-aki"),
+    ]
+    with pytest.raises(Rejection) as refused:  # one person twice in one paste
+        roster.add_players(club, "森 健\n森　健\n")
+    assert [(e["code"], e["path"]) for e in refused.value.errors] == [("duplicate", "row 2.name")]
+
+
+def test_the_names_skipped_are_said(club, club_admin):
+    Player.objects.create(club=club, handle="aki", display_name="Aki", name_ja="亜紀")
+    page = Client()
+    page.force_login(club_admin)
+    answer = page.post(
+        f"/clubs/{club.slug}/players/list/",
+        {"names": "亜紀\nKen\n"},
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    assert "すでにクラブにいるので追加しなかった名前: 亜紀" in answer.content.decode()

@@ -474,3 +474,21 @@ def test_a_stranger_before_the_draw_is_told_who_is_listed(django_user_model):
     page = squeezed(member.get(f"/nights/{later.pk}/me/").content.decode())
     assert page.count('href="/players/') == 6
     assert 'id="some-unlisted"' not in page
+
+
+def test_a_night_not_today_says_at_this_night_not_tonight(tonight, django_user_model):
+    """ "Tonight" on the night's date; a night looked at before or after it says "At this
+    night" (この例会)."""
+    night, people, _round = tonight
+    match = Match.objects.filter(table__club_night=night).first()
+    deal(match, 1)
+    seated = match.seated_players()[0]
+    reader = Client()
+    reader.force_login(member_of(night.season.club, django_user_model, "m", Membership.Role.MEMBER))
+    reader.cookies["django_language"] = "ja"
+    url = f"/nights/{night.pk}/me/?player={seated.pk}"
+    assert "今夜：" in reader.get(url).content.decode()
+    ClubNight.objects.filter(pk=night.pk).update(date=night.date - dt.timedelta(days=7))
+    cache.clear()
+    page = reader.get(url).content.decode()
+    assert "この例会：" in page and "今夜：" not in page

@@ -239,3 +239,25 @@ def test_a_round_drawn_without_a_method_is_drawn_as_the_rounds_page_proposes(
             deal = demo_deals(league_game("napoleon"), 1, handles, target=1, first_in_full=False)
             actions.deals.enter_deal(match, deal[0]).stored()
     assert methods == ["balanced", "swiss"]
+
+
+def test_the_room_display_names_each_tables_game_when_they_differ(night, eight, club_admin):
+    """Tables of two games: each card says its game; tables of one game say nothing more."""
+    from django.test import Client
+
+    from actions.nights import PlannedTable, seat_night
+    from tests.markup import squeezed
+
+    players = list(Player.objects.filter(pk__in=eight).order_by("pk"))
+    seat_night(
+        night,
+        [PlannedTable("napoleon", players[:4], None), PlannedTable("comp13", players[4:], None)],
+    )
+    reader = Client()
+    reader.force_login(club_admin)
+    page = squeezed(reader.get(f"/nights/{night.pk}/live/").content.decode())
+    assert "Table 1 · Napoleon" in page and "Table 2 · Comp-13" in page
+    other = ClubNight.objects.create(season=night.season, date=dt.date(2026, 12, 5))
+    seat_night(other, [PlannedTable("napoleon", players[:4], None)])
+    page = squeezed(reader.get(f"/nights/{other.pk}/live/").content.decode())
+    assert "Table 1 · Napoleon" not in page

@@ -330,10 +330,36 @@ def test_a_proposal_is_kept_through_a_reload_until_its_tables_are_seated(
     other = Client()
     other.force_login(member_of(club, django_user_model, "second", Membership.Role.ADMIN))
     assert 'id="proposal"' not in other.get(url).content.decode()
-    # Start again: the attendance, and the proposal is gone.
-    assert 'id="proposal"' not in client.get(url + "?again").content.decode()
+    # Start again: the attendance as it was, its guest and game kept; the proposal gone.
+    again = client.get(url + "?again").content.decode()
+    assert 'id="proposal"' not in again and ">\nLena Ito</textarea>" in again
+    assert re.search(r'value="napoleon"[^>]*checked', again)
     assert 'id="proposal"' not in client.get(url).content.decode()
-    client.post(url, {"present": [p.pk for p in players], "games": ["napoleon"]})
+    # Proposed without a game: said at the top of the form, with a link to the field.
+    refused = client.post(url, {"present": [p.pk for p in players]}).content.decode()
+    assert 'id="form-problems"' in refused and 'href="#field-games"' in refused
+    client.post(url, {"present": [p.pk for p in players[:4]], "games": ["napoleon"]})
     data = {**proposal(client.get(url).content.decode()), "action": ["confirm"]}
     assert client.post(url, data)["Location"] == f"/nights/{night.pk}/tables/"
-    assert 'id="proposal"' not in client.get(url).content.decode()  # seated: not shown again
+    page = client.get(url).content.decode()
+    assert 'id="proposal"' not in page  # seated: not shown again
+    assert 'id="seated"' in page and "1 table is seated tonight." in page
+    # Latecomers drawn later at tables of their own: their proposal is shown and kept.
+    client.post(url, {"present": [p.pk for p in players[4:]], "games": ["napoleon"]})
+    later = client.get(url).content.decode()
+    assert 'id="proposal"' in later and "P6" in later and "P0" not in later
+
+
+def test_a_new_night_starts_where_and_when_the_club_last_met(client, club, admin):
+    season = Season.objects.create(club=club, name="Winter", games=["napoleon"])
+    url = f"/seasons/{season.pk}/nights/new/"
+    assert 'name="venue" value=' not in client.get(url).content.decode()  # a first night
+    ClubNight.objects.create(season=season, date=dt.date(2026, 11, 6), venue="Old hall")
+    ClubNight.objects.create(
+        season=season,
+        date=dt.date(2026, 11, 20),
+        venue="Kanda hall, room 2",
+        starts_at=dt.time(18, 30),
+    )
+    page = client.get(url).content.decode()
+    assert 'value="Kanda hall, room 2"' in page and 'value="18:30"' in page

@@ -32,7 +32,7 @@ from tournaments.draw import NoDraw
 from tournaments.errors import Rejection
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
-from tournaments.models import ClubNight, Membership, Player
+from tournaments.models import ClubNight, Membership, Player, Seat
 from tournaments.textfile import whole_number
 from web.downloads import download
 from web.pages.getters import administered_night
@@ -98,20 +98,27 @@ def _keep(
     request.session[KEPT] = kept
 
 
-def _drop(request: HttpRequest, night: ClubNight) -> None:
+def _drop(request: HttpRequest, night: ClubNight) -> dict[str, Any] | None:
+    """Forget the proposal kept for ``night``; returns it (``None``: none was kept)."""
     kept = request.session.get(KEPT, {})
-    if kept.pop(str(night.pk), None) is not None:
+    dropped = kept.pop(str(night.pk), None)
+    if dropped is not None:
         request.session[KEPT] = kept
+    return dropped
 
 
 def _kept(request: HttpRequest, night: ClubNight) -> tuple[list[dict[str, Any]], list[str]] | None:
     """The proposal kept for ``night``, its players as they are now (one since deleted
-    left out); ``None``: none kept, or the night is seated already."""
+    left out); ``None``: none kept, or one of its players sits at the night already (it
+    was seated, by another administrator too: a later draw for latecomers is kept)."""
     kept = request.session.get(KEPT, {}).get(str(night.pk))
-    if kept is None or night.tables.exists():
+    if kept is None:
+        return None
+    ids = [pid for t in kept["tables"] for pid, _name in t["players"] if pid > 0]
+    if Seat.objects.filter(match__table__club_night=night, player_id__in=ids).exists():
+        _drop(request, night)
         return None
     games = [g for g in kept["games"] if g in night.season.games]
-    ids = [pid for t in kept["tables"] for pid, _name in t["players"] if pid > 0]
     players = Player.objects.filter(club_id=night.season.club_id).in_bulk(ids)
     tables = []
     for t in kept["tables"]:
@@ -132,12 +139,16 @@ def night_draw(request: HttpRequest, pk: int) -> HttpResponse:
     action = request.POST.get("action", "")
     if request.method == "POST" and action in ("review", "confirm"):
         return _review(request, night, confirm=action == "confirm")
+    initial: dict[str, Any] = {}
     if request.method == "GET" and "again" in request.GET:
-        _drop(request, night)
+        dropped = _drop(request, night)
+        if dropped is not None:  # the attendance as it was: its guests and games kept
+            guests = [name for t in dropped["tables"] for pid, name in t["players"] if pid < 0]
+            initial = {"guests": "\n".join(guests), "games": dropped["games"]}
     elif request.method == "GET" and (kept := _kept(request, night)) is not None:
         tables, games = kept
         return _proposal(request, night, tables, [], games)
-    form = AttendanceForm(request.POST or None, night=night)
+    form = AttendanceForm(request.POST or None, night=night, initial=initial)
     if request.method == "POST" and action == "rounds":  # played in rounds: from who came
         ticked = [whole_number(p) for p in request.POST.getlist("present")]
         take_attendance(night, [p for p in ticked if p is not None])
@@ -171,7 +182,10 @@ def night_draw(request: HttpRequest, pk: int) -> HttpResponse:
             ]
             _keep(request, night, tables, games)
             return redirect("night_draw", pk=night.pk)  # a reload shows it again, not another
-    return render(request, "pages/setup/attendance.html", {"night": night, "form": form})
+    seated = night.tables.count()  # said above the attendance: a later draw adds tables
+    return render(
+        request, "pages/setup/attendance.html", {"night": night, "form": form, "seated": seated}
+    )
 
 
 def _player_number(text: str) -> int | None:

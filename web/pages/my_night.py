@@ -25,6 +25,7 @@ from django.db.models import Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
@@ -216,6 +217,8 @@ def my_night(request: HttpRequest, pk: int) -> HttpResponse:
     shown = {  # no deal of the night waits (the room's count): none of the player's either
         "waiting": waiting_for(request, night, player) if data.get("waiting") else [],
         "final": final_label(night, found),
+        # "Tonight" on the night's date, "At this night" before and after it.
+        "tonight": night.date == timezone.localdate(),
         **found,
     }
     # The player's own part of the room's answer, not the room's: a phone asking every

@@ -9,8 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from actions import calendars, invitations, roster, seasons
@@ -52,7 +52,12 @@ def club_setup(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _club_page(
-    request: HttpRequest, club: Club, form: PlayerForm, pasted: str = "", status: int = 200
+    request: HttpRequest,
+    club: Club,
+    form: PlayerForm,
+    pasted: str = "",
+    status: int = 200,
+    paste_problems: list[str] | None = None,
 ) -> HttpResponse:
     return render(
         request,
@@ -61,6 +66,7 @@ def _club_page(
             "club": club,
             "form": form,
             "pasted": pasted,
+            "paste_problems": paste_problems or [],
             "players": reading_order(club.players.select_related("user")),
             "memberships": club.memberships.select_related("user").order_by("user__username"),
             "member_form": MemberForm(prefix="member"),
@@ -120,11 +126,16 @@ def players_from_list(request: HttpRequest, slug: str) -> HttpResponse:
             messages.error(
                 request, _("Nothing was added. Correct the names below and add them again:")
             )
-        for problem in rejection.errors:
-            where = _where(problem["path"])
-            messages.error(request, f"{where}: {localize(problem)}" if where else localize(problem))
-        if upload is None:
-            return _club_page(request, club, _new_player_form(club), pasted, status=400)
+        problems = [
+            f"{where}: {localize(problem)}"
+            if (where := _where(problem["path"]))
+            else localize(problem)
+            for problem in rejection.errors
+        ]
+        for problem_text in problems:
+            messages.error(request, problem_text)
+        if upload is None:  # said by the box too, where the page opens (its autofocus)
+            return _club_page(request, club, _new_player_form(club), pasted, 400, problems)
     else:
         messages.success(
             request,
@@ -135,6 +146,16 @@ def players_from_list(request: HttpRequest, slug: str) -> HttpResponse:
             )
             % {"added": len(added.new), "skipped": len(added.skipped)},
         )
+        if added.skipped:  # which names, so that a look-alike taken for a player is seen
+            messages.info(
+                request,
+                _("Already in the club, not added again: %(names)s")
+                % {
+                    "names": "、".join(added.skipped)
+                    if get_language() == "ja"
+                    else ", ".join(added.skipped)
+                },
+            )
     return redirect("club_setup", slug=club.slug)
 
 
@@ -268,10 +289,18 @@ def night_new(request: HttpRequest, pk: int) -> HttpResponse:
         access.visible(Season.objects.select_related("club"), request.user), pk=pk
     )
     administered(request, season)
+    # A club meets where it met last (its latest night's venue and hours, of any season).
+    last = dict(
+        ClubNight.objects.filter(season__club_id=season.club_id)
+        .order_by("-date", "-pk")
+        .values("venue", "starts_at", "ends_at")
+        .first()
+        or {}
+    )
     form = ClubNightForm(
         request.POST or None,
         instance=ClubNight(season=season),  # checked in its season (one final a season)
-        initial={"date": timezone.localdate()},
+        initial={"date": timezone.localdate(), **last},
     )
     night = form.saved() if request.method == "POST" and form.is_valid() else None
     if night is not None:

@@ -18,7 +18,7 @@ from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Membership, Player, Season
 from tournaments.models.nights import ROUNDS_OUT, TABLE_SIZE_OUT
-from tournaments.names import look_alike, reading_order, unique_handle, unspaced
+from tournaments.names import found_by, look_alike, reading_order, unique_handle, unspaced
 
 
 def _account(username: str) -> Any:
@@ -302,7 +302,7 @@ class ClubForm(forms.ModelForm):
 
 class PlayerLabel(str):
     """A player's name as a choice's label, with what else finds them in a long list
-    (``also``: their name in Japanese and its reading), which the box to find a name reads
+    (``also``: ``tournaments.names.found_by``), which the box to find a name reads
     (``web.templatetags.clubscore.name_finder``)."""
 
     also = ""
@@ -310,7 +310,7 @@ class PlayerLabel(str):
     @classmethod
     def of(cls, player: Player) -> PlayerLabel:
         label = cls(player.display_name)
-        label.also = f"{player.name_ja} {player.reading}".strip()
+        label.also = found_by(player)
         return label
 
 

@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 from engine import cards
 from scoring.exports import EXPORTERS, Exporter
 from tournaments import access
+from tournaments import names as names_module
 from tournaments.games import label
 from tournaments.names import night_label as _night_label
 from tournaments.names import table_label as _table_label
@@ -146,6 +147,12 @@ def at(items: Any, index: int) -> Any:
 FIND_FROM = 20
 """A list of more names than this gets a box to find a name in (:func:`name_finder`):
 a club of a hundred players scrolls past screens of them on a phone."""
+
+
+@register.filter
+def found_by(player: Any) -> str:
+    """What else finds a player in a long list (``data-also``): ``tournaments.names.found_by``."""
+    return names_module.found_by(player)
 
 
 @register.inclusion_tag("pages/_name_finder.html")

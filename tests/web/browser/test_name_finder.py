@@ -99,6 +99,11 @@ def test_a_name_is_found_as_typed_and_the_ticks_follow_what_is_shown(
     for typed in ("a ken", "田中健", "田中 健", "たなかけん"):
         page.fill("#find-field-present", typed)
         assert page.evaluate(SHOWN_ITEMS) == 1, typed
+    # 山田 太郎 has no reading: found by the kana typed before kanji, and by Latin letters.
+    for typed in ("やまだ", "ヤマダ", "yamada", "Tarou"):
+        page.fill("#find-field-present", typed)
+        assert page.evaluate(SHOWN_ITEMS) == 1, typed
+        assert page.is_visible("#field-present >> text=山田 太郎")
     page.fill("#find-field-present", "player 1")  # Player 1 and Player 10 to 19
     assert page.inner_text("#everyone") == "表示中の名前に印をつける"
     page.tap("#everyone")

@@ -70,6 +70,7 @@ def test_chips_and_readings_in_japanese_on_a_phone(browser, live_server, demo, t
     # edit link on the screen (not off to the right of six squeezed columns).
     assert page.evaluate(ROSTER_CELLS_BROKEN) == []
     assert page.evaluate(EDIT_LINKS_OFF_SCREEN) == []
+    assert page.evaluate(TOO_SMALL_TO_TAP) == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
 
     # Names pasted a line each (a reading copied beside one): a wrong reading keeps the
@@ -86,10 +87,13 @@ def test_chips_and_readings_in_japanese_on_a_phone(browser, live_server, demo, t
     assert Player.objects.get(club=club, display_name="小林 茜").reading == "こばやし あかね"
 
 
-ROSTER_CELLS_BROKEN = """() => [...document.querySelectorAll('table.roster td')]
+ROSTER_CELLS_BROKEN = """() => [...document.querySelectorAll('table.roster td:not(:last-child)')]
   .filter(td => td.textContent.trim() && td.getClientRects().length
     && td.getBoundingClientRect().height > 1.8 * parseFloat(getComputedStyle(td).fontSize))
   .map(td => td.textContent.trim())"""
+TOO_SMALL_TO_TAP = """() => [...document.querySelectorAll(
+    'table.roster a, table.members button, table.members select')]
+  .filter(e => e.getBoundingClientRect().height < 44).map(e => e.outerHTML.slice(0, 60))"""
 EDIT_LINKS_OFF_SCREEN = """() => [...document.querySelectorAll('table.roster a')]
   .filter(a => { const r = a.getBoundingClientRect(); return r.left < 0 || r.right > innerWidth; })
   .map(a => a.href)"""

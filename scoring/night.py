@@ -269,7 +269,7 @@ def live(night: ClubNight, admin: bool) -> dict[str, Any]:
             "ids": [p.pk for p in m.seated_players()],
             "entered": m.entered,
             "length": m.target,
-            # The game's own goal: "3 of 12 deals", "points to 500: leader 120", "out: 1 of 3".
+            # The game's own goal: "3 of 12 deals", "points to 500: leader 120", "1 of 3 players out".
             "progress": progress.said(m),
             "finished": m.status == Match.Status.FINISHED,
             **(

@@ -102,7 +102,7 @@ def toward_end(match: Match) -> tuple[int, int | None]:
 
 def said(match: Match) -> str:
     """:func:`toward_end` in the reader's language, as the game's web side says it
-    ("3 of 12 deals", "points to 500: leader 120", "out: 1 of 3")."""
+    ("3 of 12 deals", "points to 500: leader 120", "1 of 3 players out")."""
     return league_game(match.game).progress_text(*toward_end(match))
 
 

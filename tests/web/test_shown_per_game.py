@@ -342,3 +342,15 @@ def test_each_engine_counts_its_own_goal(game, players, goal):
             for handle, score in check_deal(rules, deal).scores.items():
                 totals[handle] += score
         assert (done, of) == (max(totals.values()), 500) and done >= 500
+
+
+def test_twenty_twos_progress_says_who_is_out_in_words():
+    from django.utils import translation
+
+    from tournaments.games import league_game
+
+    web = league_game("twentytwo")
+    with translation.override("en"):
+        assert web.progress_text(1, 3) == "1 of 3 players out"
+    with translation.override("ja"):
+        assert web.progress_text(1, 3) == "脱落 1 人（3 人まで）"

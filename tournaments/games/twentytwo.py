@@ -97,7 +97,7 @@ class TwentyTwoLeague(LeagueGame):
 
     def progress_text(self, done: int, of: int | None) -> str:
         """Eliminations: the players put out so far, of all but the survivor."""
-        return gettext("out: %(n)s of %(of)s") % {"n": done, "of": of}
+        return gettext("%(n)s of %(of)s players out") % {"n": done, "of": of}
 
     counts = (
         "lost",

@@ -211,10 +211,15 @@ def found_by(player: Any) -> str:
     enough here, where it only finds a name; it is never stored as the reading."""
     parts = [player.name_ja, player.reading, player.handle.replace("-", " ")]
     if not player.reading:
-        for name in (player.display_name, player.name_ja):
-            if name and not name.isascii():
-                parts.append(" ".join(part["hira"] for part in _kakasi().convert(name)))
+        parts += [_kana(n) for n in (player.display_name, player.name_ja) if not n.isascii()]
     return " ".join(p for p in parts if p)
+
+
+@functools.lru_cache(maxsize=4096)
+def _kana(name: str) -> str:
+    """``name`` in hiragana as pykakasi reads it (a list of a club's names is drawn again
+    and again: each is read once a process)."""
+    return " ".join(part["hira"] for part in _kakasi().convert(name))
 
 
 @functools.cache

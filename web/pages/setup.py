@@ -9,8 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from actions import calendars, invitations, roster, seasons
@@ -48,17 +48,22 @@ def club_setup(request: HttpRequest, slug: str) -> HttpResponse:
             % {"name": player.display_name, "handle": player.handle},
         )
         return redirect("club_setup", slug=club.slug)
-    return _club_page(request, club, form)
+    return _club_page(request, club, form=form)
 
 
 def _club_page(
     request: HttpRequest,
     club: Club,
-    form: PlayerForm,
     pasted: str = "",
+    *,
+    form: PlayerForm | None = None,
     status: int = 200,
     paste_problems: list[str] | None = None,
 ) -> HttpResponse:
+    """The club's page: a player's form as sent (``form``) or a new one, names pasted and
+    refused (``pasted``) in their box."""
+    if form is None:
+        form = PlayerForm(club=club, prefix="player")
     return render(
         request,
         "pages/setup/club.html",
@@ -108,59 +113,51 @@ def players_from_list(request: HttpRequest, slug: str) -> HttpResponse:
     club = administered_club(request, slug)
     upload = request.FILES.get("list")
     pasted = request.POST.get("names", "")
-    if upload is not None and pasted.strip():
+    if (upload is None) == (not pasted.strip()):  # both, or neither
+        if upload is None:
+            messages.error(request, _("Choose a CSV file with the players' names, or paste them."))
+            return redirect("club_setup", slug=club.slug)
         messages.error(request, _("Give a CSV file or pasted names, not both."))
-        return _club_page(request, club, _new_player_form(club), pasted, status=400)
-    if upload is None and not pasted.strip():
-        messages.error(request, _("Choose a CSV file with the players' names, or paste them."))
-        return redirect("club_setup", slug=club.slug)
+        return _club_page(request, club, pasted, status=400)
     try:
-        if upload is not None:
-            added = roster.add_players(club, upload.read(roster.MAX_BYTES + 1))
-        else:
-            added = roster.add_players(club, pasted)
+        added = roster.add_players(
+            club, pasted if upload is None else upload.read(roster.MAX_BYTES + 1)
+        )
     except Rejection as rejection:
-        if upload is not None:
-            messages.error(request, _("Nothing was added. Correct the list and upload it again:"))
-        else:
-            messages.error(
-                request, _("Nothing was added. Correct the names below and add them again:")
-            )
         problems = [
             f"{where}: {localize(problem)}"
             if (where := _where(problem["path"]))
             else localize(problem)
             for problem in rejection.errors
         ]
+        messages.error(
+            request,
+            _("Nothing was added. Correct the list and upload it again:")
+            if upload is not None
+            else _("Nothing was added. Correct the names below and add them again:"),
+        )
         for problem_text in problems:
             messages.error(request, problem_text)
-        if upload is None:  # said by the box too, where the page opens (its autofocus)
-            return _club_page(request, club, _new_player_form(club), pasted, 400, problems)
-    else:
-        messages.success(
-            request,
-            ngettext(
-                "%(added)s player added; %(skipped)s already in the club.",
-                "%(added)s players added; %(skipped)s already in the club.",
-                len(added.new),
-            )
-            % {"added": len(added.new), "skipped": len(added.skipped)},
+        if upload is not None:
+            return redirect("club_setup", slug=club.slug)
+        # Pasted: shown again in their box, the problems beside it, where the page opens.
+        return _club_page(request, club, pasted, status=400, paste_problems=problems)
+    messages.success(
+        request,
+        ngettext(
+            "%(added)s player added; %(skipped)s already in the club.",
+            "%(added)s players added; %(skipped)s already in the club.",
+            len(added.new),
         )
-        if added.skipped:  # which names, so that a look-alike taken for a player is seen
-            messages.info(
-                request,
-                _("Already in the club, not added again: %(names)s")
-                % {
-                    "names": "、".join(added.skipped)
-                    if get_language() == "ja"
-                    else ", ".join(added.skipped)
-                },
-            )
+        % {"added": len(added.new), "skipped": len(added.skipped)},
+    )
+    if added.skipped:  # which names, so that a look-alike taken for a player is seen
+        messages.info(
+            request,
+            _("Already in the club, not added again: %(names)s")
+            % {"names": ", ".join(added.skipped)},
+        )
     return redirect("club_setup", slug=club.slug)
-
-
-def _new_player_form(club: Club) -> PlayerForm:
-    return PlayerForm(club=club, prefix="player")
 
 
 @login_required

@@ -13,8 +13,8 @@ from django.utils.translation import ngettext
 from engine import cards
 from scoring.exports import EXPORTERS, Exporter
 from tournaments import access
-from tournaments import names as names_module
 from tournaments.games import label
+from tournaments.names import found_by
 from tournaments.names import night_label as _night_label
 from tournaments.names import table_label as _table_label
 from tournaments.ranking import plain
@@ -149,10 +149,7 @@ FIND_FROM = 20
 a club of a hundred players scrolls past screens of them on a phone."""
 
 
-@register.filter
-def found_by(player: Any) -> str:
-    """What else finds a player in a long list (``data-also``): ``tournaments.names.found_by``."""
-    return names_module.found_by(player)
+register.filter("found_by", found_by)  # what else finds a player in a long list (data-also)
 
 
 @register.inclusion_tag("pages/_name_finder.html")

@@ -203,6 +203,10 @@ class Guest:
     pk: int
     display_name: str
 
+    @property
+    def shown_name(self) -> str:
+        return self.display_name
+
 
 @dataclass(frozen=True)
 class PlannedTable:

@@ -84,7 +84,7 @@ def line_chart(chart: SeasonChart, *, title: str = "") -> SafeString:
         colour, dash = PALETTE[n % len(PALETTE)], DASHES[(n // len(PALETTE) + n) % len(DASHES)]
         style = f' stroke-dasharray="{dash}"' if dash else ""
         path = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in series.points)
-        name = escape(series.player.display_name)
+        name = escape(series.player.shown_name)
         total = series.points[-1][1]
         parts.append(
             f'<polyline fill="none" stroke="{colour}" stroke-width="2"{style} points="{path}">'

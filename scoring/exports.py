@@ -48,7 +48,7 @@ def inert(cell: Cell) -> Cell:
 
 def sheet_table(sheet: MatchSheet) -> tuple[list[str], list[list[Cell]]]:
     """The score sheet as a header and rows: deals, then totals, deals won and ranks."""
-    header = [_("Deal"), *[p.display_name for p in sheet.players], _("Note")]
+    header = [_("Deal"), *[p.shown_name for p in sheet.players], _("Note")]
     rows: list[list[Cell]] = [[row.number, *row.scores, row.note] for row in sheet.rows]
     rows.append([_("Total"), *sheet.totals, ""])
     rows.append([_("Deals won"), *sheet.deals_won, ""])
@@ -62,10 +62,10 @@ def sheet_title(sheet: MatchSheet) -> list[str]:
     lines = [
         f"{night.season.club.name} – {night.season.name}",
         f"{night_label(night)} · {table_label(match.table.name)} · {label(match.game)}",
-        _("Players") + ": " + ", ".join(p.display_name for p in sheet.players),
+        _("Players") + ": " + ", ".join(p.shown_name for p in sheet.players),
     ]
     if sheet.finished:
-        lines.append(_("Winner") + ": " + ", ".join(p.display_name for p in sheet.winners))
+        lines.append(_("Winner") + ": " + ", ".join(p.shown_name for p in sheet.winners))
     lines.append(_("Tie-break") + ": " + sheet.tie_break)
     if sheet.outcome:
         lines.append(sheet.outcome)

@@ -91,7 +91,7 @@ def opponents(player: Player, seasons: Iterable[Season]) -> list[Record]:
         records.values(),
         key=lambda r: (
             -met[r.opponent.pk],
-            r.opponent.display_name,
+            r.opponent.shown_name,
             r.opponent.pk,
             _game_order(r.game),
         ),

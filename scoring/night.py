@@ -47,7 +47,7 @@ from tournaments.models import (
     counting_deals,
     waiting_deals,
 )
-from tournaments.names import table_label
+from tournaments.names import shown, table_label
 
 DEFAULT_RANK_POINTS = (4, 2, 1, 0)
 
@@ -64,6 +64,12 @@ class NightLine:
     sat_out: int
     deals: int = 0
     """The deals the player has played tonight (of the board's game)."""
+    name_ja: str = ""
+
+    @property
+    def shown_name(self) -> str:
+        """The name people read in the active language (:func:`tournaments.names.shown`)."""
+        return shown(self.display_name, self.name_ja)
 
 
 def _number(value: float) -> float:
@@ -126,7 +132,11 @@ def standings(night: ClubNight, game: str | None = None) -> tuple[str, list[Nigh
         for absent in round_.sat_out.all():
             sat[absent.pk] += 1
             total[absent.pk] += share
-    names = dict(Player.objects.filter(pk__in=[*matches, *sat]).values_list("pk", "display_name"))
+    named = list(
+        Player.objects.filter(pk__in=[*matches, *sat]).values_list("pk", "display_name", "name_ja")
+    )
+    names = {pk: name for pk, name, _ja in named}
+    in_japanese = {pk: ja for pk, _name, ja in named}
     ordered = sorted(names, key=lambda p: (-round(total[p], 6), -raw_total[p], names[p]))
     out: list[NightLine] = []
     for i, player in enumerate(ordered):
@@ -146,6 +156,7 @@ def standings(night: ClubNight, game: str | None = None) -> tuple[str, list[Nigh
                 matches[player],
                 sat[player],
                 played[player],
+                in_japanese[player],
             )
         )
     return method, out
@@ -212,7 +223,7 @@ def _board_json(board: Board, most: int | None = None) -> dict[str, Any]:
         "game": board.game,
         "game_label": board.label,
         "mixed": board.mixed,
-        "rows": [asdict(line) for line in board.lines[:most]],
+        "rows": [{**asdict(line), "shown": line.shown_name} for line in board.lines[:most]],
         "of": len(board.lines),  # more than the rows where ``most`` cut them short
     }
 
@@ -265,7 +276,7 @@ def live(night: ClubNight, admin: bool) -> dict[str, Any]:
             "name": table_label(m.table.name),
             "match": m.pk,
             "game": label(m.game),
-            "players": [p.display_name for p in m.seated_players()],
+            "players": [p.shown_name for p in m.seated_players()],
             "ids": [p.pk for p in m.seated_players()],
             "entered": m.entered,
             "length": m.target,
@@ -302,7 +313,7 @@ def live(night: ClubNight, admin: bool) -> dict[str, Any]:
                 "method": current.method,
                 "method_label": str(Round.Method(current.method).label),
                 "deals": current.deals,
-                "sat_out": [p.display_name for p in sitting],
+                "sat_out": [p.shown_name for p in sitting],
                 "sat_out_ids": [p.pk for p in sitting],
                 # The draw's figures, the night up to this round (changed only when a
                 # round is seated: the ETag's rounds and matches).
@@ -325,7 +336,7 @@ def live(night: ClubNight, admin: bool) -> dict[str, Any]:
             {
                 "table": table_label(d.match.table.name),
                 "number": d.number,
-                "scores": [[s.player.display_name, s.score] for s in d.scores.all()],
+                "scores": [[s.player.shown_name, s.score] for s in d.scores.all()],
             }
             for d in latest
         ],

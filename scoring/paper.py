@@ -49,7 +49,7 @@ def _language() -> str:
 def match_paper(match: Match, link: str = "") -> Document:
     """The match's named sheet (players in seat order), with its table's link as a QR code."""
     night = match.table.club_night
-    names = [p.display_name for p in match.seated_players()]
+    names = [p.shown_name for p in match.seated_players()]
     game = LEAGUE_GAMES[match.game]
     where = table_label(match.table.name)
     if match.table.round is not None:
@@ -108,7 +108,7 @@ def night_paper(
         [
             table_label(m.table.name),
             LEAGUE_GAMES[m.game].label,
-            ", ".join(p.display_name for p in m.seated_players()),
+            ", ".join(p.shown_name for p in m.seated_players()),
         ]
         for m in matches
     ]

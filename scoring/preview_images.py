@@ -33,7 +33,7 @@ from scoring import live_cache
 from scoring.models import SeasonStanding
 from tournaments import ranking
 from tournaments.games import label
-from tournaments.models import ClubNight, Player, Season
+from tournaments.models import ClubNight, Season
 from tournaments.names import night_label
 
 WIDTH, HEIGHT = 1200, 630
@@ -106,13 +106,6 @@ class Card:
 # -- what a card says ---------------------------------------------------------------------------
 
 
-def shown_name(player: Player | None, display_name: str) -> str:
-    """A player's name as the card says it: the Japanese name in Japanese, when given."""
-    if player is not None and get_language() == "ja" and player.name_ja:
-        return player.name_ja
-    return display_name
-
-
 def number(value: Any) -> str:
     """A figure with its thousands grouped: 1,234 (12.5; -40)."""
     if isinstance(value, float) and value.is_integer():
@@ -147,7 +140,7 @@ def season_card(season: Season) -> Card:
         lines = tuple(
             Line(
                 str(row.rank),
-                shown_name(row.player, row.player.display_name),
+                row.player.shown_name,
                 number(
                     row.total if rule.method == ranking.Method.TOTAL else ranking.plain(row.score)
                 ),
@@ -184,7 +177,6 @@ def night_card(night: ClubNight) -> Card:
     title = night_label(night)
     kicker = f"{season.club.name} · {season.name}"
     current = data.get("round")
-    named = {p.pk: p for p in Player.objects.filter(pk__in=_player_ids(data)).only("pk", "name_ja")}
     if data.get("latest"):  # a deal counts: the standings
         boards = []
         shown = [b for b in data["standings"]["boards"] if b["rows"]]
@@ -192,7 +184,7 @@ def night_card(night: ClubNight) -> Card:
             lines = tuple(
                 Line(
                     str(row["rank"]),
-                    shown_name(named.get(row["player"]), row["display_name"]),
+                    row["shown"],
                     number(row["total"]),
                     _medal(row["rank"]),
                 )
@@ -209,10 +201,7 @@ def night_card(night: ClubNight) -> Card:
     seated = tuple(
         Seating(
             row["name"],
-            tuple(
-                shown_name(named.get(pk), name)
-                for pk, name in zip(row["ids"], row["players"], strict=False)
-            ),
+            tuple(row["players"]),
         )
         for row in tables[:TABLES]
     )
@@ -227,12 +216,6 @@ def night_card(night: ClubNight) -> Card:
             "n": number(players)
         }
     return Card(kicker, title, tables=seated, tables_heading=heading, footer=footer)
-
-
-def _player_ids(data: dict[str, Any]) -> set[int]:
-    ids = {row["player"] for b in data["standings"]["boards"] for row in b["rows"][:LINES]}
-    ids |= {pk for row in data.get("tables", [])[:TABLES] for pk in row["ids"]}
-    return ids
 
 
 # -- drawing ----------------------------------------------------------------------------------

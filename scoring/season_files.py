@@ -102,7 +102,11 @@ def version(season: Season, kind: str, fmt: str, scope: str) -> str:
     add(kind, fmt, slot(kind, fmt, scope), exported_line())
     add(*Season.objects.filter(pk=season.pk).values_list(*_columns(Season), "club__name"))
     lines = SeasonStanding.objects.filter(season=season).order_by("pk")
-    add(*plain_rows(lines.values_list(*_columns(SeasonStanding), "player__display_name")))
+    add(
+        *plain_rows(
+            lines.values_list(*_columns(SeasonStanding), "player__display_name", "player__name_ja")
+        )
+    )
     if KINDS[kind].reads_ratings:  # each line's rating in the scope, and its division
         ratings = Rating.objects.filter(
             scope=scope, game__in=lines.values("game"), player__in=lines.values("player")

@@ -20,6 +20,7 @@ from scoring.ratings import with_ratings
 from tournaments import divisions, ranking
 from tournaments.games import label
 from tournaments.models import Season
+from tournaments.names import shown
 
 
 class _Line(NamedTuple):
@@ -40,12 +41,14 @@ class _Line(NamedTuple):
     matches: int
     matches_won: int
     rating: float | None
+    name_ja: str
 
 
 def _lines(season: Season, scope: str) -> list[_Line]:
     """The season's leaderboard lines with each player's rating in the reader's ``scope``
     (``scoring.ratings.with_ratings``), unordered: one query of the columns printed."""
-    columns = [{"name": "player__display_name"}.get(f, f) for f in _Line._fields]
+    as_read = {"name": "player__display_name", "name_ja": "player__name_ja"}
+    columns = [as_read.get(f, f) for f in _Line._fields]
     lines = with_ratings(SeasonStanding.objects.filter(season=season).order_by(), scope)
     return [_Line(*values) for values in lines.values_list(*columns)]
 
@@ -107,7 +110,7 @@ def standings_table(season: Season, scope: str) -> tuple[list[str], list[list[Ce
             games[r.game],
             r.rank if r.qualified else None,  # as the page: no rank before qualifying
             *in_its_division(r),
-            r.name,
+            shown(r.name, r.name_ja),
             *cells(r),
             r.total,
             r.deals,
@@ -149,7 +152,7 @@ def statistics_table(season: Season) -> tuple[list[str], list[list[Cell]]]:
             names[line.game] = [
                 f"{s.label} (%)" if s.percent else str(s.label) for s in statistics_of(line.game)
             ]
-        game, player = games[line.game], line.player.display_name
+        game, player = games[line.game], line.player.shown_name
         rows += [
             [game, line.rank, player, statistic, value, club, name]
             for statistic, (_s, value) in zip(names[line.game], figures(line), strict=True)

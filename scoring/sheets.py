@@ -76,7 +76,7 @@ def match_sheet(match: Match) -> MatchSheet:
         else checked
     )
     rows: list[SheetRow] = []
-    names = {p.handle: p.display_name for p in players}
+    names = {p.handle: p.shown_name for p in players}
     running = dict.fromkeys(handles, 0)
     for deal, row, waiting in zip(stored, checked.deals, pending, strict=True):
         if not waiting:
@@ -109,7 +109,7 @@ def match_sheet(match: Match) -> MatchSheet:
         winners=[by_handle[h] for h in winners if h in by_handle],
         tie_break=str(game.tie_break),
         outcome=game.outcome(
-            result.details, result.finished, {h: p.display_name for h, p in by_handle.items()}
+            result.details, result.finished, {h: p.shown_name for h, p in by_handle.items()}
         ),
         sides=game.rules.sides(handles),
     )

@@ -12,6 +12,8 @@ marks, spaces, punctuation, accents): ``Kanda-Card-Club.``, ``Kanda Card Clúb``
 divisions (``tournaments.divisions``) and the club's players (the "same person?" question)
 are compared this way.
 
+Names as shown: :func:`shown` is a player's Japanese name on Japanese pages.
+
 Names as handles: :func:`unique_handle` makes a player's handle from their name, and
 :func:`romaji` reads a Japanese name in Latin letters (for handles and club addresses)."""
 
@@ -26,7 +28,7 @@ from typing import Any
 
 from confusable_homoglyphs import confusables
 from django.utils.text import slugify
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import get_language, gettext, pgettext
 
 
 def normal(name: str) -> str:
@@ -136,6 +138,16 @@ def _listed() -> dict[str, list[str]]:
 
 KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc\u309d\u309e\u30fd\u30fe ]+")
 """A reading: hiragana or katakana (and the long vowel mark), spaces between words."""
+
+
+def shown(display_name: str, name_ja: str = "") -> str:
+    """A player's name as the page says it: their Japanese name (``name_ja``) on a page in
+    Japanese where the club gave one, else the name (``display_name``).  What people
+    read (pages, sheets, files, notifications, pictures) goes through this; what machines
+    read (the API's ``display_name``, handles, backups, imports) keeps the name."""
+    if name_ja and (get_language() or "").startswith("ja"):
+        return name_ja
+    return display_name
 
 
 def reading_key(name: str, reading: str = "") -> tuple[int, str]:

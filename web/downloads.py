@@ -118,7 +118,7 @@ def night_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
     rows: list[list[Cell]] = [
         [
             *([b.label] if several else []),
-            *(x.rank, x.display_name, x.total, None if b.mixed else x.points),
+            *(x.rank, x.shown_name, x.total, None if b.mixed else x.points),
             *(x.matches, x.sat_out),
         ]
         for b in boards
@@ -147,7 +147,10 @@ def night_seating(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
     )
     rounds = seatings.of_night(night)
     ids = {p for r in rounds for group in (*r.tables, r.sat_out) for p in group}
-    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
+    names = {
+        p.pk: p.shown_name
+        for p in Player.objects.filter(pk__in=ids).only("display_name", "name_ja")
+    }
     title = [
         f"{night.season.club.name} – {night.season.name}",
         f"{night_label(night)} · " + _("Seating") + " · " + exported_line(),

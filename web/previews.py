@@ -96,13 +96,13 @@ def words(obj: Model) -> tuple[str, str]:
         ) % {"club": obj.season.club.name, "night": night_label(obj)}
     if isinstance(obj, Match):
         night = obj.table.club_night
-        players = ", ".join(p.display_name for p in obj.seated_players())
+        players = ", ".join(p.shown_name for p in obj.seated_players())
         title = f"{label(obj.game)} – {table_label(obj.table.name)} – {night_label(night)}"
         return title, f"{night.season.club.name} · {night.season.name}: {players}"
     if isinstance(obj, Player):
-        return obj.display_name, _("%(club)s: %(name)s's matches, points and ratings") % {
+        return obj.shown_name, _("%(club)s: %(name)s's matches, points and ratings") % {
             "club": obj.club.name,
-            "name": obj.display_name,
+            "name": obj.shown_name,
         }
     if isinstance(obj, Club):
         return obj.name, _("%(club)s: its seasons, club nights and standings") % {"club": obj.name}

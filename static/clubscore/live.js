@@ -94,7 +94,7 @@
       chunk.rows.forEach(function (row) {
         var tr = body.appendChild(el("tr"));
         tr.appendChild(el("td", String(row.rank)));
-        tr.appendChild(el("td", row.display_name, "name"));
+        tr.appendChild(el("td", row.shown, "name"));
         tr.appendChild(el("td", String(row.total), "num"));
       });
       if (!chunk.rows.length) {  // nobody has played on this board yet

@@ -267,7 +267,7 @@ def codes(text: str) -> list[str]:
 
 
 def player_choices(form: EntryForm) -> list[tuple[str, str]]:
-    return [(p.handle, p.display_name) for p in form.players]
+    return [(p.handle, p.shown_name) for p in form.players]
 
 
 def chips(form: EntryForm, label: Text, **kwargs: Any) -> forms.ChoiceField:

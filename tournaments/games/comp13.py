@@ -40,10 +40,10 @@ class Comp13League(LeagueGame):
     def add_fields(self, form: EntryForm) -> None:
         for p in form.players:
             form.fields[f"cap_{p.handle}"] = card_field(
-                _("%(name)s: captured (取札)") % {"name": p.display_name}, required=False
+                _("%(name)s: captured (取札)") % {"name": p.shown_name}, required=False
             )
             form.fields[f"hand_{p.handle}"] = card_field(
-                _("%(name)s: face cards left in hand") % {"name": p.display_name}, required=False
+                _("%(name)s: face cards left in hand") % {"name": p.shown_name}, required=False
             )
 
     def sections(self, form: EntryForm) -> list[Section]:

@@ -71,10 +71,10 @@ class ComradeLeague(LeagueGame):
         for p in form.players:
             # Suit letters and counts: no pad fits, the phone's keyboard does.
             form.fields[f"bids_{p.handle}"] = text_field(
-                _("%(name)s: bids") % {"name": p.display_name}, required=False
+                _("%(name)s: bids") % {"name": p.shown_name}, required=False
             )
             form.fields[f"won_{p.handle}"] = text_field(
-                _("%(name)s: tricks won") % {"name": p.display_name}, required=False
+                _("%(name)s: tricks won") % {"name": p.shown_name}, required=False
             )
 
     def record(self, form: EntryForm, data: Mapping[str, Any]) -> dict[str, Any]:

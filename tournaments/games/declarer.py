@@ -138,7 +138,7 @@ class DeclarerLeagueGame(LeagueGame):
         )
         for p in form.players:
             form.fields[f"pc_{p.handle}"] = number_field(
-                p.display_name, min_value=0, max_value=total, required=False
+                p.shown_name, min_value=0, max_value=total, required=False
             )
         # The last player's point cards follow from the total (the page fills them in).
         last = form.fields[f"pc_{form.players[-1].handle}"]

@@ -52,13 +52,13 @@ class OneTwoThreeFourLeague(LeagueGame):
         assert isinstance(rules, OneTwoThreeFour)
         for p in form.players:
             form.fields[f"drop_{p.handle}"] = number_field(
-                _("%(name)s: dropped out as number") % {"name": p.display_name},
+                _("%(name)s: dropped out as number") % {"name": p.shown_name},
                 required=False,
                 min_value=1,
                 max_value=rules.most_dropped(len(form.players)),
             )
             form.fields[f"left_{p.handle}"] = card_field(
-                _("%(name)s: cards left") % {"name": p.display_name}, required=False
+                _("%(name)s: cards left") % {"name": p.shown_name}, required=False
             )
 
     def sections(self, form: EntryForm) -> list[Section]:

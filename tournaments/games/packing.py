@@ -37,7 +37,7 @@ class PackingLeague(LeagueGame):
     def add_fields(self, form: EntryForm) -> None:
         for p in form.players:
             form.fields[f"packs_{p.handle}"] = forms.CharField(
-                label=_("%(name)s: packs, one per line") % {"name": p.display_name},
+                label=_("%(name)s: packs, one per line") % {"name": p.shown_name},
                 required=False,
                 widget=forms.Textarea(
                     attrs={"rows": 2, "class": "cards", "autocomplete": "off", "inputmode": "none"}
@@ -45,7 +45,7 @@ class PackingLeague(LeagueGame):
             )
 
     def sections(self, form: EntryForm) -> list[Section]:
-        names = {p.handle: p.display_name for p in form.players}
+        names = {p.handle: p.shown_name for p in form.players}
         sides = self.rules.sides(form.handles)
         hint: Text = self.hint
         if len(sides) == 2 and len(sides[0]) > 1:

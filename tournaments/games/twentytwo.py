@@ -47,7 +47,7 @@ class TwentyTwoLeague(LeagueGame):
         form.fields["dealer"] = dealer_field(form)
         for p in form.players:
             form.fields[f"last_{p.handle}"] = card_field(
-                _("%(name)s: last card") % {"name": p.display_name}
+                _("%(name)s: last card") % {"name": p.shown_name}
             )
         if form.match.rules.get("gambling"):
             form.fields["buy_back"] = forms.MultipleChoiceField(

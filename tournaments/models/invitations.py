@@ -58,7 +58,7 @@ class Invitation(models.Model):
         if self.meant_for:
             return self.meant_for
         if self.player is not None:
-            return str(self.player.display_name)
+            return str(self.player.shown_name)
         return self.account.get_username() if self.account is not None else ""
 
     @property

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 import engine
-from tournaments.names import KANA, look_alike, normal
+from tournaments.names import KANA, look_alike, normal, shown
 from tournaments.ranking import BEST, Counted, Method, refusals
 
 GAME_NAMES = sorted(engine.GAMES)
@@ -212,6 +212,19 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.display_name} ({self.handle})"
+
+    @property
+    def shown_name(self) -> str:
+        """The name people read in the active language (:func:`tournaments.names.shown`)."""
+        return shown(self.display_name, self.name_ja)
+
+    @property
+    def other_name(self) -> str:
+        """The name in the other language, where the club gave both (shown beside the
+        name on the player's own page and the season's standings); else ``""``."""
+        shown_name = self.shown_name
+        other = self.display_name if shown_name == self.name_ja else self.name_ja
+        return "" if other == shown_name else other
 
 
 class MovesBy(models.TextChoices):

@@ -202,7 +202,7 @@ class RoundsMixin:
     @action(detail=True, methods=["get"], filter_backends=[])
     def standings(self, request: Request, pk: str | None = None) -> Response:
         """The night's standings across tables: ``{"method", "rows": [{"player",
-        "display_name", "rank", "total", "points", "matches", "sat_out"}]}``."""
+        "display_name", "name_ja", "rank", "total", "points", "matches", "sat_out"}]}``."""
         night: ClubNight = self.get_object()  # type: ignore[attr-defined]
         return Response(night_data.standings_json(night))
 

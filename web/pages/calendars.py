@@ -140,7 +140,7 @@ def player_feed(request: HttpRequest, pk: int) -> HttpResponse:
     club = player.club
     seasons = visible(Season.objects.filter(club=club, pk__in=seasons_played(player)), request.user)
     nights = _nights(seasons, ical.today(club.time_zone))
-    name = _("%(player)s – next nights") % {"player": player.display_name}
+    name = _("%(player)s – next nights") % {"player": player.shown_name}
     feed = ical.Feed(name, f"player-{player.pk}", club.time_zone)
     return ical.answer(ical.calendar(feed, nights, request), f"{club.slug}-{player.pk}.ics")
 

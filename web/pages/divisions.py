@@ -136,7 +136,7 @@ def _said(filled: division_rules.Filled, names: list[str], players: list[Player]
             ),
         }
     ]
-    name = {p.pk: p.display_name for p in players}
+    name = {p.pk: p.shown_name for p in players}
     if filled.by_rating:
         lines.append(
             _("No standing yet, placed by their rating: %(names)s.")

@@ -63,7 +63,7 @@ def _scores_line(deal: Deal) -> str:
     """The deal's scores in seat order, as the table sits."""
     scores = deal.scores.select_related("player").order_by("player__seats__position")
     return ", ".join(
-        f"{s.player.display_name} {s.score:+d}"
+        f"{s.player.shown_name} {s.score:+d}"
         for s in scores.filter(player__seats__match_id=deal.match_id)
     )
 

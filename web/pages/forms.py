@@ -119,7 +119,7 @@ class DealEntryForm(forms.Form):
     def attach_engine_errors(self, errors: tuple[dict[str, Any], ...]) -> None:
         """Each engine error next to its field, in the scorer's language and words: players
         by their display names, no internal code (the API keeps the codes)."""
-        names = {p.handle: p.display_name for p in self.match.seated_players()}
+        names = {p.handle: p.shown_name for p in self.match.seated_players()}
         pattern = (
             re.compile(r"'?\b(" + "|".join(map(re.escape, names)) + r")\b'?") if names else None
         )

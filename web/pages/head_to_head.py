@@ -33,7 +33,7 @@ def head_to_head(request: HttpRequest, pk: int) -> HttpResponse:
             "opponents": [] if opponent else records,
             # The page's player alone: an opponent may be one the public does not read.
             "link_preview": link_preview(
-                request, player, _("Head to head – %(name)s") % {"name": player.display_name}
+                request, player, _("Head to head – %(name)s") % {"name": player.shown_name}
             ),
         },
     )

@@ -263,7 +263,7 @@ def _confirmable(request: HttpRequest, match: Match) -> set[int]:
 def _readable_history(match: Match) -> list[dict[str, Any]]:
     """The match's corrections as people read them: what each changed,
     field by field, and its effect on the leaderboard, players by their names."""
-    names = {p.handle: p.display_name for p in match.seated_players()}
+    names = {p.handle: p.shown_name for p in match.seated_players()}
     game = LEAGUE_GAMES.get(match.game)
     versions = list(
         DealVersion.objects.filter(deal__match=match)
@@ -316,7 +316,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "season": season,
             "game": game,
-            "svg": line_chart(chart, title=f"{player.display_name} – {label(game)}"),
+            "svg": line_chart(chart, title=f"{player.shown_name} – {label(game)}"),
         }
         for season in seasons
         for game in season.games
@@ -329,7 +329,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "rating": rating,
             "svg": line_chart(
                 by_game.get(rating.game, NO_CHART),
-                title=f"{player.display_name} – {label(rating.game)}",
+                title=f"{player.shown_name} – {label(rating.game)}",
             ),
         }
         for rating in ratings_of(player, scope)

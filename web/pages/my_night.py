@@ -227,6 +227,6 @@ def my_night(request: HttpRequest, pk: int) -> HttpResponse:
     if part:
         return _answer(request, part_tag, "pages/_my_night_mine.html", shown)
     who = Player.objects.get(pk=player)
-    etag = _etag(shown, get_language(), who.display_name, who.pk, str(night), night.venue)
+    etag = _etag(shown, get_language(), who.shown_name, who.pk, str(night), night.venue)
     page = {"night": night, "player": who, "link_preview": link_preview(request, night)}
     return _answer(request, etag, "pages/my_night.html", {**page, **shown, "part_tag": part_tag})

@@ -73,7 +73,7 @@ def named_player(
     if player is None:
         return _form(request, template, context, _("Pick your name."))
     typed = request.POST.get("pin", "").strip()
-    name = {"name": player.display_name}
+    name = {"name": player.shown_name}
     if not player.pin and not pin_slips.looks_like_slip(typed):
         no_pin = _(
             "%(name)s has no PIN yet: type the six digits of %(name)s's PIN slip. A league "
@@ -120,7 +120,7 @@ def _locked_out(request: HttpRequest, player: Player, table: Table) -> HttpRespo
         "Too many wrong PINs for %(name)s: try again in %(n)s minutes, or use another "
         "player's name and PIN.",
         minutes,
-    ) % {"name": player.display_name, "n": minutes}
+    ) % {"name": player.shown_name, "n": minutes}
     context = {
         "title": _("Too many wrong PINs"),
         "explanation": explanation,
@@ -152,7 +152,7 @@ def table_who(request: HttpRequest, pk: int) -> HttpResponse:
         return named
     link_actions.bind(table, table_links.holder(request.session), named.player)
     messages.success(
-        request, _("%(name)s scores on this phone.") % {"name": named.player.display_name}
+        request, _("%(name)s scores on this phone.") % {"name": named.player.shown_name}
     )
     return _offer_a_pin(request, named, table, back)
 
@@ -193,7 +193,7 @@ def confirm_with_pin(request: HttpRequest, pk: int) -> HttpResponse:
     messages.success(
         request,
         _("Deal %(n)s confirmed by %(name)s.")
-        % {"n": deal.number, "name": named.player.display_name},
+        % {"n": deal.number, "name": named.player.shown_name},
     )
     return _offer_a_pin(request, named, table, back)
 
@@ -206,7 +206,7 @@ def _summary(deal: Deal) -> dict[str, Any]:
     match = deal.match
     sheet = match_sheet(match)
     row = next((r for r in sheet.rows if r.deal_id == deal.pk), None)
-    names = {p.handle: p.display_name for p in sheet.players}
+    names = {p.handle: p.shown_name for p in sheet.players}
     envelope = match_envelope(match, list(names))
     record = {**envelope, **deal.record}
     try:
@@ -255,7 +255,7 @@ def own_pin(request: HttpRequest, pk: int) -> HttpResponse:
         messages.success(
             request,
             _("%(name)s's PIN is saved: from now on it confirms, and the slip no longer does.")
-            % {"name": player.display_name},
+            % {"name": player.shown_name},
         )
     return redirect(back)
 

@@ -45,7 +45,7 @@ def club_setup(request: HttpRequest, slug: str) -> HttpResponse:
         messages.success(
             request,
             _("%(name)s added (handle %(handle)s).")
-            % {"name": player.display_name, "handle": player.handle},
+            % {"name": player.shown_name, "handle": player.handle},
         )
         return redirect("club_setup", slug=club.slug)
     return _club_page(request, club, form=form)
@@ -172,7 +172,7 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         except Rejection as refused:  # a new handle the stored records cannot take
             form.add_error("handle", "; ".join(localize(e) for e in refused.errors))
         else:
-            messages.success(request, _("%(name)s saved.") % {"name": player.display_name})
+            messages.success(request, _("%(name)s saved.") % {"name": player.shown_name})
             return redirect("club_setup", slug=club.slug)
     others = reading_order(club.players.exclude(pk=player.pk))
     return render(
@@ -181,7 +181,7 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         {
             "club": club,
             "form": form,
-            "title": player.display_name,
+            "title": player.shown_name,
             "merge": player,
             "others": others,
         },
@@ -198,7 +198,7 @@ def player_merge(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if kept is None:
         messages.error(request, _("Choose the player to keep."))
         return redirect("player_edit", slug=club.slug, pk=gone.pk)
-    name = gone.display_name
+    name = gone.shown_name
     try:
         merge(kept, gone)
     except Rejection as refused:
@@ -208,7 +208,7 @@ def player_merge(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     messages.success(
         request,
         _("%(gone)s is now part of %(kept)s: seats, deals, ratings and history moved.")
-        % {"gone": name, "kept": kept.display_name},
+        % {"gone": name, "kept": kept.shown_name},
     )
     return redirect("club_setup", slug=club.slug)
 

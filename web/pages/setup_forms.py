@@ -309,7 +309,7 @@ class PlayerLabel(str):
 
     @classmethod
     def of(cls, player: Player) -> PlayerLabel:
-        label = cls(player.display_name)
+        label = cls(player.shown_name)
         label.also = found_by(player)
         return label
 

@@ -96,8 +96,8 @@ def sign_up_open() -> bool:
 # has to sit on one line to keep its commas next to the names (djLint lays out the rest).
 @register.filter
 def names(people: Iterable[Any]) -> str:
-    """Players, or seats (their players), by display name: ``Aki, Ben, Chika``."""
-    return ", ".join(getattr(p, "player", p).display_name for p in people)
+    """Players, or seats (their players), by the names shown (``Player.shown_name``): ``Aki, Ben, Chika``."""
+    return ", ".join(getattr(p, "player", p).shown_name for p in people)
 
 
 @register.filter
@@ -116,7 +116,7 @@ def signed_scores(scores: Iterable[tuple[str, int]]) -> str:
 def deal_scores(deal: Any) -> str:
     """A stored deal's scores, as :func:`signed_scores` words them (its ``scores`` prefetched
     with their players)."""
-    return signed_scores((s.player.display_name, s.score) for s in deal.scores.all())
+    return signed_scores((s.player.shown_name, s.score) for s in deal.scores.all())
 
 
 @register.filter

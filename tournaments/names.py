@@ -151,11 +151,15 @@ def shown(display_name: str, name_ja: str = "") -> str:
 
 
 def reading_key(name: str, reading: str = "") -> tuple[int, str]:
-    """Where a person's name sorts in a list: by its reading in kana (``reading``, or the
-    name when it is written in kana) in 五十音 order, katakana read as hiragana; then
-    the names with no reading (kanji, Latin letters) by their letters.  A Japanese name
-    in kanji takes its place among the kana once its reading is typed."""
+    """Where a person's name sorts in a list: by its reading in kana in 五十音 order,
+    katakana read as hiragana; then the names with no reading (Latin letters) by their
+    letters.  The reading is ``reading`` where the club typed one, else the name when it
+    is written in kana, else, for a name in kanji, the kana pykakasi reads in it: a guess
+    (``李 明`` is read すもも めい where the club means り めい), good enough to put a
+    list in order and never stored; a reading typed puts the name right."""
     said = unicodedata.normalize("NFKC", reading or name).strip()
+    if said and not reading and not said.isascii() and not KANA.fullmatch(said):
+        said = _kana(said)
     if said and KANA.fullmatch(said):
         hiragana = "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in said)
         return 0, "".join(hiragana.split())
@@ -163,8 +167,9 @@ def reading_key(name: str, reading: str = "") -> tuple[int, str]:
 
 
 def reading_order(players: Iterable[Any]) -> list[Any]:
-    """Players (anything with ``display_name`` and ``reading``) in reading order."""
-    return sorted(players, key=lambda p: reading_key(p.display_name, p.reading))
+    """Players (anything with ``shown_name`` and ``reading``) in reading order, each by the
+    name the page shows (:func:`shown`: a Japanese page sorts the Japanese names)."""
+    return sorted(players, key=lambda p: reading_key(p.shown_name, p.reading))
 
 
 _NUMBERED_TABLE = re.compile(r"Table (\d+)")
@@ -216,12 +221,12 @@ def romaji(name: str) -> str:
 
 
 def found_by(player: Any) -> str:
-    """What else finds ``player`` in a long list of names, beside the name shown: the name
-    in Japanese, the reading, the handle's words (``yamada tarou``: Latin letters find a
+    """What else finds ``player`` in a long list of names, beside the name shown: both
+    names (a Japanese page shows the Japanese one), the reading, the handle's words (``yamada tarou``: Latin letters find a
     Japanese name) and, with no reading given, the names' kana as pykakasi reads them
     (``やまだ たろう``: kana typed before it is turned into kanji).  A guess is good
     enough here, where it only finds a name; it is never stored as the reading."""
-    parts = [player.name_ja, player.reading, player.handle.replace("-", " ")]
+    parts = [player.display_name, player.name_ja, player.reading, player.handle.replace("-", " ")]
     if not player.reading:
         parts += [_kana(n) for n in (player.display_name, player.name_ja) if not n.isascii()]
     return " ".join(p for p in parts if p)

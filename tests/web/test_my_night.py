@@ -310,7 +310,7 @@ def test_before_the_draw_a_player_is_told_on_their_phone_when_their_table_is_dra
     reader.force_login(member_of(club, django_user_model, "ren", Membership.Role.MEMBER))
     page = reader.get(f"/nights/{later.pk}/me/").content.decode()
     for p in people:
-        assert f'href="/players/{p.pk}/#push"' in page
+        assert f'href="?player={p.pk}"' in page
     assert "Outsider" not in page and 'id="own-messages"' not in page
 
 
@@ -466,14 +466,57 @@ def test_a_stranger_before_the_draw_is_told_who_is_listed(django_user_model):
         first, game="napoleon", method="balanced", deals=1, players=[p.pk for p in people[:4]]
     )
     page = squeezed(stranger.get(f"/nights/{later.pk}/me/").content.decode())
-    assert page.count('href="/players/') == 4
+    assert page.count('href="?player=') == 4
     assert 'id="some-unlisted"' in page
 
     member = Client()
     member.force_login(member_of(club, django_user_model, "ren", Membership.Role.MEMBER))
     page = squeezed(member.get(f"/nights/{later.pk}/me/").content.decode())
-    assert page.count('href="/players/') == 6
+    assert page.count('href="?player=') == 6
     assert 'id="some-unlisted"' not in page
+
+
+def test_a_stranger_who_taps_their_name_before_the_draw_sees_their_table_come(
+    django_user_model,
+):
+    """Nobody seated at a public season's next night: a stranger taps their name and gets
+    that night's page for them (not their player page), which says the tables are drawn
+    at the night and offers to tell this phone; once drawn, the same page shows the
+    table.  Only the names the list offers open: a player the stranger may not see (no
+    public play yet, or another club's) is not found, nor is their part."""
+    club = Club.objects.create(name="Hall", slug="hall")
+    season = Season.objects.create(club=club, name="Open", games=["napoleon"], public=True)
+    first = ClubNight.objects.create(season=season, date=timezone.localdate())
+    later = ClubNight.objects.create(season=season, date=first.date + dt.timedelta(7))
+    people = [
+        Player.objects.create(club=club, handle=f"p{i}", display_name=f"Player {i}")
+        for i in range(6)
+    ]
+    rounds.draw_next_round(
+        first, game="napoleon", method="balanced", deals=1, players=[p.pk for p in people[:4]]
+    )
+    other = Club.objects.create(name="Elsewhere", slug="elsewhere")
+    Season.objects.create(club=other, name="Open too", games=["napoleon"], public=True)
+    theirs = Player.objects.create(club=other, handle="x", display_name="Outsider")
+    stranger = Client()
+    url = f"/nights/{later.pk}/me/"
+    page = squeezed(stranger.get(url, {"player": people[0].pk}).content.decode())
+    assert "<h1>Player 0</h1>" in page
+    assert "No table yet: the tables are drawn at the night." in page
+    assert f'data-url="/players/{people[0].pk}/push/"' in page  # not the night's: not at it
+    for hidden in (people[5], theirs):
+        assert stranger.get(url, {"player": hidden.pk}).status_code == 404
+        assert stranger.get(url, {"player": hidden.pk, "part": "mine"}).status_code == 404
+
+    rounds.draw_next_round(
+        later, game="napoleon", method="balanced", deals=1, players=[p.pk for p in people[:4]]
+    )
+    cache.clear()  # a second later: the room's answer kept a second is made again
+    part = stranger.get(url, {"player": people[0].pk, "part": "mine"}).content.decode()
+    assert "No table yet" not in part
+    assert any(name in part for name in ("Player 1", "Player 2", "Player 3"))  # who they sit with
+    page = squeezed(stranger.get(url, {"player": people[0].pk}).content.decode())
+    assert f'data-url="/nights/{later.pk}/push/"' in page
 
 
 def test_a_night_not_today_says_at_this_night_not_tonight(tonight, django_user_model):

@@ -21,7 +21,7 @@ import json
 from typing import Any
 from urllib.parse import urlencode
 
-from django.db.models import Q, Sum
+from django.db.models import Exists, OuterRef, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -63,24 +63,30 @@ def _night(request: HttpRequest, pk: int, page: bool = True) -> ClubNight:
     return night
 
 
-def _player_of(night: ClubNight, asked: str, data: dict[str, Any]) -> int:
-    """The id of the player ``?player=`` names, who played at the night or came to it: no
-    query when the room's answer ``data`` shows them (seated in its round, sitting it out,
-    or on tonight's boards), else one."""
+def _player_of(night: ClubNight, asked: str, data: dict[str, Any], user: Any) -> tuple[int, bool]:
+    """The id of the player ``?player=`` names, and whether they are at the night (played
+    at it or came to it): no query when the room's answer ``data`` shows them (seated in
+    its round, sitting it out, or on tonight's boards), else one.  A player of the club
+    who is not at the night (yet) is shown to a reader who may see them
+    (``access.visible``), as the list of names before the draw offers them; anyone else
+    is not found."""
     number = whole_number(asked) or 0
     shown = {int(n) for n in data.get("players", {})}
     shown.update(*(t.get("ids", []) for t in data["tables"]))
     shown.update((data.get("round") or {}).get("sat_out_ids", []))
     if number in shown:
-        return number
+        return number, True
     came = ClubNight.present.through.objects.filter(clubnight_id=night.pk).values("player_id")
+    at_night = Q(seats__match__table__club_night=night) | Q(pk__in=came)
     player = (
-        Player.objects.filter(pk=number)
-        .filter(Q(seats__match__table__club_night=night) | Q(pk__in=came))
-        .values_list("pk", flat=True)
+        access.visible(Player.objects.filter(pk=number, club__seasons=night.season_id), user)
+        .annotate(at_night=Exists(Player.objects.filter(at_night, pk=OuterRef("pk"))))
+        .values_list("pk", "at_night")
         .first()
     )
     if player is None:
+        if Player.objects.filter(at_night, pk=number).exists():  # a table link's holder
+            return number, True
         raise Http404
     return player
 
@@ -212,8 +218,8 @@ def my_night(request: HttpRequest, pk: int) -> HttpResponse:
     # As the room display's API: a stale answer is refreshed by a worker, not by a phone.
     _tag, body = live_cache.cached_live(night, False, live_refresher(night, False))
     data = json.loads(body)
-    player = _player_of(night, asked, data)
-    found = mine(data, player)
+    player, at_night = _player_of(night, asked, data, request.user)
+    found = {**mine(data, player), "drawn": bool(data["tables"])}
     shown = {  # no deal of the night waits (the room's count): none of the player's either
         "waiting": waiting_for(request, night, player) if data.get("waiting") else [],
         "final": final_label(night, found),
@@ -228,5 +234,10 @@ def my_night(request: HttpRequest, pk: int) -> HttpResponse:
         return _answer(request, part_tag, "pages/_my_night_mine.html", shown)
     who = Player.objects.get(pk=player)
     etag = _etag(shown, get_language(), who.shown_name, who.pk, str(night), night.venue)
-    page = {"night": night, "player": who, "link_preview": link_preview(request, night)}
+    page = {
+        "night": night,
+        "player": who,
+        "at_night": at_night,
+        "link_preview": link_preview(request, night),
+    }
     return _answer(request, etag, "pages/my_night.html", {**page, **shown, "part_tag": part_tag})

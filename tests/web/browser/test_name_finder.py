@@ -34,7 +34,7 @@ def test_a_member_finds_their_name_on_my_night_by_its_reading(
     page.tap("#find-player-pages")  # a search box: the phone shows its keyboard
     page.keyboard.type("タナカ")  # the reading in katakana, stored in hiragana
     assert page.evaluate(SHOWN_ITEMS) == 1
-    assert page.is_visible("#player-pages >> text=Tanaka")
+    assert page.is_visible("#player-pages >> text=田中 健")  # a Japanese page: his Japanese name
     shot(page, tmp_path, "find-a-name-375-ja")
     page.fill("#find-player-pages", "田中さん")  # nobody is called that
     assert page.evaluate(SHOWN_ITEMS) == 0
@@ -43,8 +43,9 @@ def test_a_member_finds_their_name_on_my_night_by_its_reading(
     assert page.evaluate(SHOWN_ITEMS) == 40
     assert not page.is_visible("text=一致する名前はありません。")
     page.fill("#find-player-pages", "田中")
-    page.tap("#player-pages >> text=Tanaka")
-    page.wait_for_url("**/players/*/#push")
+    page.tap("#player-pages >> text=田中 健")
+    page.wait_for_url("**/me/?player=*")
+    assert page.is_visible("#mine-table")  # where their table shows once drawn
     context.close()
 
 

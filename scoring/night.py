@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from django.db.models import Count, Max, Q, Sum
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 
 import engine
 from scoring import draw_figures
@@ -291,7 +291,7 @@ def live(night: ClubNight, admin: bool) -> dict[str, Any]:
     ]
     latest = (
         Deal.objects.filter(counting_deals(), match__table__club_night=night)
-        .select_related("match__table")
+        .select_related("match__table__round")
         .prefetch_related("scores__player")
         .order_by("-entered_at", "-pk")[:6]
     )
@@ -334,13 +334,23 @@ def live(night: ClubNight, admin: bool) -> dict[str, Any]:
         "players": _own_lines(board_list),
         "latest": [
             {
-                "table": table_label(d.match.table.name),
+                "table": _table_of(d, current),
                 "number": d.number,
                 "scores": [[s.player.shown_name, s.score] for s in d.scores.all()],
             }
             for d in latest
         ],
     }
+
+
+def _table_of(deal: Deal, current: Round | None) -> str:
+    """Where a deal of the latest was played: its table, and its round where that is an
+    earlier one than the round now on the screen (every round has its "Table 1")."""
+    table = deal.match.table
+    name = table_label(table.name)
+    if table.round is None or current is None or table.round.number == current.number:
+        return name
+    return f"{gettext('Round %(n)s') % {'n': table.round.number}} · {name}"
 
 
 LIVE_ROWS = 30

@@ -267,3 +267,27 @@ def test_lists_of_matches_name_the_round(night, nine, director):
     assert f"{today:%Y-%m-%d} Hall Round 1 · Table 1" in " ".join(home.split())
     player = director.get(f"/players/{nine[0]}/").content.decode()
     assert "Round 1 · Table" in player
+
+
+def test_the_room_displays_latest_deals_name_an_earlier_rounds_table_by_its_round(
+    night, nine, client
+):
+    """Every round has its "Table 1": a deal of round 1 still among the latest once
+    round 2 is on the screen says "Round 1 · Table 1"; round 2's deals say their table."""
+    from actions import rounds
+    from tests.conftest import play
+
+    first = rounds.draw_next_round(
+        night, game="napoleon", method="balanced", players=nine, deals=1, seed=1
+    ).round
+    play(first)
+    second = rounds.draw_next_round(
+        night, game="napoleon", method="balanced", players=nine, deals=1, seed=2
+    ).round
+    play(second, seed=5)
+    tables = [d["table"] for d in client.get(f"/api/club-nights/{night.pk}/live/").json()["latest"]]
+    assert sorted(tables[:3]) == ["Table 1", "Table 2", "Table 3"]  # round 2: three of three
+    assert sorted(tables[3:]) == ["Round 1 · Table 1", "Round 1 · Table 2"]  # four and five
+    client.cookies["django_language"] = "ja"
+    page = client.get(f"/nights/{night.pk}/live/").content.decode()
+    assert "第 1 ラウンド · 卓 1 · " in page

@@ -96,7 +96,7 @@ def _drawn(
             }
         )
         for seat in match.seats.all():
-            others = [p.display_name for p in seated if p.pk != seat.player_id]
+            others = [p for p in seated if p.pk != seat.player_id]
             told.append(
                 Said(
                     seat.player_id,

@@ -23,14 +23,18 @@ def _round(number: int | None) -> str:
     return gettext("Round %(n)s") % {"n": number} if number else gettext("Tonight's draw")
 
 
-def drawn(number: int | None, table: str, seat: int, others: list[str]) -> Words:
+def drawn(number: int | None, table: str, seat: int, others: list[Any]) -> Words:
+    """Where the player sits, and with whom: ``others`` are the other players (their
+    names said in the subscription's language: ``Player.shown_name``)."""
+
     def words() -> tuple[str, str]:
         title = gettext("%(round)s: %(table)s, seat %(seat)s") % {
             "round": _round(number),
             "table": table_label(table),
             "seat": seat,
         }
-        body = gettext("With %(names)s.") % {"names": gettext(", ").join(others)} if others else ""
+        names = gettext(", ").join(p.shown_name for p in others)
+        body = gettext("With %(names)s.") % {"names": names} if others else ""
         return title, body
 
     return words

@@ -85,7 +85,12 @@ def event(night: ClubNight, people, *, name="round.drawn:1", kind=PushKind.DRAWN
         night=night.pk,
         data={},
         told=tuple(
-            Said(p.pk, kind, f"/nights/{night.pk}/me/?player={p.pk}", drawn(1, "1", 2, ["Aki"]))
+            Said(
+                p.pk,
+                kind,
+                f"/nights/{night.pk}/me/?player={p.pk}",
+                drawn(1, "1", 2, [Player(display_name="Aki")]),
+            )
             for p in people
         ),
     )

@@ -318,7 +318,7 @@ def test_every_message_a_player_may_get_reads_in_japanese_without_english():
 
     effect = {"total_before": 10, "total_after": 40, "rank_before": 3, "rank_after": 1}
     every = [
-        words.drawn(2, "Table 3", 1, ["Ａ", "Ｂ"]),
+        words.drawn(2, "Table 3", 1, [Player(display_name="Ａ"), Player(display_name="Ｂ")]),
         words.drawn(None, "Table 1", 4, []),
         words.sits_out(3),
         words.waiting(5, "Table 2", -30),
@@ -336,3 +336,17 @@ def test_every_message_a_player_may_get_reads_in_japanese_without_english():
         assert [w for w in english_words(title + " " + body) if w != "PIN"] == [], (title, body)
         with translation.override("en"):
             assert said() != (title, body)
+
+
+def test_a_players_table_mates_are_named_in_the_language_of_each_phone():
+    """One message, two phones: the Japanese one names Chika 千佳, the English one Chika;
+    a player with no Japanese name is Ben on both."""
+    from reach import words
+
+    said = words.drawn(
+        1, "Table 2", 3, [Player(display_name="Chika", name_ja="千佳"), Player(display_name="Ben")]
+    )
+    with translation.override("ja"):
+        assert "千佳" in said()[1] and "Ben" in said()[1] and "Chika" not in said()[1]
+    with translation.override("en"):
+        assert said()[1] == "With Chika, Ben."

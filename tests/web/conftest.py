@@ -9,8 +9,17 @@ from django.test import Client
 from django.utils import timezone
 
 from actions import pins
+from tests import worlds
 from tests.conftest import NAPOLEON_SEATS, member_of
-from tournaments.models import ClubNight, Membership, Table
+from tournaments.models import ClubNight, Membership, Season, Table
+
+
+@pytest.fixture
+def demo(django_capture_on_commit_callbacks):
+    """The demo club's season, every deal scored as the workers would after its commits."""
+    with django_capture_on_commit_callbacks(execute=True):
+        worlds.demo(scored=True)
+    return Season.objects.get()
 
 
 @pytest.fixture

@@ -443,11 +443,8 @@ def test_the_nights_page_before_the_first_deal_shows_who_sits_where(
     assert len(rows) == len(people)
 
 
-def test_a_stranger_before_the_draw_is_told_who_is_listed(django_user_model):
-    """A public season's next night, nobody seated: a stranger sees only the players who
-    have played in the club's public seasons (``access.visible``), and is told so and how
-    else to find their night, even on the first night, when nobody is listed; a member of
-    the club sees everyone, and is told nothing."""
+def open_club() -> tuple[Club, ClubNight, ClubNight, list[Player]]:
+    """A club of six players with a public season: tonight's night and next week's."""
     club = Club.objects.create(name="Hall", slug="hall")
     season = Season.objects.create(club=club, name="Open", games=["napoleon"], public=True)
     first = ClubNight.objects.create(season=season, date=timezone.localdate())
@@ -456,6 +453,15 @@ def test_a_stranger_before_the_draw_is_told_who_is_listed(django_user_model):
         Player.objects.create(club=club, handle=f"p{i}", display_name=f"Player {i}")
         for i in range(6)
     ]
+    return club, first, later, people
+
+
+def test_a_stranger_before_the_draw_is_told_who_is_listed(django_user_model):
+    """A public season's next night, nobody seated: a stranger sees only the players who
+    have played in the club's public seasons (``access.visible``), and is told so and how
+    else to find their night, even on the first night, when nobody is listed; a member of
+    the club sees everyone, and is told nothing."""
+    club, first, later, people = open_club()
     stranger = Client()
     stranger.cookies["django_language"] = "ja"
     page = squeezed(stranger.get(f"/nights/{later.pk}/me/").content.decode())
@@ -484,14 +490,7 @@ def test_a_stranger_who_taps_their_name_before_the_draw_sees_their_table_come(
     at the night and offers to tell this phone; once drawn, the same page shows the
     table.  Only the names the list offers open: a player the stranger may not see (no
     public play yet, or another club's) is not found, nor is their part."""
-    club = Club.objects.create(name="Hall", slug="hall")
-    season = Season.objects.create(club=club, name="Open", games=["napoleon"], public=True)
-    first = ClubNight.objects.create(season=season, date=timezone.localdate())
-    later = ClubNight.objects.create(season=season, date=first.date + dt.timedelta(7))
-    people = [
-        Player.objects.create(club=club, handle=f"p{i}", display_name=f"Player {i}")
-        for i in range(6)
-    ]
+    club, first, later, people = open_club()
     rounds.draw_next_round(
         first, game="napoleon", method="balanced", deals=1, players=[p.pk for p in people[:4]]
     )

@@ -9,17 +9,9 @@ import json
 import pytest
 from openpyxl import load_workbook
 
-from tests import worlds
-from tournaments.models import ClubNight, Match, Player, Season
+from tournaments.models import ClubNight, Match, Player
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def demo(django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
-        worlds.demo(scored=True)
-    return Season.objects.get()
 
 
 def _in(client, lang: str, url: str) -> str:

@@ -9,18 +9,10 @@ from django.core.management import call_command
 from openpyxl import load_workbook
 
 from scoring.models import MatchStanding
-from tests import worlds
 from tests.markup import squeezed
-from tournaments.models import Match, Season
+from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def demo(django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
-        worlds.demo(scored=True)
-    return Season.objects.get()
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

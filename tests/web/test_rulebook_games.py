@@ -10,8 +10,7 @@ from openpyxl import load_workbook
 import actions.deals
 import engine
 from scoring.models import MatchStanding, Rating
-from tests import worlds
-from tournaments.models import Match, Season, Seat
+from tournaments.models import Match, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -165,13 +164,6 @@ def test_bhabhi_and_comrade_forms(client, scorer, make_match, django_capture_on_
     assert response.status_code == 200 and "the deal goes round" in response.content.decode()
     assert comrade.deals.count() == 1
     assert not Rating.objects.filter(game="comrade").exists()  # cooperative: not rated
-
-
-@pytest.fixture
-def demo(django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
-        worlds.demo(scored=True)
-    return Season.objects.get()
 
 
 def test_the_demo_league_has_a_match_of_each_rulebook_game(client, demo):

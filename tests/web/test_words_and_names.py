@@ -16,10 +16,9 @@ from django.test import Client
 from django.utils import translation
 
 from actions import invitations, roster
-from tests import worlds
 from tournaments.errors import Rejection
 from tournaments.games import LEAGUE_GAMES, label
-from tournaments.models import Club, ClubNight, Match, Membership, Player, Season
+from tournaments.models import Club, ClubNight, Match, Membership, Player
 from tournaments.sheets.reading import read_game
 
 pytestmark = pytest.mark.django_db
@@ -58,13 +57,6 @@ def visible(html: str) -> str:
     reader = Visible()
     reader.feed(html)
     return " ".join(" ".join(reader.text).split())
-
-
-@pytest.fixture
-def demo(django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
-        worlds.demo(scored=True)
-    return Season.objects.get()
 
 
 def test_each_game_has_one_name_in_each_language():

@@ -127,7 +127,11 @@ def _read_rows(club: Club, columns: dict[str, int], rows: list[list[str]], first
     roster = Roster()
     errors: list[dict[str, Any]] = []
     for number, row in enumerate(rows, start=first):
-        values = {col: (row[i].strip() if i < len(row) else "") for col, i in columns.items()}
+        # Spaces as one plain space: 高橋　健 (a full-width space) is stored 高橋 健, as
+        # the club's other names are, and a name never ends in a space.
+        values = {
+            col: (" ".join(row[i].split()) if i < len(row) else "") for col, i in columns.items()
+        }
         if not any(values.values()):
             continue  # a blank line
         place = f"row {number}"

@@ -47,7 +47,7 @@ from tournaments.models import (
     counting_deals,
     waiting_deals,
 )
-from tournaments.names import shown, table_label
+from tournaments.names import reading_key, shown, table_label
 
 DEFAULT_RANK_POINTS = (4, 2, 1, 0)
 
@@ -65,6 +65,7 @@ class NightLine:
     deals: int = 0
     """The deals the player has played tonight (of the board's game)."""
     name_ja: str = ""
+    reading: str = ""
 
     @property
     def shown_name(self) -> str:
@@ -133,10 +134,15 @@ def standings(night: ClubNight, game: str | None = None) -> tuple[str, list[Nigh
             sat[absent.pk] += 1
             total[absent.pk] += share
     named = list(
-        Player.objects.filter(pk__in=[*matches, *sat]).values_list("pk", "display_name", "name_ja")
+        Player.objects.filter(pk__in=[*matches, *sat]).values_list(
+            "pk", "display_name", "name_ja", "reading"
+        )
     )
-    names = {pk: name for pk, name, _ja in named}
-    in_japanese = {pk: ja for pk, _name, ja in named}
+    names = {pk: name for pk, name, _ja, _reading in named}
+    in_japanese = {pk: ja for pk, _name, ja, _reading in named}
+    readings = {pk: reading for pk, _name, _ja, reading in named}
+    # Level players by their names: the same order whatever the reader's language, as a
+    # draw seeds by it (``scoring.finals.draw_order``); boards show them as lists do.
     ordered = sorted(names, key=lambda p: (-round(total[p], 6), -raw_total[p], names[p]))
     out: list[NightLine] = []
     for i, player in enumerate(ordered):
@@ -157,6 +163,7 @@ def standings(night: ClubNight, game: str | None = None) -> tuple[str, list[Nigh
                 sat[player],
                 played[player],
                 in_japanese[player],
+                readings[player],
             )
         )
     return method, out
@@ -201,10 +208,16 @@ def boards(night: ClubNight) -> tuple[str, list[Board]]:
     method = night.standings
     played = games(night)
     if len(played) <= 1:
-        return method, [Board(played[0] if played else "", standings(night)[1])]
+        return method, [Board(played[0] if played else "", _shown(standings(night)[1]))]
     if method == ClubNight.Standings.RANKS:
-        return method, [Board("", standings(night)[1], mixed=True)]
-    return method, [Board(game, standings(night, game)[1]) for game in played]
+        return method, [Board("", _shown(standings(night)[1]), mixed=True)]
+    return method, [Board(game, _shown(standings(night, game)[1])) for game in played]
+
+
+def _shown(lines: list[NightLine]) -> list[NightLine]:
+    """A board's lines as people read them: players level on points in the order of every
+    list of names (``tournaments.names.reading_order``: 五十音 on a Japanese page)."""
+    return sorted(lines, key=lambda line: (line.rank, reading_key(line.shown_name, line.reading)))
 
 
 def standings_json(night: ClubNight) -> dict[str, Any]:

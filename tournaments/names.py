@@ -158,12 +158,23 @@ def reading_key(name: str, reading: str = "") -> tuple[int, str]:
     (``李 明`` is read すもも めい where the club means り めい), good enough to put a
     list in order and never stored; a reading typed puts the name right."""
     said = unicodedata.normalize("NFKC", reading or name).strip()
-    if said and not reading and not said.isascii() and not KANA.fullmatch(said):
-        said = _kana(said)
+    if not reading:
+        said = guessed_reading(said) or said
     if said and KANA.fullmatch(said):
         hiragana = "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in said)
         return 0, "".join(hiragana.split())
     return 1, normal(name)
+
+
+def guessed_reading(name: str) -> str:
+    """pykakasi's kana for a name in kanji (``青木`` → あおき), which lists sort by until
+    the club types the reading; ``""`` for a name in kana or Latin letters (nothing to
+    guess) or one pykakasi cannot read whole."""
+    said = unicodedata.normalize("NFKC", name).strip()
+    if not said or said.isascii() or KANA.fullmatch(said):
+        return ""
+    guess = _kana(said)
+    return " ".join(guess.split()) if KANA.fullmatch(guess) else ""
 
 
 def reading_order(players: Iterable[Any]) -> list[Any]:

@@ -84,3 +84,23 @@ def test_the_pages_list_players_in_reading_order(club, django_user_model):
         < listing.index("ベン")
         < listing.index("渡辺")
     )
+
+
+def test_the_players_list_shows_a_guessed_reading_as_a_guess(club, django_user_model):
+    """李 明 with no reading sorts by pykakasi's すもも めい: the list shows that in grey with
+    a "?" and says how to put it right; the edit form offers it as a placeholder, never
+    as a value; a typed reading shows plain."""
+    li = Player.objects.create(club=club, handle="li", display_name="李 明")
+    Player.objects.create(club=club, handle="sato", display_name="佐藤", reading="さとう")
+    admin = Client()
+    admin.force_login(member_of(club, django_user_model, "lena", Membership.Role.ADMIN))
+    page = admin.get(f"/clubs/{club.slug}/setup/").content.decode()
+    assert '<span class="muted guess">すもも めい?</span>' in page
+    assert 'id="guessed-readings"' in page and "さとう?" not in page
+    form = admin.get(f"/clubs/{club.slug}/players/{li.pk}/").content.decode()
+    field = form[form.index('name="reading"') :]
+    field = field[: field.index(">")]
+    assert 'placeholder="すもも めい"' in field and "value=" not in field
+    Player.objects.filter(pk=li.pk).update(reading="り めい")
+    page = admin.get(f"/clubs/{club.slug}/setup/").content.decode()
+    assert "すもも" not in page and 'id="guessed-readings"' not in page

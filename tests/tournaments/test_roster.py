@@ -114,6 +114,12 @@ def test_names_pasted_a_line_each_are_added_once(club, players):
     # A first line naming the columns: read as a list's heading, as a file is.
     headed = roster.add_players(club, "名前,日本語名\nYuki Sato,佐藤 雪\n")
     assert [(p.display_name, p.name_ja) for p in headed.new] == [("Yuki Sato", "佐藤 雪")]
+    # A full-width space, or two, between the names: stored as one plain space.
+    wide = roster.add_players(club, "高橋\u3000健\nKen  Mori\tもり\u3000\u3000けん\n")
+    assert [(p.display_name, p.reading) for p in wide.new] == [
+        ("高橋 健", ""),
+        ("Ken Mori", "もり けん"),
+    ]
 
 
 def test_pasted_names_are_refused_by_their_line_and_nothing_is_written(club):

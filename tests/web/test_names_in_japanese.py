@@ -7,9 +7,11 @@ import io
 import json
 
 import pytest
+from django.test import Client
+from django.utils import translation
 from openpyxl import load_workbook
 
-from tournaments.models import ClubNight, Match, Player
+from tournaments.models import ClubNight, Match, Player, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -80,6 +82,7 @@ def test_downloads_name_players_in_the_language_they_are_asked_in(client, demo):
     workbook = load_workbook(io.BytesIO(client.get(f"/matches/{match.pk}/sheet.xlsx").getvalue()))
     cells = {c for row in workbook.active.iter_rows(values_only=True) for c in row}
     assert "千佳" in cells and "Chika" not in cells
+    assert workbook.active.title == "コンプ・イチサン"  # the game's name, not its key
 
 
 def test_the_entry_forms_labels_name_the_players_in_japanese(client, demo):
@@ -87,3 +90,50 @@ def test_the_entry_forms_labels_name_the_players_in_japanese(client, demo):
     client.force_login(match.table.scorer)
     ja = _in(client, "ja", f"/matches/{match.pk}/enter/")
     assert "千佳" in ja and "Chika" not in ja
+
+
+def test_players_level_on_points_are_listed_as_names_are_but_drawn_by_their_names(
+    make_match, players, django_capture_on_commit_callbacks
+):
+    """Ben (阿部 真央, pasted with no Latin name) and Dai (大) lose alike in the coalition:
+    a board lists them as every list of names does, 阿部 (あべ) before 大 (だい) in
+    Japanese, and 阿部 (read in kana) before Dai (Latin letters) in English; a draw
+    seeds by their names alone, the same in either language."""
+    import actions.deals
+    from scoring import finals
+    from scoring import night as night_data
+    from tests.conftest import napoleon_deal
+
+    Player.objects.filter(pk=players["ben"].pk).update(display_name="阿部 真央")
+    Player.objects.filter(pk=players["dai"].pk).update(name_ja="大")
+    match = make_match("napoleon", ["aki", "ben", "chika", "dai"])
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.deals.enter_deal(match, napoleon_deal()).stored()
+    night = match.table.club_night
+    Season.objects.filter(pk=night.season_id).update(public=True)
+    client = Client()
+    ja = _in(client, "ja", f"/nights/{night.pk}/")
+    assert ja.index(">阿部 真央</a>") < ja.index(">大</a>")
+    en = _in(client, "en", f"/nights/{night.pk}/")
+    assert en.index(">阿部 真央</a>") < en.index(">Dai</a>")
+    seeds = []
+    for lang in ("ja", "en"):
+        with translation.override(lang):
+            seeds.append(finals.draw_order(night, "napoleon"))
+    assert seeds[0] == seeds[1]
+    assert seeds[0].index(players["dai"].pk) < seeds[0].index(players["ben"].pk)  # "Dai" < "阿部"
+    with translation.override("ja"):
+        _method, boards = night_data.boards(night)
+    assert [line.rank for line in boards[0].lines] == sorted(line.rank for line in boards[0].lines)
+
+
+@pytest.mark.parametrize(
+    ("game", "title", "other"),
+    [("napoleon", "ナポレオン", "レットラー"), ("rettler", "レットラー", "ナポレオン")],
+)
+def test_the_declarer_is_called_by_the_games_own_name(client, demo, game, title, other):
+    match = Match.objects.filter(game=game).earliest("pk")
+    client.force_login(match.table.scorer)
+    ja = _in(client, "ja", f"/matches/{match.pk}/enter/")
+    assert f"{title}(立った人)" in ja and other not in ja
+    assert f"Declarer ({title})" in _in(client, "en", f"/matches/{match.pk}/enter/")

@@ -21,7 +21,7 @@ from tournaments import access
 from tournaments.errors import Rejection
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Membership, Player, Season
-from tournaments.names import night_label, reading_order
+from tournaments.names import guessed_reading, night_label, reading_order
 from tournaments.textfile import whole_number
 from web.pages.getters import administered, administered_club
 from web.pages.setup_forms import (
@@ -64,6 +64,9 @@ def _club_page(
     refused (``pasted``) in their box."""
     if form is None:
         form = PlayerForm(club=club, prefix="player")
+    players = reading_order(club.players.select_related("user"))
+    for player in players:  # where the list put a name in kanji with no reading typed
+        player.guess = "" if player.reading else guessed_reading(player.shown_name)
     return render(
         request,
         "pages/setup/club.html",
@@ -72,7 +75,8 @@ def _club_page(
             "form": form,
             "pasted": pasted,
             "paste_problems": paste_problems or [],
-            "players": reading_order(club.players.select_related("user")),
+            "players": players,
+            "guessed": any(p.guess for p in players),
             "memberships": club.memberships.select_related("user").order_by("user__username"),
             "member_form": MemberForm(prefix="member"),
             "invitations": club.invitations.select_related("player", "used_by", "account")[:30],

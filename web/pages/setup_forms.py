@@ -18,7 +18,14 @@ from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Membership, Player, Season
 from tournaments.models.nights import ROUNDS_OUT, TABLE_SIZE_OUT
-from tournaments.names import found_by, look_alike, reading_order, unique_handle, unspaced
+from tournaments.names import (
+    found_by,
+    guessed_reading,
+    look_alike,
+    reading_order,
+    unique_handle,
+    unspaced,
+)
 
 
 def _account(username: str) -> Any:
@@ -68,6 +75,9 @@ class PlayerForm(forms.ModelForm):
         self.club = club
         if self.instance.pk and self.instance.user:
             self.fields["account"].initial = self.instance.user.get_username()
+        if self.instance.pk and not self.instance.reading:  # the guess the lists sort by
+            if guess := guessed_reading(self.instance.shown_name):
+                self.fields["reading"].widget.attrs["placeholder"] = guess
         if self.instance.pk:  # the question is for a new player only
             del self.fields["another"]
         else:  # a PIN is set once the player exists (their page, or edit)

@@ -23,7 +23,7 @@ from scoring.sheets import match_sheet
 from scoring.tasks import season_file
 from tournaments import draw_measures, seatings
 from tournaments.access import visible
-from tournaments.games import LEAGUE_GAMES
+from tournaments.games import LEAGUE_GAMES, label
 from tournaments.models import ClubNight, Player, Season
 from tournaments.names import night_label
 
@@ -51,7 +51,7 @@ def match_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponseBase:
     match = readable_match(request.user, pk)
     sheet = match_sheet(match)
     header, rows = exports.sheet_table(sheet)
-    document = Document(match.game, exports.sheet_title(sheet), header, rows)
+    document = Document(str(label(match.game)), exports.sheet_title(sheet), header, rows)
     return download(document, fmt, f"match-{match.pk}-{match.game}")
 
 

@@ -369,3 +369,13 @@ def test_a_typed_sheet_names_a_trump_in_either_language():
             "red": "red",
             "地学部ノートラ": "chigaku-notrump",
         }, language
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_language_menu_names_each_language_in_itself(client, lang):
+    """English and 日本語 on every page, whatever its language: Django's own catalogue
+    would call English 英語(米国) on a Japanese page."""
+    client.cookies["django_language"] = lang
+    page = client.get("/").content.decode()
+    menu = page[page.index('name="language"') : page.index("</select>")]
+    assert [o.strip() for o in re.findall(r">([^<]+)</option>", menu)] == ["English", "日本語"]

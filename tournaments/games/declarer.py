@@ -103,7 +103,8 @@ class DeclarerLeagueGame(LeagueGame):
     def add_fields(self, form: EntryForm) -> None:
         choices = player_choices(form)
         total = self.point_total
-        form.fields["declarer"] = chips(form, _("Declarer (ナポレオン/レットラー)"))
+        # The declarer is called by the game's name: ナポレオン at Napoleon, レットラー at Rettler.
+        form.fields["declarer"] = chips(form, _("Declarer (%(title)s)") % {"title": self.name_ja})
         form.fields["trump"] = forms.ChoiceField(
             label=_("Trump (切り札)"),
             choices=[(t, TRUMP_LABELS[t]) for t in TRUMPS],

@@ -19,6 +19,7 @@ from tests.reach import push_service
 from tests.web.browser.conftest import sign_in
 from tests.web.browser.test_club_from_nothing import shot
 from tests.web.browser.test_my_night import seated_tonight
+from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -103,7 +104,7 @@ def test_notifications_on_from_my_night_in_two_taps(browser, live_server, tmp_pa
                 me.pk,
                 PushKind.DRAWN,
                 f"/nights/{night.pk}/me/?player={me.pk}",
-                drawn(2, match.table.name, 1, ["Aya"]),
+                drawn(2, match.table.name, 1, [Player(display_name="Aya")]),
             )
             told = Event(
                 "round.drawn:test",

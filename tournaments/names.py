@@ -233,9 +233,10 @@ def romaji(name: str) -> str:
 
 def found_by(player: Any) -> str:
     """What else finds ``player`` in a long list of names, beside the name shown: both
-    names (a Japanese page shows the Japanese one), the reading, the handle's words (``yamada tarou``: Latin letters find a
-    Japanese name) and, with no reading given, the names' kana as pykakasi reads them
-    (``やまだ たろう``: kana typed before it is turned into kanji).  A guess is good
+    names (a Japanese page shows the Japanese one), the reading, the handle's words
+    (``yamada tarou``: Latin letters find a Japanese name) and, with no reading given,
+    the names' kana as pykakasi reads them (``やまだ たろう``: kana typed before it is
+    turned into kanji).  A guess is good
     enough here, where it only finds a name; it is never stored as the reading."""
     parts = [player.display_name, player.name_ja, player.reading, player.handle.replace("-", " ")]
     if not player.reading:

@@ -66,7 +66,8 @@ def _night(request: HttpRequest, pk: int, page: bool = True) -> ClubNight:
 def _player_of(night: ClubNight, asked: str, data: dict[str, Any], user: Any) -> tuple[int, bool]:
     """The id of the player ``?player=`` names, and whether they are at the night (played
     at it or came to it): no query when the room's answer ``data`` shows them (seated in
-    its round, sitting it out, or on tonight's boards), else one.  A player of the club
+    its round, sitting it out, or on tonight's boards), else one (two for a holder of a
+    table's link who may not read the club's players).  A player of the club
     who is not at the night (yet) is shown to a reader who may see them
     (``access.visible``), as the list of names before the draw offers them; anyone else
     is not found."""
@@ -233,7 +234,7 @@ def my_night(request: HttpRequest, pk: int) -> HttpResponse:
     if part:
         return _answer(request, part_tag, "pages/_my_night_mine.html", shown)
     who = Player.objects.get(pk=player)
-    etag = _etag(shown, get_language(), who.shown_name, who.pk, str(night), night.venue)
+    etag = _etag(shown, get_language(), who.shown_name, who.pk, at_night, str(night), night.venue)
     page = {
         "night": night,
         "player": who,

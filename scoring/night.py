@@ -138,9 +138,8 @@ def standings(night: ClubNight, game: str | None = None) -> tuple[str, list[Nigh
             "pk", "display_name", "name_ja", "reading"
         )
     )
-    names = {pk: name for pk, name, _ja, _reading in named}
-    in_japanese = {pk: ja for pk, _name, ja, _reading in named}
-    readings = {pk: reading for pk, _name, _ja, reading in named}
+    names = {pk: name for pk, name, *_rest in named}
+    also = {pk: rest for pk, _name, *rest in named}  # the Japanese name and the reading
     # Level players by their names: the same order whatever the reader's language, as a
     # draw seeds by it (``scoring.finals.draw_order``); boards show them as lists do.
     ordered = sorted(names, key=lambda p: (-round(total[p], 6), -raw_total[p], names[p]))
@@ -162,8 +161,7 @@ def standings(night: ClubNight, game: str | None = None) -> tuple[str, list[Nigh
                 matches[player],
                 sat[player],
                 played[player],
-                in_japanese[player],
-                readings[player],
+                *also[player],
             )
         )
     return method, out

@@ -151,19 +151,34 @@ def shown(display_name: str, name_ja: str = "") -> str:
 
 
 def reading_key(name: str, reading: str = "") -> tuple[int, str]:
-    """Where a person's name sorts in a list: by its reading in kana in 五十音 order,
-    katakana read as hiragana; then the names with no reading (Latin letters) by their
-    letters.  The reading is ``reading`` where the club typed one, else the name when it
-    is written in kana, else, for a name in kanji, the kana pykakasi reads in it: a guess
-    (``李 明`` is read すもも めい where the club means り めい), good enough to put a
-    list in order and never stored; a reading typed puts the name right."""
+    """Where a person's name sorts in a list: the names written in the page's own script
+    first.  On a Japanese page, by its reading in kana in 五十音 order, katakana read as
+    hiragana, then the names with no reading (Latin letters) by their letters.  The
+    reading is ``reading`` where the club typed one, else the name when it is written in
+    kana, else, for a name in kanji, the kana pykakasi reads in it: a guess (``李 明`` is
+    read すもも めい where the club means り めい), good enough to put a list in order and
+    never stored; a reading typed puts the name right.  On a page in English, a name in
+    Latin letters sorts by its letters (``Chika Abe`` under C, whatever its reading), before
+    the names in Japanese script, which follow in 五十音 order."""
+    if not _japanese_page() and _in_latin_letters(name):
+        return 0, normal(name)
     said = unicodedata.normalize("NFKC", reading or name).strip()
     if not reading:
         said = guessed_reading(said) or said
     if said and KANA.fullmatch(said):
         hiragana = "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in said)
-        return 0, "".join(hiragana.split())
+        return (0 if _japanese_page() else 1), "".join(hiragana.split())
     return 1, normal(name)
+
+
+def _japanese_page() -> bool:
+    return (get_language() or "").startswith("ja")
+
+
+def _in_latin_letters(name: str) -> bool:
+    """Whether every letter of ``name`` is a Latin one (``José``, ``Ｂｅｎ``), and it has one."""
+    letters = [c for c in unicodedata.normalize("NFKC", name) if c.isalpha()]
+    return bool(letters) and all(unicodedata.name(c, "").startswith("LATIN") for c in letters)
 
 
 def guessed_reading(name: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
+from django.utils import translation
 
 from actions import roster
 from tests.conftest import member_of
@@ -22,7 +23,7 @@ def test_kana_sort_in_gojuon_order_and_kanji_by_their_reading(club):
         ("さとう", ""),
         ("伊藤 亜紀", "いとう あき"),
         ("カトウ", ""),
-        ("Alice", ""),  # Latin letters: after the names read in kana
+        ("Alice", ""),  # Latin letters: after the names read in kana (on a Japanese page)
         ("青木", ""),  # no reading typed: pykakasi's, あおき
         ("うえの", ""),
         ("李 明", "り めい"),  # typed: pykakasi would say すもも めい
@@ -33,7 +34,8 @@ def test_kana_sort_in_gojuon_order_and_kanji_by_their_reading(club):
             display_name=name,
             reading=reading,
         )
-    ordered = [p.display_name for p in reading_order(club.players.all())]
+    with translation.override("ja"):
+        ordered = [p.display_name for p in reading_order(club.players.all())]
     assert ordered == [
         "青木",
         "伊藤 亜紀",
@@ -73,8 +75,8 @@ def test_the_pages_list_players_in_reading_order(club, django_user_model):
     listing = page[page.index('id="players"') :]
     # 加藤 has no reading: pykakasi's かとう puts it between あおき and わたなべ.
     assert listing.index("青木") < listing.index("加藤") < listing.index("渡辺")
-    # In English Ben is a Latin name, after the kana; in Japanese ベン is べん.
-    assert listing.index("渡辺") < listing.index("Ben")
+    # In English Ben is a Latin name, before the Japanese ones; in Japanese ベン is べん.
+    assert listing.index("Ben") < listing.index("青木")
     admin.cookies["django_language"] = "ja"
     page = admin.get(f"/clubs/{club.slug}/setup/").content.decode()
     listing = page[page.index('id="players"') :]
@@ -104,3 +106,25 @@ def test_the_players_list_shows_a_guessed_reading_as_a_guess(club, django_user_m
     Player.objects.filter(pk=li.pk).update(reading="り めい")
     page = admin.get(f"/clubs/{club.slug}/setup/").content.decode()
     assert "すもも" not in page and 'id="guessed-readings"' not in page
+
+
+def test_an_english_page_lists_latin_names_by_their_letters_first(club):
+    """A club that types its players' names in Latin letters and their readings in kana:
+    an English page lists them A to Z, before the names in Japanese script (五十音 among
+    themselves); a Japanese page lists every name that has a reading in 五十音 order,
+    the Latin names with none after them."""
+    for handle, name, reading in [
+        ("chika", "Chika Abe", "あべ ちか"),
+        ("aki", "Aki Ito", "いとう あき"),
+        ("zoe", "Zoe", ""),
+        ("sato", "佐藤", "さとう"),
+        ("aoki", "青木", ""),
+        ("jose", "José", ""),
+    ]:
+        Player.objects.create(club=club, handle=handle, display_name=name, reading=reading)
+    with translation.override("en"):
+        english = [p.display_name for p in reading_order(club.players.all())]
+    assert english == ["Aki Ito", "Chika Abe", "José", "Zoe", "青木", "佐藤"]
+    with translation.override("ja"):
+        japanese = [p.display_name for p in reading_order(club.players.all())]
+    assert japanese == ["青木", "Chika Abe", "Aki Ito", "佐藤", "José", "Zoe"]

@@ -10,3 +10,10 @@ def squeezed(html: str) -> str:
     ``<option value="3">late</option>`` in ``squeezed(page)``, not in the page."""
     html = re.sub(r"\s+", " ", html)
     return re.sub(r" ?(<[^>]*>) ?", lambda tag: tag.group(1).replace(" >", ">"), html)
+
+
+def words(html: str) -> str:
+    """What a person reads of a page: its text, without its tags, one space for any run of
+    white space (``<span class="nowrap">2026-11-28</span> Hall`` reads
+    ``2026-11-28 Hall``)."""
+    return " ".join(re.sub(r"<[^>]*>", "", html).split())

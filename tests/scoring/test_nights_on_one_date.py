@@ -29,6 +29,7 @@ from scoring.models import (
 )
 from scoring.rebuild import rebuild_all
 from scoring.sheets import night_points, player_charts
+from tests.markup import words
 from tests.scoring.derived import derived
 from tournaments.models import (
     Club,
@@ -298,7 +299,7 @@ def test_a_night_is_named_on_the_page_and_in_the_api_and_lists_tell_them_apart(l
         follow=True,
     )
     assert ClubNight.objects.get(season=season, name="Afternoon").date == dt.date(2026, 12, 5)
-    assert "2026-12-05 Afternoon · Hall" in response.content.decode()
+    assert "2026-12-05 Afternoon · Hall" in words(response.content.decode())
     api = client_of(club_admin)
     made = api.post(
         "/api/club-nights/",
@@ -315,7 +316,7 @@ def test_a_night_is_named_on_the_page_and_in_the_api_and_lists_tell_them_apart(l
     refused = page.post(f"/seasons/{season.pk}/nights/new/", too_long)
     assert refused.status_code == 200
     assert ClubNight.objects.filter(season=season, date=dt.date(2026, 12, 5)).count() == 2
-    shown = page.get(f"/seasons/{season.pk}/").content.decode()
+    shown = words(page.get(f"/seasons/{season.pk}/").content.decode())
     for label in (
         "2026-11-28 Hall",
         "2026-11-28 Final · Hall",

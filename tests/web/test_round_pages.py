@@ -12,7 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.conftest import member_of
-from tests.markup import squeezed
+from tests.markup import squeezed, words
 from tournaments.models import Club, ClubNight, Match, Membership, Player, Round, Season, Table
 
 pytestmark = pytest.mark.django_db
@@ -253,8 +253,19 @@ def test_round_1_starts_from_the_nights_attendance(night, nine, director):
 def test_two_nights_on_one_date_are_told_apart(night, client):
     evening = ClubNight.objects.create(season=night.season, date=night.date, venue="Room B")
     season = client.get(f"/seasons/{night.season_id}/").content.decode()
-    assert "2026-11-28 Hall" in season and "2026-11-28 Room B" in season
+    assert "2026-11-28 Hall" in words(season) and "2026-11-28 Room B" in words(season)
     assert f"/nights/{evening.pk}/" in season
+
+
+def test_a_nights_date_stays_on_one_line_and_its_title_is_text(night, client):
+    """A phone's narrow heading never breaks a date after its hyphen (``2026-11-`` over
+    ``28``): the date is one unbreakable piece of the night's name on every page; the
+    browser tab's title is the name's text alone."""
+    page = client.get(f"/nights/{night.pk}/").content.decode()
+    heading = page[page.index("<h1>") : page.index("</h1>")]
+    assert '<span class="nowrap">2026-11-28</span> Hall' in heading
+    title = page[page.index("<title>") : page.index("</title>")]
+    assert "2026-11-28 Hall – Test Club" in words(title) and "span" not in title
 
 
 def test_lists_of_matches_name_the_round(night, nine, director):
@@ -264,7 +275,7 @@ def test_lists_of_matches_name_the_round(night, nine, director):
     ClubNight.objects.filter(pk=night.pk).update(date=today)  # the home page's tonight
     rounds.draw_next_round(night, game="napoleon", method="balanced", players=nine, deals=2, seed=1)
     home = director.get("/").content.decode()
-    assert f"{today:%Y-%m-%d} Hall Round 1 · Table 1" in " ".join(home.split())
+    assert f"{today:%Y-%m-%d} Hall Round 1 · Table 1" in words(home)
     player = director.get(f"/players/{nine[0]}/").content.decode()
     assert "Round 1 · Table" in player
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 from django.conf import settings
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -52,8 +53,12 @@ def table_label(name: str) -> str:
 @register.filter
 def night_label(night: Any) -> str:
     """A club night as every list names it (``tournaments.names.night_label``): its date,
-    its name (or "Final"), its venue, so that two nights on one date are told apart."""
-    return _night_label(night)
+    its name (or "Final"), its venue, so that two nights on one date are told apart.  The
+    date is never broken at a narrow phone's line end (``2026-12-`` / ``06``); a page's
+    title (``base.html``) keeps the text alone."""
+    label = _night_label(night)
+    date, _space, rest = label.partition(" ")
+    return format_html('<span class="nowrap">{}</span>{}', date, f" {rest}" if rest else "")
 
 
 @register.filter

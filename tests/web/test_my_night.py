@@ -72,7 +72,7 @@ def test_a_link_holder_sees_their_table_and_rank_and_it_follows_the_night(tonigh
     me = match.seated_players()[0]
     phone = holding_the_link(match)
     chooser = squeezed(phone.get(f"/nights/{night.pk}/me/").content.decode())
-    assert all(f'href="?player={p.pk}">{p.display_name}</a>' in chooser for p in people)
+    assert all(f'href="?player={p.pk}&amp;me">{p.display_name}</a>' in chooser for p in people)
     # Drawn, no deal played anywhere: no "first of nine with 0", but no deal yet.
     unplayed = squeezed(phone.get(f"/nights/{night.pk}/me/", {"player": me.pk}).content.decode())
     assert "Tonight: no deal yet." in unplayed and "Tonight: rank" not in unplayed
@@ -310,7 +310,7 @@ def test_before_the_draw_a_player_is_told_on_their_phone_when_their_table_is_dra
     reader.force_login(member_of(club, django_user_model, "ren", Membership.Role.MEMBER))
     page = reader.get(f"/nights/{later.pk}/me/").content.decode()
     for p in people:
-        assert f'href="?player={p.pk}"' in page
+        assert f'href="?player={p.pk}&amp;me"' in page
     assert "Outsider" not in page and 'id="own-messages"' not in page
 
 
@@ -534,3 +534,74 @@ def test_a_night_not_today_says_at_this_night_not_tonight(tonight, django_user_m
     cache.clear()
     page = reader.get(url).content.decode()
     assert "この例会：" in page and "今夜：" not in page
+
+
+def test_a_phone_remembers_the_name_it_tapped_and_offers_it_first_at_the_next_night():
+    """A name tapped on "Who are you?" is this phone's at every night of the club: the
+    next night lists it first, as the reader's own, before the draw and after.  The
+    answers that depend on it are kept by nobody else.  Only a name the list offers is
+    remembered, "Someone else"'s list remembers nothing, and a cookie not signed by the
+    site, or of another club, changes nothing."""
+    club, first, later, people = open_club()
+    rounds.draw_next_round(
+        first, game="napoleon", method="balanced", deals=1, players=[p.pk for p in people[:4]]
+    )
+    chika = people[3]
+    phone = Client()
+    listed = phone.get(f"/nights/{first.pk}/me/").content.decode()
+    assert f'href="?player={chika.pk}&amp;me"' in listed
+    assert "(you)" not in listed
+
+    tapped = phone.get(f"/nights/{first.pk}/me/", {"player": chika.pk, "me": ""})
+    assert tapped.status_code == 302 and tapped["Location"].endswith(f"/?player={chika.pk}")
+    assert "no-store" in tapped["Cache-Control"]
+    kept = tapped.cookies[f"me-{club.pk}"]
+    assert kept["httponly"] and kept["samesite"] == "Lax" and kept["max-age"] > 300 * 24 * 3600
+
+    def first_chip(client: Client, night: ClubNight, query: str = "") -> str:
+        answer = client.get(f"/nights/{night.pk}/me/{query}")
+        page = squeezed(answer.content.decode())
+        assert "Cookie" in answer["Vary"]
+        start = page.index('class="chips-list"')
+        return page[start : page.index("</li>", start)], answer
+
+    chip, answer = first_chip(phone, later)  # next week, nobody drawn yet: the club's names
+    assert f"?player={chika.pk}&amp;me" in chip and "Player 3 (you)" in chip
+    assert "no-store" in answer["Cache-Control"]
+    rounds.draw_next_round(
+        later, game="napoleon", method="balanced", deals=1, players=[p.pk for p in people]
+    )
+    chip, _answer = first_chip(phone, later)
+    assert 'id="own-night"' in chip and "Player 3 (you)" in chip
+    chip, _answer = first_chip(phone, later, "?everyone")  # "Someone else": nothing remembered
+    assert "Player 3 (you)" in chip and "&amp;me" not in chip
+    assert phone.get(f"/nights/{later.pk}/me/", {"player": people[0].pk}).status_code == 200
+    chip, _answer = first_chip(phone, later)  # looking at someone else's night is not a tap
+    assert "Player 3 (you)" in chip
+
+    other = Client()
+    chip, answer = first_chip(other, later)
+    assert "(you)" not in chip and "no-store" not in answer.get("Cache-Control", "")
+    other.cookies[f"me-{club.pk}"] = str(chika.pk)  # not signed by the site
+    assert "(you)" not in first_chip(other, later)[0]
+
+    elsewhere = Club.objects.create(name="Elsewhere", slug="elsewhere")
+    season = Season.objects.create(club=elsewhere, name="Open too", games=["napoleon"], public=True)
+    night = ClubNight.objects.create(season=season, date=first.date)
+    outsider = Player.objects.create(club=elsewhere, handle="x", display_name="Outsider")
+    rounds.draw_next_round(
+        night,
+        game="napoleon",
+        method="balanced",
+        deals=1,
+        players=[outsider.pk]
+        + [
+            Player.objects.create(club=elsewhere, handle=f"x{i}", display_name=f"X {i}").pk
+            for i in range(3)
+        ],
+    )
+    assert "(you)" not in first_chip(phone, night)[0]  # another club: nobody remembered
+    refused = phone.get(f"/nights/{later.pk}/me/", {"player": outsider.pk, "me": ""})
+    assert refused.status_code == 404 and f"me-{elsewhere.pk}" not in refused.cookies
+    assert f"me-{club.pk}" not in refused.cookies
+    assert "Player 3 (you)" in first_chip(phone, later)[0]

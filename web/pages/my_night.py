@@ -2,8 +2,9 @@
 table", from the table's code (its link, with no account) or as a reader of the night.
 
 ``/nights/N/me/`` asks who you are (the night's players, one tap; a signed-in player
-seated tonight is taken to their own night, ``?everyone`` lists the others);
-``?player=M`` shows that player's night, read from the room display's cached answer
+seated tonight is taken to their own night, ``?everyone`` lists the others; a phone
+that tapped a name there before, at any night of the club, finds it first, marked as
+its own: :func:`remember`); ``?player=M`` shows that player's night, read from the room display's cached answer
 (``scoring.live_cache.cached_live``, refreshed by a worker as the display's).  The page's
 script asks for its own part alone (``&part=mine``) every few seconds: one small query
 (who may read the night; the player is found in the room's answer), answered 304 (no
@@ -21,11 +22,13 @@ import json
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
@@ -36,6 +39,7 @@ from tournaments.games import label
 from tournaments.models import ClubNight, Deal, Player, Round, waiting_deals
 from tournaments.names import reading_order, table_label
 from tournaments.textfile import whole_number
+from web.caching import keep_private
 from web.pages.tables import may_score
 from web.previews import link_preview
 
@@ -47,6 +51,40 @@ script (``static/clubscore/mine.js``) asks for every few seconds: no page around
 EVERYONE = "everyone"
 """``?everyone``: the list of the night's players, even for a signed-in player seated
 tonight (who is otherwise taken to their own night)."""
+
+
+REMEMBER = "me"
+"""``?player=M&me``: the name tapped on "Who are you?" (not on "Someone else"'s list):
+remembered on this phone (:func:`remember`), then the player's night without it."""
+
+KEPT_FOR = 365 * 24 * 3600
+"""How long a phone remembers whose it is: a season and more of club nights."""
+
+
+def _cookie(night: ClubNight) -> str:
+    return f"me-{night.season.club_id}"
+
+
+def remember(answer: HttpResponse, night: ClubNight, player: int) -> None:
+    """This phone is ``player``'s at every night of the night's club: a signed cookie of
+    the club (one per club; nothing stored on the server).  It only orders the names
+    "Who are you?" shows anyway (:func:`remembered`): whoever forges or copies it sees
+    nothing more."""
+    answer.set_signed_cookie(
+        _cookie(night),
+        str(player),
+        salt=__name__,
+        max_age=KEPT_FOR,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+def remembered(request: HttpRequest, night: ClubNight) -> int | None:
+    """The player this phone tapped last at a night of the club (:func:`remember`)."""
+    kept = request.get_signed_cookie(_cookie(night), default=None, salt=__name__)
+    return whole_number(kept) if kept else None
 
 
 def _night(request: HttpRequest, pk: int, page: bool = True) -> ClubNight:
@@ -168,7 +206,8 @@ def _answer(request: HttpRequest, etag: str, template: str, shown: dict[str, Any
 
 def _who_are_you(request: HttpRequest, night: ClubNight) -> HttpResponse:
     """The night's players to tap (seated at its tables or marked present), the reader's
-    own first; a signed-in player seated tonight goes straight to their own night
+    own first (signed in, or the name this phone tapped here last: :func:`remember`, a
+    name tapped on "Who are you?", not on "Someone else"'s list); a signed-in player seated tonight goes straight to their own night
     (``?everyone`` lists the others, as "Someone else" asks).  Before anyone is seated,
     a player can still be told on this phone when their table is drawn (or the night
     called off): a signed-in player follows themselves here; anyone else taps their
@@ -188,25 +227,37 @@ def _who_are_you(request: HttpRequest, night: ClubNight) -> HttpResponse:
     seated = players.get(own.pk) if own is not None else None  # the reader, tonight
     if seated is not None and EVERYONE not in request.GET:
         return redirect(f"{request.path}?player={seated.pk}")  # their own night, no tap
-    ordered = reading_order(players.values())  # as every list of names: 五十音
-    if seated is not None:
-        ordered = [seated, *(p for p in ordered if p.pk != seated.pk)]
     pages = []  # nobody at the night yet: the players' own pages, which offer the messages
     some_unlisted = False  # the reader may not see every player of the club: say who is listed
     if not players and own is None:
         club_players = Player.objects.filter(club=night.season.club_id)
         pages = reading_order(access.visible(club_players, request.user))
         some_unlisted = len(pages) < club_players.count()
+    # The reader's own name first: signed in and seated tonight, or the name this phone
+    # tapped last (only among the names listed here anyway).
+    you = seated.pk if seated is not None else remembered(request, night)
     shown = {
         "night": night,
-        "players": ordered,
+        "players": _first(reading_order(players.values()), you),  # as every list: 五十音
         "own": own,
         "own_tonight": seated is not None,
-        "pages": pages,
+        "you": you,
+        "remember": EVERYONE not in request.GET,  # "Who are you?", not "Someone else"
+        "pages": _first(pages, you),
         "some_unlisted": some_unlisted,
         "link_preview": link_preview(request, night),
     }
-    return render(request, "pages/my_night.html", shown)
+    answer = render(request, "pages/my_night.html", shown)
+    patch_vary_headers(answer, ["Cookie"])
+    if _cookie(night) in request.COOKIES:  # ordered for this phone alone
+        keep_private(answer)
+    return answer
+
+
+def _first(players: list[Player], you: int | None) -> list[Player]:
+    """``players`` with ``you`` first, if listed."""
+    mine = [p for p in players if p.pk == you]
+    return [*mine, *(p for p in players if p.pk != you)]
 
 
 @require_safe
@@ -220,6 +271,11 @@ def my_night(request: HttpRequest, pk: int) -> HttpResponse:
     _tag, body = live_cache.cached_live(night, False, live_refresher(night, False))
     data = json.loads(body)
     player, at_night = _player_of(night, asked, data, request.user)
+    if REMEMBER in request.GET and not part:  # tapped on "Who are you?": this phone's
+        answer = redirect(f"{request.path}?player={player}")
+        remember(answer, night, player)
+        keep_private(answer)
+        return answer
     found = {**mine(data, player), "drawn": bool(data["tables"])}
     shown = {  # no deal of the night waits (the room's count): none of the player's either
         "waiting": waiting_for(request, night, player) if data.get("waiting") else [],

@@ -47,8 +47,9 @@ def test_a_player_follows_their_night_from_the_tables_code(browser, live_server,
     phone = context.new_page()
     phone.goto(f"{live_server.url}/t/{token}/")  # the QR code on the table
     phone.tap("#my-night")  # tap 1
-    phone.tap(f"a[href='?player={me.pk}']")  # tap 2: my name
+    phone.tap(f"a[href='?player={me.pk}&me']")  # tap 2: my name
     phone.wait_for_selector("#mine-rank")
+    assert phone.url.endswith(f"/me/?player={me.pk}")  # remembered, and the address plain
     assert "今夜" in phone.inner_text("#mine-rank")
     assert "第 1 ラウンド · 卓 1" in phone.inner_text("#mine-table")
     assert "2 ディール中 0" in phone.inner_text("#mine-table")
@@ -63,4 +64,12 @@ def test_a_player_follows_their_night_from_the_tables_code(browser, live_server,
         timeout=15000,
     )
     assert "位" in phone.inner_text("#mine-rank") and "点" in phone.inner_text("#mine-rank")
+
+    # Back on "who are you?" later (the next round, the next night): this phone's name
+    # comes first, one tap.
+    phone.goto(f"{live_server.url}/nights/{night.pk}/me/")
+    first = phone.locator("#night-players li").first
+    assert first.inner_text().strip() == f"{me.display_name}（自分）"
+    first.locator("a").tap()
+    phone.wait_for_selector("#mine-rank")
     context.close()

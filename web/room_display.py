@@ -12,7 +12,7 @@ from typing import Any
 ROWS_PER_COLUMN = 12
 """Up to so many rows stand in one column; more are spread over two or three."""
 MOST_COLUMNS = 3
-ROW_SIZES = (8, 12, 16)
+ROW_SIZES = (8, 12, 16, 20)
 """The type sizes' steps, by the rows a column holds: ``rows-8`` for up to 8, …
 (``static/clubscore/live.css``)."""
 TABLE_SIZES = (4, 6, 8)
@@ -51,6 +51,21 @@ def layout(data: dict[str, Any]) -> dict[str, Any]:
         "columns": chunks,
         # Each table's game named where the tables play different games.
         "mixed_games": len({t["game"] for t in data["tables"]}) > 1,
-        "classes": f"columns-{columns} rows-{step(per, ROW_SIZES)} "
+        "classes": f"columns-{columns} rows-{step(height(chunks, columns), ROW_SIZES)} "
         f"tables-{step(tables, TABLE_SIZES)}",
     }
+
+
+def height(chunks: list[dict[str, Any]], columns: int) -> int:
+    """How many rows the standings stand in, as the type's step counts them: the chunks
+    fill the columns row by row, each row of the grid as tall as its tallest chunk, a
+    chunk its rows ("No deal yet." is one), its heading row, its game's name and its
+    "top 30 of 42" line; one heading row is the step's own.  One game whose rows share
+    the columns evenly: its rows a column (a night of seven small games stands in as
+    many rows as their names and headings take, not their rows alone)."""
+
+    def rows(chunk: dict[str, Any]) -> int:
+        return max(len(chunk["rows"]), 1) + 1 + bool(chunk["caption"]) + bool(chunk["shown"])
+
+    grid = [chunks[i : i + columns] for i in range(0, len(chunks), columns)]
+    return sum(max(rows(c) for c in line) for line in grid) - 1

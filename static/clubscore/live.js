@@ -71,8 +71,6 @@
       for (var i = 0; i < steps.length; i++) if (n <= steps[i]) return steps[i];
       return steps[steps.length - 1] + 1;
     }
-    root.className = "live columns-" + columns + " rows-" + step(per, [8, 12, 16]) +
-      " tables-" + step(data.tables.length, [4, 6, 8]);
     var chunks = [];
     boards.forEach(function (board) {
       for (var i = 0; i < Math.max(board.rows.length, 1); i += per) {
@@ -81,6 +79,16 @@
                       shown: last && board.rows.length < board.of ? board.rows.length : 0, of: board.of });
       }
     });
+    // The rows the standings stand in (room_display.height): the grid's rows, each as
+    // tall as its tallest chunk with its heading, game and "top N" lines.
+    var tall = -1;
+    for (var g = 0; g < chunks.length; g += columns) {
+      tall += Math.max.apply(null, chunks.slice(g, g + columns).map(function (c) {
+        return Math.max(c.rows.length, 1) + 1 + (c.caption ? 1 : 0) + (c.shown ? 1 : 0);
+      }));
+    }
+    root.className = "live columns-" + columns + " rows-" + step(tall, [8, 12, 16, 20]) +
+      " tables-" + step(data.tables.length, [4, 6, 8]);
     fill("live-standings", chunks.map(function (chunk) {
       var table = el("table", null, "live-standings");
       if (chunk.caption) table.appendChild(el("caption", chunk.caption));

@@ -176,3 +176,24 @@ def test_a_big_nights_six_player_tables_show_every_name(browser, live_server, tm
     assert "全42人中、上位30人" in page.locator("#live-standings tfoot").inner_text()
     assert page.evaluate(OUTSIDE_THE_WINDOW) == []
     context.close()
+
+
+def test_a_night_of_eight_games_shows_every_games_standings(browser, live_server, tmp_path, demo):
+    """The demo's first night: eight games at four tables, a board a game (34 lines).  On
+    a 1366×768 screen every game's board is in the window, every row of it, as the server
+    draws them and as the script redraws them: the games' names and headings take rows
+    too, and the type is sized for them."""
+    night = demo.table.club_night
+    Season.objects.filter(pk=night.season_id).update(public=True)
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/nights/{night.pk}/live/")
+    page.wait_for_selector("#live-standings tbody tr")
+    shot(page, tmp_path, "live-eight-games-1366")
+    assert page.locator("#live-standings caption").count() == 8  # a board a game
+    assert page.evaluate(OUTSIDE_THE_WINDOW) == []
+    page.evaluate("() => { document.getElementById('live').dataset.etag = ''; }")
+    page.wait_for_function("() => document.getElementById('live').dataset.updated")
+    assert page.evaluate(OUTSIDE_THE_WINDOW) == []
+    assert page.evaluate("() => document.documentElement.scrollHeight") <= 768
+    context.close()

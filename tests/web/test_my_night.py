@@ -379,7 +379,9 @@ def test_a_night_called_off_says_so_and_a_player_finds_their_next_nights_at_home
 
 def test_a_players_matches_at_home_are_in_the_order_of_their_nights(django_user_model):
     """A season entered after its nights (an import, the demo) makes an older night's
-    match after a newer one's: the home page still lists the newest night first."""
+    match after a newer one's: the home page still lists the newest night first, in the
+    player's own matches and in the latest matches; a night still to come, its tables
+    made ahead, is not among the latest."""
     from actions.matches import create_match
     from tournaments.models import Table
 
@@ -398,12 +400,17 @@ def test_a_players_matches_at_home_are_in_the_order_of_their_nights(django_user_
         night = ClubNight.objects.create(season=season, date=today - dt.timedelta(days))
         table = Table.objects.create(club_night=night, name=f"{venue} table")
         made.append(create_match(table, "napoleon", people).pk)
+    ahead = ClubNight.objects.create(season=season, date=today + dt.timedelta(7))
+    planned = create_match(Table.objects.create(club_night=ahead, name="Ahead"), "napoleon", people)
     phone = Client()
     phone.force_login(me)
     home = phone.get("/").content.decode()
     listed = home[home.index('id="member-home"') :]
     newer, older = listed.index(f"/matches/{made[0]}/"), listed.index(f"/matches/{made[1]}/")
     assert newer < older
+    latest = home[home.index("<h2>Latest matches</h2>") :]
+    newer, older = latest.index(f"/matches/{made[0]}/"), latest.index(f"/matches/{made[1]}/")
+    assert newer < older and f"/matches/{planned.pk}/" not in latest
 
 
 def test_the_nights_page_before_the_first_deal_shows_who_sits_where(

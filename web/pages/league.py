@@ -77,8 +77,12 @@ def home(request: HttpRequest) -> HttpResponse:
         )[: HOME_SEASONS + 1]
     )
     nights = visible(ClubNight.objects.select_related("season"), user).order_by("-date", "-pk")[:10]
-    matches = visible(matches_with_standings().select_related("table__round"), user).order_by(
-        "-created_at", "-pk"
+    # The latest nights' matches, whenever they were entered (an import of last season's
+    # sheets is not "latest"), and none of a night still to come: PostgreSQL walks the
+    # nights' date index back from today and stops at the twelfth (the pages bench).
+    played = matches_with_standings().filter(table__club_night__date__lte=timezone.localdate())
+    matches = visible(played.select_related("table__round"), user).order_by(
+        "-table__club_night__date", "-created_at", "-pk"
     )[:12]
     context = {
         "seasons": seasons[:HOME_SEASONS],

@@ -150,25 +150,46 @@ def shown(display_name: str, name_ja: str = "") -> str:
     return display_name
 
 
-def reading_key(name: str, reading: str = "") -> tuple[int, str]:
+def reading_key(name: str, reading: str = "") -> tuple[int, str, str]:
     """Where a person's name sorts in a list: the names written in the page's own script
-    first.  On a Japanese page, by its reading in kana in 五十音 order, katakana read as
-    hiragana, then the names with no reading (Latin letters) by their letters.  The
-    reading is ``reading`` where the club typed one, else the name when it is written in
-    kana, else, for a name in kanji, the kana pykakasi reads in it: a guess (``李 明`` is
-    read すもも めい where the club means り めい), good enough to put a list in order and
-    never stored; a reading typed puts the name right.  On a page in English, a name in
-    Latin letters sorts by its letters (``Chika Abe`` under C, whatever its reading), before
-    the names in Japanese script, which follow in 五十音 order."""
+    first.  On a Japanese page, by its reading in kana in 五十音 order as a dictionary
+    has it (katakana read as hiragana; だ after た only where the rest is alike: だい before
+    たかはし; small kana as large), then the names with no reading (Latin letters) by
+    their letters.  The reading is ``reading`` where the club typed one, else the name
+    when it is written in kana, else, for a name in kanji, the kana pykakasi reads in it:
+    a guess (``李 明`` is read すもも めい where the club means り めい), good enough to put
+    a list in order and never stored; a reading typed puts the name right.  On a page in
+    English, a name in Latin letters sorts by its letters (``Chika Abe`` under C, whatever
+    its reading), before the names in Japanese script, which follow A to Z by their
+    reading in romaji (渡辺, watanabe, before 山田, yamada)."""
     if not _japanese_page() and _in_latin_letters(name):
-        return 0, normal(name)
+        return 0, normal(name), ""
     said = unicodedata.normalize("NFKC", reading or name).strip()
     if not reading:
         said = guessed_reading(said) or said
     if said and KANA.fullmatch(said):
         hiragana = "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in said)
-        return (0 if _japanese_page() else 1), "".join(hiragana.split())
-    return 1, normal(name)
+        kana = "".join(hiragana.split())
+        if _japanese_page():
+            return 0, _unvoiced(kana), kana
+        return 1, _romaji_of(kana), kana
+    return 1, normal(name), ""
+
+
+_SMALL_KANA = str.maketrans("ぁぃぅぇぉっゃゅょゎゕゖ", "あいうえおつやゆよわかけ")
+
+
+def _unvoiced(kana: str) -> str:
+    """``kana`` as a dictionary first compares it: without its voicing marks (だ as た,
+    ぱ as は), small kana as large."""
+    bare = "".join(c for c in unicodedata.normalize("NFD", kana) if c not in "\u3099\u309a")
+    return unicodedata.normalize("NFC", bare).translate(_SMALL_KANA)
+
+
+@functools.lru_cache(maxsize=4096)
+def _romaji_of(kana: str) -> str:
+    """A reading in Hepburn romaji, as an English list sorts it (each read once a process)."""
+    return normal(romaji(kana))
 
 
 def _japanese_page() -> bool:

@@ -128,3 +128,26 @@ def test_an_english_page_lists_latin_names_by_their_letters_first(club):
     with translation.override("ja"):
         japanese = [p.display_name for p in reading_order(club.players.all())]
     assert japanese == ["青木", "Chika Abe", "Aki Ito", "佐藤", "José", "Zoe"]
+
+
+def test_kana_sort_as_a_dictionary_and_english_pages_by_romaji(club):
+    """A Japanese page sorts as a dictionary does: 大 (だい) before 高橋 (たかはし), since
+    だ is た until the rest is alike, and ばば after はは; an English page lists the names
+    in Japanese script after the Latin ones, A to Z by their reading in romaji: 渡辺
+    (watanabe) before 山田 (yamada)."""
+    for handle, name, reading in [
+        ("takahashi", "高橋", "たかはし"),
+        ("dai", "大", "だい"),
+        ("yamada", "山田", "やまだ"),
+        ("watanabe", "渡辺", "わたなべ"),
+        ("baba", "馬場", "ばば"),
+        ("haha", "母", "はは"),
+        ("ben", "Ben", ""),
+    ]:
+        Player.objects.create(club=club, handle=handle, display_name=name, reading=reading)
+    with translation.override("ja"):
+        japanese = [p.display_name for p in reading_order(club.players.all())]
+    assert japanese == ["大", "高橋", "母", "馬場", "山田", "渡辺", "Ben"]
+    with translation.override("en"):
+        english = [p.display_name for p in reading_order(club.players.all())]
+    assert english == ["Ben", "馬場", "大", "母", "高橋", "渡辺", "山田"]

@@ -527,7 +527,8 @@ def test_a_stranger_who_taps_their_name_before_the_draw_sees_their_table_come(
 
 def test_a_night_not_today_says_at_this_night_not_tonight(tonight, django_user_model):
     """ "Tonight" on the night's date; a night looked at before or after it says "At this
-    night" (この例会)."""
+    night" (この例会).  A night over (two days and more ago) no longer says that the page
+    follows it and shows the next table."""
     night, people, _round = tonight
     match = Match.objects.filter(table__club_night=night).first()
     deal(match, 1)
@@ -536,11 +537,16 @@ def test_a_night_not_today_says_at_this_night_not_tonight(tonight, django_user_m
     reader.force_login(member_of(night.season.club, django_user_model, "m", Membership.Role.MEMBER))
     reader.cookies["django_language"] = "ja"
     url = f"/nights/{night.pk}/me/?player={seated.pk}"
-    assert "今夜：" in reader.get(url).content.decode()
+    follows = "次の卓がここに出ます"
+    page = reader.get(url).content.decode()
+    assert "今夜：" in page and follows in page
+    ClubNight.objects.filter(pk=night.pk).update(date=night.date - dt.timedelta(days=1))
+    cache.clear()  # the day after a night past midnight: still followed
+    assert follows in reader.get(url).content.decode()
     ClubNight.objects.filter(pk=night.pk).update(date=night.date - dt.timedelta(days=7))
     cache.clear()
     page = reader.get(url).content.decode()
-    assert "この例会：" in page and "今夜：" not in page
+    assert "この例会：" in page and "今夜：" not in page and follows not in page
 
 
 def test_a_phone_remembers_the_name_it_tapped_and_offers_it_first_at_the_next_night():
@@ -612,3 +618,18 @@ def test_a_phone_remembers_the_name_it_tapped_and_offers_it_first_at_the_next_ni
     assert refused.status_code == 404 and f"me-{elsewhere.pk}" not in refused.cookies
     assert f"me-{club.pk}" not in refused.cookies
     assert "Player 3 (you)" in first_chip(phone, later)[0]
+
+    # A night drawn without this phone's player: told so, and offered the messages.
+    third = ClubNight.objects.create(season=later.season, date=later.date + dt.timedelta(7))
+    rounds.draw_next_round(
+        third,
+        game="napoleon",
+        method="balanced",
+        deals=1,
+        players=[p.pk for p in people[:3]] + [people[4].pk],
+    )
+    page = squeezed(phone.get(f"/nights/{third.pk}/me/").content.decode())
+    assert "(you)" not in page
+    assert "Player 3, you are not at tonight's tables yet" in page
+    assert f'data-url="/players/{chika.pk}/push/"' in page
+    assert "not at tonight's tables" not in other.get(f"/nights/{third.pk}/me/").content.decode()

@@ -17,6 +17,7 @@ tables: nothing else is shown to anyone.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 from typing import Any
@@ -207,8 +208,11 @@ def _answer(request: HttpRequest, etag: str, template: str, shown: dict[str, Any
 def _who_are_you(request: HttpRequest, night: ClubNight) -> HttpResponse:
     """The night's players to tap (seated at its tables or marked present), the reader's
     own first (signed in, or the name this phone tapped here last: :func:`remember`, a
-    name tapped on "Who are you?", not on "Someone else"'s list); a signed-in player seated tonight goes straight to their own night
-    (``?everyone`` lists the others, as "Someone else" asks).  Before anyone is seated,
+    name tapped on "Who are you?", not on "Someone else"'s list); a signed-in player
+    seated tonight goes straight to their own night (``?everyone`` lists the others, as
+    "Someone else" asks).  The reader's own player not at the night's tables (signed in,
+    or this phone's, drawn without them) is told so, and offered this phone's messages
+    for when they are seated.  Before anyone is seated,
     a player can still be told on this phone when their table is drawn (or the night
     called off): a signed-in player follows themselves here; anyone else taps their
     name for their page, which offers it (the club's players the reader may see; one
@@ -236,10 +240,15 @@ def _who_are_you(request: HttpRequest, night: ClubNight) -> HttpResponse:
     # The reader's own name first: signed in and seated tonight, or the name this phone
     # tapped last (only among the names listed here anyway).
     you = seated.pk if seated is not None else remembered(request, night)
+    absent = None  # this phone's player, whom the night's tables leave out
+    if own is None and players and you is not None and you not in players:
+        mine = Player.objects.filter(pk=you, club=night.season.club_id)
+        absent = access.visible(mine, request.user).first()
     shown = {
         "night": night,
         "players": _first(reading_order(players.values()), you),  # as every list: 五十音
         "own": own,
+        "me": own if own is not None else absent,  # told when not at the night's tables
         "own_tonight": seated is not None,
         "you": you,
         "remember": EVERYONE not in request.GET,  # "Who are you?", not "Someone else"
@@ -282,6 +291,9 @@ def my_night(request: HttpRequest, pk: int) -> HttpResponse:
         "final": final_label(night, found),
         # "Tonight" on the night's date, "At this night" before and after it.
         "tonight": night.date == timezone.localdate(),
+        # Over (its date and the day after, for a night past midnight, gone): nothing to
+        # follow, no "your next table shows here".
+        "over": night.date < timezone.localdate() - dt.timedelta(days=1),
         **found,
     }
     # The player's own part of the room's answer, not the room's: a phone asking every

@@ -27,5 +27,5 @@ def matches_with_standings() -> QuerySet[Match]:
 
 def readable_match(user: Any, pk: int) -> Match:
     """A match ``user`` may read, with what its score sheet needs; 404 otherwise."""
-    matches = Match.objects.select_related("table__club_night__season__club")
+    matches = Match.objects.select_related("table__club_night__season__club", "table__round")
     return get_object_or_404(visible(matches.prefetch_related("seats__player"), user), pk=pk)

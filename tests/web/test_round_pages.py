@@ -302,3 +302,29 @@ def test_the_room_displays_latest_deals_name_an_earlier_rounds_table_by_its_roun
     client.cookies["django_language"] = "ja"
     page = client.get(f"/nights/{night.pk}/live/").content.decode()
     assert "第 1 ラウンド · 卓 1 · " in page
+
+
+def test_a_tab_says_where_the_reader_is(night, nine, client):
+    """Every round has its "Table 1": a match's title and heading name its round, and the
+    title its night; a season's title names its club; a player's own night names them."""
+    from actions import rounds
+    from tournaments.models import Match
+
+    drawn = rounds.draw_next_round(
+        night, game="napoleon", method="balanced", players=nine, deals=2, seed=1
+    ).round
+    match = Match.objects.filter(table__round=drawn).order_by("table__name").first()
+
+    def title_and_heading(url: str) -> tuple[str, str]:
+        page = client.get(url).content.decode()
+        title = words(page[page.index("<title>") : page.index("</title>")])
+        heading = words(page[page.index("<h1>") : page.index("</h1>")]) if "<h1>" in page else ""
+        return title, heading
+
+    title, heading = title_and_heading(f"/matches/{match.pk}/")
+    assert title == f"Napoleon – Round 1 · {match.table.name} – 2026-11-28 Hall"
+    assert heading == f"Napoleon · Round 1 · {match.table.name}"
+    assert title_and_heading(f"/seasons/{night.season_id}/")[0] == "Open – Test Club"
+    seated = match.seated_players()[0]
+    title, _heading = title_and_heading(f"/nights/{night.pk}/me/?player={seated.pk}")
+    assert title == f"{seated.display_name} – My night – 2026-11-28 Hall"

@@ -4,13 +4,13 @@ table", from the table's code (its link, with no account) or as a reader of the 
 ``/nights/N/me/`` asks who you are (the night's players, one tap; a signed-in player
 seated tonight is taken to their own night, ``?everyone`` lists the others; a phone
 that tapped a name there before, at any night of the club, finds it first, marked as
-its own: :func:`remember`); ``?player=M`` shows that player's night, read from the room display's cached answer
-(``scoring.live_cache.cached_live``, refreshed by a worker as the display's).  The page's
-script asks for its own part alone (``&part=mine``) every few seconds: one small query
-(who may read the night; the player is found in the room's answer), answered 304 (no
-part made) while the player's own part of the night (their lines, their table, the
-round, their deals waiting for a confirmation) is the one its ETag was made of: deals
-at other tables do not change it.  The page is for those who read the night (its club;
+its own: :func:`remember`); ``?player=M`` shows that player's night, read from the
+room display's cached answer (``scoring.live_cache.cached_live``, refreshed by a worker
+as the display's).  The page's script asks for its own part alone (``&part=mine``)
+every few seconds: one small query (who may read the night; the player is found in the
+room's answer), answered 304 (no part made) while the player's own part of the night
+(their lines, their table, the round, their deals waiting for a confirmation) is the
+one its ETag was made of: deals at other tables do not change it.  The page is for those who read the night (its club;
 everyone for a public season) and for whoever holds a working link of one of its
 tables: nothing else is shown to anyone.
 """
@@ -212,12 +212,11 @@ def _who_are_you(request: HttpRequest, night: ClubNight) -> HttpResponse:
     seated tonight goes straight to their own night (``?everyone`` lists the others, as
     "Someone else" asks).  The reader's own player not at the night's tables (signed in,
     or this phone's, drawn without them) is told so, and offered this phone's messages
-    for when they are seated.  Before anyone is seated,
-    a player can still be told on this phone when their table is drawn (or the night
-    called off): a signed-in player follows themselves here; anyone else taps their
-    name for their page, which offers it (the club's players the reader may see; one
-    who may not see them all, not the club's member, is told who is listed and how
-    else to find their night)."""
+    for when they are seated.  Before anyone is seated, a player can still be told on
+    this phone when their table is drawn (or the night called off): a signed-in player
+    follows themselves here; anyone else taps their name for their page, which offers it
+    (the club's players the reader may see; one who may not see them all, not the club's
+    member, is told who is listed and how else to find their night)."""
     players = {
         p.pk: p for p in Player.objects.filter(seats__match__table__club_night=night).distinct()
     }

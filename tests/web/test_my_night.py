@@ -633,3 +633,18 @@ def test_a_phone_remembers_the_name_it_tapped_and_offers_it_first_at_the_next_ni
     assert "Player 3, you are not at tonight's tables yet" in page
     assert f'data-url="/players/{chika.pk}/push/"' in page
     assert "not at tonight's tables" not in other.get(f"/nights/{third.pk}/me/").content.decode()
+
+
+def test_the_remembered_name_is_sent_over_https_alone_where_the_site_is_https(settings):
+    """Behind HTTPS (the site's setting), the phone's remembered name is a secure-only
+    cookie, as the session's is."""
+    club, first, _later, people = open_club()
+    rounds.draw_next_round(
+        first, game="napoleon", method="balanced", deals=1, players=[p.pk for p in people[:4]]
+    )
+    settings.SESSION_COOKIE_SECURE = True
+    tapped = Client().get(f"/nights/{first.pk}/me/", {"player": people[0].pk, "me": ""})
+    assert tapped.cookies[f"me-{club.pk}"]["secure"]
+    settings.SESSION_COOKIE_SECURE = False
+    tapped = Client().get(f"/nights/{first.pk}/me/", {"player": people[0].pk, "me": ""})
+    assert not tapped.cookies[f"me-{club.pk}"]["secure"]

@@ -108,26 +108,36 @@ def test_the_players_list_shows_a_guessed_reading_as_a_guess(club, django_user_m
     assert "すもも" not in page and 'id="guessed-readings"' not in page
 
 
+def listed(club, players: list[tuple[str, str, str]]) -> dict[str, list[str]]:
+    """``players`` (handle, name, reading) made the club's, as a page in English and one
+    in Japanese list them."""
+    for handle, name, reading in players:
+        Player.objects.create(club=club, handle=handle, display_name=name, reading=reading)
+    lists = {}
+    for language in ("en", "ja"):
+        with translation.override(language):
+            lists[language] = [p.display_name for p in reading_order(club.players.all())]
+    return lists
+
+
 def test_an_english_page_lists_latin_names_by_their_letters_first(club):
     """A club that types its players' names in Latin letters and their readings in kana:
-    an English page lists them A to Z, before the names in Japanese script (五十音 among
-    themselves); a Japanese page lists every name that has a reading in 五十音 order,
-    the Latin names with none after them."""
-    for handle, name, reading in [
-        ("chika", "Chika Abe", "あべ ちか"),
-        ("aki", "Aki Ito", "いとう あき"),
-        ("zoe", "Zoe", ""),
-        ("sato", "佐藤", "さとう"),
-        ("aoki", "青木", ""),
-        ("jose", "José", ""),
-    ]:
-        Player.objects.create(club=club, handle=handle, display_name=name, reading=reading)
-    with translation.override("en"):
-        english = [p.display_name for p in reading_order(club.players.all())]
-    assert english == ["Aki Ito", "Chika Abe", "José", "Zoe", "青木", "佐藤"]
-    with translation.override("ja"):
-        japanese = [p.display_name for p in reading_order(club.players.all())]
-    assert japanese == ["青木", "Chika Abe", "Aki Ito", "佐藤", "José", "Zoe"]
+    an English page lists them A to Z, before the names in Japanese script; a Japanese
+    page lists every name that has a reading in 五十音 order, the Latin names with none
+    after them."""
+    lists = listed(
+        club,
+        [
+            ("chika", "Chika Abe", "あべ ちか"),
+            ("aki", "Aki Ito", "いとう あき"),
+            ("zoe", "Zoe", ""),
+            ("sato", "佐藤", "さとう"),
+            ("aoki", "青木", ""),
+            ("jose", "José", ""),
+        ],
+    )
+    assert lists["en"] == ["Aki Ito", "Chika Abe", "José", "Zoe", "青木", "佐藤"]
+    assert lists["ja"] == ["青木", "Chika Abe", "Aki Ito", "佐藤", "José", "Zoe"]
 
 
 def test_kana_sort_as_a_dictionary_and_english_pages_by_romaji(club):
@@ -135,19 +145,17 @@ def test_kana_sort_as_a_dictionary_and_english_pages_by_romaji(club):
     だ is た until the rest is alike, and ばば after はは; an English page lists the names
     in Japanese script after the Latin ones, A to Z by their reading in romaji: 渡辺
     (watanabe) before 山田 (yamada)."""
-    for handle, name, reading in [
-        ("takahashi", "高橋", "たかはし"),
-        ("dai", "大", "だい"),
-        ("yamada", "山田", "やまだ"),
-        ("watanabe", "渡辺", "わたなべ"),
-        ("baba", "馬場", "ばば"),
-        ("haha", "母", "はは"),
-        ("ben", "Ben", ""),
-    ]:
-        Player.objects.create(club=club, handle=handle, display_name=name, reading=reading)
-    with translation.override("ja"):
-        japanese = [p.display_name for p in reading_order(club.players.all())]
-    assert japanese == ["大", "高橋", "母", "馬場", "山田", "渡辺", "Ben"]
-    with translation.override("en"):
-        english = [p.display_name for p in reading_order(club.players.all())]
-    assert english == ["Ben", "馬場", "大", "母", "高橋", "渡辺", "山田"]
+    lists = listed(
+        club,
+        [
+            ("takahashi", "高橋", "たかはし"),
+            ("dai", "大", "だい"),
+            ("yamada", "山田", "やまだ"),
+            ("watanabe", "渡辺", "わたなべ"),
+            ("baba", "馬場", "ばば"),
+            ("haha", "母", "はは"),
+            ("ben", "Ben", ""),
+        ],
+    )
+    assert lists["ja"] == ["大", "高橋", "母", "馬場", "山田", "渡辺", "Ben"]
+    assert lists["en"] == ["Ben", "馬場", "大", "母", "高橋", "渡辺", "山田"]

@@ -631,6 +631,7 @@ def test_a_phone_remembers_the_name_it_tapped_and_offers_it_first_at_the_next_ni
     page = squeezed(phone.get(f"/nights/{third.pk}/me/").content.decode())
     assert "(you)" not in page
     assert "Player 3, you are not at tonight's tables yet" in page
+    assert page.index('id="own-messages"') < page.index('id="night-players"')  # told first
     assert f'data-url="/players/{chika.pk}/push/"' in page
     assert "not at tonight's tables" not in other.get(f"/nights/{third.pk}/me/").content.decode()
 

@@ -2,7 +2,8 @@
 fit the room's screen without scrolling (issue 56, 5): the standings' rows in one to
 three columns by their count, and a type size chosen by the rows a column holds and by
 the tables listed beside them.  ``static/clubscore/live.js`` follows the same rule when
-it redraws (keep the two alike)."""
+it redraws (keep the two alike); the rule is a first guess, which the script then
+measures and sets to the largest type the window holds."""
 
 from __future__ import annotations
 

@@ -120,6 +120,48 @@
       }).join(", "));
     }));
   }
+  // On the room's screen (60rem wide or more), the type as large as the window holds:
+  // the classes above are a first guess by counting rows (the same as the server's, and
+  // all there is without the script); measured here, the standings and the tables grow
+  // to fill the window's height, or shrink where they would pass its bottom, but never
+  // so far that a name is cut short that was whole at the first guess.
+  var wide = window.matchMedia("(min-width: 60rem)");
+  function fit() {
+    root.style.removeProperty("--size");
+    if (!wide.matches) { root.dataset.fitted = String(Date.now()); return; }
+    var grid = root.querySelector(".live-grid");
+    var boxes = [document.getElementById("live-standings"), document.getElementById("live-tables")];
+    function fits() {
+      var floor = grid.getBoundingClientRect().bottom + 1;
+      return boxes.every(function (box) {
+        return Array.prototype.every.call(box.children, function (child) {
+          return child.getBoundingClientRect().bottom <= floor;
+        });
+      });
+    }
+    function cut() {
+      return Array.prototype.filter.call(root.querySelectorAll("#live-standings .name, #live-tables .who"),
+        function (e) { return e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1; }).length;
+    }
+    function size(px) { root.style.setProperty("--size", px + "px"); }
+    var guess = parseFloat(getComputedStyle(root).fontSize);
+    var names = cut();
+    var low = guess, high = guess * 1.8;
+    if (!fits()) { low = 10; high = guess; }
+    for (var i = 0; i < 8 && high - low > 0.5; i++) {
+      var mid = (low + high) / 2;
+      size(mid);
+      if (fits() && cut() <= names) low = mid; else high = mid;
+    }
+    size(Math.floor(low * 2) / 2);
+    root.dataset.fitted = String(Date.now());
+  }
+  var pending = 0;
+  window.addEventListener("resize", function () {
+    cancelAnimationFrame(pending);
+    pending = requestAnimationFrame(fit);
+  });
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(fit); else fit();
   function poll() {
     var headers = { "Accept": "application/json" };
     if (root.dataset.etag) headers["If-None-Match"] = root.dataset.etag;
@@ -131,7 +173,7 @@
         root.dataset.etag = response.headers.get("ETag") || "";
         return response.json();
       })
-      .then(function (data) { if (data) { draw(data); root.dataset.updated = String(Date.now()); } })
+      .then(function (data) { if (data) { draw(data); fit(); root.dataset.updated = String(Date.now()); } })
       .catch(function () { document.getElementById("live-status").textContent = labels.stale; })
       .then(function () { setTimeout(poll, every); });
   }

@@ -197,3 +197,47 @@ def test_a_night_of_eight_games_shows_every_games_standings(browser, live_server
     assert page.evaluate(OUTSIDE_THE_WINDOW) == []
     assert page.evaluate("() => document.documentElement.scrollHeight") <= 768
     context.close()
+
+
+STANDINGS_FILL = """() => {
+  const grid = document.querySelector('#live .live-grid').getBoundingClientRect();
+  const bottom = Math.max(...[...document.querySelectorAll('#live-standings > *')]
+    .map(e => e.getBoundingClientRect().bottom));
+  return (bottom - grid.top) / grid.height; }"""
+
+
+def test_the_type_grows_to_fill_a_large_screen_and_shrinks_with_it(
+    browser, live_server, tmp_path, demo
+):
+    """A club's television is 1920×1080: the demo's first night (eight games, 34 lines)
+    fills its height rather than stopping at the type a count of rows gives (which left
+    the bottom eighth empty), and still nothing passes the window's bottom.  The window
+    made smaller (a laptop's 1366×768), the type follows it; and so after a redraw."""
+    night = demo.table.club_night
+    Season.objects.filter(pk=night.season_id).update(public=True)
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/nights/{night.pk}/live/")
+    page.wait_for_function("() => document.getElementById('live').dataset.fitted")
+    shot(page, tmp_path, "live-eight-games-1920")
+    assert page.evaluate(OUTSIDE_THE_WINDOW) == []
+    assert page.evaluate(STANDINGS_FILL) > 0.9
+    large = page.evaluate(
+        "() => parseFloat(getComputedStyle(document.getElementById('live')).fontSize)"
+    )
+    page.evaluate("() => { delete document.getElementById('live').dataset.fitted; }")
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.wait_for_function("() => document.getElementById('live').dataset.fitted")
+    shot(page, tmp_path, "live-eight-games-1920-to-1366")
+    assert page.evaluate(OUTSIDE_THE_WINDOW) == []
+    assert page.evaluate("() => document.documentElement.scrollHeight") <= 768
+    assert page.evaluate(STANDINGS_FILL) > 0.9
+    small = page.evaluate(
+        "() => parseFloat(getComputedStyle(document.getElementById('live')).fontSize)"
+    )
+    assert small < large
+    page.evaluate("() => { document.getElementById('live').dataset.etag = ''; }")
+    page.wait_for_function("() => document.getElementById('live').dataset.updated")
+    assert page.evaluate(OUTSIDE_THE_WINDOW) == []
+    assert page.evaluate(STANDINGS_FILL) > 0.9
+    context.close()

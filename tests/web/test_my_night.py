@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from urllib.parse import unquote
 
 import pytest
+import segno
 from django.core.cache import cache
 from django.test import Client, TestCase
 from django.utils import timezone
@@ -163,6 +165,16 @@ def test_the_room_display_shows_the_code_of_each_players_night(tonight, django_u
     shown = reader.get(f"/nights/{night.pk}/live/").content.decode()
     code = qr_svg(f"http://testserver/nights/{night.pk}/me/")
     assert f'src="{code}"' in shown
+
+
+def test_a_qr_code_keeps_the_quiet_zone_the_standard_asks():
+    """ISO/IEC 18004: four light modules around the symbol, so that a phone finds it
+    beside the page's other lines (the room display's heading, a table's words)."""
+    url = "http://testserver/nights/1/me/"
+    svg = unquote(qr_svg(url).partition(",")[2])
+    modules, _ = segno.make(url, error="m").symbol_size(scale=1, border=0)
+    assert f"width='{(modules + 2 * 4) * 4}'" in svg
+    assert "d='M4 4.5h7" in svg  # the first module drawn four modules in
 
 
 def mine_of(page: str) -> str:

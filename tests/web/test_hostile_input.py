@@ -3,8 +3,10 @@
 import json
 import random
 import re
+from typing import Any
 
 import pytest
+from django_filters import NumberFilter
 
 from tests.conftest import HANDLES, NAPOLEON_SEATS, napoleon_deal
 from tournaments.models import Deal, DealScore
@@ -120,3 +122,62 @@ def test_the_entry_page_answers_any_posted_values_in_words(
         stored = Deal.objects.filter(match=match).count() - before
         refused = response.status_code >= 400  # a refusal stores nothing
         assert stored in ((0,) if refused else (0, 1)), data
+
+
+def list_filters() -> list[tuple[str, str, Any]]:
+    """Every list filter of the API's routes, as (route, name, filter)."""
+    from config.urls import router
+    from web.api.filters import ClubScopedFilterSet
+
+    found = []
+    for prefix, viewset, _basename in router.registry:
+        filterset = getattr(viewset, "filterset_class", None)
+        if filterset is None:
+            fields = getattr(viewset, "filterset_fields", None)
+            if not fields:
+                continue
+            model = viewset.serializer_class.Meta.model
+            filterset = type(
+                "F",
+                (ClubScopedFilterSet,),
+                {"Meta": type("Meta", (), {"model": model, "fields": fields})},
+            )
+        found += [(prefix, name, f) for name, f in filterset.base_filters.items()]
+    return found
+
+
+@pytest.mark.parametrize(
+    "value", ["99999999999999999999", "-99999999999999999999", "1.5", "1e309", "x", "-1"]
+)
+def test_any_value_of_any_list_filter_answers_200_or_a_400_that_names_it(scorer_api, value):
+    """``/api/matches/?season=99999999999999999999`` was a 500 on SQLite (the demo's): each
+    filter takes what a stranger types, and a value it cannot read is a 400 naming it,
+    in the reader's language."""
+    routes = list_filters()
+    numbers = {(prefix, name) for prefix, name, f in routes if isinstance(f, NumberFilter)}
+    assert {("matches", "season"), ("deals", "number")} <= numbers
+    for prefix, name, _ in routes:
+        answer = scorer_api.get(f"/api/{prefix}/", {name: value}, HTTP_ACCEPT_LANGUAGE="ja")
+        assert answer.status_code in (200, 400), (prefix, name, answer.status_code)
+        if (prefix, name) in numbers and value != "-1":  # not a whole number of 64 bits
+            assert answer.status_code == 400, (prefix, name, answer.status_code)
+        if answer.status_code == 400:
+            (error,) = answer.json()["errors"]
+            assert error["path"] == name and re.search(r"[ぁ-んァ-ン一-龯]", error["message"]), (
+                error
+            )
+
+
+def test_an_unknown_match_is_not_found_in_the_readers_language(scorer_api):
+    """Django's own words ("No Match matches the given query.") are English and name the
+    model: the answer says "not found" in the reader's language."""
+    answer = scorer_api.post(
+        "/api/matches/999999/deals/",
+        {"record": napoleon_deal()},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    assert answer.status_code == 404
+    assert answer.json()["errors"] == [
+        {"code": "not_found", "path": "", "message": "見つかりません"}
+    ]

@@ -65,11 +65,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     response = exception_handler(exc, context)
     if response is None:
         return response
-    if isinstance(exc, Http404):
+    if isinstance(exc, Http404):  # Django's words name the model, in English: ours
         response.data = {
-            "errors": [
-                {"code": "not_found", "path": "", "message": str(exc) or gettext("not found")}
-            ]
+            "errors": [{"code": "not_found", "path": "", "message": gettext("not found")}]
         }
         return response
     if isinstance(exc, DjangoPermissionDenied):

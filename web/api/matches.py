@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import django_filters
 from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
@@ -29,7 +28,7 @@ from tournaments import access, errors, table_links
 from tournaments.messages import localize
 from tournaments.models import Deal, DealScore, Match, Player, Season, Table
 from web.api.base import deny, rejection_response
-from web.api.filters import ClubScopedFilterSet
+from web.api.filters import ClubScopedFilterSet, WholeNumberFilter
 from web.api.match_serializers import (
     CorrectionResultSerializer,
     CorrectionSerializer,
@@ -52,9 +51,9 @@ from web.refusals import (
 
 
 class MatchFilter(ClubScopedFilterSet):
-    season = django_filters.NumberFilter(field_name="table__club_night__season")
-    club_night = django_filters.NumberFilter(field_name="table__club_night")
-    club = django_filters.NumberFilter(field_name="table__club_night__season__club")
+    season = WholeNumberFilter(field_name="table__club_night__season")
+    club_night = WholeNumberFilter(field_name="table__club_night")
+    club = WholeNumberFilter(field_name="table__club_night__season__club")
 
     class Meta:
         model = Match

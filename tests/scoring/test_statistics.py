@@ -463,3 +463,21 @@ def test_the_documents_page_lists_every_statistic_as_the_code_defines_it():
     for league in LEAGUE_GAMES.values():
         for statistic in league.all_statistics():
             assert f"`{statistic.key}` | {statistic.definition} |" in english
+
+
+def test_a_rate_is_never_called_a_count_in_japanese():
+    """A rate is shown as "0%": its Japanese name says what is won or lost, not how many
+    times (「副官で勝った回数 0%」 on a player's page read as a count with a per cent)."""
+    from django.utils import translation
+
+    from tournaments.games import LEAGUE_GAMES
+
+    with translation.override("ja"):
+        rates = {
+            s.key: str(s.label)
+            for g in LEAGUE_GAMES.values()
+            for s in g.all_statistics()
+            if s.percent
+        }
+    assert rates["adjutant_won"] == "副官での勝ち"
+    assert [k for k, label in rates.items() if label.endswith(("回数", "数"))] == []

@@ -124,7 +124,8 @@
   // the classes above are a first guess by counting rows (the same as the server's, and
   // all there is without the script); measured here, the standings and the tables grow
   // to fill the window's height, or shrink where they would pass its bottom, but never
-  // so far that a name is cut short that was whole at the first guess.
+  // so far that a name is cut short that was whole at the first guess (a table's
+  // progress may take two lines, broken between words: live.css).
   var wide = window.matchMedia("(min-width: 60rem)");
   function fit() {
     root.style.removeProperty("--size");

@@ -241,3 +241,66 @@ def test_the_type_grows_to_fill_a_large_screen_and_shrinks_with_it(
     assert page.evaluate(OUTSIDE_THE_WINDOW) == []
     assert page.evaluate(STANDINGS_FILL) > 0.9
     context.close()
+
+
+WORDS_BROKEN = """() => [...document.querySelectorAll('#live-tables .progress')].flatMap(e => {
+  const node = e.firstChild, found = [], words = /\\S+/g;
+  for (let m; (m = words.exec(node.textContent)); ) {
+    const range = document.createRange();
+    range.setStart(node, m.index);
+    range.setEnd(node, m.index + m[0].length);
+    if (new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1) found.push(m[0]);
+  }
+  return found; })"""
+
+
+def test_a_television_in_japanese_keeps_each_line_whole(
+    browser, live_server, tmp_path, django_user_model
+):
+    """The secretary's room display on a 1920×1080 television, in Japanese, two tables
+    behind and deals waiting: a table's progress breaks between its words, never inside
+    「遅れ」 (「遅 / れ」 was seen on a walk), the waiting line is read as the heading's
+    lines are (not in the standings' type, which pushed the page past the window's
+    bottom), and the heading grows with the screen."""
+    from django.conf import settings
+    from django.test import Client
+
+    from tournaments.models import Membership
+
+    night = night_of(10, names=["伊藤 翔", "田中 健太", "高橋 彩", "佐藤 花子", "鈴木 一郎"])
+    Season.objects.filter(pk=night.season_id).update(require_confirmation=True)
+    first = Match.objects.filter(table__club_night=night).order_by("table__name").first()
+    handles = [p.handle for p in first.seated_players()]
+    for record in demo_deals(league_game("napoleon"), len(handles), handles, target=3)[1:3]:
+        actions.deals.enter_deal(first, record).stored()
+    user = django_user_model.objects.create_user("secretary", password="x-2026-room")
+    Membership.objects.create(user=user, club=night.season.club, role=Membership.Role.ADMIN)
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    context.add_cookies(
+        [
+            {"name": "django_language", "value": "ja", "url": live_server.url},
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": live_server.url,
+            },
+        ]
+    )
+    page = context.new_page()
+    page.goto(f"{live_server.url}/nights/{night.pk}/live/")
+    page.wait_for_function("() => document.getElementById('live').dataset.fitted")
+    shot(page, tmp_path, "live-tv-ja-1920")
+    assert page.locator("#live-tables li.behind").count() == 2
+    assert "件のディールが確認待ち" in page.locator("#live-waiting").inner_text()
+    assert page.evaluate(WORDS_BROKEN) == []
+    assert page.evaluate("() => document.documentElement.scrollHeight") <= 1080
+    assert page.evaluate(OUTSIDE_THE_WINDOW) == []
+    sizes = page.evaluate(
+        """() => ['#live h1', '#live-waiting'].map(s =>
+        parseFloat(getComputedStyle(document.querySelector(s)).fontSize))"""
+    )
+    heading, waiting = sizes
+    assert heading >= 30 and waiting <= heading, sizes
+    context.close()

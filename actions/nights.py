@@ -30,7 +30,7 @@ from tournaments.models.nights import (
     TABLE_SIZE_OUT,
     TABLE_SIZES,
 )
-from tournaments.names import unique_handle
+from tournaments.names import night_label, unique_handle
 
 CALENDAR_FIELDS = ("date", "starts_at", "ends_at", "venue", "name")
 """What a calendar shows of a night: a change to any raises its ``sequence`` (iCalendar
@@ -40,6 +40,12 @@ END_WITHOUT_START = gettext_noop(
 )
 END_AT_START = gettext_noop(
     "The night ends when it begins: write a later end time (after midnight: the next day)."
+)
+
+
+NIGHT_NOT_TOLD_APART = gettext_noop(
+    "This season already has a night called “%(label)s”: give this one a short name "
+    "(Afternoon, Evening) so that the two are told apart in every list."
 )
 
 
@@ -53,13 +59,18 @@ def save_night(night: ClubNight) -> ClubNight:
     ``changed_at``, under the night's row lock and in the save's transaction; a save that
     changes none of them (a retried form, a changed table size) raises nothing.  Whether
     the night is called off, and its sequence, are the stored row's: a form opened before
-    the night was called off does not bring it back (:func:`cancel_night`)."""
+    the night was called off does not bring it back (:func:`cancel_night`).
+
+    Two nights of a season on one date must be told apart: one with the date, name and
+    venue of another (both unnamed at one hall, as an afternoon and an evening would
+    be made) is refused on its name, under the same lock, with the other's label."""
     _check_plan(night)
     _check_times(night)
     with transaction.atomic():
         Season.objects.select_for_update(no_key=True).filter(pk=night.season_id).first()
         if night.final and ClubNight.final_taken(night.season_id, night.pk):
             raise Rejection((error("final_taken", "final", FINAL_TAKEN),))
+        _check_told_apart(night)
         stored = (
             ClubNight.objects.select_for_update()
             .filter(pk=night.pk)
@@ -76,6 +87,22 @@ def save_night(night: ClubNight) -> ClubNight:
                 night.changed_at = timezone.now()
         night.save()
     return night
+
+
+def _check_told_apart(night: ClubNight) -> None:
+    """Refuse a night that every list would name as another of its season's nights
+    (``tournaments.names.night_label``: the date, the name or "Final", the venue)."""
+
+    def called(n: ClubNight) -> tuple[str, str]:
+        name = (n.name or "").strip().casefold() or ("\0final" if n.final else "")
+        return name, (n.venue or "").strip().casefold()
+
+    others = ClubNight.objects.filter(season_id=night.season_id, date=night.date)
+    same = next((o for o in others.exclude(pk=night.pk) if called(o) == called(night)), None)
+    if same is not None:
+        raise Rejection(
+            (error("night_not_told_apart", "name", NIGHT_NOT_TOLD_APART, label=night_label(same)),)
+        )
 
 
 def _check_times(night: ClubNight) -> None:

@@ -181,3 +181,18 @@ def test_a_season_without_confirmation_asks_nobody(tonight, match, season):
     phone = follow(tonight)
     assert enter(phone, match).status_code == 302
     assert Deal.objects.count() == 1 and not LinkScorer.objects.exists()
+
+
+def test_the_phones_names_are_in_the_order_a_reader_looks_them_up(tonight, match, players):
+    """「この端末で記録するのは誰ですか？」 listed 伊藤, 小林, 松本, 高橋 (the characters'
+    code points): in Japanese the names follow their readings (いとう, こばやし, たかはし,
+    まつもと), in English their romaji, as every list of players does."""
+    names = {"aki": ("高橋 彩", "たかはし あや"), "ben": ("伊藤 翔", "いとう しょう"),
+             "chika": ("松本 拓也", "まつもと たくや"), "dai": ("小林 さくら", "こばやし さくら")}  # fmt: skip
+    for handle, (name, reading) in names.items():
+        Player.objects.filter(pk=players[handle].pk).update(display_name=name, reading=reading)
+    phone = follow(tonight)
+    for language, order in (("ja", "伊藤 小林 高橋 松本"), ("en", "伊藤 小林 松本 高橋")):
+        page = phone.get(f"/tables/{tonight.pk}/who/", HTTP_ACCEPT_LANGUAGE=language)
+        at = [page.content.decode().index(f"{n} ") for n in order.split()]
+        assert at == sorted(at), (language, order)

@@ -39,6 +39,7 @@ from tournaments.errors import Rejection
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import Deal, Player, Table
+from tournaments.names import reading_order
 from tournaments.records import match_envelope
 from web.pages.getters import administered_night
 from web.pages.tables import link_holder, usable_table
@@ -144,9 +145,9 @@ def table_who(request: HttpRequest, pk: int) -> HttpResponse:
     back = safe_next(request, reverse("table", args=[table.pk]))
     if not link_holder(request, table):
         return redirect(back)
-    seated = list(
-        Player.objects.filter(seats__match__table=table).distinct().order_by("display_name")
-    )
+    # In the order a reader looks names up (a dictionary's kana order on a Japanese page),
+    # not by the characters' code points (伊藤, 小林, 松本, 高橋).
+    seated = reading_order(Player.objects.filter(seats__match__table=table).distinct())
     named = named_player(request, "pages/table_who.html", {"table": table, "seated": seated})
     if isinstance(named, HttpResponse):
         return named

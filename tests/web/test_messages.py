@@ -197,6 +197,29 @@ def test_the_entry_page_shows_the_engines_errors_in_japanese(client, scorer, mak
     assert "is the declarer" not in page
 
 
+@pytest.mark.django_db
+def test_a_sum_over_the_point_cards_is_named_by_the_block_not_its_last_field(
+    client, scorer, make_match
+):
+    """Point cards 3 + 1 + 9 + 2 (15, not 20): the problem stands under the block's last
+    field (the discarded ones), and the list at the top names it "点札", not "表向きに
+    捨てた点札", which sent a newcomer to the wrong field."""
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    client.force_login(scorer)
+    client.cookies["django_language"] = "ja"
+    data = {"declarer": "aki", "trump": "hearts", "count": "15", "adjutant_cards": "SA",
+            "adjutants": ["ben"], "pc_aki": "3", "pc_ben": "1", "pc_chika": "9", "pc_dai": "2"}  # fmt: skip
+    page = client.post(f"/matches/{match.pk}/enter/", data).content.decode()
+    summary = page[page.index('id="error-summary"') :]
+    summary = summary[: summary.index("</ul>")]
+    assert re.search(r'href="#field-discarded">\s*点札: プレイヤーの点札 \(15\)', summary), summary
+    under = page[page.index('id="field-discarded"') :]
+    assert "プレイヤーの点札 (15)" in under[: under.index('id="field-', 1)]  # before the next
+    client.cookies["django_language"] = "en"
+    page = client.post(f"/matches/{match.pk}/enter/", data).content.decode()
+    assert re.search(r'href="#field-discarded">\s*Point cards: the players', page)
+
+
 GLOSSARY = {"卓": "テーブル", "例会": "クラブナイト"}
 """One Japanese word for one thing on every page: the word kept, and the one it replaced."""
 

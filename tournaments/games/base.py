@@ -185,6 +185,12 @@ class LeagueGame(ABC):
         """The form field an engine error at ``head[…].player…`` concerns."""
         return None
 
+    def problem_label(self, head: str, player: str) -> str | None:
+        """What the form's list of problems names an engine error at ``head…`` by, where
+        it concerns a block of fields (a sum over them) and is shown under the block's
+        last field, which alone would mislead; ``None``: that field's label."""
+        return None
+
     # -- a record in words ----------------------------------------------------------------
     card_keys: ClassVar[frozenset[str]] = frozenset()
     """The record's keys whose values are card codes: shown as the card pads show them."""

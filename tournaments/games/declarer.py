@@ -226,6 +226,11 @@ class DeclarerLeagueGame(LeagueGame):
             "discarded_point_cards": "discarded",
         }.get(head)
 
+    def problem_label(self, head: str, player: str) -> str | None:
+        # The sum of every player's point cards and the discarded ones: "Point cards", not
+        # "Point cards discarded" (the field it is shown under).
+        return str(_("Point cards")) if head == "point_cards" and not player else None
+
     def note(self, details: Mapping[str, Any], names: Mapping[str, str]) -> str:
         multiplier = details.get("multiplier")
         outcome = OUTCOMES.get(str(details.get("outcome")), "")

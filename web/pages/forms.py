@@ -51,6 +51,9 @@ class DealEntryForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.match = match
         self.game = league_game(match.game)
+        self.problem_labels: dict[str, str] = {}
+        """An engine error's words → what the list of problems names it by, where the game
+        names it by a block rather than its field (``LeagueGame.problem_label``)."""
         self.players: list[Player] = match.seated_players()
         self.next_deal: dict[str, Any] = {}
         if engine.GAMES[match.game].deals_follow_the_match:
@@ -106,9 +109,7 @@ class DealEntryForm(forms.Form):
     # -- the engine's errors, next to their fields ---------------------------------------------
     def field_for(self, path: str) -> str | None:
         """The form field an engine error path concerns (``None``: the whole form)."""
-        head, _dot, rest = path.partition(".")
-        head = head.split("[")[0]
-        player = rest.split("[")[0].split(".")[0]
+        head, player = _head_and_player(path)
         if self.data.get("full_record", "").strip():
             return "full_record"
         if self.files.get("full_record_file"):
@@ -127,6 +128,9 @@ class DealEntryForm(forms.Form):
             message = localize(error, names)
             if pattern is not None:  # handles inside lists and longer texts
                 message = pattern.sub(lambda m: names[m.group(1)], message)
+            label = self.game.problem_label(*_head_and_player(error["path"]))
+            if label is not None:
+                self.problem_labels[message] = label
             self.add_error(self.field_for(error["path"]), message)
 
     def offer_number(self, number: int) -> None:
@@ -141,9 +145,8 @@ class DealEntryForm(forms.Form):
         items = [{"anchor": "", "label": "", "message": str(e)} for e in self.non_field_errors()]
         for name, field in self.fields.items():
             for e in self.errors.get(name, []):
-                items.append(
-                    {"anchor": f"field-{name}", "label": str(field.label), "message": str(e)}
-                )
+                label = self.problem_labels.get(str(e), str(field.label))
+                items.append({"anchor": f"field-{name}", "label": label, "message": str(e)})
         return items
 
 
@@ -155,6 +158,13 @@ class CorrectionForm(DealEntryForm):
         max_length=500,
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
+
+
+def _head_and_player(path: str) -> tuple[str, str]:
+    """An engine error's path as its record key and the player it names, if any:
+    ``point_cards.aki`` → (``point_cards``, ``aki``), ``point_cards`` → (…, "")."""
+    head, _dot, rest = path.partition(".")
+    return head.split("[")[0], rest.split("[")[0].split(".")[0]
 
 
 def _not_json(constant: str) -> None:

@@ -259,7 +259,7 @@ def test_two_divisions_of_seven_play_four_and_three_and_the_proposal_names_them(
     form = {"game": "napoleon", "method": "balanced", "deals": "2", "action": "propose"}
     form["players"] = [p.pk for p in people]
     for language, word in (("en", "Division"), ("ja", "ディビジョン")):
-        html = page_of(admin, language).post(url, form).content.decode()
+        html = page_of(admin, language).post(url, form, follow=True).content.decode()
         heads = re.findall(
             r'<section class="card table-card" id="table-\d+">\s*<h2>(.*?)</h2>', html, re.S
         )

@@ -165,7 +165,7 @@ def test_best_known_is_said_while_the_attendance_and_tables_stay(seated, nine, d
 def test_the_proposal_shows_the_night_with_the_round_as_drawn(seated, nine, director):
     url = f"/nights/{seated.pk}/rounds/"
     form = {"game": "napoleon", "method": "balanced", "deals": "1", "players": nine[:8]}
-    answer = director.post(url, {**form, "action": "propose"})
+    answer = director.post(url, {**form, "action": "propose"}, follow=True)
     assert answer.status_code == 200
     proposal = answer.context["proposal"]
     stored = [t for t, _o in ids(NIGHT, nine)]

@@ -36,7 +36,7 @@ def seated_final(page, night, players, **more) -> Round:
         "players": [p.pk for p in players],
         **more,
     }
-    proposed = page.post(url, {**form, "action": "propose"})
+    proposed = page.post(url, {**form, "action": "propose"}, follow=True)
     assert proposed.status_code == 200
     seating = proposal_seating(proposed.content.decode())
     done = page.post(url, {**form, **seating, "action": "confirm", "confirm_unqualified": "1"})

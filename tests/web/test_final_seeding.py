@@ -157,7 +157,7 @@ def test_nobody_qualified_the_final_seats_the_top_by_points_after_asking(directo
         "deals": "2",
         "players": ids,
     }
-    proposed = page.post(url, {**form, "action": "propose"})
+    proposed = page.post(url, {**form, "action": "propose"}, follow=True)
     assert proposed.status_code == 200
     shown = squeezed(proposed.content.decode())
     assert 'id="unqualified-final"' in shown
@@ -186,7 +186,7 @@ def test_nobody_qualified_the_final_seats_the_top_by_points_after_asking(directo
 
     # In Japanese, the same page and refusal.
     page.cookies["django_language"] = "ja"
-    ja = squeezed(page.post(url, {**form, "action": "propose"}).content.decode())
+    ja = squeezed(page.post(url, {**form, "action": "propose"}, follow=True).content.decode())
     assert "決勝卓</strong>" in ja and "まだ規定に達した人がいない決勝卓" in ja
     assert f"{ranks[leader.pk].rank}位 · {ranks[leader.pk].total} · 規定未到達" in ja
     assert "このまま決勝を組む" in ja
@@ -293,13 +293,13 @@ def test_a_proposal_with_divisions_names_each_division_final(director):
         "players": [p.pk for p in people],
         "action": "propose",
     }
-    shown = squeezed(page.post(f"/nights/{final.pk}/rounds/", form).content.decode())
+    shown = squeezed(page.post(f"/nights/{final.pk}/rounds/", form, follow=True).content.decode())
     assert 'Table 1 ·<strong class="final-mark">Final table of division A</strong>' in shown
     assert 'Table 2 ·<strong class="final-mark">Final table of division B</strong>' in shown
     assert "rank on their division's leaderboard" in shown
     assert shown.count('<span class="seed muted">1st · ') == 2  # each division's leader
     page.cookies["django_language"] = "ja"
-    ja = squeezed(page.post(f"/nights/{final.pk}/rounds/", form).content.decode())
+    ja = squeezed(page.post(f"/nights/{final.pk}/rounds/", form, follow=True).content.decode())
     assert "ディビジョン A の決勝卓" in ja and "ディビジョン B の決勝卓" in ja
 
 

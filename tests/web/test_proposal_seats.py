@@ -57,6 +57,7 @@ def test_a_rounds_seats_and_sitting_out_players_move_alike(club, admin, nine):
     page = admin.post(
         f"/nights/{night.pk}/rounds/",
         {**form, "players": [p.pk for p in nine], "action": "propose"},
+        follow=True,
     ).content.decode()
     moves = seat_moves(page)
     assert len(moves) == 9  # two tables of four, and one player sitting out
@@ -69,6 +70,7 @@ def test_a_rounds_seats_and_sitting_out_players_move_alike(club, admin, nine):
     page = admin.post(
         f"/nights/{night.pk}/rounds/",
         {**form, "players": [p.pk for p in nine], "action": "propose"},
+        follow=True,
     ).content.decode()
     assert {label for label, _values, _chosen in seat_moves(page).values()} == {
         f"{p.display_name} の卓" for p in nine

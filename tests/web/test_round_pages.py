@@ -43,7 +43,7 @@ def test_a_round_is_proposed_changed_and_confirmed_on_the_page(night, nine, dire
     url = f"/nights/{night.pk}/rounds/"
     assert director.get(url).status_code == 200
     form = {"game": "napoleon", "method": "balanced", "deals": "2", "players": nine}
-    proposal = director.post(url, {**form, "action": "propose"})
+    proposal = director.post(url, {**form, "action": "propose"}, follow=True)
     text = proposal.content.decode()
     assert proposal.status_code == 200 and "Confirm the round" in text
     assert not Round.objects.exists()  # a proposal writes nothing
@@ -72,6 +72,52 @@ def test_a_round_is_proposed_changed_and_confirmed_on_the_page(night, nine, dire
     ended = director.post(url, {"action": "end", "reason": "hall closes"})
     assert ended.status_code == 302
     assert not Match.objects.filter(table__round=made, status="open").exists()
+
+
+def test_a_proposed_round_survives_a_reload_until_seated_or_drawn_again(
+    night, nine, director, club, django_user_model
+):
+    """A phone put away and reloaded showed the round's choices again, the proposal lost
+    (a newcomer's walk): it is kept, as the draw's tables are, in the session, until it
+    is seated, drawn again or left for the choices (``?again``); one made stale by
+    another administrator, or naming a player since deleted, is forgotten, never a 500."""
+    url = f"/nights/{night.pk}/rounds/"
+    form = {"game": "napoleon", "method": "balanced", "deals": "2", "players": nine}
+    proposed = director.post(url, {**form, "action": "propose"})
+    assert proposed.status_code == 302 and proposed["Location"] == url
+    shown = director.get(url)
+    tables = shown.context["proposal"].seating.tables
+    assert "Confirm the round" in shown.content.decode() and sum(map(len, tables)) == 9
+    assert director.get(url).context["proposal"].seating.tables == tables  # not redrawn
+    assert f'href="{url}?again"' in shown.content.decode()
+    choices = director.get(f"{url}?again")
+    assert "proposal" not in choices.context and "Confirm the round" not in choices.content.decode()
+    assert "proposal" not in director.get(url).context  # left: forgotten
+    # Another administrator seats round 1 meanwhile: the first one's proposal is stale.
+    director.post(url, {**form, "action": "propose"})
+    other = Client()
+    other.force_login(member_of(club, django_user_model, "dir2", Membership.Role.ADMIN))
+    other.post(url, {**form, "action": "propose"})
+    kept = other.get(url).context["proposal"]
+    confirm = {**form, "action": "confirm", "number": "1", "player": nine}
+    confirm["tables"] = str(len(kept.seating.tables))
+    for n, table in enumerate(kept.seating.tables, 1):
+        confirm |= {f"table_{p}": str(n) for p in table}
+    assert other.post(url, confirm).status_code == 302 and Round.objects.count() == 1
+    assert "proposal" not in other.get(url).context  # seated: forgotten
+    assert "proposal" not in director.get(url).context  # stale: forgotten
+    # Another night's proposal is its own; a player deleted after it was made: the
+    # choices again, not a server error.
+    later = ClubNight.objects.create(season=night.season, date=dt.date(2026, 12, 5), name="B")
+    four = [
+        Player.objects.create(club=club, handle=f"l{i}", display_name=f"L{i}") for i in range(4)
+    ]
+    there = f"/nights/{later.pk}/rounds/"
+    director.post(there, {**form, "action": "propose", "players": [p.pk for p in four]})
+    assert "proposal" in director.get(there).context and "proposal" not in director.get(url).context
+    four[0].delete()
+    page = director.get(there)
+    assert page.status_code == 200 and "proposal" not in page.context
 
 
 def test_only_administrators_run_rounds_and_anyone_watches_a_public_night(

@@ -53,7 +53,7 @@ def confirm_as_drawn(director: Client, night: ClubNight, **change: str) -> str:
         "deals": "1",
         "players": page.context["form"]["players"],
     }
-    proposal = director.post(url, form)
+    proposal = director.post(url, form, follow=True)
     assert proposal.status_code == 200
     html = proposal.content.decode()
     posted = {**form, "action": "confirm", "number": proposal.context["proposal"].number}
@@ -121,10 +121,10 @@ def test_the_proposal_names_who_sits_together_again(club, director):
     url = f"/nights/{small.pk}/rounds/"
     form = {"action": "propose", "game": "napoleon", "method": "balanced", "deals": "1"}
     form["players"] = [p.pk for p in four]
-    html = director.post(url, form).content.decode()
+    html = director.post(url, form, follow=True).content.decode()
     assert "6 pairs sit together again" in html and "F0 and F1: 2 rounds together" in html
     director.cookies["django_language"] = "ja"
-    html = director.post(url, form).content.decode()
+    html = director.post(url, form, follow=True).content.decode()
     assert "再び同卓する組: 6 組" in html and "F0 と F1: 2 回目の同卓" in html
 
 
@@ -137,5 +137,5 @@ def test_the_proposal_says_how_sitting_out_is_chosen(club, director):
     form = {"action": "propose", "game": "napoleon", "deals": "1", "size": "4"}
     form["players"] = [p.pk for p in players]
     for method, words in [("balanced", "then by lot"), ("swiss", "the last of the night's order")]:
-        answer = director.post(f"/nights/{six.pk}/rounds/", {**form, "method": method})
+        answer = director.post(f"/nights/{six.pk}/rounds/", {**form, "method": method}, follow=True)
         assert len(answer.context["sat_out"]) == 2 and words in answer.content.decode()

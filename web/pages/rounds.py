@@ -76,13 +76,16 @@ def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 messages.success(request, _("Round %(n)s is ended.") % {"n": current.number})
                 return redirect("night_rounds", pk=night.pk)
+    if request.method == "GET" and "again" in request.GET:
+        _drop_round(request, night)  # back to the round's choices
+    elif request.method == "GET" and (kept := _kept_round(request, night)) is not None:
+        return _proposal(request, night, *kept)
     form = _form(request, night)
     if request.method == "POST" and action in ("propose", "confirm"):
         try:
             if action == "propose":
-                return _proposal(
-                    request, night, rounds.check_next_round(night, **_draw(form)), form
-                )
+                _keep_round(request, night, rounds.check_next_round(night, **_draw(form)), form)
+                return redirect("night_rounds", pk=night.pk)  # a reload shows it again
             changed = _changed(request, night, form)
             try:
                 made = rounds.seat_round(
@@ -100,6 +103,7 @@ def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
                     "final table has reached the qualifying minimum yet."
                 )
                 return _proposal(request, night, changed, form, [asked])
+            _drop_round(request, night)
             messages.success(request, _("Round %(n)s is seated.") % {"n": made.number})
             return redirect("night_rounds", pk=night.pk)
         except Rejection as refused:
@@ -125,6 +129,67 @@ def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
         },
         status=400 if problems else 200,
     )
+
+
+KEPT_ROUND = "round_proposals"
+"""The session's proposed round, by night: a reload (a phone that put the page away),
+Back or a look at another page shows it again, until it is seated, drawn again, or the
+administrator goes back to the round's choices (``?again``).  In the session (the
+database), not in a process; a player moved in its selects is the form's alone."""
+
+
+def _keep_round(
+    request: HttpRequest, night: ClubNight, proposal: rounds.Proposal, form: dict[str, Any]
+) -> None:
+    kept = request.session.get(KEPT_ROUND, {})
+    kept[str(night.pk)] = {
+        "number": proposal.number,
+        "game": proposal.game,
+        "method": proposal.method,
+        "deals": proposal.deals,
+        "tables": proposal.seating.tables,
+        "out": proposal.seating.sat_out,
+        "plans": signed_plans(proposal, night),
+        "designs": proposal.designs,
+        "form": form,
+    }
+    request.session[KEPT_ROUND] = kept
+
+
+def _drop_round(request: HttpRequest, night: ClubNight) -> None:
+    kept = request.session.get(KEPT_ROUND, {})
+    if kept.pop(str(night.pk), None) is not None:
+        request.session[KEPT_ROUND] = kept
+
+
+def _kept_round(
+    request: HttpRequest, night: ClubNight
+) -> tuple[rounds.Proposal, dict[str, Any]] | None:
+    """The round proposed for ``night`` and its choices; ``None`` (and forgotten) when
+    none is kept, its round was seated since (by another administrator too), or one of
+    its players is no longer the club's."""
+    kept = request.session.get(KEPT_ROUND, {}).get(str(night.pk))
+    if kept is None:
+        return None
+    ids = {*(p for t in kept["tables"] for p in t), *kept["out"]}
+    club = night.season.club_id
+    if (
+        Round.objects.filter(club_night=night, number__gte=kept["number"]).exists()
+        or Player.objects.filter(club_id=club, pk__in=ids).count() != len(ids)
+        or kept["game"] not in night.season.games
+    ):
+        _drop_round(request, night)
+        return None
+    proposal = rounds.Proposal(
+        kept["number"],
+        kept["game"],
+        kept["method"],
+        kept["deals"],
+        Seating(kept["tables"], kept["out"]),
+        _unsigned_plans(kept["plans"], night),
+        tuple(tuple(d) for d in kept["designs"]),
+    )
+    return proposal, kept["form"]
 
 
 def _bounds() -> dict[str, int]:

@@ -32,6 +32,7 @@ import datetime as dt
 import secrets
 from typing import Any
 
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from tournaments.models import LinkScorer, Table
@@ -129,3 +130,16 @@ def must_bind(session: Any, table: Table, user: Any) -> bool:
         return False
     phone = holder(session)
     return not phone or not LinkScorer.objects.filter(table=table, holder=phone).exists()
+
+
+def phone_scorer(table: str = "pk") -> dict[str, Subquery]:
+    """Annotations naming the player who last said they score on a phone holding the
+    table's link (``phone_scorer`` and ``phone_scorer_ja``; ``None``: nobody), the table
+    reached by ``table`` from the rows annotated: the secretary's lists say who scores
+    a table scored by phone.  In the rows' own statement, so that a list of any length
+    makes the same queries."""
+    last = LinkScorer.objects.filter(table=OuterRef(table)).order_by("-bound_at", "-pk")
+    return {
+        "phone_scorer": Subquery(last.values("player__display_name")[:1]),
+        "phone_scorer_ja": Subquery(last.values("player__name_ja")[:1]),
+    }

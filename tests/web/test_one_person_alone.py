@@ -16,7 +16,7 @@ from actions import pins
 from actions import table_links as link_actions
 from tests.conftest import member_of, napoleon_deal
 from tournaments import table_links
-from tournaments.models import Deal, LinkScorer, Membership, Player, Table
+from tournaments.models import Deal, LinkScorer, Membership, Player, Season, Table
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("confirming")]
 
@@ -196,3 +196,23 @@ def test_the_phones_names_are_in_the_order_a_reader_looks_them_up(tonight, match
         page = phone.get(f"/tables/{tonight.pk}/who/", HTTP_ACCEPT_LANGUAGE=language)
         at = [page.content.decode().index(f"{n} ") for n in order.split()]
         assert at == sorted(at), (language, order)
+
+
+def test_the_secretary_sees_who_scores_on_a_phone(
+    tonight, match, ben, admin, django_assert_max_num_queries
+):
+    """A table scored on a phone has no scorer's account: the home page and the table list
+    said "Scorer: —" while Ben scored (a newcomer's walk).  They name the player who said
+    so with his PIN, in the reader's language; with an account, the account."""
+    tables = f"/nights/{tonight.club_night_id}/tables/"
+    assert "Scorer: —" in admin.get("/").content.decode()
+    assert "(on a phone)" not in admin.get(tables).content.decode()
+    say_who(follow(tonight), tonight, ben, "2468")
+    admin.get("/")  # the first answer warms the caches: the count is the second's
+    with django_assert_max_num_queries(18):
+        home = admin.get("/").content.decode()
+    assert "Scorer: Ben (on a phone)" in home
+    assert "Ben (on a phone)" in admin.get(tables).content.decode()  # under the scorer's menu
+    assert "記録係: Ben（端末）" in admin.get("/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    Season.objects.filter(pk=tonight.club_night.season_id).update(public=True)
+    assert "Scorer: Ben (on a phone)" in Client().get(tables).content.decode()  # a reader

@@ -27,7 +27,7 @@ from actions.nights import (
 )
 from scoring import paper, pdf
 from scoring.queries import readable_match
-from tournaments import access
+from tournaments import access, table_links
 from tournaments.draw import NoDraw
 from tournaments.errors import Rejection
 from tournaments.games import LEAGUE_GAMES
@@ -271,6 +271,7 @@ def night_tables(request: HttpRequest, pk: int) -> HttpResponse:
     tables = (
         night.tables.select_related("scorer", "round")
         .prefetch_related("matches__seats__player")
+        .annotate(**table_links.phone_scorer())
         .order_by("round__number", "name")
     )
     if number := whole_number(request.GET.get("round")):  # one round's table list

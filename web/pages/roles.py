@@ -11,7 +11,7 @@ from django.db.models import Prefetch, Q
 from django.utils import timezone
 
 from scoring.models import SeasonStanding
-from tournaments import access
+from tournaments import access, table_links
 from tournaments.models import (
     Club,
     ClubNight,
@@ -88,7 +88,7 @@ def for_user(user: Any) -> dict[str, Any]:
         context["tonight"] = (
             Match.objects.filter(table__club_night__in=list(tonight.values_list("pk", flat=True)))
             .select_related("table__club_night", "table__scorer", "table__round")
-            .annotate(played=deal_count())
+            .annotate(played=deal_count(), **table_links.phone_scorer("table"))
             .order_by("table__club_night__date", "table__club_night_id", "table__name")[:TONIGHT]
         )
         context["next_nights"] = nights.filter(date__gt=today).order_by("date", "pk")[:NEXT_NIGHTS]

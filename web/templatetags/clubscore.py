@@ -15,7 +15,7 @@ from engine import cards
 from scoring.exports import EXPORTERS, Exporter
 from tournaments import access
 from tournaments.games import label
-from tournaments.names import found_by
+from tournaments.names import found_by, shown
 from tournaments.names import night_label as _night_label
 from tournaments.names import table_label as _table_label
 from tournaments.ranking import plain
@@ -165,3 +165,18 @@ def name_finder(target: str, count: int) -> dict[str, Any]:
     (those marked ``data-also``: the name in Japanese and its reading) that do not hold
     what is typed, in capitals or not, katakana and hiragana alike."""
     return {"target": target, "shown": count > FIND_FROM, "key": target.strip("#.")}
+
+
+@register.filter
+def scorer_of(row: Any) -> str:
+    """Who scores a table (or a match's table), as the secretary's lists say it: its
+    scorer's account, else the player who last said with their PIN that they score on a
+    phone holding its link, "(on a phone)" after the name (rows annotated with
+    ``tournaments.table_links.phone_scorer``); else "—"."""
+    table = getattr(row, "table", row)
+    if table.scorer_id:
+        return str(table.scorer.username)
+    name = getattr(row, "phone_scorer", None)
+    if not name:
+        return "—"
+    return _("%(names)s (on a phone)") % {"names": shown(name, row.phone_scorer_ja or "")}

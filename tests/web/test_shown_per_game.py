@@ -220,6 +220,9 @@ def test_a_two_game_nights_standings_are_one_table_per_game(two_game_night):
     assert method == "points" and [b.game for b in boards] == ["napoleon", "comp13"]
     page = squeezed(reader.get(f"/nights/{night.pk}/").content.decode())
     assert page.count('<table class="board night-board">') == 2
+    # By raw points the total is the points: one column, not two saying the same.
+    head = '<th>Player</th><th class="num">Total</th><th class="num">Matches</th>'
+    assert page.count(head) == 2
     for board in boards:
         counted = totals(Match.objects.filter(table__club_night=night, game=board.game))
         assert {line.player: line.total for line in board.lines} == counted
@@ -258,6 +261,25 @@ def test_a_two_game_nights_standings_are_one_table_per_game(two_game_night):
     assert page.count('<table class="board night-board">') == 1
     board = page[page.index('id="night-standings"') : page.index("</table>")]
     assert '<th>Player</th><th class="num">Total</th><th class="num">Matches</th>' in board
+
+
+def test_table_ranks_of_one_game_show_the_raw_points_beside_them(club_of_eight):
+    season, people, reader = club_of_eight
+    night = night_of(season, 1)
+    night.standings = ClubNight.Standings.RANKS
+    night.save()
+    first = rounds.draw_next_round(
+        night, game="napoleon", method="balanced", deals=2, players=[p.pk for p in people], seed=1
+    ).round
+    play(first, seed=3)
+    rebuild_all()
+    page = squeezed(reader.get(f"/nights/{night.pk}/").content.decode())
+    head = '<th class="num">Total</th><th class="num">Points</th><th class="num">Matches</th>'
+    assert head in page
+    (board,) = night_data.boards(night)[1]
+    raw = totals(Match.objects.filter(table__club_night=night))
+    assert {line.player: line.points for line in board.lines} == raw
+    assert {line.player: line.total for line in board.lines} != raw  # places, not points
 
 
 def test_head_to_head_across_two_games_is_a_line_per_game(two_game_night):

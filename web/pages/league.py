@@ -220,6 +220,9 @@ def club_night_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "matches": matches,
             "boards": [b for b in boards if b.lines],
             "method": ClubNight.Standings(method).label,
+            # The raw points beside the total only where the total is table ranks' points
+            # (by raw points the two columns would say the same).
+            "raw_beside": method == ClubNight.Standings.RANKS,
             "in_rounds": night.rounds.exists(),
             "waiting": night_standings.waiting(night),
             "may_administer": may_administer,

@@ -178,16 +178,22 @@ def test_a_big_nights_six_player_tables_show_every_name(browser, live_server, tm
     context.close()
 
 
+def demo_room(browser, live_server, demo, width: int, height: int):
+    """The demo's first night (its season made public) on the room display, in a window
+    of ``width``×``height``."""
+    night = demo.table.club_night
+    Season.objects.filter(pk=night.season_id).update(public=True)
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    page.goto(f"{live_server.url}/nights/{night.pk}/live/")
+    return page
+
+
 def test_a_night_of_eight_games_shows_every_games_standings(browser, live_server, tmp_path, demo):
     """The demo's first night: eight games at four tables, a board a game (34 lines).  On
     a 1366×768 screen every game's board is in the window, every row of it, as the server
     draws them and as the script redraws them: the games' names and headings take rows
     too, and the type is sized for them."""
-    night = demo.table.club_night
-    Season.objects.filter(pk=night.season_id).update(public=True)
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    page = context.new_page()
-    page.goto(f"{live_server.url}/nights/{night.pk}/live/")
+    page = demo_room(browser, live_server, demo, 1366, 768)
     page.wait_for_selector("#live-standings tbody tr")
     shot(page, tmp_path, "live-eight-games-1366")
     assert page.locator("#live-standings caption").count() == 8  # a board a game
@@ -196,7 +202,7 @@ def test_a_night_of_eight_games_shows_every_games_standings(browser, live_server
     page.wait_for_function("() => document.getElementById('live').dataset.updated")
     assert page.evaluate(OUTSIDE_THE_WINDOW) == []
     assert page.evaluate("() => document.documentElement.scrollHeight") <= 768
-    context.close()
+    page.context.close()
 
 
 STANDINGS_FILL = """() => {
@@ -213,11 +219,7 @@ def test_the_type_grows_to_fill_a_large_screen_and_shrinks_with_it(
     fills its height rather than stopping at the type a count of rows gives (which left
     the bottom eighth empty), and still nothing passes the window's bottom.  The window
     made smaller (a laptop's 1366×768), the type follows it; and so after a redraw."""
-    night = demo.table.club_night
-    Season.objects.filter(pk=night.season_id).update(public=True)
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    page = context.new_page()
-    page.goto(f"{live_server.url}/nights/{night.pk}/live/")
+    page = demo_room(browser, live_server, demo, 1920, 1080)
     page.wait_for_function("() => document.getElementById('live').dataset.fitted")
     shot(page, tmp_path, "live-eight-games-1920")
     assert page.evaluate(OUTSIDE_THE_WINDOW) == []
@@ -240,7 +242,7 @@ def test_the_type_grows_to_fill_a_large_screen_and_shrinks_with_it(
     page.wait_for_function("() => document.getElementById('live').dataset.updated")
     assert page.evaluate(OUTSIDE_THE_WINDOW) == []
     assert page.evaluate(STANDINGS_FILL) > 0.9
-    context.close()
+    page.context.close()
 
 
 WORDS_BROKEN = """() => [...document.querySelectorAll('#live-tables .progress')].flatMap(e => {

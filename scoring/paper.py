@@ -18,6 +18,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring.documents import Document
+from tournaments import round_state
 from tournaments.games import LEAGUE_GAMES
 from tournaments.models import ClubNight, Match
 from tournaments.names import night_label, table_label
@@ -66,10 +67,23 @@ def match_paper(match: Match, link: str = "") -> Document:
         title,
         header(match.game, names),
         [],
-        game.blank_rows,
+        rows_for(match),
         link,
         landscape=bool(game.paper_headings),
     )
+
+
+MOST_ROWS = 100
+"""A match of more deals than this prints this many rows (then a second sheet)."""
+
+
+def rows_for(match: Match) -> int:
+    """A match's sheet's rows: as many as its deals where the night set how many (a game
+    with no end of its own: 4 deals, 4 rows, not Napoleon's 20 blank rows), else the
+    game's own count."""
+    if round_state.open_ended(match.game) and match.target:
+        return min(match.target, MOST_ROWS)
+    return LEAGUE_GAMES[match.game].blank_rows
 
 
 def blank_paper(game: str) -> Document:

@@ -207,8 +207,17 @@ def test_a_sum_over_the_point_cards_is_named_by_the_block_not_its_last_field(
     match = make_match("napoleon", NAPOLEON_SEATS)
     client.force_login(scorer)
     client.cookies["django_language"] = "ja"
-    data = {"declarer": "aki", "trump": "hearts", "count": "15", "adjutant_cards": "SA",
-            "adjutants": ["ben"], "pc_aki": "3", "pc_ben": "1", "pc_chika": "9", "pc_dai": "2"}  # fmt: skip
+    data = {
+        "declarer": "aki",
+        "trump": "hearts",
+        "count": "15",
+        "adjutant_cards": "SA",
+        "adjutants": ["ben"],
+        "pc_aki": "3",
+        "pc_ben": "1",
+        "pc_chika": "9",
+        "pc_dai": "2",
+    }
     page = client.post(f"/matches/{match.pk}/enter/", data).content.decode()
     summary = page[page.index('id="error-summary"') :]
     summary = summary[: summary.index("</ul>")]

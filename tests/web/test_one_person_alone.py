@@ -187,8 +187,12 @@ def test_the_phones_names_are_in_the_order_a_reader_looks_them_up(tonight, match
     """「この端末で記録するのは誰ですか？」 listed 伊藤, 小林, 松本, 高橋 (the characters'
     code points): in Japanese the names follow their readings (いとう, こばやし, たかはし,
     まつもと), in English their romaji, as every list of players does."""
-    names = {"aki": ("高橋 彩", "たかはし あや"), "ben": ("伊藤 翔", "いとう しょう"),
-             "chika": ("松本 拓也", "まつもと たくや"), "dai": ("小林 さくら", "こばやし さくら")}  # fmt: skip
+    names = {
+        "aki": ("高橋 彩", "たかはし あや"),
+        "ben": ("伊藤 翔", "いとう しょう"),
+        "chika": ("松本 拓也", "まつもと たくや"),
+        "dai": ("小林 さくら", "こばやし さくら"),
+    }
     for handle, (name, reading) in names.items():
         Player.objects.filter(pk=players[handle].pk).update(display_name=name, reading=reading)
     phone = follow(tonight)

@@ -258,6 +258,14 @@ VAPID_SUBJECT = env_str("VAPID_SUBJECT", f"mailto:{DEFAULT_FROM_EMAIL}")
 # Push endpoints on private or loopback addresses (and plain http on loopback): refused,
 # so that nobody makes the server post into its own network; on for tests and the demo.
 PUSH_ALLOW_PRIVATE_ENDPOINTS = env_bool("PUSH_ALLOW_PRIVATE_ENDPOINTS", DEBUG)
+# The browsers' push services (Chrome and most Chromium browsers: Google's FCM; Firefox:
+# Mozilla's autopush; Edge: Windows' WNS; Safari: Apple's): a subscription whose endpoint
+# is elsewhere is refused, so that a stranger cannot make the workers post to a server of
+# their own.  A name covers its subdomains (updates.push.services.mozilla.com).
+PUSH_SERVICES = env_list(
+    "PUSH_SERVICES",
+    "fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com",
+)
 # A reset link (e-mailed, or made by a league administrator: actions.reset_links)
 # works once, for this long: made when the member asks, used at once.
 RESET_LINK_SECONDS = int(env_str("RESET_LINK_SECONDS", str(2 * 3600)))

@@ -10,7 +10,7 @@ LOCKED`` while it is still waiting, checks the right again (revoked meanwhile: s
 nothing sent), posts it (VAPID-signed, encrypted for the browser, ``pywebpush``) and
 marks it sent or failed in the same transaction: two workers never send one notice.  A
 push service that answers 404 or 410 has forgotten the browser: the subscription is
-dropped.
+dropped, as it is after ``FAILURES_DROPPED`` failures in a row.
 """
 
 from __future__ import annotations
@@ -39,6 +39,10 @@ TIMEOUT = 10.0
 TTL = 3600
 """How long a push service keeps a message for a phone that is off (a table drawn an
 hour ago is news no more)."""
+FAILURES_DROPPED = 5
+"""A subscription whose push service refused this many messages in a row (not a 404 or
+410, which drop it at once) is dropped: a made-up address at a push service, or a phone
+long gone, is not posted to for ever, nor kept among a player's ``PUBLIC_PHONES``."""
 PAYLOAD_BYTES = 3000
 """Push services take about 4 KB encrypted; the body is shortened to fit."""
 
@@ -158,6 +162,7 @@ def send(pk: int) -> str | None:
         Subscription.objects.filter(pk=sub.pk).delete()
     elif sub is not None and failed:
         Subscription.objects.filter(pk=sub.pk).update(failures=F("failures") + 1)
+        Subscription.objects.filter(pk=sub.pk, failures__gte=FAILURES_DROPPED).delete()
     elif sub is not None and sub.failures and found.status == Status.SENT:
         Subscription.objects.filter(pk=sub.pk).update(failures=0)
     return found.status

@@ -1,10 +1,11 @@
 """A browser's push subscription, as a page posts it: checked, then stored once.
 
 What a page posts is a stranger's: the endpoint is where the site's workers will post,
-so it must be an HTTPS address of the public internet (:func:`check_endpoint`: a
-private, loopback or reserved address is refused unless
-``settings.PUSH_ALLOW_PRIVATE_ENDPOINTS``, and plain http is allowed only on loopback
-then, for the tests' stand-in push service); the keys must be what a browser makes (a
+so it must be an HTTPS address of one of the browsers' push services
+(``settings.PUSH_SERVICES``) that resolves to the public internet alone
+(:func:`check_endpoint`: a private, loopback or reserved address is refused unless
+``settings.PUSH_ALLOW_PRIVATE_ENDPOINTS``, and loopback, in plain http too, is allowed
+only then, for the tests' stand-in push service); the keys must be what a browser makes (a
 P-256 point and 16 secret bytes, base64url).  Every refusal is a :class:`Refused` in the
 active language; nothing is stored then.
 """
@@ -32,12 +33,13 @@ from .outbound import is_public
 from .rights import link_hash
 
 ENDPOINT_CHARS = 1000
+"""The longest endpoint kept (the column's size; the push services' are near 200-500)."""
 PUBLIC_PHONES = 20
 """How many browsers may follow one player by the public right alone (no account, no
 table link): anyone may follow a public season's player, so a stranger cannot make the
-workers post one event to a thousand addresses of their own.  A phone with the table's
-link or a member's account is not counted, so nobody can crowd the player's own out."""
-"""The longest endpoint kept (the column's size; the push services' are near 200-500)."""
+workers post one event to a thousand addresses.  A phone with the table's link or a
+member's account is not counted, so nobody can crowd the player's own out; a stranger's
+made-up addresses at a push service are dropped by the sender (``reach.push``)."""
 KEY_TEXT = re.compile(r"^[A-Za-z0-9_-]+={0,2}$")
 KINDS = [k.value for k in PushKind]
 
@@ -84,8 +86,15 @@ def _loopback(host: str) -> bool:
         return host == "localhost"
 
 
+def is_push_service(host: str) -> bool:
+    """Whether ``host`` is one of ``settings.PUSH_SERVICES`` or a name under one."""
+    host = host.lower()
+    return any(host == s or host.endswith("." + s) for s in map(str.lower, settings.PUSH_SERVICES))
+
+
 def check_endpoint(url: Any) -> str:
-    """``url`` if the site may post to it (its name resolved now), else :class:`Refused`."""
+    """``url`` if the site may post to it (a push service's, its name resolved now), else
+    :class:`Refused`."""
     if not isinstance(url, str) or not url or len(url) > ENDPOINT_CHARS:
         raise Refused(_("The browser's push address is not valid."))
     try:
@@ -99,6 +108,8 @@ def check_endpoint(url: Any) -> str:
     private_ok = settings.PUSH_ALLOW_PRIVATE_ENDPOINTS
     if parts.scheme != "https" and not (parts.scheme == "http" and private_ok and _loopback(host)):
         raise Refused(_("The browser's push address must start with https://."))
+    if not (private_ok and _loopback(host)) and not is_push_service(host):
+        raise Refused(_("The browser's push address is not a browser's push service."))
     try:
         found = socket.getaddrinfo(host, port or 443, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
@@ -183,7 +194,11 @@ def follow(
                 and public.count() >= PUBLIC_PHONES
             ):
                 raise Refused(
-                    _("Too many phones follow %(name)s already.") % {"name": player.display_name}
+                    _(
+                        "Too many phones follow %(name)s already: sign in, or open your "
+                        "table's link, to be told on this one."
+                    )
+                    % {"name": player.display_name}
                 )
             Subscription.objects.update_or_create(
                 endpoint=seen.endpoint, player=player, defaults=values

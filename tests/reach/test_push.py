@@ -263,6 +263,20 @@ def test_a_subscription_the_push_service_forgot_is_dropped(
     with django_capture_on_commit_callbacks(execute=True):
         tell(event(night, people, name="round.drawn:2"))
     assert not Notice.objects.filter(event="round.drawn:2", player=expired).exists()
+    assert Subscription.objects.get(player=broken).failures == 2
+    # Refused in a row as often as FAILURES_DROPPED: dropped (a success in between
+    # starts the count again).
+    service.answers.pop(down.endpoint.removeprefix(service.url))
+    with django_capture_on_commit_callbacks(execute=True):
+        tell(event(night, people, name="round.drawn:3"))
+    assert Subscription.objects.get(player=broken).failures == 0
+    service.answers[down.endpoint.removeprefix(service.url)] = 500
+    for n in range(push.FAILURES_DROPPED):
+        assert Subscription.objects.filter(player=broken).exists()
+        with django_capture_on_commit_callbacks(execute=True):
+            tell(event(night, people, name=f"round.drawn:{4 + n}"))
+    assert not Subscription.objects.filter(player=broken).exists()
+    assert Subscription.objects.filter(player=kept).exists()
 
 
 def test_a_redirect_or_a_private_address_is_not_followed(

@@ -45,9 +45,11 @@ def phone_of(endpoint: str = "https://push.example.net/send/abc") -> dict:
 
 
 @pytest.fixture
-def resolves(monkeypatch):
-    """push.example.net is a public address (this machine has no DNS)."""
+def resolves(monkeypatch, settings):
+    """push.example.net is a push service at a public address (this machine has no DNS)."""
     import socket
+
+    settings.PUSH_SERVICES = ["push.example.net"]
 
     real = socket.getaddrinfo
 
@@ -208,6 +210,9 @@ def test_hostile_attempts_are_refused_in_words_and_store_nothing(
         "ftp://push.example.net/x",
         "https://user:pw@push.example.net/x",
         "https://push.example.net/" + "a" * 1000,
+        "https://hooks.example.org/push",  # a public server, not a push service
+        "https://evilpush.example.net/send/abc",  # a name that merely ends alike
+        "https://push.example.net.example.org/send/abc",
         "",
         None,
     ):
@@ -351,7 +356,8 @@ def test_a_stranger_cannot_make_one_player_followed_by_a_crowd_of_addresses(toni
         HTTP_ACCEPT_LANGUAGE="ja",
     )
     assert one_more.status_code == 400 and Subscription.objects.count() == PUBLIC_PHONES
-    assert "Player" in one_more.json()["error"]
+    said = one_more.json()["error"]
+    assert me.display_name in said and "ログイン" in said and "卓のリンク" in said
     again = post(  # one already following may still change its kinds
         stranger,
         url,

@@ -4,6 +4,7 @@ once however often the file is sent; templates in both languages; administrators
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -162,13 +163,55 @@ def test_a_file_uploaded_again_keeps_the_answers_and_the_deal_count_stays(
     )
     page.post(sent["Location"], {"name-1": "Akki Ito", "who-1": "aki", "check": "1"})
     first = page.get(sent["Location"]).content.decode()
-    assert f"{len(rows)} deals" in first and "checked so far" in first
+    assert f"{len(rows)} deals" in first and "are without a mistake so far" in first
+    assert mistakes_said(first) == mistakes_listed(first) > 0  # counted, not "0 mistakes"
     fixed = template.to_csv(template.as_table("napoleon", rows))
     again = page.post(
         f"/clubs/{club.slug}/import/", {"sheet": SimpleUploadedFile("b.csv", fixed, "text/csv")}
     )
     second = page.get(again["Location"]).content.decode()
-    assert f"{len(rows)} deals" in second and "checked so far" not in second
+    assert f"{len(rows)} deals" in second and "are without a mistake so far" not in second
     assert 'name="import"' in second  # the answer came along: nothing left to answer
     assert page.post(again["Location"], {"name-1": "Akki Ito", "who-1": "aki", "import": "1"})
     assert deals(club) == len(rows)
+
+
+def mistakes_said(page: str) -> int:
+    """The number the preview's heading gives its mistakes (in English)."""
+    found = re.search(r'<h2 id="mistakes">\s*(\d+) mistakes?', page)
+    return int(found.group(1)) if found else 0
+
+
+def mistakes_listed(page: str) -> int:
+    table = re.search(r'<table class="mistakes">(.*?)</table>', page, re.S)
+    return table.group(1).count("<tr>") - 1 if table else 0
+
+
+def test_a_second_file_adds_no_night_the_club_holds_and_names_tables_in_japanese(
+    club, club_admin, members
+):
+    """A file whose matches are on nights the club holds already adds matches to them: the
+    preview says so (no new club night for them), its tables named as the draw names
+    them in the reader's language."""
+    page = Client(HTTP_ACCEPT_LANGUAGE="ja")
+    page.force_login(club_admin)
+    rows = sheet_rows("napoleon", history("napoleon", nights=1))
+    nights = {(r["season"], r["date"]) for r in rows}
+    first = [
+        r
+        for r in rows
+        if (r["season"], r["date"], r["table"])
+        == (rows[0]["season"], rows[0]["date"], rows[0]["table"])
+    ]
+    assert 0 < len(first) < len(rows)
+
+    def uploaded(name: str, some: list[dict]) -> str:
+        csv = template.to_csv(template.as_table("napoleon", some))
+        sent = page.post(f"/clubs/{club.slug}/import/", {"sheet": SimpleUploadedFile(name, csv)})
+        return sent["Location"]
+
+    page.post(uploaded("first.csv", first), {"import": "1"})
+    assert deals(club) == len(first)
+    text = page.get(uploaded("all.csv", rows)).content.decode()
+    assert f"{len(nights) - 1} 回の例会" in text  # the first file's night is held
+    assert "卓 " in text and "Table " not in text

@@ -41,7 +41,7 @@ from tournaments.errors import Rejection, problems
 from tournaments.games import LEAGUE_GAMES, league_game
 from tournaments.games.base import LeagueGame
 from tournaments.messages import localize
-from tournaments.models import Club, Match, Season, Table
+from tournaments.models import Club, ClubNight, Match, Season, Table
 from tournaments.records import add_deal, complete_record, match_envelope
 from tournaments.sheets import cells
 from tournaments.sheets.columns import (
@@ -146,8 +146,22 @@ class _Checker:
             self.preview.matches.append(match)
             self.check_match(match)
         mark_imported(self.club, self.preview.matches, self.fail)
+        self.hold_nights()
         self.preview.errors.sort(key=lambda e: e["row"])
         return self.preview
+
+    def hold_nights(self) -> None:
+        """Note the file's nights that their seasons hold already (``Preview.nights_held``):
+        the import adds no night for them."""
+        pks = {name: s.pk for name, s in self.preview.seasons.items() if s.pk is not None}
+        dates = {m.date for m in self.preview.to_add if m.season in pks}
+        if not dates:
+            return
+        names = {pk: name for name, pk in pks.items()}
+        held = ClubNight.objects.filter(season_id__in=names, date__in=dates)
+        self.preview.nights_held = {
+            (names[season], date) for season, date in held.values_list("season_id", "date")
+        }
 
     def group(
         self, row: int, values: dict[str, cells.Cell]

@@ -68,6 +68,9 @@ class Preview:
     """Every season the sheet's rows are in, by the sheet's name for it (new ones unsaved)."""
     loose_rows: int = 0
     """Rows of deals that belong to no match yet (a mistake in their date, table, game…)."""
+    nights_held: set[tuple[str, dt.date]] = field(default_factory=set)
+    """The (season, date) of the file's matches whose season has a club night then already
+    (the import adds the matches to it)."""
 
     @property
     def valid(self) -> bool:
@@ -87,7 +90,7 @@ class Preview:
             "matches": len(new),
             "deals": sum(len(m.rows) for m in new) + self.loose_rows,
             "deals_checked": sum(len(m.deals) for m in new),
-            "nights": len({(m.season, m.date) for m in new}),
+            "nights": len({(m.season, m.date) for m in new} - self.nights_held),
             "players": len(self.new_players),
             "seasons": len(self.new_seasons),
             "matches_imported_before": len(self.matches) - len(new),

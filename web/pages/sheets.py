@@ -174,6 +174,7 @@ def _context(
             "counts": view["counts"],
             "errors": view["errors"],
             "more_errors": view["more_errors"],
+            "mistakes": len(view["errors"]) + view["more_errors"],
             "unknown": unknown,
             "players": players,
             "new_players": view["new_players"],

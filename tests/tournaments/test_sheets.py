@@ -389,6 +389,40 @@ def test_a_season_spelled_two_ways_is_one_season_and_a_seat_gap_is_named(club, m
     assert (2, "player_2", "missing_player") in where(preview)
 
 
+def test_a_match_written_in_kanji_on_one_row_and_romaji_on_the_next_is_one_match(club, members):
+    """Scorers write a player as the club knows them, in either language: a match's later
+    row naming its players by their Japanese names seats the same players (it was "太郎
+    differs from row 2"); a name of another player there is still a mistake."""
+    kanji = {"aki": "伊藤 亜紀", "ben": "森 勉", "chika": "佐藤 千佳", "dai": "加藤 大",
+             "emi": "阿部 恵美", "fumi": "上田 文", "gen": "織田 元", "hana": "小野 花"}  # fmt: skip
+    for handle, name in kanji.items():
+        Player.objects.filter(club=club, handle=handle).update(name_ja=name)
+    by_name = {n: kanji[h] for h, n in NAMES.items()}
+    rows = sheet_rows("napoleon", history("napoleon", nights=1))
+    seats = [k for k in rows[0] if k.startswith("player_")]
+    matches = {(r["date"], r["table"]) for r in rows}
+    later = [
+        r
+        for r in rows
+        if r is not next(x for x in rows if (x["date"], x["table"]) == (r["date"], r["table"]))
+    ]
+    assert later
+    for row in later:
+        for seat in seats:
+            row[seat] = by_name.get(row[seat], row[seat])
+    done = imports.import_sheet(club, sheet("napoleon", rows))
+    assert len(done.preview.to_add) == len(matches)
+    assert Deal.objects.filter(match__table__club_night__season__club=club).count() == len(rows)
+    swapped = sheet_rows("napoleon", history("napoleon", nights=1, seed=3))
+    first = swapped[0]
+    row = next(r for r in swapped[1:] if (r["date"], r["table"]) == (first["date"], first["table"]))
+    other = next(n for n in NAMES.values() if n not in {first[s] for s in seats})
+    row["player_1"] = by_name[other]  # someone not at the table
+    assert (swapped.index(row) + 2, "player_1", "differs_in_match") in where(
+        check.check(club, sheet("napoleon", swapped))
+    )
+
+
 def test_the_japanese_templates_example_is_in_japanese_and_imports(club):
     """The Japanese template's example sheet shows Japanese names, season and game, and
     imports as it stands into a club whose players have those Japanese names."""

@@ -322,7 +322,11 @@ class _Checker:
         first = match.rows[0][1]
         for key in [seat_key(s) for s in range(1, most + 1)] + ["rules", "target"]:
             value = values.get(key, "")
-            if value and normal(str(value)) != normal(str(first.get(key, ""))):
+            if (
+                value
+                and normal(str(value)) != normal(str(first.get(key, "")))
+                and not self.seats_the_same(match, key, str(value))
+            ):
                 self.fail(
                     "differs_in_match",
                     row,
@@ -332,6 +336,12 @@ class _Checker:
                     )
                     % {"value": value, "row": match.row},
                 )
+
+    def seats_the_same(self, match: SheetMatch, key: str, name: str) -> bool:
+        """Whether ``name`` is another name (森 勉 for Ben Mori) of the player the match's
+        first row seats at ``key``."""
+        seat = next((i for i in range(len(match.handles)) if seat_key(i + 1) == key), None)
+        return seat is not None and self.names.aliases.get(normal(name)) == match.handles[seat]
 
     # -- a deal ----------------------------------------------------------------------
     def check_deal(

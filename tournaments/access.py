@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, Model, OuterRef, Q, QuerySet
+from django.db.models import Exists, Model, OuterRef, Q, QuerySet, Value
 from django.utils.translation import gettext as _
 
 from tournaments.models import (
@@ -101,11 +101,22 @@ def visible(queryset: QuerySet[M], user: Any) -> QuerySet[M]:
     if season_path is not None:
         allowed |= Q(**{"__".join(filter(None, [season_path, "public"])): True})
     if queryset.model is Player:  # named on a public leaderboard already
-        # Asked per player from the index of a player's seats (``seat_player_latest``), not
-        # by listing every seat of every public season first.
-        seated = Seat.objects.filter(player=OuterRef("pk"), **{f"match__{_TABLE}__public": True})
-        allowed |= Q(Exists(seated))
+        allowed |= Q(seen_by_anyone())
     return queryset.filter(allowed)
+
+
+def seen_by_anyone() -> Exists:
+    """Whether a player is seated in a public season's match, so anyone may read them (as
+    an expression of the player's row).  Asked per player from the index of a player's
+    seats (``seat_player_latest``), not by listing every seat of every public season."""
+    return Exists(Seat.objects.filter(player=OuterRef("pk"), **{f"match__{_TABLE}__public": True}))
+
+
+def in_the_club(user: Any) -> Exists | Value:
+    """Whether ``user`` is a member of the row's club (an expression of a player's row)."""
+    if not user.is_authenticated:
+        return Value(False)
+    return Exists(Membership.objects.filter(user=user, club=OuterRef("club")))
 
 
 def administered(queryset: QuerySet[M], user: Any) -> QuerySet[M]:

@@ -197,6 +197,30 @@ def test_the_player_page_links_the_players_feed(club, two_seasons):
     )
 
 
+def test_a_private_seasons_player_is_offered_the_members_own_calendar_not_a_dead_feed(
+    club, member, two_seasons, django_user_model
+):
+    """A calendar app asks for a feed without the reader's cookies: a player of private
+    seasons alone has no feed anyone may read (404 to the app), so a member is offered
+    their own secret address, which the app can read (an operator who is not a member:
+    neither)."""
+    _public, secret, _night = two_seasons
+    people = [Player.objects.create(club=club, handle=h, display_name=h) for h in "abcd"]
+    table = Table.objects.create(club_night=secret.club_nights.get(), name="Table 1")
+    actions.matches.create_match(table, "napoleon", people)
+    assert Client().get(f"/players/{people[0].pk}/calendar.ics").status_code == 404
+    reader = Client()
+    reader.force_login(member)
+    page = reader.get(f"/players/{people[0].pk}/").content.decode()
+    assert "calendar.ics" not in page and f'href="/clubs/{club.slug}/calendar/"' in page
+    operator = Client()
+    operator.force_login(django_user_model.objects.create_superuser("op", password="x-pass-12"))
+    answer = operator.get(f"/players/{people[0].pk}/")
+    assert answer.status_code == 200 and people[0].display_name in answer.content.decode()
+    assert "calendar.ics" not in answer.content.decode()
+    assert "/calendar/" not in answer.content.decode()
+
+
 def test_the_seasons_latest_night_is_one_held_not_one_to_come_nor_one_called_off(
     club, club_admin, season, client
 ):

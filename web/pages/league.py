@@ -311,7 +311,10 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A player's latest matches and points over time, per season and game: the same
     queries however many seasons, games and deals (each kind of row is one query)."""
     user = request.user
-    player = get_object_or_404(visible(Player.objects.select_related("club"), user), pk=pk)
+    players = Player.objects.select_related("club").annotate(
+        public=access.seen_by_anyone(), member=access.in_the_club(user)
+    )
+    player = get_object_or_404(visible(players, user), pk=pk)
     matches = (
         visible(Match.objects.select_related("table__club_night", "table__round"), user)
         .filter(seats__player=player)
@@ -352,7 +355,13 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "numbers": season_numbers(player, seasons),
             "divisions": _divisions_of(player, seasons),
             "link_preview": link_preview(request, player),
-            "calendar": subscribe_links(request, reverse("player_feed", args=[player.pk])),
+            # A calendar app asks without the reader's cookies: the player's own feed for a
+            # player anyone may read; a member's own secret address otherwise.
+            "calendar": (
+                subscribe_links(request, reverse("player_feed", args=[player.pk]))
+                if player.public  # type: ignore[attr-defined]  # annotated above
+                else None
+            ),
         },
     )
 

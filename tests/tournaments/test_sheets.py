@@ -423,6 +423,22 @@ def test_a_match_written_in_kanji_on_one_row_and_romaji_on_the_next_is_one_match
     )
 
 
+def test_a_choice_not_understood_says_what_may_be_written_in_the_readers_language(
+    club, members
+):
+    """"spade is not one of the available choices" left the secretary guessing: the
+    mistake lists the choices, as the reader's language names them (each of which reads)."""
+    from django.utils import translation
+
+    rows = sheet_rows("napoleon", history("napoleon", nights=1))
+    rows[0]["trump"] = "spade"
+    with translation.override("ja"):
+        (said,) = [e["message"] for e in check.check(club, sheet("napoleon", rows)).errors]
+    assert "spade" in said and "次のどれか" in said and "スペード" in said and "ハート" in said
+    rows[0]["trump"] = "スペード"  # as the list names it: read
+    assert check.check(club, sheet("napoleon", rows)).valid
+
+
 def test_the_japanese_templates_example_is_in_japanese_and_imports(club):
     """The Japanese template's example sheet shows Japanese names, season and game, and
     imports as it stands into a club whose players have those Japanese names."""

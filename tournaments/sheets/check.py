@@ -54,7 +54,7 @@ from tournaments.sheets.columns import (
     seat_handle,
     seat_key,
 )
-from tournaments.sheets.fields import RowFields, column_for
+from tournaments.sheets.fields import RowFields, column_for, written_as
 from tournaments.sheets.imported import deal_key, mark_imported
 from tournaments.sheets.names import NEW as NEW  # check()'s answer for a new player
 from tournaments.sheets.names import SheetNames
@@ -379,9 +379,12 @@ class _Checker:
         self.fields.unused(blank, row, values, len(match.handles))
         form = blank.bound(data)
         if not form.is_valid():
-            for name, messages in form.errors.items():
-                for message in messages if name not in failed else ():
-                    self.fail("invalid", row, name if name in form.fields else None, str(message))
+            for name, wrong in form.errors.as_data().items():
+                for error in wrong if name not in failed else ():
+                    message = " ".join(error.messages)
+                    if error.code == "invalid_choice" and name in form.fields:
+                        message += " " + written_as(form.fields[name])
+                    self.fail("invalid", row, name if name in form.fields else None, message)
         if failed or len(self.preview.errors) > mistakes:
             return None
         record = renamed(game.record(form, form.cleaned_data), to_handle)

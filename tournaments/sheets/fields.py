@@ -123,3 +123,11 @@ def column_for(form: SheetForm, path: str, to_seat: Mapping[str, str]) -> str | 
             return points[0]
     name = form.game.field_for(head, to_seat.get(player, player))
     return name if name in form.fields else None
+
+
+def written_as(formfield: Any) -> str:
+    """What a choice's cell may say, for a mistake's message: each choice as the reader's
+    language names it (its label in either language, or its value, is read:
+    ``reading.read_choice``)."""
+    said = [str(label) for value, label in getattr(formfield, "choices", []) if value != ""]
+    return gettext("Write one of: %(choices)s.") % {"choices": ", ".join(said)}

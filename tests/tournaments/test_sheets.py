@@ -335,6 +335,14 @@ def test_rows_find_an_existing_season_and_its_night_and_table(club, members):
         row["season"] = outside.name
     preview = check.check(club, sheet("bhabhi", rows))
     assert {e["code"] for e in preview.errors} == {"game_not_in_season"}
+    # A row of a dated season on a date outside it: a slip of the date, said at its cell.
+    rows = sheet_rows("bhabhi", history("bhabhi", nights=1))
+    for row in rows:
+        row["season"] = season.name
+    rows[0]["date"] = "1850-01-01"
+    preview = check.check(club, sheet("bhabhi", rows))
+    assert {w for w in where(preview) if w[0] == 2} == {(2, "date", "date_outside_season")}
+    assert "2023-01-01 – 2024-12-31" in preview.errors[0]["message"]
 
 
 def test_a_file_that_is_not_a_sheet_is_refused_in_words(club):
@@ -393,8 +401,16 @@ def test_a_match_written_in_kanji_on_one_row_and_romaji_on_the_next_is_one_match
     """Scorers write a player as the club knows them, in either language: a match's later
     row naming its players by their Japanese names seats the same players (it was "太郎
     differs from row 2"); a name of another player there is still a mistake."""
-    kanji = {"aki": "伊藤 亜紀", "ben": "森 勉", "chika": "佐藤 千佳", "dai": "加藤 大",
-             "emi": "阿部 恵美", "fumi": "上田 文", "gen": "織田 元", "hana": "小野 花"}  # fmt: skip
+    kanji = {
+        "aki": "伊藤 亜紀",
+        "ben": "森 勉",
+        "chika": "佐藤 千佳",
+        "dai": "加藤 大",
+        "emi": "阿部 恵美",
+        "fumi": "上田 文",
+        "gen": "織田 元",
+        "hana": "小野 花",
+    }
     for handle, name in kanji.items():
         Player.objects.filter(club=club, handle=handle).update(name_ja=name)
     by_name = {n: kanji[h] for h, n in NAMES.items()}
@@ -423,10 +439,8 @@ def test_a_match_written_in_kanji_on_one_row_and_romaji_on_the_next_is_one_match
     )
 
 
-def test_a_choice_not_understood_says_what_may_be_written_in_the_readers_language(
-    club, members
-):
-    """"spade is not one of the available choices" left the secretary guessing: the
+def test_a_choice_not_understood_says_what_may_be_written_in_the_readers_language(club, members):
+    """ "spade is not one of the available choices" left the secretary guessing: the
     mistake lists the choices, as the reader's language names them (each of which reads)."""
     from django.utils import translation
 

@@ -251,6 +251,24 @@ class _Checker:
                 season.games = [g for g in LEAGUE_GAMES if g in {*season.games, game}]
             season.starts_on = min(date, season.starts_on or date)
             season.ends_on = max(date, season.ends_on or date)
+        elif season.starts_on and season.ends_on and not season.starts_on <= date <= season.ends_on:
+            # The dates place a row without a season; one outside its season's is a slip
+            # (1850 for 2026) far more often than a night the secretary means there.
+            self.fail(
+                "date_outside_season",
+                row,
+                "date",
+                gettext(
+                    "%(date)s is outside the season %(season)s (%(starts)s – %(ends)s): correct the date, or change the season's dates first"
+                )
+                % {
+                    "date": date.isoformat(),
+                    "season": season.name,
+                    "starts": season.starts_on.isoformat(),
+                    "ends": season.ends_on.isoformat(),
+                },
+            )
+            return None
         elif game not in season.games:
             self.fail(
                 "game_not_in_season",

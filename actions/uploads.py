@@ -132,7 +132,12 @@ def _view(preview: Preview) -> dict[str, Any]:
         ],
         "more_matches": max(0, len(matches) - SHOWN),
         "new_seasons": [
-            {"name": s.name, "starts_on": s.starts_on, "ends_on": s.ends_on}
+            {
+                "name": s.name,
+                "starts_on": s.starts_on,
+                "ends_on": s.ends_on,
+                "close": preview.close_seasons.get(s.name, ""),
+            }
             for s in preview.new_seasons.values()
         ],
     }

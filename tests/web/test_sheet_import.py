@@ -192,7 +192,8 @@ def test_a_second_file_adds_no_night_the_club_holds_and_names_tables_in_japanese
 ):
     """A file whose matches are on nights the club holds already adds matches to them: the
     preview says so (no new club night for them), its tables named as the draw names
-    them in the reader's language."""
+    them in the reader's language; a season's name a slip away from the club's is asked
+    about before a new season is made of it."""
     page = Client(HTTP_ACCEPT_LANGUAGE="ja")
     page.force_login(club_admin)
     rows = sheet_rows("napoleon", history("napoleon", nights=1))
@@ -215,3 +216,6 @@ def test_a_second_file_adds_no_night_the_club_holds_and_names_tables_in_japanese
     text = page.get(uploaded("all.csv", rows)).content.decode()
     assert f"{len(nights) - 1} 回の例会" in text  # the first file's night is held
     assert "卓 " in text and "Table " not in text
+    slip = [{**r, "season": r["season"].replace("Spring", "Sprng")} for r in rows]
+    text = page.get(uploaded("slip.csv", slip)).content.decode()
+    assert f"クラブのシーズン「{rows[0]['season']}」のことですか" in text  # a slip, asked

@@ -29,6 +29,7 @@ Decisions a club would expect, where the issue is silent:
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -244,6 +245,9 @@ class _Checker:
             if not self.fits(row, "season", Season, "name", name):
                 return None
             season = Season(club=self.club, name=name, games=[], starts_on=date, ends_on=date)
+            close = difflib.get_close_matches(normal(name), self.seasons, n=1, cutoff=0.6)
+            if close:  # a slip of an existing season's name, likely: the preview asks
+                self.preview.close_seasons[name] = self.seasons[close[0]].name
             self.seasons[normal(name)] = self.preview.new_seasons[name] = season
         self.preview.seasons[season.name] = season
         if season.pk is None:

@@ -64,6 +64,8 @@ class Preview:
     new_players: dict[str, Player] = field(default_factory=dict)
     """Names answered :data:`NEW` → the unsaved players (with the handles they will get)."""
     new_seasons: dict[str, Season] = field(default_factory=dict)
+    close_seasons: dict[str, str] = field(default_factory=dict)
+    """A new season's name → the club's season whose name is close to it (a slip?)."""
     seasons: dict[str, Season] = field(default_factory=dict)
     """Every season the sheet's rows are in, by the sheet's name for it (new ones unsaved)."""
     loose_rows: int = 0

@@ -343,6 +343,16 @@ def test_rows_find_an_existing_season_and_its_night_and_table(club, members):
     preview = check.check(club, sheet("bhabhi", rows))
     assert {w for w in where(preview) if w[0] == 2} == {(2, "date", "date_outside_season")}
     assert "2023-01-01 – 2024-12-31" in preview.errors[0]["message"]
+    # A new season's name: asked about when it is a slip of the club's (not of another new
+    # one of the file), never when its numbers differ (next year's season is new).
+    Season.objects.create(club=club, name="2024 Spring", games=["bhabhi"])
+    rows = sheet_rows("bhabhi", history("bhabhi", nights=2))
+    names = ["Curent", "2025 Spring", "2025 Sprng", "2024 Sprng"]
+    for i, row in enumerate(rows):
+        row["season"] = names[i % len(names)]
+    preview = check.check(club, sheet("bhabhi", rows))
+    assert set(preview.new_seasons) == {"Curent", "2025 Spring", "2025 Sprng", "2024 Sprng"}
+    assert preview.close_seasons == {"Curent": "Current", "2024 Sprng": "2024 Spring"}
 
 
 def test_a_file_that_is_not_a_sheet_is_refused_in_words(club):

@@ -31,6 +31,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -245,9 +246,9 @@ class _Checker:
             if not self.fits(row, "season", Season, "name", name):
                 return None
             season = Season(club=self.club, name=name, games=[], starts_on=date, ends_on=date)
-            close = difflib.get_close_matches(normal(name), self.seasons, n=1, cutoff=0.6)
-            if close:  # a slip of an existing season's name, likely: the preview asks
-                self.preview.close_seasons[name] = self.seasons[close[0]].name
+            close = self.close_season(name)
+            if close is not None:  # a slip of the club's season's name, likely: the preview asks
+                self.preview.close_seasons[name] = close.name
             self.seasons[normal(name)] = self.preview.new_seasons[name] = season
         self.preview.seasons[season.name] = season
         if season.pk is None:
@@ -285,6 +286,19 @@ class _Checker:
             )
             return None
         return season.name
+
+    def close_season(self, name: str) -> Season | None:
+        """The club's season whose name ``name`` is a slip of, if any: spelled alike, with
+        the same numbers ("2023 Sprng" for "2023 Spring"; "2025 Spring" is a new season
+        of its own, not a slip of "2024 Spring")."""
+        digits = re.sub(r"\D", "", normal(name))
+        stored = {
+            key: s
+            for key, s in self.seasons.items()
+            if s.pk is not None and re.sub(r"\D", "", key) == digits
+        }
+        close = difflib.get_close_matches(normal(name), stored, n=1, cutoff=0.8)
+        return stored[close[0]] if close else None
 
     # -- players ---------------------------------------------------------------------
     # -- a match ---------------------------------------------------------------------

@@ -202,6 +202,30 @@ def test_every_route_answers_each_role_as_declared(settings):
     assert wrong == [], "\n".join(wrong)
 
 
+def test_head_answers_as_get_and_never_writes(settings):
+    """HEAD is GET without the body (RFC 9110): a route answering both from one function
+    must not take HEAD for its write (Django and DRF check no CSRF token on HEAD, so such a
+    HEAD stored a deal and closed a season with a session cookie alone).  Every route that
+    reads, as every role, with a write's body: HEAD answers as GET does (or is refused),
+    without a body, and stores nothing."""
+    settings.ALLOW_SIGN_UP = True
+    world = build()
+    before = counts()
+    wrong = []
+    for pattern in resolver_patterns():
+        if pattern.name == "admin:" or "GET" not in ROUTES[pattern.name].methods:
+            continue
+        url = url_of(world, pattern)
+        for role in Role:
+            client = world.client(role)
+            got = status(client.get(url))
+            body = json.dumps({"reason": "mine"})
+            head = client.generic("HEAD", url, body, content_type="application/json")
+            if status(head) not in (got, 405) or text(head):  # 405: a page that takes no HEAD
+                wrong.append(f"HEAD {url} as {role.value}: {status(head)}, GET {got}")
+    assert wrong == [] and counts() == before, "\n".join(wrong)
+
+
 def test_an_outsider_cannot_tell_a_private_object_from_a_missing_one(settings):
     """Every route that names an object answers an outsider of its club the same for it
     and for an id that names nothing (docs/security.md: 404 alike)."""

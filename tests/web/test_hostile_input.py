@@ -37,6 +37,14 @@ def post(client, match, body):
         '{"record": {"declaration": 5}}',
         '{"record": {}, "number": -1}',
         '{"record": {}, "number": 1e309}',
+        # JSON that Python reads and nothing else agrees on: a lone surrogate (no character;
+        # it was a 500 where the record was stored), NaN, a key given twice.
+        json.dumps({"record": {**napoleon_deal(), "rules": {"\ud800": 1}}}),
+        json.dumps({"record": {**napoleon_deal(), "note": "x\udfff"}}),
+        json.dumps({"record": {**napoleon_deal(), "point_cards": {"aki": float("nan")}}}),
+        '{"record": '  # a whole deal, its declarer given twice
+        + json.dumps(napoleon_deal())[:-1]
+        + ', "declaration": {"player": "ben", "count": 15, "trump": "hearts"}}}',
         json.dumps({"record": {**napoleon_deal(), "adjutant_cards": ["♠Z"]}}),
         json.dumps({"record": {**napoleon_deal(), "point_cards": {"aki": "nine"}}}),
         json.dumps(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import permissions, serializers, status
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -139,7 +139,7 @@ class DivisionsMixin:
         players in the next season; sent again, it answers the moves made the first time
         (200, nothing changed) instead of 201."""
         season: Season = self.get_object()  # type: ignore[attr-defined]
-        if request.method == "GET":
+        if request.method in permissions.SAFE_METHODS:  # HEAD too: never the write
             if season.closed_at is not None:
                 made = ranked.made(season)
                 seen = divisions.shown(season, (m.player_id for m in made), request.user)

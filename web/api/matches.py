@@ -186,7 +186,7 @@ class MatchViewSet(
         One match: no list filters (``filter_backends=[]``: building their filter set and its
         form was a fifteenth of an entry's time); the reader's visibility is the queryset's."""
         match = self.get_object()
-        if request.method == "GET":
+        if request.method in permissions.SAFE_METHODS:  # HEAD too: never the write
             deals = deals_queryset().filter(match=match).order_by("number")
             return Response(DealSerializer(deals, many=True).data)
         deny(access.scores_table(request.user, match.table), SCORERS_ENTER)

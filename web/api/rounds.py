@@ -9,7 +9,7 @@ from typing import Any
 
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers, status
+from rest_framework import permissions, serializers, status
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -160,7 +160,7 @@ class RoundsMixin:
         transaction (a league administrator); 409 while a match of the current round is
         unfinished.  Each round has its draw's ``measures`` (see ``measures/``)."""
         night: ClubNight = self.get_object()  # type: ignore[attr-defined]
-        if request.method == "GET":
+        if request.method in permissions.SAFE_METHODS:  # HEAD too: never the write
             figures = draw_figures.by_round(seatings.of_night(night))
             listed = night.rounds.order_by("number").select_related("club_night")
             return Response([round_json(r, figures.get(r.number), read=False) for r in listed])

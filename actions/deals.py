@@ -169,10 +169,11 @@ def enter_deal(
     sent = _Sent(record, user, number, key, store.request_hash(record), at_table, holder)
     try:
         if ask_if_same and (same := _same_as_previous(match, sent)) is not None:
-            problem = errors.error("same_as_previous", "confirm_same", SAME_AS, number=same.number)
-            return Entry(Outcome.SAME_AS, same, Rejection((problem,), conflict=True, existing=same))
-        deal = _enter_once(match, sent)
+            raise _same_as(same)
+        deal = _enter_once(match, sent, ask_if_same)
     except Rejection as refused:
+        if any(e["code"] == "same_as_previous" for e in refused.errors) and refused.existing:
+            return Entry(Outcome.SAME_AS, refused.existing, refused)
         taken = refused.existing is not None and any(
             e["code"] == "deal_exists" for e in refused.errors
         )
@@ -184,6 +185,11 @@ def enter_deal(
         return Entry(Outcome.REPLAYED, deal)
     match_changed(match.pk, announcing=("deal.entered", {"deal": deal.pk}))
     return Entry(Outcome.STORED, deal)
+
+
+def _same_as(same: Deal) -> Rejection:
+    problem = errors.error("same_as_previous", "confirm_same", SAME_AS, number=same.number)
+    return Rejection((problem,), conflict=True, existing=same)
 
 
 def _same_as_previous(match: Match, sent: _Sent) -> Deal | None:
@@ -223,8 +229,11 @@ class _Sent:
     holder: str
 
 
-def _enter_once(match: Match, sent: _Sent) -> Deal:
-    """The deal stored (or replayed); the refusal raised."""
+def _enter_once(match: Match, sent: _Sent, ask_if_same: bool = False) -> Deal:
+    """The deal stored (or replayed); the refusal raised.  When another entry changed the
+    match meanwhile, it is asked again under the match's lock whether this record is the
+    one just stored (a double tap, or the same deal sent by two phones at once): nothing
+    stored then, as for one sent after the other."""
     if sent.key is not None and not 0 < len(sent.key) <= KEY_LENGTH:
         raise errors.refusal(
             "out_of_range",
@@ -242,6 +251,8 @@ def _enter_once(match: Match, sent: _Sent) -> Deal:
     if deal is None:  # the match changed since it was read: again, one entry at a time
         with transaction.atomic():
             locked = Match.objects.select_for_update(of=("self",)).get(pk=match.pk)
+            if ask_if_same and (same := _same_as_previous(locked, sent)) is not None:
+                raise _same_as(same)
             deal = _enter(locked, sent)
         assert deal is not None, "a locked match cannot change"
         for field in ("version", "state", "status", "finished_at"):

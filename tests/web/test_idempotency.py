@@ -134,6 +134,34 @@ def test_concurrent_retries_with_one_key_store_one_deal(make_match, scorer):
     assert Deal.objects.filter(match=match).count() == 1
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_double_tap_without_key_or_number_stores_one_deal(make_match, scorer):
+    """Eight identical entries at once, with neither a key nor a number (a client that
+    sends neither): one is stored, the others answer 409 same_as_previous as one sent
+    after it does, never a second copy (five copies were stored)."""
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    start = threading.Barrier(8)
+    answers: list[tuple[int, list[str]]] = []
+
+    def submit():
+        client = APIClient()
+        client.force_authenticate(scorer)
+        try:
+            start.wait(timeout=10)
+            got = post(client, match, napoleon_deal())
+            answers.append((got.status_code, [e["code"] for e in got.json().get("errors", [])]))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert sorted(answers) == [(201, [])] + [(409, ["same_as_previous"])] * 7
+    assert Deal.objects.filter(match=match).count() == 1
+
+
 def test_the_entry_page_answers_a_resent_entry_with_the_deal_it_stored(client, scorer, make_match):
     """Issue 28, 4: the queue's own retry after a lost answer is the same form with its key:
     the stored deal answers it, never "Same as deal N: save again?"."""

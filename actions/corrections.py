@@ -152,7 +152,12 @@ def _change(
     apply,
     at_table: bool = False,
     holder: str = "",
+    refuse=None,
 ) -> tuple[Deal, list[Effect]]:
+    """Apply a change to the deal under its season's and match's locks, keeping the record
+    it had.  ``refuse(deal)`` raises when the deal as it stands now, locked, cannot take
+    the change (deleted already: four deletions sent at once store one).  A correction
+    that leaves the record as it is (a retried PUT) stores nothing, no second version."""
     reason = reason_given(reason, gettext_noop("say why the deal changes"))
     with transaction.atomic():
         match = _locked(deal.match_id)
@@ -168,18 +173,23 @@ def _change(
                 conflict=True,
             )
         locked = Deal.objects.select_for_update().get(pk=deal.pk)
+        if refuse is not None:
+            refuse(locked)
         before = _current(match)
+        record_before = locked.record
+        apply(match, locked)
+        if action == DealVersion.Action.CORRECTED and locked.record == record_before:
+            return locked, _effect(match, before)
         version = DealVersion.objects.create(
             deal=locked,
             action=action,
-            record_before=locked.record,
+            record_before=record_before,
             reason=reason.strip(),
             changed_by=user,
             at_table=at_table,
             confirmed_by_id=locked.confirmed_by_id,
             confirmed_at=locked.confirmed_at,
         )
-        apply(match, locked)
         if action != DealVersion.Action.DELETED:  # a new version: nobody has confirmed it
             locked.revised_by = user
             locked.revised_by_holder = holder if at_table else ""
@@ -215,11 +225,15 @@ def correct_deal(
     """Replace a deal's record; the old one is kept.  ``at_table``: changed with the
     table's link, by ``user`` if someone is signed in on the phone (else ``None``), and
     ``holder`` the phone's link-holder id."""
-    if deal.deleted_at is not None:
-        raise Rejection(
-            (error("deleted", "", gettext_noop("restore the deal before correcting it")),),
-            conflict=True,
-        )
+
+    def refuse(now: Deal) -> None:
+        if now.deleted_at is not None:
+            raise Rejection(
+                (error("deleted", "", gettext_noop("restore the deal before correcting it")),),
+                conflict=True,
+            )
+
+    refuse(deal)
 
     def apply(match: Match, locked: Deal) -> None:
         before = match.deals.filter(deleted_at__isnull=True, number__lt=locked.number).order_by(
@@ -227,35 +241,47 @@ def correct_deal(
         )
         locked.record = checked_alone(complete_record(match, record, [d.record for d in before]))
 
-    return _change(deal, user, reason, DealVersion.Action.CORRECTED, apply, at_table, holder)
+    corrected = DealVersion.Action.CORRECTED
+    return _change(deal, user, reason, corrected, apply, at_table, holder, refuse)
 
 
 def delete_deal(
     deal: Deal, user: User | None, reason: str, *, at_table: bool = False
 ) -> tuple[Deal, list[Effect]]:
     """Take a deal out of the match; it keeps its number and its history."""
-    if deal.deleted_at is not None:
-        raise Rejection(
-            (error("deleted", "", gettext_noop("the deal is deleted already")),), conflict=True
-        )
+
+    def refuse(now: Deal) -> None:
+        if now.deleted_at is not None:
+            raise Rejection(
+                (error("deleted", "", gettext_noop("the deal is deleted already")),),
+                conflict=True,
+            )
+
+    refuse(deal)
 
     def apply(match: Match, locked: Deal) -> None:
         locked.deleted_at = timezone.now()
 
-    return _change(deal, user, reason, DealVersion.Action.DELETED, apply, at_table)
+    deleted = DealVersion.Action.DELETED
+    return _change(deal, user, reason, deleted, apply, at_table, refuse=refuse)
 
 
 def restore_deal(deal: Deal, user: User, reason: str) -> tuple[Deal, list[Effect]]:
     """Bring a deleted deal back (administrators only: checked by the caller)."""
-    if deal.deleted_at is None:
-        raise Rejection(
-            (error("not_deleted", "", gettext_noop("the deal is not deleted")),), conflict=True
-        )
+
+    def refuse(now: Deal) -> None:
+        if now.deleted_at is None:
+            raise Rejection(
+                (error("not_deleted", "", gettext_noop("the deal is not deleted")),),
+                conflict=True,
+            )
+
+    refuse(deal)
 
     def apply(match: Match, locked: Deal) -> None:
         locked.deleted_at = None
 
-    return _change(deal, user, reason, DealVersion.Action.RESTORED, apply)
+    return _change(deal, user, reason, DealVersion.Action.RESTORED, apply, refuse=refuse)
 
 
 def reason_given(reason: str | None, missing: str = gettext_noop("say why")) -> str:

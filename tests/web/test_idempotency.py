@@ -162,6 +162,57 @@ def test_a_double_tap_without_key_or_number_stores_one_deal(make_match, scorer):
     assert Deal.objects.filter(match=match).count() == 1
 
 
+def at_once(count: int, send) -> list[int]:
+    """``send(client)`` from ``count`` threads released together; their statuses."""
+    start = threading.Barrier(count)
+    statuses: list[int] = []
+
+    def one():
+        try:
+            start.wait(timeout=10)
+            statuses.append(send())
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=one) for _ in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return sorted(statuses)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_deletion_sent_four_times_at_once_deletes_once(make_match, scorer, club_admin):
+    """Each was checked "not deleted yet" before any took the lock: four answered 200 and
+    the history kept four deletions.  One deletes, three answer 409 ``deleted``."""
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    deal = actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
+
+    def delete():
+        client = APIClient()
+        client.force_authenticate(club_admin)
+        return client.delete(f"/api/deals/{deal.pk}/?reason=twice").status_code
+
+    assert at_once(4, delete) == [200, 409, 409, 409]
+    assert list(deal.versions.values_list("action", flat=True)) == ["deleted"]
+
+
+def test_a_correction_sent_again_keeps_one_version(scorer_api, make_match, club_admin):
+    """A PUT retried after a lost answer changes nothing the second time: one version in the
+    deal's history, not two alike."""
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    deal = post(scorer_api, match, napoleon_deal()).json()
+    changed = {**napoleon_deal(), "point_cards": {"aki": 10, "ben": 2, "chika": 7, "dai": 1}}
+    client = APIClient()
+    client.force_authenticate(club_admin)
+    body = {"record": changed, "reason": "count"}
+    answers = [client.put(f"/api/deals/{deal['id']}/", body, format="json") for _ in "ab"]
+    assert [a.status_code for a in answers] == [200, 200]
+    assert answers[1].json()["deal"]["record"] == answers[0].json()["deal"]["record"]
+    assert Deal.objects.get(pk=deal["id"]).versions.count() == 1
+
+
 def test_the_entry_page_answers_a_resent_entry_with_the_deal_it_stored(client, scorer, make_match):
     """Issue 28, 4: the queue's own retry after a lost answer is the same form with its key:
     the stored deal answers it, never "Same as deal N: save again?"."""

@@ -5,10 +5,10 @@ values are translated too where the catalogue knows them (a type name, a rule)."
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from tournaments.games import label
 
@@ -43,3 +43,21 @@ def public(problem: Mapping[str, Any]) -> dict[str, Any]:
         "message": localize(problem),
         "params": dict(problem.get("params") or {}),
     }
+
+
+ANSWERED = 100
+"""Problems an answer lists at most: a body of a hundred thousand wrong cards (under the
+1 MB limit) answered each of them, 15 MB of the same sentence."""
+
+
+def answered(problems: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The problems as the API answers them (:func:`public`), the first :data:`ANSWERED`,
+    then one saying how many more there are (code ``more``, ``params.n``)."""
+    shown = [public(p) for p in problems[:ANSWERED]]
+    left = len(problems) - ANSWERED
+    if left > 0:
+        said = ngettext("…and %(n)s more problem", "…and %(n)s more problems", left)
+        shown.append(
+            {"code": "more", "path": "", "message": said % {"n": left}, "params": {"n": left}}
+        )
+    return shown

@@ -65,6 +65,25 @@ def test_broken_bodies_get_a_4xx_with_the_error_shape_and_store_nothing(scorer_a
     assert not Deal.objects.exists() and not DealScore.objects.exists()
 
 
+def test_a_body_of_many_mistakes_is_answered_with_the_first_hundred(scorer_api, match):
+    """A hundred thousand wrong cards (500 KB) were answered one by one, 15 MB: the answer
+    lists the first hundred and how many more, in the reader's language."""
+    from tournaments.messages import ANSWERED
+
+    body = json.dumps({"record": {**napoleon_deal(), "adjutant_cards": ["XX"] * 100_000}})
+    response = scorer_api.post(
+        f"/api/matches/{match.pk}/deals/",
+        body,
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    errors = response.json()["errors"]
+    assert response.status_code == 400 and len(response.content) < 100_000
+    assert len(errors) == ANSWERED + 1 and errors[-1]["code"] == "more"
+    assert errors[-1]["params"]["n"] > 90_000 and "ほかに" in errors[-1]["message"]
+    assert not Deal.objects.exists()
+
+
 def test_a_body_over_one_megabyte_is_refused(scorer_api, match):
     body = json.dumps({"record": napoleon_deal(), "pad": "x" * (1024 * 1024 + 10)})
     response = post(scorer_api, match, body)

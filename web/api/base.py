@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments import access, errors
-from tournaments.messages import public
+from tournaments.messages import answered
 from web.api.match_serializers import (
     DealSerializer,
 )
@@ -45,7 +45,7 @@ def rejection_response(rejection: errors.Rejection) -> Response:
     """A refusal's answer: 400, or 409 for the match's state (with the deal in the way,
     ``existing``: stored meanwhile under the number, or the previous deal a record
     repeats), 422 for a key used for another record."""
-    body: dict[str, Any] = {"errors": [public(e) for e in rejection.errors]}
+    body: dict[str, Any] = {"errors": answered(rejection.errors)}
     if rejection.existing is not None:
         body["existing"] = DealSerializer(rejection.existing).data
     code: int = status.HTTP_409_CONFLICT if rejection.conflict else status.HTTP_400_BAD_REQUEST

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from tournaments.errors import Rejection
-from tournaments.messages import public
+from tournaments.messages import answered
 
 
 def _flatten(detail: Any, path: str) -> list[dict[str, str]]:
@@ -61,7 +61,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
             {"errors": [{"code": "in_use", "path": "", "message": message}]}, status=409
         )
     if isinstance(exc, Rejection):  # a workflow's refusal reached through a model's save
-        return Response({"errors": [public(e) for e in exc.errors]}, status=400)
+        return Response({"errors": answered(exc.errors)}, status=400)
     response = exception_handler(exc, context)
     if response is None:
         return response

@@ -48,8 +48,8 @@ def depth(value: Any, limit: int = MAX_DEPTH) -> int:
         for text in texts:
             if isinstance(text, str) and (found := SURROGATE.search(text)):
                 raise NotPlainJSON(
-                    gettext("not JSON: a text holds U+%(code)04X, which is not a character")
-                    % {"code": ord(found.group())}
+                    gettext("not JSON: a text holds U+%(code)s, which is not a character")
+                    % {"code": f"{ord(found.group()):04X}"}
                 )
     return deepest
 

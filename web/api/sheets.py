@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 from actions import imports
 from tournaments import access
 from tournaments.errors import Rejection
-from tournaments.messages import public
+from tournaments.messages import answered
 from tournaments.models import Club
 from tournaments.sheets import cells, check
 from tournaments.sheets.preview import Preview
@@ -108,7 +108,7 @@ class ScoreSheetsView(APIView):
             body = {"errors": list(rejected.errors), **_answer(rejected.preview)}
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
         except Rejection as rejection:  # not a sheet that can be read
-            body = {"errors": [public(e) for e in rejection.errors]}
+            body = {"errors": answered(rejection.errors)}
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
         added = done.preview.counts()["deals"] > 0
         return Response(

@@ -4,6 +4,7 @@ deal as the scorer gave it completed with what its match supplies (refusals are
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -69,21 +70,48 @@ def complete_record(
             inherited = engine.next_deal(base, snapshot)
         base["players"] = inherited.pop("players", base["players"])
     errors = []
-    for key in ("game", "players"):
-        if key in record and record[key] != base[key]:
-            errors.append(
-                error(
-                    f"{key}_mismatch",
-                    key,
-                    f"this match's {key} is {base[key]!r}, the record says {record[key]!r}",
-                )
+    if "game" in record and record["game"] != base["game"]:
+        errors.append(
+            error(
+                "game_mismatch",
+                "game",
+                GAME_MISMATCH,
+                game=base["game"],
+                given=_said(record["game"]),
             )
+        )
+    if "players" in record and record["players"] != base["players"]:
+        errors.append(
+            error(
+                "players_mismatch",
+                "players",
+                PLAYERS_MISMATCH,
+                expected=", ".join(base["players"]),
+                given=_said(record["players"]),
+            )
+        )
     if errors:
         raise Rejection(tuple(errors))
     full = {"game": base["game"], "players": base["players"], "rules": base["rules"], **inherited}
     full.update(game.match_fields(base["players"]))
     full.update(record)
     return full
+
+
+GAME_MISMATCH = gettext_noop(
+    "this match plays %(game)s, the record says %(given)s: leave out the record's game"
+)
+PLAYERS_MISMATCH = gettext_noop(
+    "this match's players are %(expected)s, the record says %(given)s: leave out the "
+    "record's players, or use the match's handles"
+)
+
+
+def _said(value: Any) -> str:
+    """A record's value as a message quotes it: a list as its items, anything else as JSON."""
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)[:200]
+    return json.dumps(value, ensure_ascii=False)[:200]
 
 
 def add_deal(

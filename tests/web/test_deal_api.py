@@ -85,6 +85,16 @@ def test_a_record_with_other_players_than_the_seats_is_refused(scorer_api, make_
     response = post_deal(scorer_api, match, record)
     assert response.status_code == 400
     assert response.json()["errors"][0]["code"] == "players_mismatch"
+    said = scorer_api.post(
+        f"/api/matches/{match.pk}/deals/",
+        {"record": {**record, "game": "packing"}},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="ja",
+    ).json()["errors"]
+    assert [e["code"] for e in said] == ["game_mismatch", "players_mismatch"]
+    assert "ナポレオン" in said[0]["message"] and "packing" in said[0]["message"]
+    assert "aki, ben, chika, dai" in said[1]["message"] and "ハンドル" in said[1]["message"]
+    assert "[" not in said[1]["message"]  # the players, not a Python list
 
 
 def test_every_engine_error_is_returned_at_once(scorer_api, make_match):

@@ -16,6 +16,10 @@ imported sheets."""
 DEALS_ADMINS_ONLY = gettext_lazy(
     "Only a league administrator of this club deletes, restores and reopens."
 )
+HISTORY_FOR_ADMINS = gettext_lazy(
+    "Only a league administrator of this club reads a deal's history (who changed it, when "
+    "and why)."
+)
 NOT_YOUR_TABLE = gettext_lazy(
     "Only this table's scorer or a league administrator corrects and deletes its deals."
 )

@@ -166,6 +166,15 @@ def test_deal_entry_is_rate_limited_per_user(scorer_api, make_match, monkeypatch
         for declarer in ("aki", "ben", "chika")
     ]
     assert codes == [201, 201, 429]
+    said = scorer_api.post(
+        f"/api/matches/{match.pk}/deals/",
+        {"record": napoleon_deal(declarer="dai")},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    (error,) = said.json()["errors"]
+    assert error["code"] == "throttled" and "秒後にもう一度" in error["message"]
+    assert "Expected" not in error["message"] and said["Retry-After"]
     assert (
         scorer_api.get(f"/api/matches/{match.pk}/deals/").status_code == 200
     )  # reads are not limited

@@ -314,3 +314,12 @@ def test_another_clubs_scorer_finds_no_private_match_and_enters_nothing_in_a_pub
     assert rival.get(f"/api/matches/{match.pk}/deals/").status_code == 200
     assert post_deal(rival, match, napoleon_deal()).status_code == 403
     assert not Deal.objects.exists()
+
+
+def test_a_scorer_asking_for_a_deals_history_is_told_who_reads_it(scorer_api, make_match):
+    """The refusal named deleting and restoring, not what was asked."""
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    deal = post_deal(scorer_api, match, napoleon_deal()).json()
+    refused = scorer_api.get(f"/api/deals/{deal['id']}/history/", HTTP_ACCEPT_LANGUAGE="ja")
+    assert refused.status_code == 403
+    assert "履歴" in refused.json()["errors"][0]["message"]

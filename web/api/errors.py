@@ -11,8 +11,8 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db.models import ProtectedError, RestrictedError
 from django.http import Http404
-from django.utils.translation import gettext
-from rest_framework.exceptions import APIException, ErrorDetail, ValidationError
+from django.utils.translation import gettext, ngettext
+from rest_framework.exceptions import APIException, ErrorDetail, Throttled, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
@@ -85,6 +85,16 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return response
     if isinstance(exc, ValidationError):
         response.data = {"errors": _flatten(exc.detail, "")}
+    elif isinstance(exc, Throttled):  # DRF fills its wait in before translating: half English
+        wait = int(getattr(exc, "wait", None) or 1)  # set by DRF, not in its stubs
+        said = ngettext(
+            "Too many requests: try again in %(n)s second.",
+            "Too many requests: try again in %(n)s seconds.",
+            wait,
+        )
+        response.data = {
+            "errors": [{"code": "throttled", "path": "", "message": said % {"n": wait}}]
+        }
     else:
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else exc.default_code

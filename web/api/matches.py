@@ -44,6 +44,7 @@ from web.api.match_serializers import (
 from web.api.pagination import NewestFirst
 from web.refusals import (
     DEALS_ADMINS_ONLY,
+    HISTORY_FOR_ADMINS,
     NOT_YOUR_MATCH,
     NOT_YOUR_TABLE,
     SCORERS_ENTER,
@@ -240,9 +241,9 @@ class DealViewSet(
         deny(access.scores_table(self.request.user, deal.match.table), NOT_YOUR_TABLE)
         return deal
 
-    def _administered_deal(self) -> Deal:
+    def _administered_deal(self, refusal: object = DEALS_ADMINS_ONLY) -> Deal:
         deal = self.get_object()
-        deny(access.can_administer(self.request.user, deal), DEALS_ADMINS_ONLY)
+        deny(access.can_administer(self.request.user, deal), refusal)
         return deal
 
     def _changed(self, change: Any, deal: Deal, *args: Any) -> Response:
@@ -307,7 +308,7 @@ class DealViewSet(
     @action(detail=True, methods=["get"])
     def history(self, request: Request, pk: str | None = None) -> Response:
         """Every previous version of the deal: who, when, why, and the record before."""
-        deal = self._administered_deal()
+        deal = self._administered_deal(HISTORY_FOR_ADMINS)
         versions = deal.versions.select_related("changed_by", "confirmed_by")
         context = {"club": access.club_id(deal)}
         return Response(DealVersionSerializer(versions, many=True, context=context).data)

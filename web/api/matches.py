@@ -181,7 +181,13 @@ class MatchViewSet(
             422: RejectionSerializer,
         },
     )
-    @action(detail=True, methods=["get", "post"], url_path="deals", filter_backends=[])
+    @action(
+        detail=True,
+        methods=["get", "post"],
+        url_path="deals",
+        filter_backends=[],
+        pagination_class=None,
+    )
     def deals(self, request: Request, pk: str | None = None) -> Response:
         """GET: the match's deals in order.  POST: enter the next deal (checked by the engine).
         One match: no list filters (``filter_backends=[]``: building their filter set and its
@@ -305,7 +311,7 @@ class DealViewSet(
         return self._changed(corrections.restore_deal, deal, access.signed_in(request.user), reason)
 
     @extend_schema(responses={200: DealVersionSerializer(many=True)})
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def history(self, request: Request, pk: str | None = None) -> Response:
         """Every previous version of the deal: who, when, why, and the record before."""
         deal = self._administered_deal(HISTORY_FOR_ADMINS)

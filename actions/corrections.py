@@ -24,6 +24,7 @@ restoring it asks for a confirmation again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,7 +153,7 @@ def _change(
     apply,
     at_table: bool = False,
     holder: str = "",
-    refuse=None,
+    refuse: Callable[[Deal], None] | None = None,
 ) -> tuple[Deal, list[Effect]]:
     """Apply a change to the deal under its season's and match's locks, keeping the record
     it had.  ``refuse(deal)`` raises when the deal as it stands now, locked, cannot take
@@ -213,6 +214,17 @@ def _change(
     return locked, effect
 
 
+def _refused_when(deleted: bool, code: str, words: str) -> Callable[[Deal], None]:
+    """A change's refusal of a deal that is (``deleted``) or is not deleted: asked of the
+    deal as read, then of the row locked for the change (:func:`_change`)."""
+
+    def refuse(deal: Deal) -> None:
+        if (deal.deleted_at is not None) == deleted:
+            raise Rejection((error(code, "", words),), conflict=True)
+
+    return refuse
+
+
 def correct_deal(
     deal: Deal,
     record: Any,
@@ -225,14 +237,7 @@ def correct_deal(
     """Replace a deal's record; the old one is kept.  ``at_table``: changed with the
     table's link, by ``user`` if someone is signed in on the phone (else ``None``), and
     ``holder`` the phone's link-holder id."""
-
-    def refuse(now: Deal) -> None:
-        if now.deleted_at is not None:
-            raise Rejection(
-                (error("deleted", "", gettext_noop("restore the deal before correcting it")),),
-                conflict=True,
-            )
-
+    refuse = _refused_when(True, "deleted", gettext_noop("restore the deal before correcting it"))
     refuse(deal)
 
     def apply(match: Match, locked: Deal) -> None:
@@ -249,14 +254,7 @@ def delete_deal(
     deal: Deal, user: User | None, reason: str, *, at_table: bool = False
 ) -> tuple[Deal, list[Effect]]:
     """Take a deal out of the match; it keeps its number and its history."""
-
-    def refuse(now: Deal) -> None:
-        if now.deleted_at is not None:
-            raise Rejection(
-                (error("deleted", "", gettext_noop("the deal is deleted already")),),
-                conflict=True,
-            )
-
+    refuse = _refused_when(True, "deleted", gettext_noop("the deal is deleted already"))
     refuse(deal)
 
     def apply(match: Match, locked: Deal) -> None:
@@ -268,14 +266,7 @@ def delete_deal(
 
 def restore_deal(deal: Deal, user: User, reason: str) -> tuple[Deal, list[Effect]]:
     """Bring a deleted deal back (administrators only: checked by the caller)."""
-
-    def refuse(now: Deal) -> None:
-        if now.deleted_at is None:
-            raise Rejection(
-                (error("not_deleted", "", gettext_noop("the deal is not deleted")),),
-                conflict=True,
-            )
-
+    refuse = _refused_when(False, "not_deleted", gettext_noop("the deal is not deleted"))
     refuse(deal)
 
     def apply(match: Match, locked: Deal) -> None:

@@ -110,60 +110,9 @@ def test_the_key_is_part_of_the_action_for_every_caller(make_match, scorer):
     assert again.pk == first.pk and again.replayed and not first.replayed
 
 
-@pytest.mark.django_db(transaction=True)
-def test_concurrent_retries_with_one_key_store_one_deal(make_match, scorer):
-    match = make_match("napoleon", NAPOLEON_SEATS)
-    start = threading.Barrier(4)
-    answers: list[int] = []
-
-    def submit():
-        client = APIClient()
-        client.force_authenticate(scorer)
-        try:
-            start.wait(timeout=10)
-            answers.append(post(client, match, napoleon_deal(), key="double-tap").json()["id"])
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=submit) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
-    assert len(answers) == 4 and len(set(answers)) == 1
-    assert Deal.objects.filter(match=match).count() == 1
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_double_tap_without_key_or_number_stores_one_deal(make_match, scorer):
-    """Eight identical entries at once, with neither a key nor a number (a client that
-    sends neither): one is stored, the others answer 409 same_as_previous as one sent
-    after it does, never a second copy (five copies were stored)."""
-    match = make_match("napoleon", NAPOLEON_SEATS)
-    start = threading.Barrier(8)
-    answers: list[tuple[int, list[str]]] = []
-
-    def submit():
-        client = APIClient()
-        client.force_authenticate(scorer)
-        try:
-            start.wait(timeout=10)
-            got = post(client, match, napoleon_deal())
-            answers.append((got.status_code, [e["code"] for e in got.json().get("errors", [])]))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=submit) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    assert sorted(answers) == [(201, [])] + [(409, ["same_as_previous"])] * 7
-    assert Deal.objects.filter(match=match).count() == 1
-
-
 def at_once(count: int, send) -> list[int]:
-    """``send(client)`` from ``count`` threads released together; their statuses."""
+    """``send()`` from ``count`` threads released together (each closes its connection);
+    what they returned, sorted."""
     start = threading.Barrier(count)
     statuses: list[int] = []
 
@@ -183,6 +132,44 @@ def at_once(count: int, send) -> list[int]:
 
 
 @pytest.mark.django_db(transaction=True)
+def test_concurrent_retries_with_one_key_store_one_deal(make_match, scorer):
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    answers: list[int] = []
+
+    def submit():
+        answers.append(post(as_user(scorer), match, napoleon_deal(), key="double-tap").json()["id"])
+        return 0
+
+    at_once(4, submit)
+    assert len(answers) == 4 and len(set(answers)) == 1
+    assert Deal.objects.filter(match=match).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_double_tap_without_key_or_number_stores_one_deal(make_match, scorer):
+    """Eight identical entries at once, with neither a key nor a number (a client that
+    sends neither): one is stored, the others answer 409 same_as_previous as one sent
+    after it does, never a second copy (five copies were stored)."""
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    codes: list[list[str]] = []
+
+    def submit():
+        got = post(as_user(scorer), match, napoleon_deal())
+        codes.append([e["code"] for e in got.json().get("errors", [])])
+        return got.status_code
+
+    assert at_once(8, submit) == [201] + [409] * 7
+    assert sorted(codes) == [[]] + [["same_as_previous"]] * 7
+    assert Deal.objects.filter(match=match).count() == 1
+
+
+def as_user(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_deletion_sent_four_times_at_once_deletes_once(make_match, scorer, club_admin):
     """Each was checked "not deleted yet" before any took the lock: four answered 200 and
     the history kept four deletions.  One deletes, three answer 409 ``deleted``."""
@@ -190,9 +177,7 @@ def test_a_deletion_sent_four_times_at_once_deletes_once(make_match, scorer, clu
     deal = actions.deals.enter_deal(match, napoleon_deal(), user=scorer).stored()
 
     def delete():
-        client = APIClient()
-        client.force_authenticate(club_admin)
-        return client.delete(f"/api/deals/{deal.pk}/?reason=twice").status_code
+        return as_user(club_admin).delete(f"/api/deals/{deal.pk}/?reason=twice").status_code
 
     assert at_once(4, delete) == [200, 409, 409, 409]
     assert list(deal.versions.values_list("action", flat=True)) == ["deleted"]

@@ -29,9 +29,7 @@ Decisions a club would expect, where the issue is silent:
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -43,7 +41,7 @@ from tournaments.errors import Rejection, problems
 from tournaments.games import LEAGUE_GAMES, league_game
 from tournaments.games.base import LeagueGame
 from tournaments.messages import localize
-from tournaments.models import Club, ClubNight, Match, Season, Table
+from tournaments.models import Club, ClubNight, Match, Table
 from tournaments.records import add_deal, complete_record, match_envelope
 from tournaments.sheets import cells
 from tournaments.sheets.columns import (
@@ -66,6 +64,7 @@ from tournaments.sheets.reading import (
     read_game,
     table_name,
 )
+from tournaments.sheets.seasons import SheetSeasons
 from tournaments.sheets.settings import MatchSettings
 from tournaments.store import request_hash
 
@@ -100,8 +99,7 @@ class _Checker:
                 self.columns[key] = i
                 self.headings[key] = heading
         self.fields = RowFields(self.columns, self.names.aliases, self.fail)
-        self.seasons = {normal(s.name): s for s in Season.objects.filter(club=club)}
-        """The club's seasons and the sheet's new ones, by normalised name."""
+        self.seasons = SheetSeasons(club, self.preview, self.fail, self.fits)
         self.forms: dict[tuple[Any, ...], SheetForm] = {}
         """The entry forms made so far, by what shapes them (fields are made once)."""
 
@@ -212,93 +210,12 @@ class _Checker:
         if not ok:
             return None
         assert date is not None and game is not None
-        season = self.season(row, text.get("season", ""), date, game)
+        season = self.seasons.of_row(row, text.get("season", ""), date, game)
         if season is None:
             return None
         number = text.get("match", "") or "1"
         key = (normal(season), date, normal(table), game, normal(number))
         return key, SheetMatch(season, date, table, game, number, row)
-
-    def season(self, row: int, name: str, date: dt.date, game: str) -> str | None:
-        """The name of the row's season (the club's, or a new one registered in the
-        preview; spelled as first written), or ``None``."""
-        if not name:
-            covering = [
-                s
-                for s in self.seasons.values()
-                if s.pk is not None
-                and s.starts_on
-                and s.ends_on
-                and s.starts_on <= date <= s.ends_on
-            ]
-            if len(covering) != 1:
-                self.fail(
-                    "missing_field",
-                    row,
-                    "season",
-                    gettext("a season is required (no single season of the club covers %(date)s)")
-                    % {"date": date.isoformat()},
-                )
-                return None
-            name = covering[0].name
-        season = self.seasons.get(normal(name))
-        if season is None:
-            if not self.fits(row, "season", Season, "name", name):
-                return None
-            season = Season(club=self.club, name=name, games=[], starts_on=date, ends_on=date)
-            close = self.close_season(name)
-            if close is not None:  # a slip of the club's season's name, likely: the preview asks
-                self.preview.close_seasons[name] = close.name
-            self.seasons[normal(name)] = self.preview.new_seasons[name] = season
-        self.preview.seasons[season.name] = season
-        if season.pk is None:
-            if game not in season.games:
-                season.games = [g for g in LEAGUE_GAMES if g in {*season.games, game}]
-            season.starts_on = min(date, season.starts_on or date)
-            season.ends_on = max(date, season.ends_on or date)
-        elif season.starts_on and season.ends_on and not season.starts_on <= date <= season.ends_on:
-            # The dates place a row without a season; one outside its season's is a slip
-            # (1850 for 2026) far more often than a night the secretary means there.
-            self.fail(
-                "date_outside_season",
-                row,
-                "date",
-                gettext(
-                    "%(date)s is outside the season %(season)s (%(starts)s – %(ends)s): correct the date, or change the season's dates first"
-                )
-                % {
-                    "date": date.isoformat(),
-                    "season": season.name,
-                    "starts": season.starts_on.isoformat(),
-                    "ends": season.ends_on.isoformat(),
-                },
-            )
-            return None
-        elif game not in season.games:
-            self.fail(
-                "game_not_in_season",
-                row,
-                "game",
-                gettext(
-                    "the season %(season)s does not count %(game)s: add the game to the season first"
-                )
-                % {"season": season.name, "game": league_game(game).name_en},
-            )
-            return None
-        return season.name
-
-    def close_season(self, name: str) -> Season | None:
-        """The club's season whose name ``name`` is a slip of, if any: spelled alike, with
-        the same numbers ("2023 Sprng" for "2023 Spring"; "2025 Spring" is a new season
-        of its own, not a slip of "2024 Spring")."""
-        digits = re.sub(r"\D", "", normal(name))
-        stored = {
-            key: s
-            for key, s in self.seasons.items()
-            if s.pk is not None and re.sub(r"\D", "", key) == digits
-        }
-        close = difflib.get_close_matches(normal(name), stored, n=1, cutoff=0.8)
-        return stored[close[0]] if close else None
 
     # -- players ---------------------------------------------------------------------
     # -- a match ---------------------------------------------------------------------

@@ -90,7 +90,18 @@ def _checked(
 
 
 KEY_LENGTH = 255
-"""The longest client key (``Idempotency-Key``) a deal keeps."""
+"""The longest client key (``Idempotency-Key``) a deal or a match keeps."""
+
+
+def check_key(key: str | None) -> None:
+    """Refuse a client key (``Idempotency-Key``) that is empty or too long to keep."""
+    if key is not None and not 0 < len(key) <= KEY_LENGTH:
+        raise errors.refusal(
+            "out_of_range",
+            "key",
+            gettext_noop("a key is 1 to %(key_length)s characters"),
+            key_length=KEY_LENGTH,
+        )
 
 
 class Outcome(StrEnum):
@@ -172,14 +183,14 @@ def enter_deal(
             raise _same_as(same)
         deal = _enter_once(match, sent, ask_if_same)
     except Rejection as refused:
-        if any(e["code"] == "same_as_previous" for e in refused.errors) and refused.existing:
-            return Entry(Outcome.SAME_AS, refused.existing, refused)
-        taken = refused.existing is not None and any(
-            e["code"] == "deal_exists" for e in refused.errors
-        )
-        if taken and refused.existing is not None:
-            mine = refused.existing.request_hash == sent.hash
-            return Entry(Outcome.NUMBER_TAKEN, refused.existing, refused, mine)
+        existing = refused.existing if isinstance(refused.existing, Deal) else None
+        if any(e["code"] == "same_as_previous" for e in refused.errors) and existing:
+            return Entry(Outcome.SAME_AS, existing, refused)
+        taken = existing is not None and any(e["code"] == "deal_exists" for e in refused.errors)
+        if taken and existing is not None:
+            return Entry(
+                Outcome.NUMBER_TAKEN, existing, refused, existing.request_hash == sent.hash
+            )
         return Entry(Outcome.REFUSED, None, refused)
     if deal.replayed:
         return Entry(Outcome.REPLAYED, deal)
@@ -234,13 +245,7 @@ def _enter_once(match: Match, sent: _Sent, ask_if_same: bool = False) -> Deal:
     match meanwhile, it is asked again under the match's lock whether this record is the
     one just stored (a double tap, or the same deal sent by two phones at once): nothing
     stored then, as for one sent after the other."""
-    if sent.key is not None and not 0 < len(sent.key) <= KEY_LENGTH:
-        raise errors.refusal(
-            "out_of_range",
-            "key",
-            gettext_noop("a key is 1 to %(key_length)s characters"),
-            key_length=KEY_LENGTH,
-        )
+    check_key(sent.key)
     try:
         deal = _enter(match, sent)
     except Rejection:

@@ -12,14 +12,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.problems import Problem
-from tournaments.models import Deal
+from tournaments.models import Deal, Match
 
 
 class Rejection(Exception):
     """A change the rules or the match's state refuse; nothing was written.
 
     ``conflict`` is true when the refusal is about the match's state (finished,
-    the deal number taken); ``existing`` is then the deal already stored, if any.
+    the deal number taken); ``existing`` is then the deal already stored, if any (or the
+    match, for a new match like one stored).
     """
 
     def __init__(
@@ -27,7 +28,7 @@ class Rejection(Exception):
         errors: tuple[dict[str, str], ...],
         *,
         conflict: bool = False,
-        existing: Deal | None = None,
+        existing: Deal | Match | None = None,
     ) -> None:
         super().__init__(errors)
         self.errors = errors

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 import actions.deals
 from tests.conftest import NAPOLEON_FORM, NAPOLEON_SEATS, napoleon_deal
-from tournaments.models import Deal, DealScore
+from tournaments.models import Deal, DealScore, Match, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -221,3 +221,105 @@ def test_the_entry_page_answers_a_resent_entry_with_the_deal_it_stored(client, s
         HTTP_ACCEPT="application/json",
     )
     assert asked.json()["status"] == "same" and Deal.objects.filter(match=match).count() == 1
+
+
+def new_match(
+    client,
+    table,
+    players,
+    handles=("aki", "ben", "chika", "dai"),
+    key=None,
+    game="packing",
+    **extra,
+):
+    headers = {"Idempotency-Key": key} if key is not None else {}
+    seats = [players[h].pk for h in handles]
+    body = {"table": table.pk, "game": game, "players": seats, **extra}
+    return client.post("/api/matches/", body, format="json", headers=headers)
+
+
+def test_a_new_match_sent_three_times_with_one_key_is_stored_once(scorer_api, table, players):
+    answers = [new_match(scorer_api, table, players, key="m-1") for _ in range(3)]
+    assert [a.status_code for a in answers] == [201, 201, 201]
+    assert len({a.json()["id"] for a in answers}) == 1
+    assert [a.get("Idempotent-Replayed") for a in answers] == [None, "true", "true"]
+    assert Match.objects.filter(table=table).count() == 1
+    assert Seat.objects.filter(match__table=table).count() == 4
+
+
+def test_a_match_key_reused_for_other_players_is_refused_and_stores_nothing(
+    scorer_api, table, players
+):
+    first = new_match(scorer_api, table, players, key="m-1").json()
+    other = new_match(scorer_api, table, players, ("ben", "aki", "chika", "dai"), key="m-1")
+    assert other.status_code == 422
+    assert [(e["code"], e["path"]) for e in other.json()["errors"]] == [
+        ("idempotency_key_reused", "key")
+    ]
+    assert other.json()["existing"]["id"] == first["id"]
+    assert Match.objects.filter(table=table).count() == 1
+
+
+def test_a_match_like_one_the_table_has_not_started_is_asked_about(
+    scorer_api, table, players, make_match
+):
+    """Without a key, a second match of the same game and players in the same order at a
+    table whose match has no deal yet is the same request sent again: 409, nothing stored,
+    until the client says it means another."""
+    first = new_match(scorer_api, table, players).json()
+    again = new_match(scorer_api, table, players)
+    assert again.status_code == 409
+    assert [(e["code"], e["path"]) for e in again.json()["errors"]] == [
+        ("same_as_previous", "confirm_same")
+    ]
+    assert again.json()["existing"]["id"] == first["id"]
+    assert str(first["id"]) in again.json()["errors"][0]["message"]
+    assert Match.objects.filter(table=table).count() == 1
+    # Other players, or the same players told to start another, store a new match.
+    assert new_match(scorer_api, table, players, ("ben", "aki", "chika", "dai")).status_code == 201
+    assert new_match(scorer_api, table, players, confirm_same=True).status_code == 201
+    assert Match.objects.filter(table=table).count() == 3
+
+
+def test_a_started_match_is_not_asked_about(scorer_api, table, players, scorer):
+    """Once the table's match has a deal, the same players' next match is a new one."""
+    seats = NAPOLEON_SEATS
+    first = Match.objects.get(
+        pk=new_match(scorer_api, table, players, seats, game="napoleon").json()["id"]
+    )
+    actions.deals.enter_deal(first, napoleon_deal(), user=scorer).stored()
+    assert new_match(scorer_api, table, players, seats, game="napoleon").status_code == 201
+
+
+def test_the_match_question_is_in_the_readers_language(scorer_api, table, players):
+    new_match(scorer_api, table, players)
+    scorer_api.credentials(HTTP_ACCEPT_LANGUAGE="ja")
+    message = new_match(scorer_api, table, players).json()["errors"][0]["message"]
+    assert "卓" in message and "match" not in message
+
+
+@pytest.mark.parametrize("key", ["", "k" * 256])
+def test_an_empty_or_overlong_match_key_is_refused(scorer_api, table, players, key):
+    response = new_match(scorer_api, table, players, key=key)
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["path"] == "key"
+    assert not Match.objects.filter(table=table).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("key", [None, "one-key"])
+def test_new_matches_sent_at_once_store_one(table, players, scorer, key):
+    """Six identical new matches at once: one stored; with a key each answers it, without
+    one the others are asked about (409) as one sent after it is."""
+    ids: list[int] = []
+
+    def submit():
+        got = new_match(as_user(scorer), table, players, key=key)
+        if got.status_code == 201:
+            ids.append(got.json()["id"])
+        return got.status_code
+
+    statuses = at_once(6, submit)
+    assert statuses == ([201] * 6 if key else [201] + [409] * 5)
+    assert len(set(ids)) == 1
+    assert Match.objects.filter(table=table).count() == 1

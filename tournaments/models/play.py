@@ -85,6 +85,17 @@ class Match(models.Model):
         ),
     )
 
+    idempotency_key = models.CharField(
+        max_length=255,
+        blank=True,
+        default="",
+        help_text=_("The client's own key for this match (Idempotency-Key); empty: none."),
+    )
+
+    replayed = False
+    """Set on the match :func:`~actions.matches.create_match` returns when its key had
+    stored it before (not a column)."""
+
     class Meta:
         ordering = ["-created_at"]
         verbose_name = pgettext_lazy("model", "match")
@@ -93,6 +104,13 @@ class Match(models.Model):
             models.Index(fields=["table", "status"]),
             # The latest matches first (home page, API) read from the newest end, not sorted.
             models.Index(fields=["created_at", "id"], name="match_latest"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="match_key_unique_at_table",
+            )
         ]
 
     def __str__(self) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import QuerySet
@@ -34,6 +35,10 @@ class ClubRole(permissions.BasePermission):
         return access.can_administer(request.user, obj)
 
 
+def deal_shown(deal: Any) -> Any:
+    return DealSerializer(deal).data
+
+
 def deny(allowed: bool, refusal: object) -> None:
     """403 saying ``refusal`` (a sentence of ``web.refusals``, or an action's own) unless
     ``allowed``."""
@@ -41,13 +46,18 @@ def deny(allowed: bool, refusal: object) -> None:
         raise PermissionDenied(str(refusal))
 
 
-def rejection_response(rejection: errors.Rejection) -> Response:
+def rejection_response(
+    rejection: errors.Rejection, shown: Callable[[Any], Any] | None = None
+) -> Response:
     """A refusal's answer: 400, or 409 for the match's state (with the deal in the way,
     ``existing``: stored meanwhile under the number, or the previous deal a record
-    repeats), 422 for a key used for another record."""
+    repeats), 422 for a key used for another record.  ``shown`` gives what stands in the
+    way as the answer shows it (``None``: left out); a deal by default."""
     body: dict[str, Any] = {"errors": answered(rejection.errors)}
     if rejection.existing is not None:
-        body["existing"] = DealSerializer(rejection.existing).data
+        existing = (shown or deal_shown)(rejection.existing)
+        if existing is not None:
+            body["existing"] = existing
     code: int = status.HTTP_409_CONFLICT if rejection.conflict else status.HTTP_400_BAD_REQUEST
     if any(e["code"] == "idempotency_key_reused" for e in rejection.errors):
         code = status.HTTP_422_UNPROCESSABLE_ENTITY

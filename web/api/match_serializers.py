@@ -99,6 +99,14 @@ class MatchSerializer(serializers.ModelSerializer):
         help_text="Player ids in order of play.",
     )
     seats = SeatSerializer(many=True, read_only=True)
+    confirm_same = serializers.BooleanField(
+        write_only=True,
+        required=False,
+        default=False,
+        help_text="A match like one the table has open with no deal yet (same game, "
+        "players in order, rules and target) answers 409 (same_as_previous) and stores "
+        "nothing; send it again with true to start another.",
+    )
     partnerships = serializers.SerializerMethodField()
     standings = MatchStandingSerializer(many=True, read_only=True)
     season = serializers.IntegerField(source="table.club_night.season_id", read_only=True)
@@ -112,6 +120,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "season",
             "game",
             "players",
+            "confirm_same",
             "seats",
             "partnerships",
             "rules",

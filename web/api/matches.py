@@ -67,6 +67,20 @@ def deals_queryset() -> QuerySet[Deal]:
     )
 
 
+def key_parameter(what: str) -> OpenApiParameter:
+    """The ``Idempotency-Key`` header of a POST that stores a ``what``, for the schema."""
+    return OpenApiParameter(
+        "Idempotency-Key",
+        str,
+        OpenApiParameter.HEADER,
+        required=False,
+        description=f"The client's own key for this {what} (at most 255 characters, e.g. a "
+        f"UUID). A retry with the key and the same request answers the {what} stored the "
+        f"first time (201, header Idempotent-Replayed: true) and stores nothing; the key "
+        "with another request answers 422 (idempotency_key_reused).",
+    )
+
+
 class MatchViewSet(
     mixins.CreateModelMixin,
     mixins.RetrieveModelMixin,
@@ -109,7 +123,19 @@ class MatchViewSet(
             return [throttling.ScopedRateThrottle()]
         return super().get_throttles()
 
+    @extend_schema(
+        parameters=[key_parameter("match")],
+        responses={
+            201: MatchSerializer,
+            400: RejectionSerializer,
+            409: RejectionSerializer,
+            422: RejectionSerializer,
+        },
+    )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Seat players at a new match of a table the user scores, once: a retry with the
+        ``Idempotency-Key`` answers the match stored the first time; without one, a match
+        like one the table has not started asks ``confirm_same`` (409) first."""
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -120,11 +146,23 @@ class MatchViewSet(
                 data["players"],
                 rules=data.get("rules") or {},
                 target=data.get("target"),
+                key=request.headers.get("Idempotency-Key"),
+                ask_if_same=not data["confirm_same"],
             )
         except errors.Rejection as rejection:
-            return rejection_response(rejection)
-        match = self.get_queryset().get(pk=match.pk)
-        return Response(self.get_serializer(match).data, status=status.HTTP_201_CREATED)
+            return rejection_response(rejection, shown=self._match_shown)
+        response = Response(
+            self.get_serializer(self.get_queryset().get(pk=match.pk)).data,
+            status=status.HTTP_201_CREATED,
+        )
+        if match.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+    def _match_shown(self, match: Match) -> Any:
+        """A match in the way of a new one, as the API shows matches (if the user sees it)."""
+        shown = self.get_queryset().filter(pk=match.pk).first()
+        return None if shown is None else self.get_serializer(shown).data
 
     @extend_schema(
         request=ReasonSerializer,
@@ -161,18 +199,7 @@ class MatchViewSet(
 
     @extend_schema(
         request=DealInputSerializer,
-        parameters=[
-            OpenApiParameter(
-                "Idempotency-Key",
-                str,
-                OpenApiParameter.HEADER,
-                required=False,
-                description="The client's own key for this entry (at most 255 characters, e.g. "
-                "a UUID). A retry with the key and the same record answers the deal stored the "
-                "first time (201, header Idempotent-Replayed: true) and stores nothing; the key "
-                "with another record answers 422 (idempotency_key_reused).",
-            )
-        ],
+        parameters=[key_parameter("deal")],
         responses={
             200: DealSerializer(many=True),
             201: DealSerializer,

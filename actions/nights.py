@@ -63,11 +63,20 @@ def save_night(night: ClubNight) -> ClubNight:
 
     Two nights of a season on one date must be told apart: one with the date, name and
     venue of another (both unnamed at one hall, as an afternoon and an evening would
-    be made) is refused on its name, under the same lock, with the other's label."""
+    be made) is refused on its name, under the same lock, with the other's label.
+
+    A new night with a ``form_key`` (the new-night form's one-time key) that a night of
+    the season was stored with is that night sent again (a double tap, Back and Save):
+    the stored night is returned (``replayed`` set), nothing changed."""
     _check_plan(night)
     _check_times(night)
     with transaction.atomic():
         Season.objects.select_for_update(no_key=True).filter(pk=night.season_id).first()
+        if night.pk is None and night.form_key:
+            sent = ClubNight.objects.filter(season_id=night.season_id, form_key=night.form_key)
+            if (stored_once := sent.first()) is not None:
+                stored_once.replayed = True
+                return stored_once
         if night.final and ClubNight.final_taken(night.season_id, night.pk):
             raise Rejection((error("final_taken", "final", FINAL_TAKEN),))
         _check_told_apart(night)

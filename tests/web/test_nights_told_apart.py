@@ -10,9 +10,11 @@ import datetime as dt
 import re
 
 import pytest
+from django.test import Client
 
 from actions import nights
 from tests.conftest import client_of, member_of
+from tests.web.test_idempotency import at_once
 from tournaments.errors import Rejection
 from tournaments.models import ClubNight, Membership, Season
 
@@ -87,3 +89,65 @@ def test_what_tells_two_nights_apart(season, club):
         nights.save_night(unnamed)
     assert ClubNight.objects.get(pk=unnamed.pk).name == ""
     nights.save_night(first)
+
+
+def form_key(page: str) -> str:
+    found = re.search(r'name="key" value="([0-9a-f]{32})"', page)
+    assert found, "the new-night form carries its one-time key"
+    return found.group(1)
+
+
+def test_the_same_new_night_form_sent_twice_adds_the_night_once(client, season, secretary):
+    """A double tap on Save, or Back and Save again: the form's one-time key makes the
+    second send answer as the first did (the night's draw), not as a second night asked
+    for a name.  A new form for the same night is still asked."""
+    client.force_login(secretary)
+    url = f"/seasons/{season.pk}/nights/new/"
+    key = form_key(client.get(url).content.decode())
+    form = {"date": DAY.isoformat(), "venue": "Hall", "deals_per_match": "4", "key": key}
+    first, again = client.post(url, form), client.post(url, form)
+    night = ClubNight.objects.get(season=season)
+    assert first.status_code == again.status_code == 302
+    assert first.url == again.url == f"/nights/{night.pk}/draw/"
+    another = form_key(client.get(url).content.decode())
+    assert another != key
+    refused = client.post(url, {**form, "key": another})
+    assert refused.status_code == 200
+    assert "This season already has a night called" in refused.content.decode()
+    assert ClubNight.objects.filter(season=season).count() == 1
+
+
+def test_a_night_form_key_belongs_to_its_season(client, club, season, secretary):
+    client.force_login(secretary)
+    spring = Season.objects.create(club=club, name="Spring", games=["napoleon"])
+    key = form_key(client.get(f"/seasons/{season.pk}/nights/new/").content.decode())
+    form = {"date": DAY.isoformat(), "venue": "Hall", "deals_per_match": "4", "key": key}
+    for s in (season, spring):
+        assert client.post(f"/seasons/{s.pk}/nights/new/", form).status_code == 302
+    assert ClubNight.objects.filter(season__in=[season, spring]).count() == 2
+
+
+@pytest.mark.parametrize("key", ["", "not-a-key", "f" * 200])
+def test_a_made_up_night_form_key_is_no_key(client, season, secretary, key):
+    client.force_login(secretary)
+    url = f"/seasons/{season.pk}/nights/new/"
+    form = {"date": DAY.isoformat(), "venue": "Hall", "deals_per_match": "4", "key": key}
+    assert client.post(url, form).status_code == 302
+    assert ClubNight.objects.get(season=season).form_key == ""
+    assert client.post(url, form).status_code == 200  # asked for a name, as without a key
+    assert ClubNight.objects.filter(season=season).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_night_form_sent_four_times_at_once_adds_one_night(season, secretary):
+    url = f"/seasons/{season.pk}/nights/new/"
+    key = form_key(signed_in(secretary).get(url).content.decode())
+    form = {"date": DAY.isoformat(), "venue": "Hall", "deals_per_match": "4", "key": key}
+    assert at_once(4, lambda: signed_in(secretary).post(url, form).status_code) == [302] * 4
+    assert ClubNight.objects.filter(season=season).count() == 1
+
+
+def signed_in(user) -> Client:
+    browser = Client()
+    browser.force_login(user)
+    return browser

@@ -135,6 +135,19 @@ class ClubNight(models.Model):
         help_text="When the night's calendar entry last changed (LAST-MODIFIED).",
     )
 
+    form_key = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        editable=False,
+        help_text="The new-night form's one-time key (empty: none): the same form sent "
+        "twice (a double tap) adds the night once.",
+    )
+
+    replayed = False
+    """Set on the night :func:`~actions.nights.save_night` returns when its form key had
+    stored it before (not a column)."""
+
     class Meta:
         ordering = ["-date", "-id"]  # two nights on one date: the later made first
         verbose_name = pgettext_lazy("model", "club night")
@@ -144,7 +157,12 @@ class ClubNight(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["season"], condition=models.Q(final=True), name="one_final_a_season"
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["season", "form_key"],
+                condition=~models.Q(form_key=""),
+                name="night_form_key_unique_in_season",
+            ),
         ]
 
     def __str__(self) -> str:

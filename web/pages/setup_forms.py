@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+import uuid
 import zoneinfo
 from typing import Any
 
@@ -244,12 +245,25 @@ class ClubNightForm(forms.ModelForm):
             for field, problem in [("table_size", TABLE_SIZE_OUT), ("rounds_planned", ROUNDS_OUT)]
         }
 
+    key = forms.CharField(widget=forms.HiddenInput, required=False)
+    """A new night's one-time key, made when the form is shown: sent twice, it adds the
+    night once (``nights.save_night``)."""
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["standings"].required = False  # raw points unless chosen
+        if self.instance.pk is None:
+            self.fields["key"].initial = uuid.uuid4().hex
+        else:  # a night changed: the same change twice changes it once
+            del self.fields["key"]
 
     def clean_standings(self) -> str:
         return self.cleaned_data.get("standings") or ClubNight.Standings.POINTS
+
+    def clean_key(self) -> str:
+        """The key as the form made it (32 hex digits); anything else is no key."""
+        key = self.cleaned_data.get("key") or ""
+        return key if len(key) == 32 and all(c in "0123456789abcdef" for c in key) else ""
 
     def clean_rank_points(self) -> list[int]:
         text = self.cleaned_data.get("rank_points", "").replace("、", ",").strip()
@@ -267,6 +281,8 @@ class ClubNightForm(forms.ModelForm):
         stores it, through the actions' checks."""
         night: ClubNight = super().save(commit=False)
         night.rank_points = self.cleaned_data.get("rank_points") or []
+        if night.pk is None:
+            night.form_key = self.cleaned_data.get("key") or ""
         return night
 
     def saved(self) -> ClubNight | None:

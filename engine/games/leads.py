@@ -129,7 +129,13 @@ def lead_suit(lead: Lead, ctx: TrickContext) -> Suit | None:
 
 
 def duty_for(lead: Lead, ctx: TrickContext) -> follow.Duty:
-    """What the other players must play to ``lead``."""
+    """What the other players must play to ``lead``.
+
+    A ♠3 lead calls the joker (ジョーカー落とし) except on the first and last trick
+    of an ordinary trump or red/black, where ♠3 is a plain spade (2.3.4: 「♠3 など)
+    は一切無効」; 赤、黒 and Rettler follow that rule, 3.3.4).  The no-trump family
+    has no such tricks, so there ♠3 calls the joker from the first trick on.
+    """
     first = lead.cards[0]
     suit = lead_suit(lead, ctx)
     called = ctx.trump.called_suits(suit)
@@ -137,7 +143,7 @@ def duty_for(lead: Lead, ctx: TrickContext) -> follow.Duty:
         return follow.bomb_answer(called, lead.size)
     if ctx.point_call:
         return follow.point_call(called if led_as_joker(first, ctx) else frozenset({first.suit}))  # type: ignore[arg-type]
-    if first.code == JOKER_CALL:
+    if first.code == JOKER_CALL and not ctx.restricted:
         return follow.give_up_joker()
     if led_as_joker(first, ctx):
         return follow.joker_call(called)

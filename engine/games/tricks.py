@@ -15,7 +15,8 @@ Strength, from the strongest (each step only where the rules make it effective):
 7. Cards of the led suit by rank; any other card never wins.
 
 With ordinary trumps (a suit, red or black) the first and the last trick know only
-step 1 (and the joker on the last trick): trumps, jacks and セイム 2 are void.  The
+step 1 (and the joker on the last trick): trumps, jacks and セイム 2 are void, and a
+♠3 lead does not call the joker (:func:`engine.games.leads.duty_for`).  The
 no-trump family has no first/last-trick rule; its trump is the led suit (the
 suit the leader names on a joker lead).
 

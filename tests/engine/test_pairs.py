@@ -192,6 +192,15 @@ def test_pair_spade_three_lead_one_joker_and_one_bridge():
     assert ok("BR", "BR")  # two bridges keep the joker
 
 
+@pytest.mark.parametrize("trump", ["diamonds", "red"])
+def test_3_3_4_a_spade_three_pair_is_plain_spades_on_the_first_and_last_trick(trump):
+    for trick in ("first", "last"):
+        ok = legal_play("JK S4 S5 C3", "S3 S3", trump=trump, **{trick: True})
+        assert ok("S4", "S5") and not ok("JK", "S4") and not ok("JK", "C3")
+    ok = legal_play("JK S4 S5 C3", "S3 S3", trump="notrump", first=True)
+    assert ok("JK", "S4") and not ok("S4", "S5")
+
+
 def test_a_pair_lead_must_be_followed_with_two_cards_of_the_suit_when_held():
     ok = legal_play("C3 C4 H5", "C9 C9")
     assert ok("C3", "C4") and not ok("C3", "H5")

@@ -259,6 +259,21 @@ def test_after_a_little_the_next_trick_is_a_point_call_that_the_replay_enforces(
     assert ("revoke", f"tricks[{t}].plays[{k}].cards") in codes(record)
 
 
+def test_2_3_4_on_the_first_trick_of_a_suit_trump_spade_three_lets_the_joker_stay():
+    def kept_joker(r):
+        first = r["tricks"][0]["plays"]
+        holder = next((p for p in r["players"] if "JK" in r["hands"][p]), None)
+        return first[0]["cards"] == ["S3"] and any(
+            p["player"] == holder and p["cards"] != ["JK"] for p in first[1:]
+        )
+
+    record = find_deal(kept_joker, trump="hearts", declarer_cards=["S3"])
+    result = engine.check(record)
+    assert result.valid, [e.to_dict() for e in result.errors]
+    record["declaration"]["trump"] = "notrump"
+    assert "joker_not_given_up" in [c for c, _ in codes(record)]
+
+
 def test_a_misdealt_hand_is_reported_in_the_details():
     record = deal("napoleon", 4, seed=8)
     assert engine.check(record).details["misdeal_hands"] == []

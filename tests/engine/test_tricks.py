@@ -189,6 +189,18 @@ def test_2_3_4_spade_three_makes_the_jokers_holder_give_it_up():
     assert legal(["S4", "JK", "BR"], "S3", rettler=True) == ["BR", "JK"]
 
 
+@pytest.mark.parametrize("trump", ["hearts", "red", "black"])
+@pytest.mark.parametrize("trick", ["first", "last"])
+def test_2_3_4_spade_three_is_a_plain_spade_on_the_first_and_last_trick(trump, trick):
+    assert legal(["S4", "JK", "CA"], "S3", trump=trump, **{trick: True}) == ["S4"]
+    assert legal(["JK", "CA"], "S3", trump=trump, **{trick: True}) == ["CA", "JK"]
+
+
+@pytest.mark.parametrize("trump", ["notrump", "igo-notrump", "chigaku-notrump"])
+def test_2_3_4_spade_three_calls_the_joker_on_the_first_trick_of_no_trump(trump):
+    assert legal(["S4", "JK", "CA"], "S3", trump=trump, first=True) == ["JK"]
+
+
 def test_2_3_4_a_joker_lead_calls_the_trump_then_a_point_card():
     assert legal(["H4", "D10", "C3"], "JK", trump="hearts") == ["H4"]
     assert legal(["D10", "SA", "C3"], "JK", trump="hearts") == ["D10", "SA"]

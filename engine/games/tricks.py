@@ -88,7 +88,15 @@ class Trump:
         return _ONE_SUIT[led]
 
     def called_suits(self, named: Suit | None) -> frozenset[Suit]:
-        """What a joker lead calls for: the trump (either colour with red/black, the named suit)."""
+        """What a joker lead calls for: the trump (either colour with red/black, the named suit).
+
+        In the no-trump family the joker's leader names the suit (2.3.4: 「ノートラ系では
+        「ジョーカー」を使ったものがスートを指定できる」).  地学部ノートラ has no trump
+        for strength, but its joker is played as in ノートラ (L599), so a joker lead
+        there calls the named suit too (and a joker-led 点札請求 its point cards, L979-980).
+        """
+        if self.notrump:
+            return NO_SUITS if named is None else _ONE_SUIT[named]
         return self.suits(named)
 
 

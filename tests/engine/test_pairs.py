@@ -180,6 +180,11 @@ def test_point_call_duty_point_cards_of_the_led_suit_then_any_point_card_then_an
     assert ok("S3") and ok("C3")  # a ♠3 point call does not call the joker
 
 
+def test_a_joker_point_call_in_chigaku_notrump_calls_the_named_suits_point_cards():
+    ok = legal_play("H10 H3 CK", "JK", trump="chigaku-notrump", named=Suit.HEARTS, point_call=True)
+    assert ok("H10") and not ok("CK") and not ok("H3")
+
+
 # ♠3 and the bridge ------------------------------------------------------------------------
 
 

@@ -209,6 +209,13 @@ def test_2_3_4_a_joker_lead_calls_the_trump_then_a_point_card():
     assert legal(["S4", "D9", "H3"], "JK", trump="notrump", named=Suit.DIAMONDS) == ["D9"]
 
 
+def test_2_3_4_chigaku_notrump_a_joker_lead_calls_the_named_suit_then_a_point_card():
+    hearts = {"trump": "chigaku-notrump", "named": Suit.HEARTS}
+    assert legal(["H5", "HJ", "CK"], "JK", **hearts) == ["H5", "HJ"]
+    assert legal(["D5", "CK", "S3"], "JK", **hearts) == ["CK"]
+    assert legal(["D5", "S3"], "JK", **hearts) == ["D5", "S3"]
+
+
 def test_3_3_3_the_bridge_stands_in_for_a_called_card_and_leads_only_the_last_trick():
     assert legal(["H4", "BR"], "JK", trump="hearts", rettler=True) == ["BR", "H4"]
     assert legal(["H4", "BR"], None, rettler=True) == ["H4"]

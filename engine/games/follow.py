@@ -11,7 +11,10 @@ then point cards.
 Where the bridge (Rettler) may stand in (3.3.3 ブリッジ: a joker lead, a ♠3
 lead, a 点札請求, a 原爆, but never for マイティ nor for plain following),
 bridges fill the *last* slots of the play: the other cards must meet the duties
-for their own number.  With a pair ♠3 lead and one joker, a bridge and the joker
+for their own number.  On a ♠3 lead the bridge stands in only for the joker, so
+only a player who holds a joker may use it (「自分が「ジョーカー」をもっているにも
+拘らず出したくない場合」); for anyone else the bridge is a card of no suit, played
+only when void in spades (「自分が持っていないスートで回った時に出すことが出来る」).  With a pair ♠3 lead and one joker, a bridge and the joker
 is legal, a bridge and a spade keeping the joker is not; two bridges are (the
 book's example).
 
@@ -36,6 +39,8 @@ class Duty:
 
     levels: tuple[Predicate, ...] = ()
     bridges_stand_in: bool = False
+    bridge_for: str | None = None
+    """The card the bridge stands in for when only its holder may use it (♠3: the joker)."""
     mighty_first: bool = False
     """原爆: a player holding マイティ (♠A) plays one of them first."""
     twos_answer: int = 0
@@ -43,6 +48,16 @@ class Duty:
     rule: str = "follow"
     """Which rule this is, for error messages: follow, joker_call, give_up_joker,
     point_call or bomb."""
+
+    def bridges_for(self, hand: Counter[str]) -> bool:
+        """Whether the bridges in a play from ``hand`` stand in for called cards."""
+        return self.bridges_stand_in and (self.bridge_for is None or hand[self.bridge_for] > 0)
+
+    def rule_for(self, hand: Counter[str]) -> str:
+        """The rule a play from ``hand`` breaks: a ♠3 lead asks no joker of a hand without one."""
+        if self.bridge_for is not None and hand[self.bridge_for] == 0:
+            return "follow"
+        return self.rule
 
 
 def _follow(suit: Suit | None) -> Duty:
@@ -69,6 +84,7 @@ def give_up_joker() -> Duty:
     return Duty(
         levels=(lambda c: c.code == JOKER, lambda c: c.code == JOKER or c.suit == Suit.SPADES),
         bridges_stand_in=True,
+        bridge_for=JOKER,
         rule="give_up_joker",
     )
 
@@ -122,7 +138,7 @@ def is_legal(play: Sequence[Card], hand: Counter[str] | Sequence[Card], duty: Du
             return False
         play.remove(Card("SA"))
         hand = hand - Counter({"SA": 1})
-    if duty.bridges_stand_in:
+    if duty.bridges_for(hand):
         play = [c for c in play if c.code != BRIDGE]
     return _meets(play, hand, duty)
 
@@ -136,7 +152,7 @@ def random_legal_play(
     if duty.mighty_first and Card("SA") in pool:
         pool.remove(Card("SA"))
         fixed.append(Card("SA"))
-    if duty.bridges_stand_in:
+    if duty.bridges_for(Counter(c.code for c in pool)):
         bridges = [c for c in pool if c.code == BRIDGE]
         for bridge in bridges[: rng.randint(0, min(len(bridges), size - len(fixed)))]:
             pool.remove(bridge)

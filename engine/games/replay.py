@@ -296,13 +296,14 @@ def _play_tricks(
             else:
                 legal = is_legal(cards, hand, duty)
             if not legal:
+                rule = duty.rule_for(hand)
                 checker.add(
-                    RULE_CODES[duty.rule],
+                    RULE_CODES[rule],
                     f"tricks[{t}].plays[{k}].cards",
                     gettext_noop("%(who)s played %(cards)s: %(rule)s"),
                     who=who,
                     cards=" ".join(c.code for c in cards),
-                    rule=RULE_MESSAGES[duty.rule],
+                    rule=RULE_MESSAGES[rule],
                 )
             for card in cards:
                 hand[card.code] -= 1

@@ -197,6 +197,13 @@ def test_pair_spade_three_lead_one_joker_and_one_bridge():
     assert ok("BR", "BR")  # two bridges keep the joker
 
 
+def test_a_spade_three_pair_without_the_joker_is_followed_with_spades_not_bridges():
+    ok = legal_play("S4 S5 BR BR", "S3 S3")
+    assert ok("S4", "S5") and not ok("BR", "BR") and not ok("S4", "BR")
+    ok = legal_play("S4 BR C3", "S3 S3")
+    assert ok("S4", "BR") and ok("S4", "C3") and not ok("BR", "C3")
+
+
 @pytest.mark.parametrize("trump", ["diamonds", "red"])
 def test_3_3_4_a_spade_three_pair_is_plain_spades_on_the_first_and_last_trick(trump):
     for trick in ("first", "last"):

@@ -274,6 +274,35 @@ def test_2_3_4_on_the_first_trick_of_a_suit_trump_spade_three_lets_the_joker_sta
     assert "joker_not_given_up" in [c for c, _ in codes(record)]
 
 
+def test_3_3_3_a_bridge_for_a_spade_on_a_spade_three_lead_without_the_joker_is_a_revoke():
+    def spade_then_bridge(r):
+        """(trick, play, later trick, play): a ♠3 lead followed with a spade by a player
+        who never held the joker and plays a bridge later."""
+        declarer = r["declaration"]["player"]
+        for t, trick in enumerate(r["tricks"]):
+            plays = trick["plays"]
+            if plays[0]["cards"] != ["S3"]:
+                continue
+            for k, play in enumerate(plays[1:], start=1):
+                who = play["player"]
+                if who == declarer or "JK" in r["hands"][who] or play["cards"][0][0] != "S":
+                    continue
+                for u, later in enumerate(r["tricks"][t + 1 :], start=t + 1):
+                    for j, other in enumerate(later["plays"]):
+                        if other["player"] == who and "BR" in other["cards"]:
+                            return t, k, u, j
+        return None
+
+    record = find_deal(
+        lambda r: spade_then_bridge(r) is not None, game="rettler", n=6, trump="notrump"
+    )
+    t, k, u, j = spade_then_bridge(record)
+    spade = record["tricks"][t]["plays"][k]["cards"]
+    later = record["tricks"][u]["plays"][j]["cards"]
+    spade[0], later[later.index("BR")] = "BR", spade[0]
+    assert ("revoke", f"tricks[{t}].plays[{k}].cards") in codes(record)
+
+
 def test_a_misdealt_hand_is_reported_in_the_details():
     record = deal("napoleon", 4, seed=8)
     assert engine.check(record).details["misdeal_hands"] == []

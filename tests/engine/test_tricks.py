@@ -216,6 +216,11 @@ def test_2_3_4_chigaku_notrump_a_joker_lead_calls_the_named_suit_then_a_point_ca
     assert legal(["D5", "S3"], "JK", **hearts) == ["D5", "S3"]
 
 
+def test_3_3_3_on_a_spade_three_lead_the_bridge_stands_in_only_for_a_held_joker():
+    assert legal(["S5", "SQ", "BR"], "S3", rettler=True) == ["S5", "SQ"]
+    assert legal(["C5", "BR"], "S3", rettler=True) == ["BR", "C5"]  # void in spades
+
+
 def test_3_3_3_the_bridge_stands_in_for_a_called_card_and_leads_only_the_last_trick():
     assert legal(["H4", "BR"], "JK", trump="hearts", rettler=True) == ["BR", "H4"]
     assert legal(["H4", "BR"], None, rettler=True) == ["H4"]

@@ -13,16 +13,22 @@ Decisions where the rulebook is silent or ambiguous (each has a test):
 
 * 全付け (the army takes every point card) and the zero-sum settlement:
   :mod:`engine.games.settlement`.
-* In a summary record the number of named adjutant cards may not exceed the
-  adjutants the declaration allows: each named card makes at least one adjutant
-  unless the declarer holds it, which a summary record cannot show.  A full-play
-  record is checked exactly, against the declarer's dealt hand (3.3.5).
+* A summary record may name more adjutant cards than the declaration allows
+  adjutants (形式的に, footnote 8: 「♠A, ♠J, ♡J, ♣J の様に形式的に 4 種の副官カードを
+  指名しても良く」; 「要は副官の合計人数が規定人数以下であればよい」): the foul of
+  3.3.5 is naming cards that *could* make too many adjutants, which depends on the
+  declarer's hand, and a summary cannot show it.  So a summary is held to the
+  adjutants found (at most the allowed number), and refused for its named cards
+  only where no hand of the declarer's size could hold back enough of them
+  (:meth:`DeclarerGame._adjutant_cards`).  A full-play record is checked exactly,
+  against the declarer's dealt hand (:mod:`engine.games.replay`).
 
 What a summary can never say (issue 18; docs/deal-records.md): a count outside
 table 2.3.2 / 3.2; more adjutants than the declaration allows, or than the named
 cards have copies (an adjutant holds a named card: 「副官が 2 人の場合 … ♠A と指名
 出来る」; Napoleon's deck holds each card once, Rettler's twice); the declarer as an
-adjutant; an adjutant with no card named; more point cards discarded than the
+adjutant; an adjutant with no card named; named cards that could make too many
+adjutants however the declarer's hand was dealt; more point cards discarded than the
 widow has cards (「中のカード」を取って数枚捨てる); point cards that do not make
 20 / 40.
 """
@@ -149,7 +155,7 @@ class DeclarerGame(Game):
         if not FULL_PLAY_KEYS.isdisjoint(record):
             return self._score_full_play(record, players, declaration, checker)
         adjutants = self._adjutants(record, players, declaration, allowed, checker)
-        named = self._adjutant_cards(record, allowed, checker)
+        named = self._adjutant_cards(record, n, allowed, checker)
         if adjutants is not None and named is not None:
             copies = sum(self.deck()[c.code] for c in set(named))
             if len(adjutants) > copies:
@@ -348,9 +354,16 @@ class DeclarerGame(Game):
         return found if len(found) == len(raw) else None
 
     def _adjutant_cards(
-        self, record: Mapping[str, Any], allowed: int | None, checker: Checker
+        self, record: Mapping[str, Any], players: int, allowed: int | None, checker: Checker
     ) -> list[Card] | None:
-        """The named adjutant cards (``None``: not given, or not cards)."""
+        """The named adjutant cards of a summary (``None``: not given, or not cards).
+
+        Every copy of a named card that the declarer was not dealt could make an
+        adjutant (3.3.5: 「その可能性のある副官指名」).  A summary does not show the
+        declarer's hand, so it is refused only when even a hand full of named cards
+        leaves more possible adjutants than allowed; otherwise extra named cards are
+        the 形式的 naming of footnote 8, and the adjutants found are checked instead.
+        """
         if "adjutant_cards" not in record:
             return None
         cards = checker.cards(record["adjutant_cards"], "adjutant_cards")
@@ -359,14 +372,17 @@ class DeclarerGame(Game):
         checker.deck_counts(
             ((join("adjutant_cards", i), c) for i, c in enumerate(cards)), self.deck()
         )
-        if allowed is not None and len(cards) > allowed:
+        copies = sum(self.deck().get(code, 0) for code in {c.code for c in cards})
+        hand = self.hand_size(players)
+        if allowed is not None and copies - hand > allowed:
             checker.add(
                 "too_many_adjutant_cards",
                 "adjutant_cards",
                 gettext_noop(
-                    "%(n_cards)s cards named, but the declaration allows %(allowed)s adjutant(s): naming more cards than adjutants is a foul (3.3.5)"
+                    "the cards named exist %(copies)s times in the deck: a hand of %(hand)s cannot hold back enough of them to leave at most %(allowed)s adjutant(s), a foul (3.3.5)"
                 ),
-                n_cards=len(cards),
+                copies=copies,
+                hand=hand,
                 allowed=allowed,
             )
         if len(cards) == 0 and record.get("adjutants"):

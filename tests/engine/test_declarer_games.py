@@ -226,9 +226,28 @@ def test_adjutants_are_other_seated_players_and_not_more_than_allowed():
     assert ("unknown_player", "adjutants[0]") in errors(record)
 
 
-def test_naming_more_adjutant_cards_than_adjutants_allowed_is_a_foul():
-    record = summary("rettler", 4, 26, 30, ["B"])
+def test_3_3_5_a_summary_may_name_more_cards_than_adjutants_formally():
+    """Footnote 8: 「♠A, ♠J, ♡J, ♣J の様に形式的に 4 種の副官カードを指名しても良く」;
+    the declarer's hand, which a summary cannot show, may hold the extra cards."""
+    record = summary("rettler", 6, 30, 30, ["B"])
+    record["adjutant_cards"] = ["SA", "SJ", "HJ", "CJ"]
+    assert errors(record) == []
+    record = summary("napoleon", 4, 15, 16, ["B"])
     record["adjutant_cards"] = ["SA", "HJ"]
+    assert errors(record) == []
+
+
+@pytest.mark.parametrize(("game", "n"), [("napoleon", 4), ("napoleon", 6), ("rettler", 4)])
+def test_3_3_5_a_summary_naming_more_cards_than_a_hand_can_hold_back_is_a_foul(game, n):
+    rules = engine.GAMES[game]
+    allowed = rules.adjutant_choices(n)[0]
+    distinct = (rules.hand_size(n) + allowed) // rules.deck()["SA"]
+    adjutants = list(NAMES[1 : 1 + allowed])
+    record = summary(game, n, rules.minimum_count(n, allowed), 0, adjutants)
+    named = [c for c in sorted(rules.deck()) if c not in ("JK", "BR")]
+    record["adjutant_cards"] = named[:distinct]
+    assert ("too_many_adjutant_cards", "adjutant_cards") not in errors(record)
+    record["adjutant_cards"] = named[: distinct + 1]
     assert ("too_many_adjutant_cards", "adjutant_cards") in errors(record)
 
 

@@ -46,7 +46,9 @@ CASES = {
     "more adjutants than allowed": (changed("napoleon-summary", ["adjutants"], ["B", "C"]), "too_many_adjutants", "adjutants"),
     "the declarer as adjutant": (changed("napoleon-summary", ["adjutants"], ["A"]), "declarer_as_adjutant", "adjutants[0]"),
     "an adjutant with no card named": (changed("napoleon-summary", ["adjutant_cards"], []), "adjutant_without_card", "adjutants"),
-    "more named cards than adjutants": (changed("napoleon-summary", ["adjutant_cards"], ["SA", "HA"]), "too_many_adjutant_cards", "adjutant_cards"),
+    "named cards no hand can hold back": (  # 14 cards, 12 in a hand: two could be adjutants
+        changed("napoleon-summary", ["adjutant_cards"], [f"S{r}" for r in "A K Q J 10 9 8 7 6 5 4 3 2".split()] + ["HA"]),
+        "too_many_adjutant_cards", "adjutant_cards"),
     "more adjutants than copies of the named card": (
         {"game": "napoleon", "players": ["A", "B", "C", "D", "E", "F"],
          "declaration": {"player": "A", "count": 14, "trump": "spades"},

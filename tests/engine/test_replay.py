@@ -174,6 +174,27 @@ def test_3_3_5_naming_cards_that_could_make_too_many_adjutants_is_a_foul():
     assert ("too_many_adjutant_cards", "adjutant_cards") in codes(record)  # two copies of it
 
 
+@pytest.mark.parametrize(
+    ("game", "n", "held", "named"),
+    [
+        ("rettler", 6, ["SA", "SJ", "SJ", "HJ", "HJ", "CJ"], ["SA", "SJ", "HJ", "CJ"]),
+        ("napoleon", 4, ["HJ"], ["SA", "HJ"]),
+    ],
+)
+def test_3_3_5_footnote_8_the_summary_of_a_formal_naming_passes_the_summary_check(
+    game, n, held, named
+):
+    record = deal(
+        game, n, seed=3, declarer_cards=held, adjutants=GAMES[game].adjutant_choices(n)[0]
+    )
+    record["adjutant_cards"] = named  # more cards than adjutants: the declarer holds the rest
+    result = engine.check(record)
+    assert result.valid, [e.to_dict() for e in result.errors]
+    from_summary = engine.check(engine.summarize(record))
+    assert from_summary.valid, [e.to_dict() for e in from_summary.errors]
+    assert from_summary.scores == result.scores
+
+
 def test_a_pair_lead_needs_two_equal_cards_and_every_player_plays_two():
     record = deal("rettler", 6, seed=2)
     lead = record["tricks"][1]["plays"][0]

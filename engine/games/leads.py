@@ -6,7 +6,9 @@ cards count each on its own, except 正ジャック with 裏ジャック (正裏
 strongest:
 
 1. ダブルマイティ ♠A♠A; ♡Q♡Q takes it, ♡K♡K takes both, ♡A♡A takes all three.
-2. ダブルジョーカー, only when led (and not on the first trick of an ordinary trump).
+2. ダブルジョーカー, only when led (and not on the first trick of an ordinary trump,
+   where the trick goes as if led by the first card after the jokers: see
+   :func:`strength_suit`).
 3. The 2 pair of the led suit (2 枚組セイム 2), when every player played at least one
    card of the led suit, and two each if ♠A, a double jack or 正裏 was played.
 4. ダブル正ジャック, 5. ダブル裏ジャック (4s in 囲碁将棋部ノートラ, none in 地学部).
@@ -170,6 +172,19 @@ def resolve(plays: Sequence[Sequence[Card]], lead: Lead, ctx: TrickContext) -> O
     return _pair_winner([tuple(p) for p in plays], lead, ctx)
 
 
+def strength_suit(plays: Sequence[Sequence[Card]], lead: Lead, ctx: TrickContext) -> Suit | None:
+    """The suit a pair trick is played in, for strength (not for following).
+
+    Decision, as :func:`engine.games.tricks.led_suit` takes it for a single joker:
+    a double joker led on the first trick of an ordinary trump or red/black has no
+    power (「「ジョーカー」に関しては初巡には無効」, L428; 赤、黒 L441-442; Rettler
+    L1066), so the trick is won as if led by the first card played after the jokers.
+    """
+    if lead.cards[0].code == JOKER and ctx.trump.ordinary and ctx.first:
+        return next((c.suit for play in plays[1:] for c in play if c.suit is not None), None)
+    return lead_suit(lead, ctx)
+
+
 def _first_pair(plays: list[tuple[Card, ...]], code: str) -> int | None:
     return next((i for i, p in enumerate(plays) if p[0].code == code and p[1].code == code), None)
 
@@ -190,7 +205,7 @@ def _pair_winner(plays: list[tuple[Card, ...]], lead: Lead, ctx: TrickContext) -
     if first.code == BRIDGE and ctx.last:
         return Outcome(0)
 
-    suit = lead_suit(lead, ctx)
+    suit = strength_suit(plays, lead, ctx)
     trumps = frozenset() if ctx.restricted else ctx.trump.suits(suit)
     jack = None if ctx.restricted else ctx.trump.jack_rank
     true_suits = trumps

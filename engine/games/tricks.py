@@ -26,7 +26,7 @@ trump suits are equal: a trump lead's suit wins, otherwise the first played
 
 Decision (ambiguous in the book): a joker lead that has no effect (first trick of
 an ordinary trump) is won as if the trick had been led by the first card after
-the joker.
+the joker; so is Rettler's double joker (:func:`engine.games.leads.strength_suit`).
 """
 
 from __future__ import annotations

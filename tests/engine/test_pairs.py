@@ -144,6 +144,16 @@ def test_first_trick_of_an_ordinary_trump_pairs_go_by_the_led_suit_only():
     assert not play(["C5 C5", "DJ DJ", "C7 C7", "C3 C4"], first=True).little
 
 
+@pytest.mark.parametrize("trump", ["hearts", "red", "black"])
+def test_decision_a_double_joker_led_on_the_first_trick_goes_by_the_next_card(trump):
+    """As a single joker led there (test_tricks): the joker is void on the first trick."""
+    trick = ["JK JK", "HK HA", "H5 H6", "D9 D8", "C3 C4", "S7 S8"]
+    assert winner(trick, trump, first=True) == 1
+    trick = ["JK JK", "D9 D8", "HK HA", "D5 D6"]
+    assert winner(trick, trump, first=True) == 1
+    assert winner(trick, trump) == 0 and play(trick, trump).little
+
+
 # 点札請求 --------------------------------------------------------------------------------------
 
 

@@ -13,7 +13,9 @@ strongest:
    card of the led suit, and two each if ♠A, a double jack or 正裏 was played.
 4. ダブル正ジャック, 5. ダブル裏ジャック (4s in 囲碁将棋部ノートラ, none in 地学部).
 6. マイティ with any card; よろめき etc. answer it as in a single trick, but only when
-   it would win.  A 点札請求 lead ranks here, just under マイティ (3.3.3, 点札請求).
+   it would win.  A 点札請求 lead ranks here, just under マイティ (3.3.3, 点札請求):
+   only ダブルマイティ, a double 正/裏 jack and マイティ take a pair 点札請求
+   (footnote 14), so neither a 2 pair nor a single 2 does.
 7. 正裏.  8. A single 2 of the led suit when every card is of the led suit
    (セイム 2, with セイム 2 返し for the last player).
 9. The trump's double ace (♡A♡A, ♢A♢A, ♣A♣A, and ♠K♠K because ♠A is マイティ),
@@ -222,7 +224,7 @@ def _pair_winner(plays: list[tuple[Card, ...]], lead: Lead, ctx: TrickContext) -
     mighty_single = {i for i, p in enumerate(plays) if any(c.code == MIGHTY for c in p)}
     every_card_led = all(c.suit == suit for p in plays for c in p)
 
-    if not ctx.restricted and first.code != JOKER_CALL and suit is not None:
+    if not (ctx.restricted or ctx.point_call) and first.code != JOKER_CALL and suit is not None:
         two = Card(suit.value + "2")
         pair_two = _first_pair(plays, two.code)
         if pair_two is not None:

@@ -169,6 +169,12 @@ def test_a_pair_point_call_beats_seiura_and_falls_to_mighty_and_littles():
     assert outcome.winner == 1 and outcome.little  # and the taker calls next
 
 
+def test_footnote_14_a_pair_of_twos_does_not_take_a_pair_point_call():
+    trick = ["C5 C5", "C2 C2", "CK CQ", "CA C10"]
+    assert winner(trick, point_call=True) == 0
+    assert winner(trick) == 1  # without the point call the pair 2 wins
+
+
 def legal_play(hand, lead, size=1, **kw):
     ctx = ctx_for(kw.pop("trump", "diamonds"), **kw)
     lead_cards = [Card(c) for c in lead.split()]

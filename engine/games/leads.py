@@ -83,17 +83,16 @@ class Lead:
         return len(self.cards)
 
 
-def classify_lead(
-    cards: Sequence[Card], ctx: TrickContext, players: int, *, only_bridges: bool = False
-) -> Lead | str:
+def classify_lead(cards: Sequence[Card], ctx: TrickContext, players: int) -> Lead | str:
     """The lead, or a sentence saying why these cards are not a lead.
 
-    Decision: a hand of nothing but bridges (``only_bridges``) may lead one before
-    the last trick.
+    A bridge leads only the last trick (「最終巡を除きこのカードから回すことは出来ない」),
+    singly or as a pair.  A hand of nothing but bridges needs no exception: it holds
+    one bridge (its last trick) or both, which it leads as a pair on its last trick.
     """
     cards = tuple(cards)
     if len(cards) == 1:
-        if cards[0].code == BRIDGE and not ctx.last and not only_bridges:
+        if cards[0].code == BRIDGE and not ctx.last:
             return gettext_noop("the bridge may be led only on the last trick")
         return Lead(LeadKind.SINGLE, cards)
     if not ctx.rettler:

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from engine.cards import BRIDGE, BY_CODE, Card
+from engine.cards import BY_CODE, Card
 from engine.games.follow import is_legal
 from engine.games.leads import classify_lead, duty_for, resolve
 from engine.games.trick_records import named_suit, read_plays
@@ -249,10 +249,7 @@ def _play_tricks(
         )
         if point_call:
             point_calls.append(t)
-        only_bridges = lead_cards[0].code == BRIDGE and all(
-            code == BRIDGE for code, k in hands[leader].items() if k > 0
-        )
-        lead = classify_lead(lead_cards, ctx, n, only_bridges=only_bridges)
+        lead = classify_lead(lead_cards, ctx, n)
         if isinstance(lead, str):
             checker.add("illegal_lead", f"tricks[{t}].plays[0].cards", lead)
             return None

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from engine.cards import BRIDGE, Card, Suit
+from engine.cards import Card, Suit
 from engine.games.declarations import TRUMPS
 from engine.games.follow import random_legal_play
 from engine.games.leads import Lead, LeadKind, classify_lead, duty_for, resolve
@@ -149,7 +149,7 @@ def _choose_lead(
             preferred.append(jacks)
         if codes and rng.random() < 0.4:
             preferred += [[Card(code), Card(code)] for code in rng.sample(codes, len(codes))]
-    options = preferred + singles
+    options = [*preferred, *singles, hand]  # the whole hand: a last pair of bridges
     for cards in options:
         ctx = TrickContext(
             trump,
@@ -159,7 +159,7 @@ def _choose_lead(
             named=named,
             point_call=point_call,
         )
-        lead = classify_lead(cards, ctx, n, only_bridges=all(c.code == BRIDGE for c in hand))
+        lead = classify_lead(cards, ctx, n)
         if isinstance(lead, Lead):
             names = cards[0].is_joker or lead.kind == LeadKind.BOMB
             if not (names and trump.notrump):

@@ -324,6 +324,22 @@ def test_3_3_3_a_bridge_for_a_spade_on_a_spade_three_lead_without_the_joker_is_a
     assert ("revoke", f"tricks[{t}].plays[{k}].cards") in codes(record)
 
 
+def test_3_3_3_a_hand_of_two_bridges_may_not_lead_one_before_the_last_trick():
+    record = find_deal(
+        lambda r: leads_of(r)[-1] == ["BR", "BR"],
+        game="rettler",
+        n=4,
+        declarer_cards=["BR", "BR"],
+    )
+    assert engine.check(record).valid
+    last = record["tricks"].pop()["plays"]
+    for i in range(2):  # the pair split into two single tricks, the leader keeping both
+        plays = [{"player": p["player"], "cards": [p["cards"][i]]} for p in last]
+        record["tricks"].append({"plays": plays})
+    t = len(record["tricks"]) - 2
+    assert ("illegal_lead", f"tricks[{t}].plays[0].cards") in codes(record)
+
+
 def test_a_misdealt_hand_is_reported_in_the_details():
     record = deal("napoleon", 4, seed=8)
     assert engine.check(record).details["misdeal_hands"] == []

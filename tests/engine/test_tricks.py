@@ -24,12 +24,7 @@ def legal(hand, lead, trump="hearts", **kw):
     )
     cards = [Card(c) for c in hand]
     if lead is None:
-        only = all(c.code == "BR" for c in cards)
-        return sorted(
-            c.code
-            for c in cards
-            if not isinstance(classify_lead([c], ctx, 6, only_bridges=only), str)
-        )
+        return sorted(c.code for c in cards if not isinstance(classify_lead([c], ctx, 6), str))
     duty = duty_for(classify_lead([Card(lead)], ctx, 6), ctx)
     return sorted(c.code for c in cards if is_legal([c], cards, duty))
 

@@ -103,10 +103,14 @@ class Comp13(Game):
         deck: Mapping[str, int],
         checker: Checker,
     ) -> Scored | None:
-        """Replay the moves; ``captured``/``hand_faces`` given as well must agree."""
+        """Replay the moves; ``captured``/``hand_faces`` and the dealer (``dealer``, the 親 of
+        a summary) given as well must agree: the 親決め of the deal decides who the 親 is."""
         replayed = replay_comp13(record, players, deck, checker)
         if replayed is None:
             return None
+        if "dealer" in record:
+            named = checker.player(record["dealer"], players, "dealer")
+            checker.agrees("dealer", MISSING if named is None else named, replayed.dealer)
         for key, derived in (("captured", replayed.captured), ("hand_faces", replayed.hand_faces)):
             if key in record:
                 given = self._cards_by_player(record, key, players, checker)

@@ -274,3 +274,16 @@ def test_random_legal_games_replay_and_conserve_every_card(seed, n, jokers):
     assert engine.check(summary).scores == result.scores
     # The engine's own summary keeps the seating and names the dealer instead.
     assert engine.check(engine.summarize(record)).scores == result.scores
+
+
+def test_a_dealer_given_with_a_full_play_must_be_the_one_its_dealer_selection_finds():
+    """M1: ``dealer`` is a summary field (the 親); alongside a replay it must agree."""
+    record = random_comp13_deal(P, standard_deck(), random.Random(7))
+    dealer = engine.check(record).details["dealer"]
+    assert engine.check({**record, "dealer": dealer}).valid
+    other = next(p for p in P if p != dealer)
+    result = engine.check({**record, "dealer": other})
+    assert [(e.code, e.path) for e in result.errors] == [("replay_mismatch", "dealer")]
+    assert result.errors[0].params == {"derived": dealer}
+    unknown = engine.check({**record, "dealer": "P9"})
+    assert [(e.code, e.path) for e in unknown.errors] == [("unknown_player", "dealer")]

@@ -6,7 +6,11 @@ per joker left in hand, +3 when the four kings are captured, +2 for each other
 face rank captured four of a kind.  Ranking: score; then fewer penalty points;
 then the higher sum of the captured cards' ranks (A 1 … K 13, joker 0); then
 order of play from the dealer.  The deal's winner is the next provisional
-dealer (仮親).
+dealer (仮親): 「次の回は、今回の勝者を仮親として親決めより始める」.  The 仮親
+starts the 親決め of a full play (field A is turned up in front of them); a record
+names them in ``provisional_dealer`` (default ``players[0]``).  In a match the
+first deal's 仮親 is whoever the record says (the book: the eldest, 「初回は
+年長者」), every later deal's is the last deal's winner (:class:`Comp13Match`).
 
 Decisions: the rulebook plays with 4 (2 possible); 3 players are accepted too.
 A match of ``target`` deals (default 12) is won by the highest total, ties by
@@ -41,7 +45,7 @@ FOUR_OF_A_KIND_BONUS = 2
 class Comp13(Game):
     name = "comp13"
     player_counts = frozenset({2, 3, 4})
-    deal_keys = frozenset({"captured", "hand_faces", "dealer"}) | FULL_PLAY_KEYS
+    deal_keys = FULL_PLAY_KEYS | {"captured", "hand_faces", "dealer", "provisional_dealer"}
     rule_names = frozenset({"jokers"})
     inherited_keys = frozenset({"rules"})
     default_target = 12
@@ -50,7 +54,14 @@ class Comp13(Game):
 
     def random_deal(self, rng: random.Random, state: MatchState) -> dict[str, Any] | None:
         jokers = int(state.rules.get("jokers", 0))
-        return random_comp13_deal(list(state.players), standard_deck(jokers=jokers), rng, jokers)
+        deck = standard_deck(jokers=jokers)
+        provisional = state.next_deal().get("provisional_dealer")
+        return random_comp13_deal(list(state.players), deck, rng, jokers, provisional)
+
+    def new_match(
+        self, players: list[str], rules: dict[str, Any], target: int | None
+    ) -> MatchState:
+        return Comp13Match(self, players, rules, target)
 
     def check_rules(self, rules: Mapping[str, Any], checker: Checker, path: str) -> dict[str, Any]:
         jokers = checker.integer(rules.get("jokers", 0), join(path, "jokers"), minimum=0, maximum=3)
@@ -73,8 +84,15 @@ class Comp13(Game):
         self, record: Mapping[str, Any], players: list[str], rules: dict[str, Any], checker: Checker
     ) -> Scored | None:
         deck = self.deck_for(len(players), rules)
+        provisional: str | None = players[0]
+        if "provisional_dealer" in record:  # a summary's only says who it was
+            provisional = checker.player(
+                record["provisional_dealer"], players, "provisional_dealer"
+            )
         if not FULL_PLAY_KEYS.isdisjoint(record):
-            return self._score_full_play(record, players, deck, checker)
+            if provisional is None:
+                return None
+            return self._score_full_play(record, players, deck, provisional, checker)
         captured = self._cards_by_player(record, "captured", players, checker)
         in_hand = self._cards_by_player(record, "hand_faces", players, checker)
         if captured is None or in_hand is None:
@@ -101,11 +119,13 @@ class Comp13(Game):
         record: Mapping[str, Any],
         players: list[str],
         deck: Mapping[str, int],
+        provisional: str,
         checker: Checker,
     ) -> Scored | None:
-        """Replay the moves; ``captured``/``hand_faces`` and the dealer (``dealer``, the 親 of
-        a summary) given as well must agree: the 親決め of the deal decides who the 親 is."""
-        replayed = replay_comp13(record, players, deck, checker)
+        """Replay the moves from the 親決め of the 仮親 ``provisional``; ``captured``/
+        ``hand_faces`` and the dealer (``dealer``, the 親 of a summary) given as well must
+        agree: the 親決め of the deal decides who the 親 is."""
+        replayed = replay_comp13(record, players, deck, checker, provisional)
         if replayed is None:
             return None
         if "dealer" in record:
@@ -190,6 +210,29 @@ class Comp13(Game):
         self, side_totals: Sequence[int], deals_played: int, target: int | None
     ) -> bool:
         return target is not None and deals_played >= target
+
+
+class Comp13Match(MatchState):
+    """A match of ``target`` deals: each deal after the first starts its 親決め with the
+    last deal's winner as 仮親 (■ゲームの各回の終了と得点計算, 7: 「次の回は、今回の
+    勝者を仮親として親決めより始める」).  A deal inherits ``provisional_dealer``; one
+    naming another player is ``wrong_dealer``.  The first deal's 仮親 is not checked: the
+    book's 「初回は年長者」 needs the players' ages."""
+
+    def next_deal(self) -> dict[str, Any]:
+        deal = super().next_deal()
+        if self.dealer is not None:
+            deal["provisional_dealer"] = self.dealer
+        return deal
+
+    def check_deal(self, record: Mapping[str, Any], result: DealResult, checker: Checker) -> None:
+        if self.dealer is not None and record.get("provisional_dealer") != self.dealer:
+            checker.add(
+                "wrong_dealer",
+                "provisional_dealer",
+                gettext_noop("%(dealer)s won the last deal and is the provisional dealer (仮親)"),
+                dealer=self.dealer,
+            )
 
 
 def _captured_points(cards: list[Card]) -> int:

@@ -1,9 +1,14 @@
 """Comp-13: replaying a deal move by move, and random legal deals.
 
 The full-play record (docs/deal-records.md, "Comp-13 full play") gives the four
-cards dealt to each player and the stock from the top; ``players`` starts with
-the provisional dealer (仮親) and follows the order of play, and field A lies in
-front of ``players[0]``, B of ``players[1]``, and so on around the table.
+cards dealt to each player and the stock from the top; ``players`` follows the
+order of play.  The provisional dealer (仮親) turns up the fields: field A lies
+in front of them, B in front of the next player, and so on around the table
+(「山札から1枚めくって仮親の前に置きます」, B 「左隣り、下手の人の前」, C 「仮親の
+対面」).  The 仮親 is ``provisional_dealer``, by default ``players[0]``; in a
+match every deal after the first inherits the last deal's winner
+(「次の回は、今回の勝者を仮親として親決めより始める」, :class:`Comp13Match
+<engine.games.comp13.Comp13Match>`).
 
 Dealer selection (親決め): field A is turned up from the stock; a player holding
 its 裏札 (same colour, same rank) becomes the dealer, fields up to C come from
@@ -28,7 +33,9 @@ card of one field after a 3-card Comp.
 Decisions: the kings of a Comp's suit in the comping and the next player's
 hands are taken automatically (the book says they *may*; nobody declines a
 point).  The deal ends as soon as the stock is empty, whether a draw or a
-refill emptied it.
+refill emptied it.  A deal that is 流れ before a 親 is found (four kings turned,
+no 裏札 held) has no 親: its last tie-break runs from ``players[0]``, as a summary
+without ``dealer`` does.
 """
 
 from __future__ import annotations
@@ -65,8 +72,13 @@ class Replayed:
 
 
 def replay_comp13(
-    record: Mapping[str, Any], players: list[str], deck: Mapping[str, int], checker: Checker
+    record: Mapping[str, Any],
+    players: list[str],
+    deck: Mapping[str, int],
+    checker: Checker,
+    provisional: str,
 ) -> Replayed | None:
+    """Replay a full-play record whose 親決め the player ``provisional`` (the 仮親) starts."""
     hands = checker.dealt_hands(record, players, HAND_SIZE)
     stock = checker.cards(checker.require(record, "stock"), "stock")
     moves = checker.typed(checker.require(record, "moves"), list, "moves")
@@ -92,6 +104,7 @@ def replay_comp13(
         hands={p: list(hands[p]) for p in players},
         stock=list(stock),
         captured={p: [] for p in players},
+        provisional=players.index(provisional),
     )
     try:
         deal.choose_dealer(dealer_card)
@@ -124,8 +137,9 @@ def replay_comp13(
             gettext_noop("the moves end before the stock is empty or the deal is 流れ"),
         )
         return None
-    dealer = deal.dealer or players[0]
-    start = players.index(dealer)
+    # 流れ at the 親決め finds no 親: ties then rank from players[0], as in a summary
+    # without ``dealer`` (engine/games/comp13.py)
+    start = players.index(deal.dealer or players[0])
     return Replayed(
         dealer=deal.dealer,
         order_from_dealer=players[start:] + players[:start],
@@ -245,9 +259,15 @@ def legal_moves(deal: Deal, player: str) -> list[dict[str, Any]]:
 
 
 def random_comp13_deal(
-    players: list[str], deck: Mapping[str, int], rng: random.Random, jokers: int = 0
+    players: list[str],
+    deck: Mapping[str, int],
+    rng: random.Random,
+    jokers: int = 0,
+    provisional: str | None = None,
 ) -> dict[str, Any]:
-    """A complete, legal full-play record: players make a random play, or draw."""
+    """A complete, legal full-play record: players make a random play, or draw.
+    ``provisional``: the 仮親 who starts the 親決め (named in the record; by default
+    ``players[0]``, not named)."""
     cards = [Card(code) for code, copies in sorted(deck.items()) for _ in range(copies)]
     rng.shuffle(cards)
     n = len(players)
@@ -261,17 +281,22 @@ def random_comp13_deal(
         "stock": [c.code for c in stock],
         "moves": [],
     }
+    if provisional is not None:
+        record["provisional_dealer"] = provisional
+    seat = players.index(provisional) if provisional is not None else 0
     deal = Deal(
         players=list(players),
         hands={p: list(hands[p]) for p in players},
         stock=list(stock),
         captured={p: [] for p in players},
+        provisional=seat,
     )
     probe = Deal(
         players=list(players),
         hands={p: list(hands[p]) for p in players},
         stock=list(stock),
         captured={p: [] for p in players},
+        provisional=seat,
     )
     try:
         probe.choose_dealer(None)

@@ -54,6 +54,9 @@ class Deal:
     fields: list[list[Card]] = field(default_factory=lambda: [[], [], [], []])
     captured: dict[str, list[Card]] = field(default_factory=dict)
     dealer: str | None = None
+    provisional: int = 0
+    """Index in ``players`` of the provisional dealer (仮親), who turns up the fields:
+    field A lies in front of them, B, C and D in front of the players after them."""
     turn: int = 0
     """Index in ``players`` of the player to move."""
     over: str | None = None
@@ -94,6 +97,8 @@ class Deal:
 
     # -- dealer selection ------------------------------------------------------------------
     def choose_dealer(self, dealer_card: Card | None) -> None:
+        """The 親決め: the 仮親 (:attr:`provisional`) turns up field A in front of
+        themselves, then B, C, D round the table (:mod:`engine.games.comp13_play`)."""
         n = len(self.players)
         for i in range(4):
             card = self.turn_up()
@@ -146,8 +151,9 @@ class Deal:
                 SUIT_ORDER.get(self.fields[i][0].suit, 0),  # type: ignore[arg-type]
             ),
         )
-        self.dealer = self.players[best % n]
-        self.turn = best % n
+        seat = (self.provisional + best) % n
+        self.dealer = self.players[seat]
+        self.turn = seat
 
     def _all_kings_turned(self) -> None:
         if all(f and f[0].rank == "K" for f in self.fields):

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.cards import Card, standard_deck
+from engine.deal import play_match
 from engine.games.comp13_play import random_comp13_deal
 from engine.games.comp13_table import Deal, MoveError
 
@@ -287,3 +288,49 @@ def test_a_dealer_given_with_a_full_play_must_be_the_one_its_dealer_selection_fi
     assert result.errors[0].params == {"derived": dealer}
     unknown = engine.check({**record, "dealer": "P9"})
     assert [(e.code, e.path) for e in unknown.errors] == [("unknown_player", "dealer")]
+
+
+def test_the_provisional_dealer_turns_up_field_a_in_front_of_themselves():
+    """■親決め: 「山札から1枚めくって仮親の前に置きます」, B to their left, and so on."""
+    hands = ["S3 S4 S6 S7", "H2 H3 H4 H6", "D2 D3 D4 D6", "C2 C3 C4 C6"]
+    top = "D9 SQ HQ C5"  # no 裏札 held; ♠Q on field B is highest
+    stock = top + " " + rest_of_deck(*hands, top)
+    record = {**full(hands, stock, [{"player": "P2", "play": "draw"}]), "provisional_dealer": "P3"}
+    assert [(e.code, e.params) for e in engine.check(record).errors] == [
+        ("wrong_order", {"expected": "P4", "player": "P2"})  # B lies in front of P4
+    ]
+    record["moves"] = [{"player": "P4", "play": "draw"}]
+    assert [e.code for e in engine.check(record).errors] == ["deal_not_over"]
+    unknown = engine.check({**record, "provisional_dealer": "P9"})
+    assert [(e.code, e.path) for e in unknown.errors] == [("unknown_player", "provisional_dealer")]
+
+
+def test_in_a_match_each_deal_after_the_first_has_the_last_winner_as_provisional_dealer():
+    """D1: 「次の回は、今回の勝者を仮親として親決めより始める」 (000, item 7)."""
+    first = random_comp13_deal(P, standard_deck(), random.Random(0))
+    winner = engine.check(first).details["winner"]
+    assert winner != "P1"
+    second = random_comp13_deal(P, standard_deck(), random.Random(1), provisional=winner)
+    assert second.pop("provisional_dealer") == winner
+    match = {"game": "comp13", "players": P, "deals": [first, second]}
+    result = engine.check_match(match)
+    assert result.valid, [e.to_dict() for e in result.errors]
+    assert engine.check({**second, "provisional_dealer": winner}).scores == result.deals[1].scores
+    # the 仮親 is no choice of the record's after the first deal
+    other = next(p for p in P if p != winner)
+    summary = engine.summarize({**second, "provisional_dealer": winner})
+    wrong = engine.check_match(
+        {**match, "deals": [first, {**summary, "provisional_dealer": other}]}
+    )
+    assert [(e.code, e.path) for e in wrong.errors] == [
+        ("wrong_dealer", "deals[1].provisional_dealer")
+    ]
+    assert wrong.errors[0].params == {"dealer": winner}
+
+
+def test_random_matches_hand_the_provisional_dealer_on_and_check_as_played():
+    deals = play_match(engine.GAMES["comp13"], random.Random(4), P, target=4)
+    result = engine.check_match({"game": "comp13", "players": P, "target": 4, "deals": deals})
+    assert result.valid and result.finished
+    for before, after in zip(result.deals[:-1], deals[1:], strict=True):
+        assert after["provisional_dealer"] == before.details["winner"]

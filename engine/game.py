@@ -50,8 +50,9 @@ class Game(ABC):
     deals_follow_the_match: ClassVar[bool] = False
     """Whether a deal's players, dealer or hand size follow from the deals before it
     (:meth:`MatchState.next_deal` says more than the match's players): the league then
-    completes every record it stores with them.  Comp-13's ``provisional_dealer`` follows
-    too, but only a full play depends on it: that game leaves this false, and the match
+    completes every record it stores with them.  Comp-13's ``provisional_dealer`` and
+    Packing's ``dealer`` follow too, but only a full play depends on them: those games
+    leave this false, and the match
     check (:func:`engine.check_match`, :func:`engine.add_deal`) gives each deal what it
     inherits."""
     goal: ClassVar[str] = "deals"

@@ -11,6 +11,13 @@ count nothing at the end).  Every player receives their side's score.
 A match ends when a side reaches ``target`` (default 500) alone at the top;
 sides tied at the top at or over the target play another deal.
 
+The dealer: a record may name them in ``dealer`` (default the last of
+``players``, who are listed from the dealer's left); a full play's turns start at
+the dealer's left (「ディーラーの左隣のプレイヤーから順に時計回りにプレイを行います。」).
+In a match the deal rotates clockwise (「次回からは、ディーラーは時計回りに交代し
+ます。」): the first deal is dealt by the last of ``players``, deal ``k + 1`` by
+``players[k - 1]`` (:class:`PackingMatch`).
+
 What a summary can never say (issue 18): a pack of one card or of two suits; a
 card more often than the one or two decks hold it; teams other than the
 alternate seats.
@@ -47,7 +54,7 @@ def pack_value(pack: list[Card]) -> int:
 class Packing(Game):
     name = "packing"
     player_counts = frozenset({2, 3, 4, 6})
-    deal_keys = frozenset({"teams", "packs"}) | FULL_PLAY_KEYS
+    deal_keys = frozenset({"teams", "packs", "dealer"}) | FULL_PLAY_KEYS
     inherited_keys = frozenset({"teams"})
     default_target = 500
     accepts_target = True
@@ -65,7 +72,13 @@ class Packing(Game):
     def random_deal(self, rng: random.Random, state: MatchState) -> dict[str, Any] | None:
         players = list(state.players)
         teams = self.sides(players) if len(players) in (4, 6) else None
-        return random_packing_deal(players, self.deck(len(players)), rng, teams)
+        dealer = state.next_deal().get("dealer")
+        return random_packing_deal(players, self.deck(len(players)), rng, teams, dealer)
+
+    def new_match(
+        self, players: list[str], rules: dict[str, Any], target: int | None
+    ) -> MatchState:
+        return PackingMatch(self, players, rules, target)
 
     def summary(self, record: Mapping[str, Any], result: DealResult) -> dict[str, Any]:
         return {"packs": result.details["packs"]} if "packs" in result.details else {}
@@ -75,9 +88,14 @@ class Packing(Game):
     ) -> Scored | None:
         sides = self.sides(players)
         self._check_teams(record, players, sides, checker)
+        dealer: str | None = players[-1]
+        if "dealer" in record:  # a summary's only says who it was
+            dealer = checker.player(record["dealer"], players, "dealer")
         full = not FULL_PLAY_KEYS.isdisjoint(record)
         if full:
-            packs = replay_packing(record, players, self.deck(len(players)), checker)
+            if dealer is None:
+                return None
+            packs = replay_packing(record, players, self.deck(len(players)), checker, dealer)
             if packs is not None and "packs" in record:
                 given = self._packs(record, players, checker)
                 checker.agrees("packs", MISSING if given is None else _codes(given), _codes(packs))
@@ -190,6 +208,31 @@ class Packing(Game):
     ) -> tuple[int, int | None]:
         """The leading side's points, of ``target`` (every player holds their side's)."""
         return max((int(t) for t in snapshot.get("totals", {}).values()), default=0), target
+
+
+class PackingMatch(MatchState):
+    """The race to ``target``; the deal rotates clockwise (「次回からは、ディーラーは
+    時計回りに交代します。」): ``players`` starts at the first dealer's left, so the
+    first deal is dealt by the last of them and deal ``k + 1`` by ``players[k - 1]``.
+    A deal inherits ``dealer``; one naming another player is ``wrong_dealer``."""
+
+    def next_deal(self) -> dict[str, Any]:
+        deal = super().next_deal()
+        if self.dealer is not None:
+            deal["dealer"] = self.dealer
+        return deal
+
+    def check_deal(self, record: Mapping[str, Any], result: DealResult, checker: Checker) -> None:
+        first = self.players[-1]
+        dealer = self.dealer if self.dealer is not None else first
+        if record.get("dealer", first) != dealer:
+            checker.add(
+                "wrong_dealer",
+                "dealer",
+                gettext_noop("the deal rotates clockwise: %(dealer)s deals deal %(number)s"),
+                dealer=dealer,
+                number=self.played + 1,
+            )
 
 
 def _throw_off(

@@ -2,7 +2,10 @@
 
 The full-play record (docs/deal-records.md, "Packing full play") gives the five
 cards dealt to each player, the three face-up table cards, the stock from the
-top (or each turn's ``draw``) and every turn.  A turn draws the top card.  A
+top (or each turn's ``draw``) and every turn.  The turns go round ``players``
+from the dealer's left (「ディーラーの左隣のプレイヤーから順に時計回りにプレイを
+行います。」): from ``players[0]`` when the last of them deals.  A turn draws the
+top card.  A
 draw of a suit the table does not show goes to the table and ends the turn;
 otherwise the player keeps it and may pack: one table card taken with hand
 cards of its suit worth at least one point more, counting the special same-suit
@@ -115,9 +118,14 @@ def count_cards(
 
 
 def replay_packing(
-    record: Mapping[str, Any], players: list[str], deck: Mapping[str, int], checker: Checker
+    record: Mapping[str, Any],
+    players: list[str],
+    deck: Mapping[str, int],
+    checker: Checker,
+    dealer: str,
 ) -> dict[str, list[list[Card]]] | None:
-    """Replay a full-play Packing record; the players' packs at the end, or ``None``."""
+    """Replay a full-play Packing record dealt by ``dealer``; the players' packs at the
+    end, or ``None``."""
     hands = checker.dealt_hands(record, players, HAND_SIZE)
     table = checker.cards(checker.require(record, "table"), "table")
     if table is not None and len(table) != TABLE_SIZE:
@@ -167,9 +175,11 @@ def replay_packing(
         stock=list(stock),
         packs={p: [] for p in players},
     )
+    first = players.index(dealer) + 1  # the dealer's left
     for t, turn in enumerate(turns):
         path = join("turns", t)
-        if not _turn(state, players, players[t % len(players)], turn, path, checker):
+        who = players[(first + t) % len(players)]
+        if not _turn(state, players, who, turn, path, checker):
             return None
     return state.packs
 

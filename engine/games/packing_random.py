@@ -30,8 +30,11 @@ def random_packing_deal(
     deck: Mapping[str, int],
     rng: random.Random,
     teams: list[list[str]] | None = None,
+    dealer: str | None = None,
 ) -> dict[str, Any]:
-    """A complete, legal full-play record: players pack and steal when they can, now and then."""
+    """A complete, legal full-play record: players pack and steal when they can, now and then.
+    ``dealer``: who deals (named in the record; by default the last of ``players``, not
+    named); the turns start at their left."""
     cards = [Card(code) for code, copies in sorted(deck.items()) for _ in range(copies)]
     rng.shuffle(cards)
     n = len(players)
@@ -45,8 +48,9 @@ def random_packing_deal(
         packs={p: [] for p in players},
     )
     turns = []
+    first = players.index(dealer) + 1 if dealer is not None else 0
     for t in range(len(stock)):
-        who = players[t % n]
+        who = players[(first + t) % n]
         turn: dict[str, Any] = {"player": who}
         four = len(state.suits_on_table() - {None}) == 4
         drawn = state.stock.pop(0)
@@ -95,6 +99,8 @@ def random_packing_deal(
     }
     if teams:
         record["teams"] = teams
+    if dealer is not None:
+        record["dealer"] = dealer
     return record
 
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.cards import Card, standard_deck
+from engine.deal import play_match
 from engine.games.packing_play import Table, can_pack, hand_value, play_value
 from engine.games.packing_random import _pack_options, random_packing_deal
 from engine.registry import GAMES
@@ -234,3 +235,44 @@ def test_a_full_play_that_lists_its_stock_deals_the_whole_deck():
     ]
     # Without a stock each turn names its draw, and the deal need not be the whole deck.
     assert engine.check(two_player("S9 H5 H6", HANDS, "DK", [{"player": "N"}])).valid
+
+
+def test_the_turns_start_at_the_dealers_left():
+    """001 line 23: 「ディーラーの左隣のプレイヤーから順に時計回りにプレイを行います。」"""
+    record = random_packing_deal(["N", "E", "S"], PACKING.deck(3), random.Random(2), dealer="N")
+    assert record["dealer"] == "N" and record["turns"][0]["player"] == "E"
+    assert engine.check(record).valid
+    assert errors({**record, "dealer": "S"}) == [("wrong_order", "turns[0].player")]
+    del record["dealer"]  # the default dealer is the last of ``players``: N starts
+    assert errors(record) == [("wrong_order", "turns[0].player")]
+    assert errors({**record, "dealer": "X"}) == [("unknown_player", "dealer")]
+
+
+def test_in_a_match_the_deal_rotates_and_each_deal_is_played_from_its_dealers_left():
+    """D2, 001 line 6: 「次回からは、ディーラーは時計回りに交代します。」"""
+    first = random_packing_deal(["A", "B"], PACKING.deck(2), random.Random(1))
+    assert first["turns"][0]["player"] == "A"  # B deals the first deal
+    second = random_packing_deal(["A", "B"], PACKING.deck(2), random.Random(2), dealer="A")
+    assert second.pop("dealer") == "A" and second["turns"][0]["player"] == "B"
+    match = {"game": "packing", "players": ["A", "B"], "deals": [first, second]}
+    result = engine.check_match(match)
+    assert result.valid, [e.to_dict() for e in result.errors]
+    assert result.next_deal.get("dealer", "B") == result.next_dealer == "B"
+    summary = engine.summarize({**second, "dealer": "A"})  # alone, a record names its dealer
+    wrong = engine.check_match({**match, "deals": [first, {**summary, "dealer": "B"}]})
+    assert [(e.code, e.path, e.params) for e in wrong.errors] == [
+        ("wrong_dealer", "deals[1].dealer", {"dealer": "A", "number": 2})
+    ]
+    opening = engine.check_match({**match, "deals": [{**first, "dealer": "A"}]})
+    assert [e.code for e in opening.errors] == ["wrong_order"]  # A deals: B starts
+
+
+def test_random_matches_rotate_the_dealer_and_check_as_played():
+    players = ["N", "E", "S", "W"]
+    deals = play_match(PACKING, random.Random(6), players, target=5000, most=6)
+    record = {"game": "packing", "players": players, "target": 5000, "deals": deals}
+    result = engine.check_match(record)
+    assert result.valid and len(deals) == 6
+    for k, deal in enumerate(deals):
+        assert deal.get("dealer", "W") == players[(k - 1) % 4]
+        assert deal["turns"][0]["player"] == players[k % 4]  # the dealer's left

@@ -56,7 +56,9 @@ def complete_record(
     (``deals_follow_the_match``) the deals before it (``previous``, the active deals
     in order) say who plays it and who deals, and Twenty-Two how many cards; or, without
     replaying them, the seats' ``handles`` and the engine's ``snapshot`` of them
-    (``tournaments.progress``).
+    (``tournaments.progress``).  In the other games a deal after ``previous`` inherits
+    what the engine says besides its players (Comp-13's 仮親, Packing's dealer), so that
+    the deal checked alone (a correction) plays as it does in its match.
     """
     if not isinstance(record, dict):
         raise Rejection((error("wrong_type", "", gettext_noop("a deal record is a JSON object")),))
@@ -69,6 +71,9 @@ def complete_record(
         else:
             inherited = engine.next_deal(base, snapshot)
         base["players"] = inherited.pop("players", base["players"])
+    elif previous:
+        inherited = next_deal(match, previous)
+        inherited.pop("players", None)
     errors = []
     if "game" in record and record["game"] != base["game"]:
         errors.append(

@@ -89,7 +89,7 @@ def code_templates() -> dict[str, set[str]]:
                         pairs.setdefault(code, set()).update(
                             _strings(node.args[at], assigned, noop=True)
                         )
-    played = "%(who)s played %(cards)s: %(rule)s"  # replay: RULE_CODES[duty.rule]
+    played = "%(who)s played %(cards)s: %(rule)s"  # replay: RULE_CODES[rule]
     differs = "differs from the match's '%(key)s' (%(expected)s)"  # api: f"{key}_mismatch"
     for code, template in (
         ("revoke", played),

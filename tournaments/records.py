@@ -57,7 +57,7 @@ def complete_record(
     in order) say who plays it and who deals, and Twenty-Two how many cards; or, without
     replaying them, the seats' ``handles`` and the engine's ``snapshot`` of them
     (``tournaments.progress``).  In the other games a deal after ``previous`` inherits
-    what the engine says besides its players (Comp-13's 仮親, Packing's dealer), so that
+    what the engine says besides its players (who deals, where a game passes it on), so that
     the deal checked alone (a correction) plays as it does in its match.
     """
     if not isinstance(record, dict):

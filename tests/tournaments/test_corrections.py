@@ -1,6 +1,7 @@
 """Correcting, deleting and restoring deals: every version kept, standings recomputed,
 the effect on the leaderboard shown, finished matches locked."""
 
+import random
 import re
 
 import pytest
@@ -12,6 +13,7 @@ import actions.after
 import actions.deals
 import actions.divisions
 import actions.seasons
+import engine
 from actions import corrections
 from scoring import leaderboard
 from scoring.models import MatchStanding, Scope, SeasonStanding
@@ -333,3 +335,48 @@ def test_a_correction_and_the_seasons_closing_at_the_same_moment_both_finish(
         ]
         assert not Match.objects.exclude(checked_version=F("version")).exists()
         assert board.count() == 8
+
+
+INHERITED = {"comp13": "provisional_dealer", "packing": "dealer"}
+"""What a full-play deal after the first inherits from its match and plays from."""
+
+
+def played(game: str, seed: int, state) -> dict:
+    deal = engine.GAMES[game].random_deal(random.Random(seed), state)
+    return {"game": game, "players": NAPOLEON_SEATS, **deal}
+
+
+def three_deals(game: str) -> tuple[dict, dict, dict]:
+    """A match's first two full-play deals as played, and another second deal that plays
+    only from what it inherits: without that field, checked alone, it is refused."""
+    rules = engine.GAMES[game]
+    for seed in range(50):
+        state = rules.new_match(list(NAPOLEON_SEATS), {}, None)
+        first = played(game, seed, state)
+        state.add(first, engine.check(first))
+        second = played(game, seed, state)
+        for other in range(50):
+            bare = played(game, 1000 + other, state)
+            bare.pop(INHERITED[game])
+            if not engine.check(bare).valid:
+                return first, second, bare
+    raise AssertionError("no deal plays differently from what it inherits")
+
+
+@pytest.mark.parametrize("game", sorted(INHERITED))
+def test_a_full_play_second_deal_is_corrected_as_its_match_plays_it(
+    make_match, scorer, game, django_capture_on_commit_callbacks
+):
+    """A correction checks the deal alone before its match: a Comp-13 deal after the first
+    starts its 親決め with the last winner as 仮親, a Packing deal with the next dealer's
+    left.  A correction sent as the pages and the API send it, without that field, is
+    checked as the match's second deal, not as a first one (it was refused)."""
+    first, second, corrected = three_deals(game)
+    match = make_match(game, NAPOLEON_SEATS)
+    stored = [actions.deals.enter_deal(match, d, user=scorer).stored() for d in (first, second)]
+    with django_capture_on_commit_callbacks(execute=True):
+        deal, _effect = corrections.correct_deal(stored[1], corrected, scorer, "typo")
+    assert deal.record[INHERITED[game]] == second[INHERITED[game]]
+    deals = [d.record for d in match.deals.order_by("number")]
+    assert deals[1] == deal.record
+    assert engine.check_match({"game": game, "players": NAPOLEON_SEATS, "deals": deals}).valid

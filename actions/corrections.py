@@ -45,7 +45,7 @@ from scoring.standings import rebuild_match_standings
 from tournaments import errors, progress
 from tournaments.errors import Rejection, error, problems
 from tournaments.models import Deal, DealScore, DealVersion, Match, MatchEvent, Season
-from tournaments.records import checked_alone, complete_record, match_record
+from tournaments.records import checked_alone, complete_record, match_record, passed_on
 
 
 @dataclass(frozen=True)
@@ -244,7 +244,9 @@ def correct_deal(
         before = match.deals.filter(deleted_at__isnull=True, number__lt=locked.number).order_by(
             "number"
         )
-        locked.record = checked_alone(complete_record(match, record, [d.record for d in before]))
+        previous = [d.record for d in before]
+        full = complete_record(match, record, previous)
+        locked.record = checked_alone(full, passed_on(match, previous))
 
     corrected = DealVersion.Action.CORRECTED
     return _change(deal, user, reason, corrected, apply, at_table, holder, refuse)

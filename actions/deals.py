@@ -68,8 +68,9 @@ def check_next_deal(
     if previous is None:
         full, step = _checked(match, progress.of(match), record)
         return full, step.result, step.finished
-    full = checked_alone(complete_record(match, record, previous))
-    result = engine.check(full)
+    passed = records.passed_on(match, previous)
+    full = checked_alone(complete_record(match, record, previous), passed)
+    result = engine.check({**passed, **full})
     state = engine.check_match(match_record(match, [*previous, full]))
     if not state.valid:
         raise Rejection(problems(state.errors), conflict=True)

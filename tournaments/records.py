@@ -56,9 +56,7 @@ def complete_record(
     (``deals_follow_the_match``) the deals before it (``previous``, the active deals
     in order) say who plays it and who deals, and Twenty-Two how many cards; or, without
     replaying them, the seats' ``handles`` and the engine's ``snapshot`` of them
-    (``tournaments.progress``).  In the other games a deal after ``previous`` inherits
-    what the engine says besides its players (who deals, where a game passes it on), so that
-    the deal checked alone (a correction) plays as it does in its match.
+    (``tournaments.progress``).
     """
     if not isinstance(record, dict):
         raise Rejection((error("wrong_type", "", gettext_noop("a deal record is a JSON object")),))
@@ -71,9 +69,6 @@ def complete_record(
         else:
             inherited = engine.next_deal(base, snapshot)
         base["players"] = inherited.pop("players", base["players"])
-    elif previous:
-        inherited = next_deal(match, previous)
-        inherited.pop("players", None)
     errors = []
     if "game" in record and record["game"] != base["game"]:
         errors.append(
@@ -132,10 +127,24 @@ def add_deal(
     return full, step
 
 
-def checked_alone(full: dict[str, Any]) -> dict[str, Any]:
-    """The completed record ``full`` checked as one deal, in the form the league stores
-    (cards as their codes); a :class:`Rejection` with the engine's errors."""
-    result = engine.check(full)
+def passed_on(match: Match, previous: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What a deal after ``previous`` inherits besides its players in the games whose deals
+    do not follow the match (who deals, where a game passes it on): only a full play
+    depends on it, and the match's check gives it to each deal.  For checking such a deal
+    alone as its match plays it (a correction), never stored: a summary would then
+    depend on the deals before it, and deleting one would refuse the rest."""
+    if engine.GAMES[match.game].deals_follow_the_match or not previous:
+        return {}
+    inherited = next_deal(match, previous)
+    inherited.pop("players", None)
+    return inherited
+
+
+def checked_alone(full: dict[str, Any], passed: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The completed record ``full`` checked as one deal (with what the match ``passed`` on
+    to it: :func:`passed_on`), in the form the league stores (cards as their codes); a
+    :class:`Rejection` with the engine's errors."""
+    result = engine.check({**(passed or {}), **full})
     if not result.valid:
         raise Rejection(problems(result.errors))
     return engine.canonical(full, result)

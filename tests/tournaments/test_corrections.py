@@ -370,13 +370,15 @@ def test_a_full_play_second_deal_is_corrected_as_its_match_plays_it(
     """A correction checks the deal alone before its match: a Comp-13 deal after the first
     starts its 親決め with the last winner as 仮親, a Packing deal with the next dealer's
     left.  A correction sent as the pages and the API send it, without that field, is
-    checked as the match's second deal, not as a first one (it was refused)."""
+    checked as the match's second deal, not as a first one (it was refused), and stored
+    as sent: the match gives each deal what it inherits."""
     first, second, corrected = three_deals(game)
     match = make_match(game, NAPOLEON_SEATS)
     stored = [actions.deals.enter_deal(match, d, user=scorer).stored() for d in (first, second)]
     with django_capture_on_commit_callbacks(execute=True):
         deal, _effect = corrections.correct_deal(stored[1], corrected, scorer, "typo")
-    assert deal.record[INHERITED[game]] == second[INHERITED[game]]
+    assert INHERITED[game] not in deal.record  # the match passes it on (deleting deal 1…)
     deals = [d.record for d in match.deals.order_by("number")]
-    assert deals[1] == deal.record
-    assert engine.check_match({"game": game, "players": NAPOLEON_SEATS, "deals": deals}).valid
+    checked = engine.check_match({"game": game, "players": NAPOLEON_SEATS, "deals": deals})
+    assert deals[1] == deal.record and checked.valid
+    assert dict(deal.scores.values_list("player__handle", "score")) == checked.deals[1].scores

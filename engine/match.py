@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from copy import deepcopy
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -61,6 +61,11 @@ class MatchRules(Protocol):
 class MatchState:
     """The running totals of a match; ``add`` one valid deal at a time."""
 
+    dealer_key: ClassVar[str | None] = None
+    """The field of a deal that names who deals it, in games where the deal passes on
+    from deal to deal (the match's ``dealer``, which each deal inherits and must keep);
+    ``None``: the match does not say who deals."""
+
     def __init__(
         self, game: MatchRules, players: list[str], rules: dict[str, Any], target: int | None
     ) -> None:
@@ -92,9 +97,13 @@ class MatchState:
 
     # -- before a deal -------------------------------------------------------------
     def next_deal(self) -> dict[str, Any]:
-        """The fields the next deal inherits from the match: its ``players`` (and, in
-        games that say so, who deals and how many cards)."""
-        return {"players": list(self.players)}
+        """The fields the next deal inherits from the match: its ``players``, who deals
+        it where the deal passes on (:attr:`dealer_key`), and in games that say so more
+        (how many cards)."""
+        deal: dict[str, Any] = {"players": list(self.players)}
+        if self.dealer_key is not None and self.dealer is not None:
+            deal[self.dealer_key] = self.dealer
+        return deal
 
     def check_deal(self, record: Mapping[str, Any], result: DealResult, checker: Checker) -> None:
         """Cross-deal checks of a valid deal against the match so far (paths are the deal's)."""

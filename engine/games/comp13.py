@@ -219,11 +219,7 @@ class Comp13Match(MatchState):
     naming another player is ``wrong_dealer``.  The first deal's 仮親 is not checked: the
     book's 「初回は年長者」 needs the players' ages."""
 
-    def next_deal(self) -> dict[str, Any]:
-        deal = super().next_deal()
-        if self.dealer is not None:
-            deal["provisional_dealer"] = self.dealer
-        return deal
+    dealer_key = "provisional_dealer"
 
     def check_deal(self, record: Mapping[str, Any], result: DealResult, checker: Checker) -> None:
         if self.dealer is not None and record.get("provisional_dealer") != self.dealer:

@@ -253,8 +253,7 @@ class ComradeMatch(MatchState):
     def saved_fields(self) -> tuple[str, ...]:
         return (*super().saved_fields(), "wins")
 
-    def next_deal(self) -> dict[str, Any]:
-        return {"players": list(self.players), "dealer": self.dealer}
+    dealer_key = "dealer"
 
     def check_deal(self, record: Mapping[str, Any], result: DealResult, checker: Checker) -> None:
         if record.get("dealer") != self.dealer:

@@ -228,11 +228,7 @@ class OneTwoThreeFourMatch(MatchState):
     """A series of games: ``target`` games, or until ``rules.limit`` is reached; the
     winner of a game deals the next ("前回の勝者がディーラーになる")."""
 
-    def next_deal(self) -> dict[str, Any]:
-        deal = super().next_deal()
-        if self.dealer is not None:
-            deal["dealer"] = self.dealer
-        return deal
+    dealer_key = "dealer"
 
     def check_deal(self, record: Mapping[str, Any], result: DealResult, checker: Checker) -> None:
         if self.dealer is not None and record.get("dealer") != self.dealer:

@@ -216,11 +216,7 @@ class PackingMatch(MatchState):
     first deal is dealt by the last of them and deal ``k + 1`` by ``players[k - 1]``.
     A deal inherits ``dealer``; one naming another player is ``wrong_dealer``."""
 
-    def next_deal(self) -> dict[str, Any]:
-        deal = super().next_deal()
-        if self.dealer is not None:
-            deal["dealer"] = self.dealer
-        return deal
+    dealer_key = "dealer"
 
     def check_deal(self, record: Mapping[str, Any], result: DealResult, checker: Checker) -> None:
         first = self.players[-1]

@@ -9,8 +9,8 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 import actions.deals
-from tests.conftest import NAPOLEON_FORM, NAPOLEON_SEATS, napoleon_deal
-from tournaments.models import Deal, DealScore, Match, Seat
+from tests.conftest import NAPOLEON_FORM, NAPOLEON_SEATS, member_of, napoleon_deal
+from tournaments.models import Club, Deal, DealScore, Match, Membership, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -322,4 +322,21 @@ def test_new_matches_sent_at_once_store_one(table, players, scorer, key):
     statuses = at_once(6, submit)
     assert statuses == ([201] * 6 if key else [201] + [409] * 5)
     assert len(set(ids)) == 1
+    assert Match.objects.filter(table=table).count() == 1
+
+
+def test_a_match_key_answers_nobody_who_may_not_seat_the_table(
+    scorer_api, member, table, players, django_user_model
+):
+    """The key replays a match only to someone who may seat that table: another club's
+    administrator, or a member who does not score it, sending the same request and key
+    is refused as without a key (the table "does not exist" for them), nothing shown."""
+    assert new_match(scorer_api, table, players, key="m-1").status_code == 201
+    other = Club.objects.create(name="Other", slug="other")
+    stranger = member_of(other, django_user_model, "stranger", Membership.Role.ADMIN)
+    for user in (stranger, member):
+        again = new_match(as_user(user), table, players, key="m-1")
+        assert again.status_code in (400, 403), again.json()
+        assert "existing" not in again.json() and "seats" not in again.json()
+        assert again.get("Idempotent-Replayed") is None
     assert Match.objects.filter(table=table).count() == 1

@@ -13,6 +13,7 @@ from web import downloads
 from web.api import league as league_api
 from web.api import matches as match_api
 from web.api import sheets as sheet_api
+from web.api import standings as standings_api
 from web.pages import (
     accounts,
     calendars,
@@ -198,7 +199,7 @@ urlpatterns = [
     path("players/<int:pk>/pin/", pins.player_pin, name="player_pin"),
     path("i18n/setlang/", require_POST(set_language), name="set_language"),
     path("admin/", admin.site.urls),
-    path("api/standings/", match_api.StandingsView.as_view(), name="standings"),
+    path("api/standings/", standings_api.StandingsView.as_view(), name="standings"),
     path(
         "api/clubs/<slug:slug>/score-sheets/",
         sheet_api.ScoreSheetsView.as_view(),

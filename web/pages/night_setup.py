@@ -17,7 +17,7 @@ from tournaments.errors import Rejection
 from tournaments.messages import localize
 from tournaments.names import night_label
 from web.pages.getters import administered_night
-from web.pages.setup_forms import ClubNightForm
+from web.pages.night_form import ClubNightForm
 
 
 @login_required

@@ -24,9 +24,9 @@ from tournaments.models import Club, ClubNight, Membership, Player, Season
 from tournaments.names import guessed_reading, night_label, reading_order
 from tournaments.textfile import whole_number
 from web.pages.getters import administered, administered_club
+from web.pages.night_form import ClubNightForm
 from web.pages.setup_forms import (
     ClubForm,
-    ClubNightForm,
     MemberForm,
     PlayerForm,
     SeasonForm,

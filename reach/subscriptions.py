@@ -26,7 +26,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from tournaments.models import ClubNight, Player, Table
+from tournaments.models import ClubNight, Membership, Player, Table
 
 from .models import PushKind, Subscription
 from .outbound import is_public
@@ -38,7 +38,8 @@ PUBLIC_PHONES = 20
 """How many browsers may follow one player by the public right alone (no account, no
 table link): anyone may follow a public season's player, so a stranger cannot make the
 workers post one event to a thousand addresses.  A phone with the table's link or a
-member's account is not counted, so nobody can crowd the player's own out; a stranger's
+member's account (of the player's club) is not counted, so nobody can crowd the player's
+own out; a signed-in stranger's are counted (anyone may open an account); a stranger's
 made-up addresses at a push service are dropped by the sender (``reach.push``)."""
 KEY_TEXT = re.compile(r"^[A-Za-z0-9_-]+={0,2}$")
 KINDS = [k.value for k in PushKind]
@@ -167,8 +168,8 @@ def follow(
 ) -> None:
     """Store (or update) the subscription of this browser for ``player``: stored once however
     often it is sent, the right it was made with replacing the one before.  ``vouched``:
-    the requester holds a table's link of the night or is signed in, so is not counted
-    among :data:`PUBLIC_PHONES`."""
+    the requester holds a table's link of the night; that, or an account in the player's
+    club (or a site operator's), is not counted among :data:`PUBLIC_PHONES`."""
     table = right.table
     values = {
         "p256dh": seen.p256dh,
@@ -185,13 +186,14 @@ def follow(
         with transaction.atomic():
             Player.objects.select_for_update().filter(pk=player.pk).exists()  # one at a time
             mine = Subscription.objects.filter(player=player)
-            public = mine.filter(user__isnull=True, table__isnull=True)
+            club = Membership.objects.filter(club_id=player.club_id)
+            counted = mine.filter(table__isnull=True).exclude(user__in=club.values("user"))
             if (
-                right.user is None
-                and table is None
+                table is None
                 and not vouched
+                and not _in_the_club(right.user, player)
                 and not mine.filter(endpoint=seen.endpoint).exists()
-                and public.count() >= PUBLIC_PHONES
+                and counted.count() >= PUBLIC_PHONES
             ):
                 raise Refused(
                     _(
@@ -205,6 +207,13 @@ def follow(
             )
     except IntegrityError:  # the same browser, sent twice at once: the other one stored it
         Subscription.objects.filter(endpoint=seen.endpoint, player=player).update(**values)
+
+
+def _in_the_club(user: Any, player: Player) -> bool:
+    """Whether ``user`` is signed in with a role in ``player``'s club, or runs the site."""
+    if user is None or not user.is_authenticated:
+        return False
+    return user.is_superuser or Membership.objects.filter(user=user, club=player.club_id).exists()
 
 
 def unfollow(player: Player, seen: Browser) -> None:

@@ -379,3 +379,35 @@ def test_a_stranger_cannot_make_one_player_followed_by_a_crowd_of_addresses(toni
         },
     )
     assert own.status_code == 200 and Subscription.objects.count() == PUBLIC_PHONES + 1
+
+
+def test_an_account_of_another_club_is_counted_among_the_public_phones(
+    tonight, resolves, django_user_model
+):
+    """Anyone may open an account (sign-up is open), so an account with no role in the
+    player's club follows by the public right and counts among ``PUBLIC_PHONES``: one
+    stranger's account cannot make the workers post each event to a crowd of addresses.
+    A member of the club is not counted, nor crowded out."""
+    from reach.subscriptions import PUBLIC_PHONES
+
+    night, people, drawn = tonight
+    Season.objects.filter(pk=night.season_id).update(public=True)
+    me = Match.objects.filter(table__round=drawn).first().seated_players()[0]
+    rival = Club.objects.create(name="Rivals", slug="rivals")
+    stranger = Client()
+    stranger.force_login(member_of(rival, django_user_model, "boss", "admin"))
+    url = f"/players/{me.pk}/push/"
+
+    def turn_on(client: Client, address: str):
+        phone = phone_of(f"https://push.example.net/s/{address}")
+        return post(client, url, {"action": "on", "subscription": phone})
+
+    for i in range(PUBLIC_PHONES):
+        assert turn_on(stranger, str(i)).status_code == 200
+    refused = turn_on(stranger, "x")
+    assert refused.status_code == 400, refused.content
+    assert Subscription.objects.count() == PUBLIC_PHONES
+    member = Client()
+    member.force_login(member_of(night.season.club, django_user_model, "mika", "member"))
+    assert turn_on(member, "mine").status_code == 200
+    assert Subscription.objects.count() == PUBLIC_PHONES + 1

@@ -22,6 +22,9 @@ SAME_AS = gettext_noop(
 """A new match like one the table has not started: most likely the same request sent
 twice, refused at the field that says it is not."""
 
+RULES_NOT_AN_OBJECT = gettext_noop(
+    "the rules are an object of the game's rule names and their values, e.g. {}"
+)
 KEY_REUSED = gettext_noop("this key was used for another match: make a new key for a new match")
 
 
@@ -36,6 +39,8 @@ def check_new_match(
     """The dry run of :func:`create_match`: raise its :class:`Rejection`, write nothing."""
     errors: list[dict[str, str]] = []
     season = table.club_night.season
+    if rules is not None and not isinstance(rules, Mapping):
+        raise Rejection((error("rules_not_an_object", "rules", RULES_NOT_AN_OBJECT),))
     if game not in engine.GAMES:
         raise Rejection(
             (error("unknown_game", "game", gettext_noop("unknown game %(game)s"), game=repr(game)),)

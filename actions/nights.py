@@ -274,6 +274,32 @@ def set_scorer(table: Table, scorer: Any) -> None:
     table.scorer = scorer
 
 
+TABLE_NAME_TAKEN = gettext_noop(
+    "This night has a table called “%(name)s” already: give this one another name."
+)
+
+
+def save_table(table: Table) -> Table:
+    """Store a new or changed table of a night, as the API does (a draw seats its own:
+    :func:`seat_night`).  Under the night's row lock, so that two requests at once store
+    one: a name another table of the night has (outside the rounds, which name their
+    tables again) is refused on ``name``, and a scorer who may not keep the club's
+    tables on ``scorer``; a refused table stores nothing."""
+    night = table.club_night
+    with transaction.atomic():
+        ClubNight.objects.select_for_update(no_key=True).filter(pk=night.pk).first()
+        problems = []
+        if (problem := scorer_problem(table.scorer, night.season.club_id)) is not None:
+            problems.append(problem)
+        same_name = Table.objects.filter(club_night=night, round=table.round_id, name=table.name)
+        if same_name.exclude(pk=table.pk).exists():
+            problems.append(error("table_name_taken", "name", TABLE_NAME_TAKEN, name=table.name))
+        if problems:
+            raise Rejection(tuple(problems))
+        table.save()
+    return table
+
+
 def take_attendance(night: ClubNight, present: Sequence[int]) -> None:
     """Keep who came to the night (the club's players among ``present``; guests become
     players only when seated): the rounds page starts round 1 from them."""

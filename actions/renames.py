@@ -26,6 +26,7 @@ from django.utils.translation import gettext_noop
 
 import engine
 from actions import after
+from actions.unique import taken_meanwhile
 from tournaments.errors import Rejection, error
 from tournaments.models import Deal, DealVersion, Match, Player
 
@@ -48,7 +49,7 @@ def save_player(player: Player) -> Player:
         if player.pk
         else None
     )
-    with transaction.atomic():
+    with taken_meanwhile(player), transaction.atomic():
         player.save()
         if old is not None and old != player.handle:
             rewrite_records(player, old, player.handle)

@@ -34,6 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from actions import after
+from actions.unique import taken_meanwhile
 from dbtools import locks
 from scoring.divisions import Line, lines, made
 from scoring.rebuild import standings_up_to_date
@@ -59,7 +60,7 @@ def save_season(season: Season) -> Season:
     admin and the divisions' next season are refused alike, in the reader's language, and
     a refused season stores nothing (Django's ``ValidationError``, by field)."""
     season.full_clean()
-    with transaction.atomic():
+    with taken_meanwhile(season), transaction.atomic():
         before = (
             Season.objects.select_for_update(no_key=True)
             .filter(pk=season.pk)

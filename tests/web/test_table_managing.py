@@ -67,9 +67,12 @@ def test_only_a_scorer_of_the_club_can_be_a_tables_scorer(table, admin, club, dj
         content_type="application/json",
     )
     assert refused.status_code == 400
-    assert refused.json()["errors"] == [
-        {"code": "not_a_scorer", "path": "scorer", "message": "reader is not a scorer of this club"}
-    ]
+    [said] = refused.json()["errors"]
+    assert (said["code"], said["path"], said["message"]) == (
+        "not_a_scorer",
+        "scorer",
+        "reader is not a scorer of this club",
+    )
 
 
 def test_another_clubs_administrator_cannot_name_a_scorer(table, club, django_user_model):

@@ -35,7 +35,7 @@ def valid_time_zone(value: str) -> None:
     """A name of the IANA time zone database (Asia/Tokyo, Europe/London)."""
     try:
         zoneinfo.ZoneInfo(value)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name too long
         raise ValidationError(
             _("%(zone)s is not a time zone: write it as Asia/Tokyo or Europe/London."),
             params={"zone": value},

@@ -163,21 +163,12 @@ class ClubNightSerializer(SavedByItsAction, serializers.ModelSerializer):
         read_only_fields = ["cancelled_at", "sequence", "changed_at"]
 
 
-class TableSerializer(AccountFieldsForAdministrators, serializers.ModelSerializer):
+class TableSerializer(
+    SavedByItsAction, AccountFieldsForAdministrators, serializers.ModelSerializer
+):
+    saved_by = staticmethod(nights.save_table)  # one name a night, under its lock
     account_fields = ("scorer",)
 
     class Meta:
         model = Table
         fields = ["id", "club_night", "name", "scorer"]
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        """The scorer must be a scorer (or administrator) of the table's club."""
-        scorer = attrs.get("scorer", getattr(self.instance, "scorer", None))
-        night = attrs.get("club_night", getattr(self.instance, "club_night", None))
-        if night is not None:
-            problem = nights.scorer_problem(scorer, night.season.club_id)
-            if problem is not None:
-                raise serializers.ValidationError(
-                    {"scorer": localize(problem)}, code="not_a_scorer"
-                )
-        return attrs

@@ -74,8 +74,12 @@ class StandingsView(generics.GenericAPIView):
 
 
 def _int(value: str, name: str) -> int:
+    """A whole number the database can hold (a bigger one is refused, not a server error)."""
     try:
-        return int(value)
+        number = int(value)
+        if abs(number) >= 2**63:
+            raise ValueError(value)
+        return number
     except ValueError:
         wrong = gettext("%(value)s is not a whole number") % {"value": repr(value)}
         raise ValidationError({name: wrong}) from None

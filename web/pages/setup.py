@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from actions import calendars, invitations, roster, seasons
+from actions import calendars, invitations, roster
 from actions import members as club_members
 from actions.merge import merge
 from scoring import jobs
@@ -275,9 +275,9 @@ def season_edit(request: HttpRequest, slug: str, pk: int | None = None) -> HttpR
     club = administered_club(request, slug)
     season = get_object_or_404(Season, club=club, pk=pk) if pk else None
     form = SeasonForm(request.POST or None, instance=season, club=club)
-    if request.method == "POST" and form.is_valid():
-        season = seasons.save_season(form.save(commit=False))
-        messages.success(request, _("Season %(name)s saved.") % {"name": season.name})
+    saved = form.saved() if request.method == "POST" and form.is_valid() else None
+    if saved is not None:
+        messages.success(request, _("Season %(name)s saved.") % {"name": saved.name})
         return redirect("club_setup", slug=club.slug)
     title = season.name if season else _("New season")
     return render(request, "pages/setup/form.html", {"club": club, "form": form, "title": title})

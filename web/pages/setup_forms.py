@@ -9,6 +9,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
@@ -162,6 +163,10 @@ def game_choices() -> list[tuple[str, str]]:
     return [(name, game.label) for name, game in LEAGUE_GAMES.items()]
 
 
+KEPT_WHEN_EMPTY = ("ranking", "qualify_by", "qualify_minimum")
+"""The season's settings a form may leave out (or send empty): the season keeps its own."""
+
+
 class SeasonForm(forms.ModelForm):
     games = forms.MultipleChoiceField(
         label=_("Games"), choices=game_choices, widget=forms.CheckboxSelectMultiple
@@ -194,17 +199,32 @@ class SeasonForm(forms.ModelForm):
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.instance.club = club
-        for name in ("ranking", "qualify_by", "qualify_minimum"):
+        for name in KEPT_WHEN_EMPTY:
             self.fields[name].required = False  # left out: the season's setting stays
 
     def clean(self) -> dict[str, Any]:
-        """A best N left as it was goes with a ranking that counts none; one typed is
+        """A setting left out or sent empty keeps the season's (a new season's default).
+        A best N left as it was goes with a ranking that counts none; one typed is
         refused with it (``Season.clean``)."""
         data = super().clean() or {}
+        for name in KEPT_WHEN_EMPTY:
+            if data.get(name) in (None, ""):
+                data[name] = getattr(self.instance, name)
         ranking = data.get("ranking") or self.instance.ranking
         given = "best_of" in self.changed_data
         data["best_of"] = seasons.best_of_kept(ranking, data.get("best_of"), given)
         return data
+
+    def saved(self) -> Season | None:
+        """The season stored by ``seasons.save_season`` (its checks), or ``None`` with its
+        refusal put on the form's fields (a name taken at the same moment, a setting the
+        model refuses)."""
+        try:
+            return seasons.save_season(self.save(commit=False))
+        except ValidationError as refused:
+            for field, problems in refused.message_dict.items():
+                self.add_error(field if field in self.fields else None, problems)
+            return None
 
 
 def time_zones() -> list[str]:

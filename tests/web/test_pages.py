@@ -9,6 +9,7 @@ from django.core.management import call_command
 from openpyxl import load_workbook
 
 from scoring.models import MatchStanding
+from tests.conftest import NAPOLEON_FORM
 from tests.markup import squeezed
 from tournaments.models import Match
 
@@ -191,6 +192,32 @@ def test_faster_at_the_table(client, scorer, players, table, make_match):
         and "Hall" in scorer_home
         and "Dai, Chika, Ben, Aki" in scorer_home
     )
+
+
+def test_a_second_tap_on_save_lands_on_the_next_deal_without_a_fright(client, scorer, make_match):
+    """A second tap on Save, a second after the first, is sent by the next deal's empty
+    form: it stores nothing and says so with the deal just saved, not as a list of
+    missing fields (which a scorer reads as "deal 2 was lost"); a form with anything in
+    it is still checked field by field."""
+    match = make_match("napoleon", ["aki", "ben", "chika", "dai"])
+    client.force_login(scorer)
+    client.cookies["django_language"] = "ja"
+    url = f"/matches/{match.pk}/enter/"
+    saved = client.post(url, {**NAPOLEON_FORM, "discarded": "0", "key": "k1"})
+    assert saved.status_code == 302 and match.deals.count() == 1
+    page = client.get(url).content.decode()
+    assert "ディール 1 を保存しました" in page
+    as_shown = {"number": "2", "key": "k2", "discarded": "0", "count": "", "full_record": ""}
+    as_shown |= {"adjutant_cards": "", **{f"pc_{h}": "" for h in ("aki", "ben", "chika")}}
+    again = client.post(url, as_shown, follow=True)
+    said = squeezed(again.content.decode())
+    assert again.redirect_chain == [(url, 302)]
+    assert "何も入力されていないので、保存していません。ディール 1 は保存済みです" in said
+    assert "このディールは保存されていません" not in said and match.deals.count() == 1
+    touched = client.post(url, {**as_shown, "declarer": "aki"})
+    assert touched.status_code == 200
+    assert "このディールは保存されていません" in touched.content.decode()
+    assert match.deals.count() == 1
 
 
 def test_japanese_through_and_through(client, scorer, make_match):

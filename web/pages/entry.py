@@ -78,7 +78,9 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
     every entry it sends), so a resent form answers the deal it stored.  The page is
     never kept by the browser (``no-store``): Back shows a fresh form.  A deal the same
     as the previous one waits for "save again"; a number taken meanwhile shows the
-    stored deal beside the typed one, with the choice of keeping either.
+    stored deal beside the typed one, with the choice of keeping either.  A form sent
+    with nothing in it (a second tap on Save, landed on the next deal's form) stores
+    nothing and says which deal is the last saved.
     """
     try:
         match, by_link = _entry_match(request, pk)
@@ -94,6 +96,9 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
     if by_link and (busy := tables.too_fast(request, match.table)):
         return busy
     form = DealEntryForm(request.POST, request.FILES, match=match)
+    if form.untouched() and not _wants_json(request):
+        messages.info(request, _nothing_entered(match))
+        return redirect("deal_entry", pk=match.pk)
     entry = _entered(request, match, form, by_link)
     if entry is not None and entry.deal is not None and entry.outcome in STORED:
         return _saved(request, match, entry.deal, by_link)
@@ -107,6 +112,19 @@ def deal_entry(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 STORED = (Outcome.STORED, Outcome.REPLAYED)
+
+
+def _nothing_entered(match: Match) -> str:
+    """Why a form sent with nothing in it stored nothing, saying which deal is the last
+    stored (a second tap on Save lands on the next deal's empty form: the deal it was
+    meant for is saved)."""
+    stored = match.deals.filter(deleted_at__isnull=True).order_by("-number")
+    last = stored.values_list("number", flat=True).first()
+    if last is None:
+        return _("Nothing was entered, so nothing was saved.")
+    return _(
+        "Nothing was entered, so nothing was saved. Deal %(number)s is saved: see the sheet below."
+    ) % {"number": last}
 
 
 def _wants_json(request: HttpRequest) -> bool:

@@ -69,6 +69,16 @@ class DealEntryForm(forms.Form):
             for name in self.game_field_names:
                 self.fields[name].required = False
 
+    def untouched(self) -> bool:
+        """Nothing was chosen or typed: every field but the form's own hidden ones is as the
+        form showed it (a second tap on Save that landed on the next deal's new form)."""
+        own = ("number", "key", "confirm_same")
+        return self.is_bound and not any(
+            field.has_changed(self[name].initial, self[name].data)
+            for name, field in self.fields.items()
+            if name not in own
+        )
+
     def gives_a_play_log(self) -> bool:
         """A full play log was pasted or uploaded (it takes the place of the fields)."""
         return bool(

@@ -14,6 +14,7 @@ from django.test import Client
 
 from actions import nights
 from tests.conftest import client_of, member_of
+from tests.markup import words
 from tests.web.test_idempotency import at_once
 from tournaments.errors import Rejection
 from tournaments.models import ClubNight, Membership, Season
@@ -151,3 +152,26 @@ def signed_in(user) -> Client:
     browser = Client()
     browser.force_login(user)
     return browser
+
+
+def test_the_secretarys_waiting_deals_name_their_nights(client, season, secretary, players):
+    """Two nights on one date each with a 「卓 1」: the home page's list of deals waiting
+    for confirmation names each deal's night, as the list of tonight's tables does."""
+    import actions.deals
+    import actions.matches
+    from tests.conftest import NAPOLEON_SEATS, napoleon_deal
+    from tournaments.models import Table
+
+    Season.objects.filter(pk=season.pk).update(require_confirmation=True)
+    for name in ("", "Evening"):
+        night = ClubNight.objects.create(season=season, date=DAY, name=name, venue="Hall")
+        table = Table.objects.create(club_night=night, name="Table 1")
+        seated = [players[h] for h in NAPOLEON_SEATS]
+        match = actions.matches.create_match(table, "napoleon", seated)
+        actions.deals.enter_deal(match, napoleon_deal(), user=secretary).stored()
+    client.force_login(secretary)
+    client.cookies["django_language"] = "ja"
+    home = words(client.get("/").content.decode())
+    waiting = home[home.index("対応待ち") :]
+    assert "2026-12-05 Hall · 卓 1 のディール 1 が確認待ちです" in waiting
+    assert "2026-12-05 Evening · Hall · 卓 1 のディール 1 が確認待ちです" in waiting

@@ -98,7 +98,7 @@ def for_user(user: Any) -> dict[str, Any]:
         context["pending"] = Deal.objects.filter(
             waiting_deals(),
             match__table__club_night__season__in=list(asking.values_list("pk", flat=True)),
-        ).select_related("match__table")[:20]
+        ).select_related("match__table__club_night", "match__table__round")[:20]
         context["unfinished"] = Match.objects.filter(in_clubs, status=Match.Status.OPEN).count()
     return context
 

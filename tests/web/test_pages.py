@@ -10,8 +10,8 @@ from openpyxl import load_workbook
 
 from scoring.models import MatchStanding
 from tests.conftest import NAPOLEON_FORM
-from tests.markup import squeezed
-from tournaments.models import Match
+from tests.markup import squeezed, words
+from tournaments.models import Match, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -218,6 +218,22 @@ def test_a_second_tap_on_save_lands_on_the_next_deal_without_a_fright(client, sc
     assert touched.status_code == 200
     assert "このディールは保存されていません" in touched.content.decode()
     assert match.deals.count() == 1
+
+
+def test_a_correction_says_what_it_moved_by_the_players_names(client, scorer, make_match):
+    """The message after a correction names the season totals it moved by the players'
+    names, as the sheet does, not by their handles."""
+    match = make_match("napoleon", ["aki", "ben", "chika", "dai"])
+    Player.objects.filter(handle="aki").update(name_ja="佐藤 明")
+    client.force_login(scorer)
+    client.cookies["django_language"] = "ja"
+    url = f"/matches/{match.pk}/enter/"
+    client.post(url, {**NAPOLEON_FORM, "discarded": "0", "key": "k1"})
+    deal = match.deals.get()
+    fixed = {**NAPOLEON_FORM, "count": "16", "discarded": "0", "reason": "16 枚でした"}
+    said = words(client.post(f"/deals/{deal.pk}/correct/", fixed, follow=True).content.decode())
+    line = said[said.index("ディール 1 を訂正しました") :][:200]
+    assert "佐藤 明 " in line and "→" in line and "aki" not in line
 
 
 def test_japanese_through_and_through(client, scorer, make_match):

@@ -28,10 +28,14 @@ from web.pages.getters import visible_deal
 from web.refusals import DEALS_ADMINS_ONLY, NOT_YOUR_MATCH, NOT_YOUR_TABLE
 
 
-def _effect_line(effect: list[corrections.Effect]) -> str:
-    """The season totals the change moved: ``Aki 60 → 61``."""
+def _effect_line(effect: list[corrections.Effect], match: Match) -> str:
+    """The season totals the change moved, each player by the name the table knows them
+    by (the effect names them by handle, as the API does): ``Aki Sato 60 → 61``."""
+    names = {p.handle: p.shown_name for p in match.seated_players()}
     changed = [e for e in effect if e.total_before != e.total_after]
-    return ", ".join(f"{e.player} {e.total_before} → {e.total_after}" for e in changed)
+    return ", ".join(
+        f"{names.get(e.player, e.player)} {e.total_before} → {e.total_after}" for e in changed
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -75,7 +79,7 @@ def correct_deal(request: HttpRequest, pk: int) -> HttpResponse:
                     messages.success(
                         request,
                         _("Deal %(n)s corrected. %(effect)s")
-                        % {"n": deal.number, "effect": _effect_line(effect)},
+                        % {"n": deal.number, "effect": _effect_line(effect, match)},
                     )
                     if by_link:
                         return redirect("table", pk=match.table_id)

@@ -37,6 +37,23 @@ export function connectPads(form) {
     measure();
     window.addEventListener("resize", measure);
   });
+  // Under each card field, what it holds as people read it, in the pads' own labels
+  // (DA → ♢A): the field keeps the codes the record takes.
+  const labels = new Map();
+  form.querySelectorAll(".cardpad button[data-code]").forEach((b) => labels.set(b.dataset.code, b.textContent.trim()));
+  form.querySelectorAll(".cardpad button[data-suit]").forEach((b) => labels.set(b.dataset.suit, b.textContent.trim()));
+  const readable = (code) => labels.get(code) || (labels.has(code[0]) ? labels.get(code[0]) + code.slice(1) : code);
+  form.querySelectorAll("input.cards, textarea.cards").forEach((el) => {
+    const shown = document.createElement("output");
+    shown.className = "cards-read";
+    shown.htmlFor = el.id;
+    el.insertAdjacentElement("afterend", shown);
+    const show = () => {
+      shown.textContent = el.value.split("\n").map((line) => line.trim().split(/\s+/).filter(Boolean).map(readable).join(" ")).join("\n").trim();
+    };
+    el.addEventListener("input", show);
+    show();
+  });
   function append(code) {
     const value = target.value.replace(/[ \t]+$/, "");
     target.value = value && !/\n$/.test(value) ? value + " " + code : value + code;
@@ -57,7 +74,10 @@ export function connectPads(form) {
       if (d.code) append(d.code);
       else if (d.rank && suit) append(suit + d.rank);
       else if (d.newline) { if (target.value.trim()) target.value = target.value.replace(/\s+$/, "") + "\n"; }
-      else if (d.undo) target.value = target.value.replace(/\s*\S+\s*$/, "");
+      else if (d.undo) {
+        target.value = target.value.replace(/\s*\S+\s*$/, "");
+        target.dispatchEvent(new Event("input", { bubbles: true }));
+      }
     });
   });
 }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser.conftest import pad_cards
+from tests.web.browser.conftest import pad_cards, pad_taps
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -78,6 +78,53 @@ def test_a_refused_deal_in_japanese_names_its_problem_in_japanese(browser, live_
     page.click("#save")
     summary = page.wait_for_selector("#error-summary").inner_text()
     assert "立った人" in summary and "declarer" not in summary
+
+
+def test_a_card_field_reads_its_cards_as_the_pad_shows_them(browser, live_server, demo):
+    """A newcomer's walk: the pad's ♢ then A put 「DA」 in the adjutant's field, a code the
+    pad itself never shows.  Under the field the cards read as on the pad (the field
+    keeps the codes the record takes), undo included."""
+    phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    phone.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+    phone.goto(f"{live_server.url}/accounts/login/?next=/matches/{demo.pk}/enter/")
+    phone.fill("#id_username", "scorer")
+    phone.fill("#id_password", "demo-scorer-2026")
+    phone.tap("button[type=submit]")
+    phone.wait_for_selector("#deal-entry[data-ready]")
+    read = phone.locator("#id_adjutant_cards + output.cards-read")
+    assert read.inner_text() == "" and not read.is_visible()
+    for selector in pad_taps("adjutant_cards", "DA", "H10"):
+        phone.tap(selector)
+    assert phone.input_value("#id_adjutant_cards") == "DA H10"
+    assert read.inner_text() == "♢A ♡10"
+    phone.tap(".entry-section:has(#id_adjutant_cards) .cardpad button[data-undo]")
+    assert read.inner_text() == "♢A"
+
+
+SMALL_TARGETS = """() => [...document.querySelectorAll('main a')]
+  .filter(a => a.getClientRects().length)
+  .map(a => [a.textContent.trim(), a.getBoundingClientRect().height, a.getBoundingClientRect().width])"""
+
+
+def test_the_table_pages_links_are_a_thumbs_size(browser, live_server, demo):
+    """A newcomer's walk measured the numbers of 「ディールを訂正: 1 2 3」 at 10×19 px: each is
+    now a 44 px target, and on a touch screen no link of the page is under 24 px tall
+    (WCAG 2.5.8)."""
+    phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    phone.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+    phone.goto(f"{live_server.url}/accounts/login/?next=/tables/{demo.table_id}/")
+    phone.fill("#id_username", "scorer")
+    phone.fill("#id_password", "demo-scorer-2026")
+    phone.tap("button[type=submit]")
+    phone.wait_for_selector(".tap-row a")
+    assert phone.evaluate("matchMedia('(pointer: coarse)').matches")
+    numbers = phone.locator(".tap-row a")
+    assert numbers.count() >= demo.deals.count()
+    for i in range(numbers.count()):
+        box = numbers.nth(i).bounding_box()
+        assert box and box["width"] >= 44 and box["height"] >= 44, box
+    small = [t for t in phone.evaluate(SMALL_TARGETS) if t[1] < 24]
+    assert not small, small
 
 
 def test_at_rest_no_heading_hides_behind_the_sticky_columns_and_none_breaks(

@@ -121,7 +121,9 @@ def _administer(
     except Rejection as rejection:
         messages.error(request, "; ".join(localize(e) for e in rejection.errors))
     else:
-        messages.success(request, done % {"n": deal.number, "effect": _effect_line(effect)})
+        messages.success(
+            request, done % {"n": deal.number, "effect": _effect_line(effect, deal.match)}
+        )
     return redirect("match", pk=deal.match_id)
 
 

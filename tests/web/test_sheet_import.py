@@ -56,7 +56,7 @@ def test_upload_preview_answer_and_confirm_on_the_pages(club, club_admin, member
     assert sent.status_code == 302 and sent["Location"].endswith(f"/import/{kept.pk}/")
     preview = page.get(sent["Location"])
     text = preview.content.decode()
-    assert "Akki Ito" in text and "クラブの選手ではありません" in text  # by row, in Japanese
+    assert "Akki Ito" in text and "クラブのプレイヤーではありません" in text  # by row, in Japanese
     assert 'name="import"' not in text  # no confirmation while a name is unanswered
     assert deals(club) == 0
     answered = {"name-1": "Akki Ito", "who-1": "aki"}

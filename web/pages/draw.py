@@ -42,12 +42,22 @@ from web.previews import link_preview
 
 
 def _scorers(night: ClubNight) -> list[Any]:
-    """Who may keep a table's score: the club's scorers and administrators."""
+    """Who may keep a table's score: the club's scorers and administrators, each with the
+    ``label`` a secretary knows them by: their player's name in the club (or their full
+    name), then their account's name (「田中 一郎 (tanaka)」)."""
+    club = night.season.club_id
     roles = (Membership.Role.SCORER, Membership.Role.ADMIN)
-    users = get_user_model().objects.filter(
-        memberships__club_id=night.season.club_id, memberships__role__in=roles
+    users: list[Any] = list(
+        get_user_model()
+        .objects.filter(memberships__club_id=club, memberships__role__in=roles)
+        .order_by("username")
     )
-    return list(users.order_by("username"))
+    players = Player.objects.filter(club_id=club, user__in=users)
+    names = {p.user_id: p.shown_name for p in players}
+    for user in users:
+        name = names.get(user.pk) or user.get_full_name()
+        user.label = f"{name} ({user.get_username()})" if name else user.get_username()
+    return users
 
 
 def _proposal(

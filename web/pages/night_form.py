@@ -40,6 +40,12 @@ class ClubNightForm(forms.ModelForm):
             "table_size": _("Table size (optional)"),
             "rounds_planned": _("Rounds planned (optional)"),
         }
+        help_texts = {
+            "name": _(
+                "Needed when another night of the season has the same date and venue: "
+                "Afternoon, Evening, Final…"
+            ),
+        }
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}),
             "starts_at": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),

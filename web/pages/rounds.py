@@ -124,6 +124,9 @@ def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
             "waiting": _waiting(request, current),
             "open_ended": [g for g in night.season.games if round_state.open_ended(g)],
             "has_divisions": night.season.divisions.exists(),
+            "seated_tables": night.tables.filter(round__isnull=True, matches__isnull=False)
+            .distinct()
+            .count(),
             "season_figures": draw_figures.of_season(night.season),
             "sizes": _bounds(),
         },

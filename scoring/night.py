@@ -72,6 +72,13 @@ class NightLine:
         """The name people read in the active language (:func:`tournaments.names.shown`)."""
         return shown(self.display_name, self.name_ja)
 
+    @property
+    def begun(self) -> bool:
+        """The player has played a deal tonight or sat out a round: before that they are
+        on the board with 0, at no place yet (a place beside the night's leaders would
+        say they had played as well as them)."""
+        return self.deals > 0 or self.sat_out > 0
+
 
 def _number(value: float) -> float:
     """A total as people write it: 12, not 12.0; 3.67 for a shared place."""
@@ -234,7 +241,10 @@ def _board_json(board: Board, most: int | None = None) -> dict[str, Any]:
         "game": board.game,
         "game_label": board.label,
         "mixed": board.mixed,
-        "rows": [{**asdict(line), "shown": line.shown_name} for line in board.lines[:most]],
+        "rows": [
+            {**asdict(line), "shown": line.shown_name, "begun": line.begun}
+            for line in board.lines[:most]
+        ],
         "of": len(board.lines),  # more than the rows where ``most`` cut them short
     }
 
@@ -371,13 +381,14 @@ phone)."""
 
 
 def _own_lines(shown: list[Board]) -> dict[str, list[dict[str, Any]]]:
-    """Each player's place on each board that has begun (``Board.begun``): the player's
-    night says "no deal yet" for the others."""
+    """Each player's place on each board that has begun (``Board.begun``), once they have
+    played on it (``NightLine.begun``): the player's night says "no deal yet" for the
+    others."""
     own: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for board in shown:
         if not board.begun:
             continue
-        for line in board.lines:
+        for line in filter(lambda line: line.begun, board.lines):
             own[str(line.player)].append(
                 {
                     "game_label": board.label if len(shown) > 1 else "",

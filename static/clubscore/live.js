@@ -101,7 +101,7 @@
       var body = table.appendChild(el("tbody"));
       chunk.rows.forEach(function (row) {
         var tr = body.appendChild(el("tr"));
-        tr.appendChild(el("td", String(row.rank)));
+        tr.appendChild(el("td", row.begun === false ? "—" : String(row.rank)));  // no deal yet: no place
         tr.appendChild(el("td", row.shown, "name"));
         tr.appendChild(el("td", String(row.total), "num"));
       });

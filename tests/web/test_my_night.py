@@ -20,7 +20,7 @@ from actions import rounds
 from actions import table_links as link_actions
 from scoring import night as night_data
 from tests.conftest import member_of
-from tests.markup import squeezed
+from tests.markup import squeezed, words
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
 from tournaments.models import Club, ClubNight, Match, Membership, Player, Round, Season
@@ -120,6 +120,29 @@ def test_a_link_holder_sees_their_table_and_rank_and_it_follows_the_night(tonigh
     assert changed.status_code == 200 and "2 of 2 deals" in changed.content.decode()
     ja = phone.get(f"/nights/{night.pk}/me/", {"player": me.pk}, HTTP_ACCEPT_LANGUAGE="ja")
     assert "今夜" in ja.content.decode()
+
+
+def test_a_player_whose_table_has_not_begun_has_no_place_yet(tonight):
+    """A newcomer's walk: one table played a deal, the other none, and the second table's
+    players stood at 2位 with 0, beside players who had played («8 人中 2 位 · 0 点»).  They
+    are on the night's board with 0 and no place (—), and their own night says no deal
+    yet, until they play."""
+    night, people, round_ = tonight
+    first, *rest = Match.objects.filter(table__round=round_).order_by("table__name")
+    Season.objects.filter(pk=night.season_id).update(public=True)
+    deal(first, 4)
+    waiting = rest[0].seated_players()[0]
+    cache.clear()
+    board = words(Client().get(f"/nights/{night.pk}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
+    phone = holding_the_link(rest[0])
+    own = squeezed(phone.get(f"/nights/{night.pk}/me/", {"player": waiting.pk}).content.decode())
+    assert "Tonight: no deal yet." in own and "Tonight: rank" not in own
+    played = night_data.standings(night)[1]
+    assert f"— {waiting.display_name} 0" in board
+    assert all(f"{line.rank} {line.display_name}" in board for line in played if line.deals)
+    live = night_data.live(night, False)  # the room display's data, for its script
+    rows = {r["player"]: r for b in live["standings"]["boards"] for r in b["rows"]}
+    assert rows[waiting.pk]["begun"] is False and rows[first.seated_players()[0].pk]["begun"]
 
 
 def test_nobody_without_a_link_or_the_right_to_read_sees_anything(tonight, django_user_model):

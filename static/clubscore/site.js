@@ -6,6 +6,16 @@
   document.querySelectorAll("select[data-submit-on-change]").forEach(function (select) {
     select.addEventListener("change", function () { select.form.submit(); });
   });
+  // A form sent back with a problem: the cursor in the first field that has one, in sight
+  // (not the first field of the form, which may be a screen above it), unless the page
+  // sums its problems up in a box that takes the focus itself (the deal entry).
+  if (!document.getElementById("error-summary")) {
+    var wrong = document.querySelector("main [aria-invalid=true]");
+    if (wrong) {
+      wrong.focus({ preventScroll: true });
+      wrong.scrollIntoView({ block: "center" });
+    }
+  }
   document.querySelectorAll("[data-print]").forEach(function (link) {
     link.addEventListener("click", function (event) { event.preventDefault(); window.print(); });
   });

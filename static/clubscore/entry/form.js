@@ -78,7 +78,9 @@ export class EntryForm {
     }
     const n = inputs.reduce((sum, el) => sum + number(el), 0);
     this.sum.textContent = this.sum.dataset.label.replace("%s", n).replace("%t", this.total);
-    this.sum.className = "sum " + (n === this.total ? "ok" : "off");
+    // Nothing typed yet is no mistake: the sum stays plain until a count is typed.
+    const begun = this.bound || inputs.some((el) => el !== this.derived && el.value !== el.defaultValue);
+    this.sum.className = "sum" + (n === this.total ? " ok" : begun ? " off" : "");
   }
 
   // -- moving on: a number that cannot take another digit goes to the next field ----------

@@ -93,6 +93,10 @@ def test_a_card_field_reads_its_cards_as_the_pad_shows_them(browser, live_server
     phone.wait_for_selector("#deal-entry[data-ready]")
     read = phone.locator("#id_adjutant_cards + output.cards-read")
     assert read.inner_text() == "" and not read.is_visible()
+    # Nothing typed is no mistake: the point cards' running sum is not red yet.
+    assert phone.get_attribute("#points-sum", "class") == "sum"
+    phone.locator("input.points").first.fill("9")
+    assert phone.get_attribute("#points-sum", "class") == "sum off"
     for selector in pad_taps("adjutant_cards", "DA", "H10"):
         phone.tap(selector)
     assert phone.input_value("#id_adjutant_cards") == "DA H10"
@@ -125,6 +129,27 @@ def test_the_table_pages_links_are_a_thumbs_size(browser, live_server, demo):
         assert box and box["width"] >= 44 and box["height"] >= 44, box
     small = [t for t in phone.evaluate(SMALL_TARGETS) if t[1] < 24]
     assert not small, small
+
+
+def test_a_form_sent_back_puts_the_cursor_in_its_first_problem(browser, live_server, settings):
+    """A newcomer's walk: passwords that did not match sent the sign-up form back with the
+    cursor in the user name, at the top, and the problem below the fold, behind the
+    sticky button.  The cursor is now in the field with the problem, in sight."""
+    settings.ALLOW_SIGN_UP = True
+    phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    phone.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+    phone.goto(f"{live_server.url}/accounts/sign-up/")
+    phone.fill("#id_account-username", "lena")
+    phone.fill("#id_account-password1", "hongo-2026")
+    phone.fill("#id_account-password2", "hongo-2027")
+    phone.fill("#id_club-club", "Hongo Club")
+    phone.tap(".save button")
+    phone.wait_for_selector("[aria-invalid=true]")
+    focused = phone.evaluate("document.activeElement.id")
+    assert focused == "id_account-password2"
+    box = phone.locator("#id_account-password2").bounding_box()
+    save = phone.locator(".save").bounding_box()
+    assert box and save and 0 <= box["y"] and box["y"] + box["height"] <= save["y"]
 
 
 def test_at_rest_no_heading_hides_behind_the_sticky_columns_and_none_breaks(

@@ -111,33 +111,27 @@ def test_tables_named_alike_at_the_same_moment_store_one(table, club_admin):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_seasons_renamed_alike_at_the_same_moment_keep_one_name(club, club_admin):
-    seasons = [Season.objects.create(club=club, name=f"S{i}", games=["napoleon"]) for i in range(3)]
-
-    def rename(season):
-        return lambda: client_of(club_admin).patch(
-            f"/api/seasons/{season.pk}/", {"name": "Same"}, format="json"
-        )
-
-    answers = at_the_same_moment(*[rename(s) for s in seasons])
-    assert sorted(a.status_code for a in answers) == [200, 400, 400], answers
-    assert Season.objects.filter(club=club, name="Same").count() == 1
-
-
-@pytest.mark.django_db(transaction=True)
-def test_players_given_one_handle_at_the_same_moment_keep_one(club, club_admin):
-    extra = [
-        Player.objects.create(club=club, handle=f"p{i}", display_name=f"P {i}") for i in range(3)
+@pytest.mark.parametrize(("route", "field"), [("seasons", "name"), ("players", "handle")])
+def test_one_name_sent_for_three_rows_at_the_same_moment_is_kept_once(
+    club, club_admin, route, field
+):
+    """Three seasons renamed alike, or three players given one handle, at once: one is
+    stored, the others answered in words (400) as if they came second."""
+    rows = [
+        Season.objects.create(club=club, name=f"S{i}", games=["napoleon"])
+        if route == "seasons"
+        else Player.objects.create(club=club, handle=f"p{i}", display_name=f"P {i}")
+        for i in range(3)
     ]
 
-    def rename(player):
+    def rename(row):
         return lambda: client_of(club_admin).patch(
-            f"/api/players/{player.pk}/", {"handle": "samep"}, format="json"
+            f"/api/{route}/{row.pk}/", {field: "same"}, format="json"
         )
 
-    answers = at_the_same_moment(*[rename(p) for p in extra])
+    answers = at_the_same_moment(*[rename(row) for row in rows])
     assert sorted(a.status_code for a in answers) == [200, 400, 400], answers
-    assert Player.objects.filter(club=club, handle="samep").count() == 1
+    assert type(rows[0]).objects.filter(club=club, **{field: "same"}).count() == 1
 
 
 @pytest.mark.parametrize("field", ["ranking", "qualify_by", "qualify_minimum"])

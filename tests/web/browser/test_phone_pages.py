@@ -80,16 +80,22 @@ def test_a_refused_deal_in_japanese_names_its_problem_in_japanese(browser, live_
     assert "立った人" in summary and "declarer" not in summary
 
 
+def scorer_on_a_phone(browser, live_server, path: str):
+    """The demo's scorer signed in by thumb on a 375 px touch phone in Japanese, at ``path``."""
+    phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    phone.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+    phone.goto(f"{live_server.url}/accounts/login/?next={path}")
+    phone.fill("#id_username", "scorer")
+    phone.fill("#id_password", "demo-scorer-2026")
+    phone.tap("button[type=submit]")
+    return phone
+
+
 def test_a_card_field_reads_its_cards_as_the_pad_shows_them(browser, live_server, demo):
     """A newcomer's walk: the pad's ♢ then A put 「DA」 in the adjutant's field, a code the
     pad itself never shows.  Under the field the cards read as on the pad (the field
     keeps the codes the record takes), undo included."""
-    phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
-    phone.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
-    phone.goto(f"{live_server.url}/accounts/login/?next=/matches/{demo.pk}/enter/")
-    phone.fill("#id_username", "scorer")
-    phone.fill("#id_password", "demo-scorer-2026")
-    phone.tap("button[type=submit]")
+    phone = scorer_on_a_phone(browser, live_server, f"/matches/{demo.pk}/enter/")
     phone.wait_for_selector("#deal-entry[data-ready]")
     read = phone.locator("#id_adjutant_cards + output.cards-read")
     assert read.inner_text() == "" and not read.is_visible()
@@ -114,12 +120,7 @@ def test_the_table_pages_links_are_a_thumbs_size(browser, live_server, demo):
     """A newcomer's walk measured the numbers of 「ディールを訂正: 1 2 3」 at 10×19 px: each is
     now a 44 px target, and on a touch screen no link of the page is under 24 px tall
     (WCAG 2.5.8)."""
-    phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
-    phone.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
-    phone.goto(f"{live_server.url}/accounts/login/?next=/tables/{demo.table_id}/")
-    phone.fill("#id_username", "scorer")
-    phone.fill("#id_password", "demo-scorer-2026")
-    phone.tap("button[type=submit]")
+    phone = scorer_on_a_phone(browser, live_server, f"/tables/{demo.table_id}/")
     phone.wait_for_selector(".tap-row a")
     assert phone.evaluate("matchMedia('(pointer: coarse)').matches")
     numbers = phone.locator(".tap-row a")

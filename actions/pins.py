@@ -74,6 +74,15 @@ def choose_first_pin(player: Player, pin: str) -> bool:
     return bool(stored)
 
 
+def tries_left(player: Player) -> int:
+    """How many more wrong PINs ``player`` may have typed before their PIN is not checked
+    for a while (0: it is not checked now), from their row as :func:`check` left it."""
+    row = Player.objects.filter(pk=player.pk).values("pin_failures", "pin_locked_until").get()
+    if row["pin_locked_until"] is not None and row["pin_locked_until"] > timezone.now():
+        return 0
+    return max(0, settings.SIGN_IN_ATTEMPTS - row["pin_failures"])
+
+
 def check(player: Player, pin: str, night_id: int | None = None) -> Check:
     """Whether ``pin`` is ``player``'s PIN, counted against the player's limit; for a
     player with no PIN, whether it is the first PIN of their slip for the night

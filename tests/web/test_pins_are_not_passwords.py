@@ -68,11 +68,18 @@ def _phone(table: Table, address: str = "127.0.0.1") -> Client:
 
 def test_wrong_pins_lock_the_player_for_every_phone_and_address(pending, ben, settings):
     table = pending.match.table
+    said = []
     for guess in range(settings.SIGN_IN_ATTEMPTS):
         # Each guess from a phone and an address of its own.
         phone = _phone(table, f"10.0.0.{guess + 1}")
         wrong = phone.post(f"/deals/{pending.pk}/pin/", {"player": ben.pk, "pin": f"{guess:04d}"})
         assert wrong.status_code == 422
+        said.append(wrong.content.decode())
+    # Each wrong try says how many are left, the last that the PIN now rests.
+    left = settings.SIGN_IN_ATTEMPTS - 1
+    assert f"{left} more wrong PINs and Ben waits" in said[0]
+    assert "1 more wrong PIN and Ben waits" in said[-2]
+    assert "Too many wrong PINs for Ben" in said[-1]
     fresh = _phone(table, "10.0.1.1")
     locked = fresh.post(f"/deals/{pending.pk}/pin/", {"player": ben.pk, "pin": "4821"})
     assert locked.status_code == 429 and "Too many wrong PINs" in locked.content.decode()

@@ -91,7 +91,7 @@ def named_player(
             wrong = _("%(name)s has chosen a PIN of their own: the slip no longer works.") % name
         else:
             wrong = _("That PIN is not %(name)s's.") % name
-        return _form(request, template, context, wrong)
+        return _form(request, template, context, f"{wrong} {_tries_left(player)}")
     return Named(player, checked is pins.Check.SLIP)
 
 
@@ -113,18 +113,35 @@ def _offer_a_pin(request: HttpRequest, named: Named, table: Table, back: str) ->
     return redirect(reverse("own_pin", args=[table.pk]) + "?" + urlencode({"next": back}))
 
 
-def _locked_out(request: HttpRequest, player: Player, table: Table) -> HttpResponse:
+def _tries_left(player: Player) -> str:
+    """How many wrong tries the player has left, said after a wrong one (or that they have
+    none left now), so that nobody is locked out by surprise."""
+    left = pins.tries_left(player)
+    if left == 0:
+        return _lock_explained(player)
     minutes = max(1, settings.SIGN_IN_LOCKOUT_SECONDS // 60)
-    explanation = ngettext(
+    return ngettext(
+        "%(n)s more wrong PIN and %(name)s waits %(m)s minutes.",
+        "%(n)s more wrong PINs and %(name)s waits %(m)s minutes.",
+        left,
+    ) % {"n": left, "name": player.shown_name, "m": minutes}
+
+
+def _lock_explained(player: Player) -> str:
+    minutes = max(1, settings.SIGN_IN_LOCKOUT_SECONDS // 60)
+    return ngettext(
         "Too many wrong PINs for %(name)s: try again in %(n)s minute, or use another "
         "player's name and PIN.",
         "Too many wrong PINs for %(name)s: try again in %(n)s minutes, or use another "
         "player's name and PIN.",
         minutes,
     ) % {"name": player.shown_name, "n": minutes}
+
+
+def _locked_out(request: HttpRequest, player: Player, table: Table) -> HttpResponse:
     context = {
         "title": _("Too many wrong PINs"),
-        "explanation": explanation,
+        "explanation": _lock_explained(player),
         "back": reverse("table", args=[table.pk]),
     }
     return render(request, "error.html", context, status=429)

@@ -111,6 +111,29 @@ def test_a_card_field_reads_its_cards_as_the_pad_shows_them(browser, live_server
     assert read.inner_text() == "♢A"
 
 
+def test_a_deal_waiting_for_confirmation_is_one_marked_line(browser, live_server, demo):
+    """A newcomer's walk: on a phone the rows of deals waiting for confirmation stood
+    three lines tall and nearly empty (their PIN buttons wrapped in the note, off to the
+    right), marked by italics alone.  Each is one line, in the waiting box's colour."""
+    from django.utils import timezone
+
+    from tournaments.models import Deal, Season
+
+    Season.objects.filter(pk=demo.table.club_night.season_id).update(require_confirmation=True)
+    Deal.objects.filter(match__table=demo.table).update(confirmed_at=timezone.now())
+    Deal.objects.filter(match=demo, number=3).update(confirmed_at=None)
+    phone = scorer_on_a_phone(browser, live_server, f"/tables/{demo.table_id}/")
+    waiting = phone.locator("table.sheet tr.pending")
+    waiting.wait_for()
+    done = phone.locator("table.sheet tr:not(.pending):has(td.num)").first.bounding_box()
+    box = waiting.bounding_box()
+    # One line: a plain row's height and its PIN button's, not the button wrapped under
+    # the note (81 px against a plain row's 35 before).
+    assert box and done and box["height"] < 2 * done["height"], (box, done)
+    colour = waiting.locator("td").first.evaluate("td => getComputedStyle(td).backgroundColor")
+    assert colour == "rgb(255, 248, 225)"
+
+
 SMALL_TARGETS = """() => [...document.querySelectorAll('main a')]
   .filter(a => a.getClientRects().length)
   .map(a => [a.textContent.trim(), a.getBoundingClientRect().height, a.getBoundingClientRect().width])"""

@@ -134,6 +134,22 @@ def test_a_deal_waiting_for_confirmation_is_one_marked_line(browser, live_server
     assert colour == "rgb(255, 248, 225)"
 
 
+def test_a_forms_check_boxes_are_a_thumbs_size(browser, live_server, demo):
+    """A newcomer's walk: the season form's 公開 and 確認 were bare 13 px boxes."""
+    club = demo.table.club_night.season.club
+    phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    phone.goto(f"{live_server.url}/accounts/login/?next=/clubs/{club.slug}/seasons/new/")
+    phone.fill("#id_username", "admin")
+    phone.fill("#id_password", "demo-admin-2026")
+    phone.tap("button[type=submit]")
+    public = phone.locator("#id_public")
+    public.wait_for()
+    box = public.bounding_box()
+    assert box and box["width"] >= 24 and box["height"] >= 24, box
+    public.tap()
+    assert public.is_checked()
+
+
 SMALL_TARGETS = """() => [...document.querySelectorAll('main a')]
   .filter(a => a.getClientRects().length)
   .map(a => [a.textContent.trim(), a.getBoundingClientRect().height, a.getBoundingClientRect().width])"""

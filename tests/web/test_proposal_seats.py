@@ -75,3 +75,27 @@ def test_a_rounds_seats_and_sitting_out_players_move_alike(club, admin, nine):
     assert {label for label, _values, _chosen in seat_moves(page).values()} == {
         f"{p.display_name} の卓" for p in nine
     }
+
+
+def test_each_drawn_table_proposes_a_scorer_who_sits_at_it(club, admin, nine, scorer):
+    """A newcomer's walk: every table proposed the secretary as its scorer.  A table at
+    which a player with a scorer's account sits proposes them; the others the secretary."""
+    from tournaments.models import Player
+
+    Player.objects.filter(pk=nine[4].pk).update(user=scorer)
+    season = Season.objects.create(club=club, name="Winter", games=["napoleon"])
+    night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 4))
+    page = squeezed(
+        admin.post(
+            f"/nights/{night.pk}/draw/",
+            {"present": [p.pk for p in nine], "games": ["napoleon"]},
+            follow=True,
+        ).content.decode()
+    )
+    chosen = re.findall(
+        r'<select name="scorer_\d+">.*?<option value="(\d+)" selected>', page, flags=re.S
+    )
+    moves = seat_moves(page)
+    secretary = str(admin.session["_auth_user_id"])
+    assert len(chosen) == len({c for _l, _v, c in moves.values()})  # one a table
+    assert chosen.count(str(scorer.pk)) == 1 and chosen.count(secretary) == len(chosen) - 1

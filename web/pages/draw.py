@@ -60,6 +60,13 @@ def _scorers(night: ClubNight) -> list[Any]:
     return users
 
 
+def _seated_scorer(seated: list[Any], scorers: set[int], otherwise: int) -> int:
+    """A drawn table's scorer, as proposed: the first of its players whose account may keep
+    the club's tables (the scorer sits at the table), else ``otherwise`` (the secretary
+    who drew it)."""
+    return next((p.user_id for p in seated if getattr(p, "user_id", None) in scorers), otherwise)
+
+
 def _proposal(
     request: HttpRequest,
     night: ClubNight,
@@ -181,13 +188,18 @@ def night_draw(request: HttpRequest, pk: int) -> HttpResponse:
         except NoDraw as exc:
             form.add_error("games", str(exc))
         else:
+            scorers = {u.pk for u in _scorers(night)}
             players: dict[int, Any] = {
                 **Player.objects.in_bulk(present),
                 **{g.pk: g for g in guests},
             }
             me = access.signed_in(request.user)
             tables = [
-                {"game": t.game, "players": [players[p] for p in t.players], "scorer": me.pk}
+                {
+                    "game": t.game,
+                    "players": [players[p] for p in t.players],
+                    "scorer": _seated_scorer([players[p] for p in t.players], scorers, me.pk),
+                }
                 for t in drawn
             ]
             _keep(request, night, tables, games)

@@ -150,6 +150,30 @@ def test_another_clubs_administrator_cannot_print_slips_of_their_own_night_for_o
 # -- a first night ---------------------------------------------------------------------------
 
 
+def test_a_player_who_said_later_is_not_asked_again_at_the_table(first_night, tonight, match):
+    """A newcomer's walk: confirming four deals with a slip asked four times whether to
+    choose a PIN.  Once a player says "later" on this phone, their next confirmations at
+    the table go straight on; another player is still asked."""
+    phone, deal = first_night
+    ben, chika = _seated(match, "ben"), _seated(match, "chika")
+    first = phone.post(f"/deals/{deal.pk}/pin/", {"player": ben.pk, "pin": _slip(ben, tonight)})
+    assert first["Location"].startswith(f"/tables/{tonight.pk}/own-pin/")
+    phone.post(first["Location"], {"action": "skip"})
+    form = {"full_record": json.dumps(napoleon_deal(count=16)), "number": "2", "key": "k2"}
+    assert phone.post(f"/matches/{match.pk}/enter/", form).status_code == 302
+    second = Deal.objects.get(match=match, number=2)
+    again = phone.post(f"/deals/{second.pk}/pin/", {"player": ben.pk, "pin": _slip(ben, tonight)})
+    assert again.status_code == 302 and again["Location"] == f"/tables/{tonight.pk}/"
+    assert Deal.objects.get(pk=second.pk).confirmed_by_player == ben
+    form = {"full_record": json.dumps(napoleon_deal(count=17)), "number": "3", "key": "k3"}
+    assert phone.post(f"/matches/{match.pk}/enter/", form).status_code == 302
+    third = Deal.objects.get(match=match, number=3)
+    other = phone.post(
+        f"/deals/{third.pk}/pin/", {"player": chika.pk, "pin": _slip(chika, tonight)}
+    )
+    assert other["Location"].startswith(f"/tables/{tonight.pk}/own-pin/")
+
+
 def test_a_first_night_confirms_by_slip_and_the_player_chooses_a_pin_on_the_spot(
     first_night, tonight, match
 ):

@@ -46,6 +46,9 @@ from web.pages.tables import link_holder, usable_table
 
 CHOICE_KEY = "pin_choice"
 CHOICE_SECONDS = 180
+SKIPPED_KEY = "pin_choice_skipped"
+"""The players who said "later" to choosing their own PIN on this phone, by table: not
+asked again at that table (a player confirming four deals with their slip is asked once)."""
 """How long the phone offers the player who just typed their slip to choose a PIN."""
 
 
@@ -106,7 +109,8 @@ def safe_next(request: HttpRequest, default: str) -> str:
 def _offer_a_pin(request: HttpRequest, named: Named, table: Table, back: str) -> HttpResponse:
     """Where to go after a right name and PIN: ``back``, or first, after a slip, the page
     that offers that player to choose their own PIN."""
-    if not named.by_slip:
+    skipped = request.session.get(SKIPPED_KEY, {}).get(str(table.pk), [])
+    if not named.by_slip or named.player.pk in skipped:
         return redirect(back)
     until = int(time.time()) + CHOICE_SECONDS
     request.session[CHOICE_KEY] = {"table": table.pk, "player": named.player.pk, "until": until}
@@ -258,6 +262,11 @@ def own_pin(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "pages/own_pin.html", context)
     if request.POST.get("action") == "skip":
         request.session.pop(CHOICE_KEY, None)
+        skipped = request.session.get(SKIPPED_KEY, {})
+        at_table = skipped.setdefault(str(table.pk), [])
+        if player.pk not in at_table:
+            at_table.append(player.pk)
+        request.session[SKIPPED_KEY] = skipped
         return redirect(back)
     pin, again = request.POST.get("pin", "").strip(), request.POST.get("again", "").strip()
     try:

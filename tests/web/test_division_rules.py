@@ -135,7 +135,7 @@ def test_by_last_seasons_final_standings_division_by_division(club14):
         "A": {5, 4, 3, 2, 1, 0, 13},
         "B": {12, 11, 10, 9, 8, 7, 6},
     }
-    assert "By the final standings of Winter" in html
+    assert "By the final Napoleon standings of Winter" in html
 
 
 def test_by_rating_and_seven_over_two_gives_the_top_the_extra(club14):

@@ -119,10 +119,10 @@ def _said(filled: division_rules.Filled, names: list[str], players: list[Player]
     nothing to rank them by."""
     by = {
         "everyone": _("Everyone in one division"),
-        "last_season": _("By the final standings of %(season)s"),
-        "standings": _("By the standings of %(season)s"),
+        "last_season": _("By the final %(game)s standings of %(season)s"),
+        "standings": _("By the %(game)s standings of %(season)s"),
         "rating": _("By rating in %(game)s"),
-        "alternate": _("Alternately (A B B A…) by the standings of %(season)s"),
+        "alternate": _("Alternately (A B B A…) by the %(game)s standings of %(season)s"),
     }[filled.rule]
     game = LEAGUE_GAMES[filled.game].label if filled.game in LEAGUE_GAMES else filled.game
     season = filled.by_season.name if filled.by_season else ""

@@ -381,14 +381,14 @@ phone)."""
 
 
 def _own_lines(shown: list[Board]) -> dict[str, list[dict[str, Any]]]:
-    """Each player's place on each board that has begun (``Board.begun``), once they have
-    played on it (``NightLine.begun``): the player's night says "no deal yet" for the
-    others."""
+    """Each player's place on each board that has begun (``Board.begun``): the player's
+    night says "no deal yet" for the others (a player whose deals wait for confirmation
+    keeps their line, beside what waits)."""
     own: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for board in shown:
         if not board.begun:
             continue
-        for line in filter(lambda line: line.begun, board.lines):
+        for line in board.lines:
             own[str(line.player)].append(
                 {
                     "game_label": board.label if len(shown) > 1 else "",

@@ -1,7 +1,7 @@
 """Who sat where, round by round, as stored (issue 57): what the draw's measures
 (``tournaments.draw_measures``), the night's seating export and the pair matrix read.
 
-A night's tables drawn without rounds (``actions.nights``) count as one round of
+A night's tables drawn without rounds (``actions.seating``) count as one round of
 that night.  Seats are in order of play: seat 1, the first dealer, first."""
 
 from __future__ import annotations

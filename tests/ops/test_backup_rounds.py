@@ -8,7 +8,7 @@ import json
 import pytest
 from django.core.management import call_command
 
-from actions import nights, pins, rounds
+from actions import pins, rounds, seating
 from actions.merge import merge
 from scoring import night as night_standings
 from scoring.models import MatchStanding, Rating, SeasonStanding
@@ -84,7 +84,7 @@ def test_a_club_in_rounds_restores_with_every_derived_figure(
     night, players = room
     _night_of_nine(night, players, django_capture_on_commit_callbacks)
     pins.set_pin(players[0], "2468")
-    nights.take_attendance(night, [p.pk for p in players[:9]])
+    seating.take_attendance(night, [p.pk for p in players[:9]])
     Player.objects.filter(pk=players[1].pk).update(reading="いとう")
     with django_capture_on_commit_callbacks(execute=True):
         call_command("rebuild_standings")

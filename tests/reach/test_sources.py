@@ -233,11 +233,11 @@ def test_a_closed_season_tells_each_player_their_move(heard, django_capture_on_c
 
 
 def test_a_night_drawn_without_rounds_is_one_draw_per_call(club, season, players):
-    from actions import nights
-    from actions.nights import PlannedTable
+    from actions import seating
+    from actions.seating import PlannedTable
 
     night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 5))
-    made = nights.seat_night(
+    made = seating.seat_night(
         night, [PlannedTable("napoleon", [players[h] for h in ("aki", "ben", "chika", "dai")])]
     )
     ids = {"night": night.pk, "table": made[0].table_id}

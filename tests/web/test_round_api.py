@@ -245,7 +245,7 @@ def test_the_room_display_names_each_tables_game_when_they_differ(night, eight, 
     """Tables of two games: each card says its game; tables of one game say nothing more."""
     from django.test import Client
 
-    from actions.nights import PlannedTable, seat_night
+    from actions.seating import PlannedTable, seat_night
     from tests.markup import squeezed
 
     players = list(Player.objects.filter(pk__in=eight).order_by("pk"))

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from actions.nights import PlannedTable, seat_night
+from actions.seating import PlannedTable, seat_night
 from dbtools import backend
 from tests import worlds
 from tests.conftest import member_of
@@ -234,7 +234,7 @@ def test_a_draw_confirmed_twice_at_once_seats_everyone_once(club, django_user_mo
     tables, the other finds them seated."""
     from django.db import connection
 
-    from actions.nights import Guest
+    from actions.seating import Guest
     from tests.conftest import at_the_same_moment
 
     if backend.vendor_of(connection) != "postgresql":

@@ -14,7 +14,7 @@ from django.test import Client
 
 import actions.deals
 import actions.matches
-from actions import nights
+from actions import seating
 from actions import table_links as link_actions
 from tests.conftest import NAPOLEON_SEATS, member_of, napoleon_deal
 from tests.markup import squeezed
@@ -53,7 +53,7 @@ def test_only_a_scorer_of_the_club_can_be_a_tables_scorer(table, admin, club, dj
         page = admin.post(f"/tables/{table.pk}/scorer/", {"scorer": who.pk}, follow=True)
         assert f"{who.username} is not a scorer of this club" in page.content.decode()
         with pytest.raises(Rejection):
-            nights.set_scorer(table, who)
+            seating.set_scorer(table, who)
     missing = admin.post(f"/tables/{table.pk}/scorer/", {"scorer": "9" * 40}, follow=True)
     assert "no such scorer in this club" in missing.content.decode()
     table.refresh_from_db()
@@ -144,7 +144,7 @@ def test_a_draw_naming_a_member_as_scorer_seats_nobody(season, players, club, dj
     reader = member_of(club, django_user_model, "reader", Membership.Role.MEMBER)
     seated = [players[h] for h in NAPOLEON_SEATS]
     with pytest.raises(Rejection) as refused:
-        nights.seat_night(night, [nights.PlannedTable("napoleon", seated, scorer=reader)])
+        seating.seat_night(night, [seating.PlannedTable("napoleon", seated, scorer=reader)])
     assert refused.value.errors[0]["path"] == "tables[0].scorer"
     assert not night.tables.exists()
 

@@ -13,7 +13,7 @@ from rest_framework.fields import get_error_detail
 
 import engine
 from actions import members as club_members
-from actions import nights, renames, seasons
+from actions import nights, renames, seasons, seating
 from tournaments import access, divisions
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Player, Season, Table
@@ -166,7 +166,7 @@ class ClubNightSerializer(SavedByItsAction, serializers.ModelSerializer):
 class TableSerializer(
     SavedByItsAction, AccountFieldsForAdministrators, serializers.ModelSerializer
 ):
-    saved_by = staticmethod(nights.save_table)  # one name a night, under its lock
+    saved_by = staticmethod(seating.save_table)  # one name a night, under its lock
     account_fields = ("scorer",)
 
     class Meta:

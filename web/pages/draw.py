@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 import engine
-from actions.nights import (
+from actions.seating import (
     AlreadySeated,
     Guest,
     PlannedTable,

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from rest_framework.throttling import SimpleRateThrottle
 
-from actions import nights
+from actions import seating
 from actions import table_links as link_actions
 from scoring.sheets import match_sheet
 from tournaments import access, progress, table_links
@@ -271,15 +271,15 @@ def table_link_change(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def table_scorer(request: HttpRequest, pk: int) -> HttpResponse:
     """A league administrator makes a scorer of the club (one who joined after the draw,
-    say) the table's scorer, or leaves the table without one (``nights.set_scorer``)."""
+    say) the table's scorer, or leaves the table without one (``seating.set_scorer``)."""
     table = administered_table(request, pk, SCORERS_ADMINS_ONLY)
     given = request.POST.get("scorer", "").strip()  # "": nobody
     chosen = whole_number(given) if given else None
     scorer = get_user_model().objects.filter(pk=chosen).first() if chosen else None
     try:
         if given and scorer is None:
-            raise Rejection((error("not_a_scorer", "scorer", nights.NO_SUCH_SCORER),))
-        nights.set_scorer(table, scorer)
+            raise Rejection((error("not_a_scorer", "scorer", seating.NO_SUCH_SCORER),))
+        seating.set_scorer(table, scorer)
     except Rejection as refused:
         messages.error(request, "; ".join(localize(e) for e in refused.errors))
     else:

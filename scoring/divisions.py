@@ -15,7 +15,11 @@ division, rounded half up), as a card club's ladder does:
   the division (listed apart), so is the first to go down; a placed player who did not
   play at all is below them;
 - a player moves once: one promoted out of a middle division is not also relegated;
-- a player who played the game without a division is placed in the bottom one ("placed").
+- a player who played the game without a division is placed in the bottom one ("placed");
+- players tied on a rank (after every tie-break of the game) whom the proposal parts, one
+  moving and one staying, are not parted by any rule: the proposal keeps the season's
+  order (the player's number in the club) and each of them says whom they tie with
+  (``tied_with``), for the administrator to choose on the close page.
 
 Closing the season with them is an action (``actions.seasons.close_season``).
 """
@@ -42,6 +46,12 @@ class Line:
     going: str
     """The division proposed (or chosen) in the next season; ``""``: none."""
     kind: str
+    tied_with: tuple[Player, ...] = ()
+    """Players of the division on the same rank whom the proposal moves otherwise."""
+
+    @property
+    def tied_names(self) -> str:
+        return ", ".join(player.shown_name for player in self.tied_with)
 
 
 def _moving(size: int, season: Season) -> int:
@@ -109,10 +119,26 @@ def lines(season: Season) -> list[Line]:
         for s in by_division.get(None, [])
     ]
     return [
-        replace(line, going=going[line.player.pk], kind=kind[line.player.pk])
+        replace(
+            line,
+            going=going[line.player.pk],
+            kind=kind[line.player.pk],
+            tied_with=_parted(line, group, kind),
+        )
         for group in ordered
         for line in group
     ] + newcomers
+
+
+def _parted(line: Line, group: list[Line], kind: dict[int, str]) -> tuple[Player, ...]:
+    """The players of ``line``'s division on its rank whom the proposal moves otherwise."""
+    if line.rank is None:
+        return ()
+    return tuple(
+        other.player
+        for other in group
+        if other.rank == line.rank and kind[other.player.pk] != kind[line.player.pk]
+    )
 
 
 def made(season: Season) -> list[Move]:

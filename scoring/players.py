@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import F
+from django.db.models import F, OuterRef, QuerySet, Subquery
 from django.utils.translation import gettext
 
 from scoring.finals import ordinal
@@ -47,48 +47,79 @@ def season_numbers(player: Player, seasons: Iterable[Season]) -> list[dict[str, 
     """One entry per season and game the player played, in the season's order of games,
     with its ``rank`` said on its board: the division's when the player has one that
     season ("3rd in Division A", ranked among its players as its leaderboard ranks them),
-    else the season's ("3rd in the season").  Three queries, whatever the seasons."""
+    else the season's ("3rd in the season").  Three queries, whatever the seasons (two
+    without a division)."""
     seasons = list(seasons)
-    rows = SeasonStanding.objects.filter(player=player, season__in=seasons).select_related("season")
+    rows = list(
+        SeasonStanding.objects.filter(player=player, season__in=seasons).select_related("season")
+    )
     placed = {
         p.season_id: p.division
         for p in Placement.objects.filter(player=player, season__in=seasons).select_related(
             "division"
         )
     }
-    ahead = _division_ranks(placed)
+    said = boards(rows, {row.pk: placed.get(row.season_id) for row in rows})
     out = []
     for row in sorted(rows, key=lambda r: (-r.season.pk, _order(r.season, r.game))):
         have = sums(row)
         shown = [(s, s.shown(have)) for s in statistics_of(row.game)]
-        division = placed.get(row.season_id)
-        if division is None:
-            board = gettext("%(rank)s in the season") % {"rank": ordinal(row.rank)}
-        else:
-            rank = 1 + sum(1 for r in ahead.get((division.pk, row.game), []) if r < row.rank)
-            board = gettext("%(rank)s in Division %(name)s") % {
-                "rank": ordinal(rank),
-                "name": division.name,
-            }
         out.append(
             {
                 "season": row.season,
                 "game": row.game,
                 "standing": row,
                 "statistics": shown,
-                "rank": board,
+                "rank": said[row.pk],
             }
         )
     return out
 
 
-def _division_ranks(placed: dict[int, Division]) -> dict[tuple[int, str], list[int]]:
-    """The season ranks of every line of the players of each of ``placed``'s divisions,
-    by (division, game): a division's board ranks its players by their season order
+def boards(
+    rows: Iterable[SeasonStanding], division_of: dict[int, Division | None]
+) -> dict[int, str]:
+    """Each line's rank said on the board the player reads (by the line's id): in its
+    division when the player has one that season (``division_of``, by line id), counted
+    among the division's players as its leaderboard ranks them ("3rd in Division A"),
+    else the season's ("3rd in the season").  One query when a division is named, none
+    otherwise."""
+    ahead = _division_ranks({d for d in division_of.values() if d is not None})
+    said = {}
+    for row in rows:
+        division = division_of.get(row.pk)
+        if division is None:
+            said[row.pk] = gettext("%(rank)s in the season") % {"rank": ordinal(row.rank)}
+        else:
+            rank = 1 + sum(1 for r in ahead.get((division.pk, row.game), []) if r < row.rank)
+            said[row.pk] = gettext("%(rank)s in Division %(name)s") % {
+                "rank": ordinal(rank),
+                "name": division.name,
+            }
+    return said
+
+
+def on_their_boards(lines: QuerySet[SeasonStanding]) -> list[tuple[SeasonStanding, str]]:
+    """``lines`` (of any players and seasons) each with its rank said on the board its
+    player reads (:func:`boards`): the lines' one query, two more only when a player of
+    theirs is in a division that season."""
+    placed = Placement.objects.filter(player=OuterRef("player"), season=OuterRef("season"))
+    rows = list(lines.annotate(division_pk=Subquery(placed.values("division")[:1])))
+    named = {row.division_pk for row in rows if row.division_pk is not None}
+    divisions = Division.objects.in_bulk(named) if named else {}
+    said = boards(rows, {row.pk: divisions.get(row.division_pk) for row in rows})
+    return [(row, said[row.pk]) for row in rows]
+
+
+def _division_ranks(divisions: set[Division]) -> dict[tuple[int, str], list[int]]:
+    """The season ranks of every line of the players of each of ``divisions``, by
+    (division, game): a division's board ranks its players by their season order
     (``scoring.leaderboard``), ties kept."""
+    if not divisions:
+        return {}
     lines = SeasonStanding.objects.filter(
-        season__in=list(placed),
-        player__placements__division__in=[d.pk for d in placed.values()],
+        season__in={d.season_id for d in divisions},
+        player__placements__division__in=[d.pk for d in divisions],
         player__placements__season=F("season"),  # the same placement: of the line's season
     ).values_list("player__placements__division_id", "game", "rank")
     out: dict[tuple[int, str], list[int]] = defaultdict(list)

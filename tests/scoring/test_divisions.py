@@ -310,3 +310,23 @@ def test_two_confirmations_at_the_same_moment_close_the_season_once():
     assert Season.objects.filter(name="Spring").count() == 1
     assert all(a.moves == answers[0].moves for a in answers)
     connection.close()
+
+
+def test_players_tied_across_the_line_are_marked_for_the_administrator_to_choose():
+    """Two players of A tied on its last rank, one place going down: no rule parts them,
+    so the proposal keeps the season's order and each line names the other (the walk of
+    a season's end found "Ito relegated, Fumi stays" on one rank with no reason)."""
+    season, people = league("A B", players=6)
+    a, b = people[:3], people[3:]
+    ranks = {a[0]: (1, True), a[1]: (2, True), a[2]: (2, True)}
+    standings_of(season, {**ranks, b[0]: (4, True), b[1]: (5, True), b[2]: (5, True)})
+    season.moves = 1
+    season.save()
+    lines = {x.player.handle: x for x in ranked.lines(season)}
+    assert sorted(lines[h].kind for h in ("p01", "p02")) == ["down", "stay"]
+    assert lines["p01"].tied_with == (a[2],) and lines["p02"].tied_with == (a[1],)
+    assert lines["p01"].tied_names == a[2].display_name
+    # Tied on a rank the proposal does not part (both stay in B, below the one going up):
+    # nothing to choose.
+    assert (lines["p03"].kind, lines["p04"].tied_with, lines["p05"].tied_with) == ("up", (), ())
+    assert lines["p00"].tied_with == ()

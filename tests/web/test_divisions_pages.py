@@ -6,6 +6,7 @@ the moves; the API does the same through the same actions."""
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import re
 
@@ -17,7 +18,16 @@ from scoring.models import SeasonStanding
 from tests.conftest import client_of, member_of
 from tests.markup import squeezed
 from tests.scoring.test_divisions import division_of, league, standings_of
-from tournaments.models import Membership, Move, Placement, Season
+from tournaments.models import (
+    ClubNight,
+    Match,
+    Membership,
+    Move,
+    Placement,
+    Season,
+    Seat,
+    Table,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -226,3 +236,47 @@ def test_the_closing_rule_is_checked_wherever_it_is_set(ladder):
     assert api.patch(f"/api/seasons/{season.pk}/", {"moves": 3}, format="json").status_code == 200
     season.refresh_from_db()
     assert season.moves == 3
+
+
+def test_a_tie_across_the_line_is_said_on_the_close_page_and_in_the_api(ladder):
+    """Two of A's four go down; its 2nd and 3rd tied on rank 2: the proposal parts them
+    (the season's order keeps the first), and both lines say so in the reader's
+    language, as the API's ``tied_with`` does."""
+    season, people, admin, _member = ladder
+    SeasonStanding.objects.filter(season=season, player=people[2]).update(rank=2)
+    staying, going = people[1], people[2]
+    english = squeezed(page_of(admin).get(f"/seasons/{season.pk}/close/").content.decode())
+    row = english.split(f'<label for="id_move-{going.pk}">')[1].split("</tr>")[0]
+    assert f"Tied on rank 2 with {staying.display_name}: no rule parts them." in row
+    assert "relegated" in row
+    japanese = squeezed(page_of(admin, "ja").get(f"/seasons/{season.pk}/close/").content.decode())
+    row = japanese.split(f'<label for="id_move-{staying.pk}">')[1].split("</tr>")[0]
+    assert f"{going.display_name}と同じ2位：規則では分けられません。" in row
+    answer = client_of(admin).get(f"/api/seasons/{season.pk}/close/").json()
+    moves = {m["player"]: m for m in answer["moves"]}
+    assert (moves[going.pk]["kind"], moves[going.pk]["tied_with"]) == ("down", [staying.pk])
+    assert (moves[staying.pk]["kind"], moves[staying.pk]["tied_with"]) == ("stay", [going.pk])
+    assert moves[people[3].pk]["tied_with"] == []  # 4th, going down: nobody on its rank
+
+
+def test_the_members_home_says_their_rank_on_the_board_they_read(ladder):
+    """The member is 6th of the season and 2nd of Division B, whose board the season
+    page shows them: their home says "2nd in Division B", as their player page does; a
+    season without divisions says the season's rank."""
+    season, people, _admin, member = ladder
+    night = ClubNight.objects.create(season=season, date=dt.date(2026, 9, 4))
+    table = Table.objects.create(club_night=night, name="Table 1")
+    match = Match.objects.create(table=table, game="napoleon")
+    Seat.objects.bulk_create(
+        Seat(match=match, player=p, position=i) for i, p in enumerate(people[4:])
+    )
+    standing = SeasonStanding.objects.get(season=season, player=people[5])
+    home = squeezed(page_of(member).get("/").content.decode())
+    assert f"Autumn · Napoleon: 2nd in Division B, {standing.total}" in home
+    page = squeezed(page_of(member).get(f"/players/{people[5].pk}/").content.decode())
+    assert "2nd in Division B" in page
+    ja = squeezed(page_of(member, "ja").get("/").content.decode())
+    assert f"ディビジョン B 2位、{standing.total}" in ja
+    Placement.objects.filter(season=season).delete()
+    home = squeezed(page_of(member).get("/").content.decode())
+    assert f"Autumn · Napoleon: 6th in the season, {standing.total}" in home

@@ -7,6 +7,7 @@ seasons alone is in no answer, not even as an id (issue 55)."""
 
 from __future__ import annotations
 
+from collections.abc import Container
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -90,7 +91,7 @@ def move_json(move: Move, next_shown: bool = True) -> dict[str, Any]:
     }
 
 
-def proposal_json(line: ranked.Line) -> dict[str, Any]:
+def proposal_json(line: ranked.Line, seen: Container[int]) -> dict[str, Any]:
     return {
         "player": line.player.pk,
         "division": line.division.name if line.division else "",
@@ -98,6 +99,7 @@ def proposal_json(line: ranked.Line) -> dict[str, Any]:
         "qualified": line.qualified,
         "next_division": line.going,
         "kind": line.kind,
+        "tied_with": [player.pk for player in line.tied_with if player.pk in seen],
     }
 
 
@@ -148,7 +150,7 @@ class DivisionsMixin:
                 return Response({"closed": True, "next_season": following, "moves": moves})
             proposed = ranked.lines(season)
             seen = divisions.shown(season, (x.player.pk for x in proposed), request.user)
-            lines = [proposal_json(x) for x in proposed if x.player.pk in seen]
+            lines = [proposal_json(x, seen) for x in proposed if x.player.pk in seen]
             return Response({"closed": False, "moves": lines})
         deny(access.can_administer(request.user, season), ADMINS_ONLY)
         payload = CloseInputSerializer(data=request.data)

@@ -11,6 +11,7 @@ from django.db.models import Prefetch, Q
 from django.utils import timezone
 
 from scoring.models import SeasonStanding
+from scoring.players import on_their_boards
 from tournaments import access, table_links
 from tournaments.models import (
     Club,
@@ -61,9 +62,12 @@ def for_user(user: Any) -> dict[str, Any]:
             key=lambda m: (m.table.club_night.date, m.pk),
             reverse=True,
         ),
-        "my_standings": SeasonStanding.objects.filter(player__in=mine)
-        .select_related("season", "player")
-        .order_by("-season__starts_on", "game"),
+        # Each said on the board the player reads: their division's, in a season of them.
+        "my_standings": on_their_boards(
+            SeasonStanding.objects.filter(player__in=mine)
+            .select_related("season", "player")
+            .order_by("-season__starts_on", "game")
+        ),
         # A club night of today or yesterday where the user played: their own night first.
         "my_nights": _my_nights(mine, today),
         # Their clubs' nights to come, each with its "my night" (to be told of the draw).

@@ -5,8 +5,8 @@ width one unit is about one pixel and every label (12 units) stays at least 11
 pixels tall; on a laptop it grows with the page.  The legend sits under the
 plot, a name and a total per line, each line drawn with its own colour and dash
 so that players with equal totals stay told apart; the x axis names the date of
-each club night where there is room for it (its whole label, with its name and venue, on
-hover).
+each club night where there is room for it, once a date (each night's whole label,
+with its name and venue, on hover).
 """
 
 from __future__ import annotations
@@ -66,19 +66,25 @@ def line_chart(chart: SeasonChart, *, title: str = "") -> SafeString:
     for value in sorted({high, low, 0}):
         parts.append(label(LEFT - 5, y(value) + 4, str(value)))
     right: float = -DATE_GAP  # where the last date label ends
+    dated = None  # the date the last label wrote
     for start, night in chart.nights:
         at = x(start)
         edge = "end" if at > WIDTH - RIGHT - DATE_WIDTH / 2 else "middle"  # stays on the page
         left = at - (DATE_WIDTH if edge == "end" else DATE_WIDTH / 2)
-        if left - right >= DATE_GAP - DATE_WIDTH:
+        tick = (
+            f'<line x1="{at:.1f}" y1="{TOP + PLOT_HEIGHT}" x2="{at:.1f}" '
+            f'y2="{TOP + PLOT_HEIGHT + 4}" stroke="#999"/>'
+        )
+        if night.date == dated:
+            # A second night of the date written just before: its tick, told apart by its
+            # whole label on hover, never the same date twice.
+            parts.append(f"<g><title>{escape(night_label(night))}</title>{tick}</g>")
+        elif left - right >= DATE_GAP - DATE_WIDTH:
             # The date drawn (room for 5 characters), the night's whole label on hover and
-            # for screen readers: two nights on one date are two ticks, told apart there.
+            # for screen readers.
             day = label(at, TOP + PLOT_HEIGHT + 17, f"{night.date:%m-%d}", anchor=edge)
-            parts.append(f"<g><title>{escape(night_label(night))}</title>{day}</g>")
-            parts.append(
-                f'<line x1="{at:.1f}" y1="{TOP + PLOT_HEIGHT}" x2="{at:.1f}" y2="{TOP + PLOT_HEIGHT + 4}" stroke="#999"/>'
-            )
-            right = left + DATE_WIDTH
+            parts.append(f"<g><title>{escape(night_label(night))}</title>{day}</g>{tick}")
+            right, dated = left + DATE_WIDTH, night.date
     legend_top = TOP + PLOT_HEIGHT + AXIS
     for n, series in enumerate(chart.series):
         colour, dash = PALETTE[n % len(PALETTE)], DASHES[(n // len(PALETTE) + n) % len(DASHES)]

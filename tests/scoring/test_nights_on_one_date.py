@@ -7,6 +7,7 @@ nothing.  The migration that made nights the key carries what was kept."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import defaultdict
 from decimal import Decimal
 
@@ -20,6 +21,7 @@ from django.utils import translation
 import actions.deals
 import actions.matches
 from dbtools import backend
+from scoring.charts import line_chart
 from scoring.models import (
     Fingerprint,
     MatchStanding,
@@ -157,6 +159,13 @@ def test_two_nights_on_one_date_are_two_nights_in_every_figure(league):
         (season.pk, "napoleon")
     ]
     assert [(x, night.pk) for x, night in chart.nights] == [(3, ordered[2]), (4, ordered[3])]
+    # Drawn: the date written once, under the first of its nights; each night its tick,
+    # told apart by its whole label.
+    drawn = line_chart(chart)
+    assert re.findall(r">(\d\d-\d\d)</text>", drawn) == [f"{SAME_DAY:%m-%d}"]
+    assert drawn.count('stroke="#999"/>') == 2  # a tick a night
+    labels = re.findall(r"<title>([^<]*)</title>", drawn)
+    assert {"2026-11-28 Hall", "2026-11-28 Final · Hall"} <= set(labels), labels
 
     # The rating history: a row per player and night they played, its deals rated so far
     # in the nights' order; the last row of each player is their rating now.

@@ -144,6 +144,10 @@ def test_each_round_shows_its_figures_and_marks_the_bad_ones(seated, nine, direc
     assert season.seat_off > season.first_seat_off
     assert f"{season.seat_off}人" not in shown and f"balance {season.seat_off}" not in shown
     assert "best known" not in shown and "既知" not in shown
+    # Seat 1 off balance over the season: marked, and said to be made up by the draws (a
+    # secretary saw a red warning before any draw and did not know what to do).
+    note = "対応は不要です。" if language == "ja" else "Nothing to do: each round drawn gives"
+    assert season.first_seat_off >= 1 and note in shown
     # Pairs meet again night after night: a season's most met is no warning.
     most = (
         f"最多同卓 {season.most_met}回" if language == "ja" else f"Most together {season.most_met}"

@@ -115,9 +115,13 @@
       return table;
     }));
     fill("live-latest", data.latest.map(function (d) {
-      return el("li", d.table + " · " + labels.deal + " " + d.number + ": " + d.scores.map(function (s) {
-        return s[0] + " " + (s[1] > 0 ? "+" : "") + s[1];
-      }).join(", "));
+      // As the signed_scores filter: each "Aki +3" whole, a line breaking between them.
+      var line = el("li", d.table + " · " + labels.deal + " " + d.number + ": ");
+      d.scores.forEach(function (s, i) {
+        if (i) line.appendChild(document.createTextNode(", "));
+        line.appendChild(el("span", s[0] + " " + (s[1] > 0 ? "+" : "") + s[1], "sc"));
+      });
+      return line;
     }));
   }
   // On the room's screen (60rem wide or more), the type as large as the window holds:

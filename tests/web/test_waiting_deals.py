@@ -14,6 +14,7 @@ from django.test import Client
 from actions import rounds
 from scoring import live_cache
 from tests.conftest import member_of, play
+from tests.markup import words
 from tournaments.errors import Rejection
 from tournaments.models import Deal, Membership, Round
 
@@ -70,7 +71,7 @@ def test_a_round_whose_deals_wait_is_not_finished_and_the_room_is_told(
     assert said in rounds_page and 'id="next-round"' not in rounds_page
     for deal in rounds.waiting(first):  # each with its scores, to check before a PIN
         scores = ", ".join(f"{s.player.display_name} {s.score:+d}" for s in deal.scores.all())
-        assert scores in html.unescape(rounds_page), scores
+        assert scores in html.unescape(words(rounds_page)), scores
     assert said in director.get(f"/nights/{night.pk}/").content.decode()
     assert said in director.get(f"/nights/{night.pk}/live/").content.decode()
     live = director.get(f"/api/club-nights/{night.pk}/live/").json()

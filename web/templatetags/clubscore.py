@@ -7,7 +7,8 @@ from typing import Any
 
 from django import template
 from django.conf import settings
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -112,13 +113,16 @@ def game_labels(games: Iterable[str]) -> str:
 
 
 @register.filter
-def signed_scores(scores: Iterable[tuple[str, int]]) -> str:
-    """A deal's scores as the room display lists them: ``Aki +3, Ben -3`` (``live.js`` too)."""
-    return ", ".join(f"{name} {score:+d}" for name, score in scores)
+def signed_scores(scores: Iterable[tuple[str, int]]) -> SafeString:
+    """A deal's scores as the room display lists them: ``Aki +3, Ben -3`` (``live.js``
+    too), each player's in a ``span.sc`` that a line does not break inside."""
+    return format_html_join(
+        ", ", '<span class="sc">{} {}</span>', ((name, f"{score:+d}") for name, score in scores)
+    )
 
 
 @register.filter
-def deal_scores(deal: Any) -> str:
+def deal_scores(deal: Any) -> SafeString:
     """A stored deal's scores, as :func:`signed_scores` words them (its ``scores`` prefetched
     with their players)."""
     return signed_scores((s.player.shown_name, s.score) for s in deal.scores.all())

@@ -188,6 +188,12 @@ def demo_room(browser, live_server, demo, width: int, height: int):
     return page
 
 
+LATEST_CUT_SHORT = """() => [...document.querySelectorAll('#live-latest li, #live-latest .sc')]
+  .filter(e => e.scrollWidth > e.clientWidth + 1 || e.getClientRects().length > 1 &&
+    e.classList.contains('sc'))
+  .map(e => e.textContent)"""
+
+
 def test_a_night_of_eight_games_shows_every_games_standings(browser, live_server, tmp_path, demo):
     """The demo's first night: eight games at four tables, a board a game (34 lines).  On
     a 1366×768 screen every game's board is in the window, every row of it, as the server
@@ -202,6 +208,23 @@ def test_a_night_of_eight_games_shows_every_games_standings(browser, live_server
     page.wait_for_function("() => document.getElementById('live').dataset.updated")
     assert page.evaluate(OUTSIDE_THE_WINDOW) == []
     assert page.evaluate("() => document.documentElement.scrollHeight") <= 768
+    page.context.close()
+
+
+def test_the_latest_deals_show_every_score(browser, live_server, tmp_path, demo):
+    """At 1366×900 a five-player deal's line may be wider than the tables' side: it wraps
+    between players' scores, never cut short with an ellipsis nor inside "Hana +0", as
+    the server draws it and as the script redraws it."""
+    page = demo_room(browser, live_server, demo, 1366, 900)
+    page.wait_for_selector("#live-latest li")
+    for drawn in ("server", "script"):
+        if drawn == "script":
+            page.evaluate("() => { document.getElementById('live').dataset.etag = ''; }")
+            page.wait_for_function("() => document.getElementById('live').dataset.updated")
+        shot(page, tmp_path, f"live-latest-1366-{drawn}")
+        assert page.evaluate(LATEST_CUT_SHORT) == [], drawn
+        five = page.locator("#live-latest li").filter(has_text="Hana").first
+        assert five.locator(".sc").count() == 5, drawn
     page.context.close()
 
 

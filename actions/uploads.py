@@ -121,6 +121,11 @@ def _view(preview: Preview) -> dict[str, Any]:
             {
                 "label": str(league_game(m.game).label),
                 "names": ", ".join(m.names),
+                # Each player's points over the match's deals, to check against the paper.
+                "totals": [
+                    [name, sum(d.result.scores.get(handle, 0) for d in m.deals)]
+                    for name, handle in zip(m.names, m.handles, strict=False)
+                ],
                 "date": m.date.isoformat(),
                 "deals": len(m.deals),
                 "row": m.row,

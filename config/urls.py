@@ -111,7 +111,8 @@ urlpatterns = [
     path("exports/<int:pk>/file", exports.export_file, name="export_file"),
     path("clubs/<slug:slug>/import/<int:pk>/", sheets.sheet_preview, name="sheet_preview"),
     re_path(
-        r"^sheets/template-(?P<game>[a-z0-9]+)-(?P<language>en|ja)\.(?P<fmt>csv|xlsx)$",
+        r"^sheets/template-(?P<game>[a-z0-9]+)-(?P<language>en|ja)(?P<example>-example)?"
+        r"\.(?P<fmt>csv|xlsx)$",
         sheets.sheet_template,
         name="sheet_template",
     ),

@@ -132,6 +132,7 @@ class World:
             "uidb64": "MQ",
             "format": "json",
             "kind": "backup",
+            "example": "-example",  # a template's optional part: the same view and right
         }
         return {name: values[name] for name in names}
 

@@ -9,10 +9,12 @@ import re
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
+from django.db.models import Sum
 from django.test import Client
 from rest_framework.test import APIClient
 
-from tournaments.models import Deal, Player, SheetUpload
+from tests.markup import words
+from tournaments.models import Deal, DealScore, Player, SheetUpload
 from tournaments.sheets import template
 
 from ..tournaments.sheet_history import add_players, history, sheet_rows
@@ -219,3 +221,48 @@ def test_a_second_file_adds_no_night_the_club_holds_and_names_tables_in_japanese
     slip = [{**r, "season": r["season"].replace("Spring", "Sprng")} for r in rows]
     text = page.get(uploaded("slip.csv", slip)).content.decode()
     assert f"クラブのシーズン「{rows[0]['season']}」のことですか" in text  # a slip, asked
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_example_is_a_file_of_its_own_that_imports(club, club_admin, language):
+    """The import page links each game's example as a CSV (the XLSX template's second
+    sheet): its rows are a sheet that imports as it is, once its players are the club's."""
+    page = Client()
+    page.force_login(club_admin)
+    page.cookies["django_language"] = language
+    shown = page.get(f"/clubs/{club.slug}/import/").content.decode()
+    link = f"/sheets/template-napoleon-{language}-example.csv"
+    assert f'href="{link}"' in shown
+    answer = page.get(link)
+    assert answer.status_code == 200 and answer["Content-Type"].startswith("text/csv")
+    assert f"napoleon-{language}-example.csv" in answer["Content-Disposition"]
+    rows = answer.content.decode("utf-8-sig").splitlines()
+    assert len(rows) == 1 + 4  # the headings and four deals
+    assert rows[1:] == [
+        ",".join(r)
+        for r in template.as_table(
+            "napoleon", template.example_rows("napoleon", language), language
+        )[1:]
+    ]
+    for i, name in enumerate(template.EXAMPLE_NAMES[language][:5]):
+        Player.objects.create(club=club, handle=f"x{i}", display_name=name)
+    sent = page.post(
+        f"/clubs/{club.slug}/import/", {"sheet": SimpleUploadedFile("e.csv", answer.content)}
+    )
+    preview = words(page.get(sent["Location"]).content.decode())
+    done = page.post(sent["Location"], {"import": "1"})
+    assert done.status_code == 302 and deals(club) == 4
+    # The preview said each player's points over the match, as the paper sums them.
+    scores = DealScore.objects.filter(deal__match__table__club_night__season__club=club)
+    totals = scores.values("player__display_name").annotate(total=Sum("score"))
+    shown = ", ".join(
+        f"{t['player__display_name']} {t['total']:+d}"
+        for t in sorted(totals, key=lambda t: t["player__display_name"])
+    )
+    assert all(f"{t['player__display_name']} {t['total']:+d}" in preview for t in totals), shown
+    season = Deal.objects.filter(match__table__club_night__season__club=club).first()
+    season_id = season.match.table.club_night.season_id
+    assert done["Location"] == f"/seasons/{season_id}/"  # to the one season it wrote to
+    xlsx = page.get(f"/sheets/template-napoleon-{language}-example.xlsx")
+    assert xlsx.status_code == 200 and xlsx.content.startswith(b"PK")
+    assert page.get("/sheets/template-napoleon-en-sample.csv").status_code == 404

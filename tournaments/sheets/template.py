@@ -190,10 +190,12 @@ def example_rows(game: str, language: str = "en") -> list[dict[str, str]]:
     return rows
 
 
-def template(game: str, fmt: str, language: str) -> bytes:
-    """The blank template of ``game`` with headings in ``language``."""
+def template(game: str, fmt: str, language: str, filled: bool = False) -> bytes:
+    """The blank template of ``game`` with headings in ``language`` (an XLSX one with the
+    example on a second sheet); ``filled``: the example itself, a sheet that imports."""
     with translation.override(language):
         blank = as_table(game, [], language)
+        example = as_table(game, example_rows(game, language), language)
         if fmt == "csv":
-            return to_csv(blank)
-        return to_xlsx(blank, as_table(game, example_rows(game, language), language))
+            return to_csv(example if filled else blank)
+        return to_xlsx(example) if filled else to_xlsx(blank, example)

@@ -32,14 +32,17 @@ from web.pages.getters import administered_club
 
 
 @require_safe
-def sheet_template(request: HttpRequest, game: str, language: str, fmt: str) -> HttpResponse:
-    """The blank template of a game, with headings in ``language``."""
+def sheet_template(
+    request: HttpRequest, game: str, language: str, fmt: str, example: str | None = None
+) -> HttpResponse:
+    """The blank template of a game, with headings in ``language``; ``-example``: the
+    template filled in with a few deals (the XLSX template's second sheet, for a CSV)."""
     if game not in LEAGUE_GAMES or language not in ("en", "ja") or fmt not in template.FORMATS:
         raise Http404(_("No such template."))
-    data = template.template(game, fmt, language)
+    data = template.template(game, fmt, language, filled=bool(example))
     kind = "text/csv; charset=utf-8" if fmt == "csv" else template.XLSX_TYPE
     response = HttpResponse(data, content_type=kind)
-    name = f"clubscore-{league_game(game).name_en.lower()}-{language}.{fmt}"
+    name = f"clubscore-{league_game(game).name_en.lower()}-{language}{example or ''}.{fmt}"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
@@ -139,6 +142,8 @@ def sheet_preview(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 messages.success(request, _imported(counts))
             else:
                 messages.info(request, _("Nothing new: every row of the file was imported before."))
+            if done is not None and len(done.season_ids) == 1:  # to what was imported
+                return redirect("season", pk=done.season_ids[0])
             return redirect("club_setup", slug=club.slug)
     view = uploads.preview(club, kept, answers)
     for message in view.get("refused", []):
@@ -182,6 +187,7 @@ def _context(
                 {
                     "label": m["label"],
                     "names": m["names"],
+                    "totals": m.get("totals"),  # none in a preview kept before they were
                     "match": {
                         **m,
                         "date": dt.date.fromisoformat(m["date"]),

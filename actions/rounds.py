@@ -17,6 +17,9 @@ onto tables with its matches; the next round once every match of this one has fi
   given that many deals as its target and ends by itself); the game's own end for the
   others (Comp-13's 12 deals, Packing's target).  :func:`end_early` ends a round's
   unfinished matches as they stand, with the reason in each match's history.
+- Each table of a round is kept by the first of its players (in seat order) whose
+  account may keep the club's tables (``actions.seating.seated_scorer``); a table with
+  none is kept from its phone link.
 - Players arrive late and leave between rounds: each round takes the players given (by
   default everyone of the round before, seated or sitting out).
 - The Swiss order and the final's top players are the night's standings so far (on a
@@ -40,7 +43,7 @@ from django.utils.translation import gettext_noop
 import actions.deals
 import actions.matches
 import engine
-from actions import corrections
+from actions import corrections, seating
 from actions.after import announce
 from scoring import finals
 from tournaments import divisions, draw_history, draw_plan, errors, round_draw
@@ -120,7 +123,7 @@ def _check(
             "invalid_choice", "method", gettext_noop("the method is balanced, swiss or final")
         )
     if not players:
-        raise errors.missing("players", gettext_noop("say who plays this round"))
+        raise errors.missing("players", gettext_noop("Say who plays this round."))
     if len(players) > MOST_PLAYERS:
         raise errors.too_many(
             "players", gettext_noop("a round takes at most %(n)s players"), n=MOST_PLAYERS
@@ -265,8 +268,12 @@ def seat(night: ClubNight, proposal: Proposal, user: Any = None) -> Round:
             created_by=user,
         )
         players = Player.objects.filter(club_id=night.season.club_id).in_bulk(everyone)
+        may_score = seating.scorers_at(night.season.club_id, list(players.values()))
         for i, table in enumerate(proposal.seating.tables, 1):
-            seated = Table.objects.create(club_night=night, round=made, name=f"Table {i}")
+            scorer = seating.seated_scorer([players[p] for p in table], may_score)
+            seated = Table.objects.create(
+                club_night=night, round=made, name=f"Table {i}", scorer_id=scorer
+            )
             try:
                 actions.matches.create_match(
                     seated,

@@ -21,7 +21,7 @@ from actions.after import announce
 from tournaments import access, divisions
 from tournaments.draw import GameSizes, NoDraw, Pair, ProposedTable, draw
 from tournaments.errors import Rejection, error
-from tournaments.models import ClubNight, Match, Player, Seat, Table
+from tournaments.models import ClubNight, Match, Membership, Player, Seat, Table
 from tournaments.names import unique_handle
 
 
@@ -99,6 +99,29 @@ def scorer_problem(scorer: Any, club_id: int, path: str = "scorer") -> dict[str,
     if scorer is None or access.role(scorer, club_id) in (access.Role.SCORER, access.Role.ADMIN):
         return None
     return error("not_a_scorer", path, NOT_A_SCORER, user=scorer.get_username())
+
+
+def scorers_at(club_id: int, players: Sequence[Player]) -> set[int]:
+    """The accounts of ``players`` that may keep the club's tables (one query; none when
+    no player has an account)."""
+    users = {p.user_id for p in players if p.user_id is not None}
+    if not users:
+        return set()
+    return set(
+        Membership.objects.filter(
+            club_id=club_id,
+            user_id__in=users,
+            role__in=(Membership.Role.SCORER, Membership.Role.ADMIN),
+        ).values_list("user_id", flat=True)
+    )
+
+
+def seated_scorer(seated: Sequence[Player | Guest], may_score: set[int]) -> int | None:
+    """A table's scorer as a club expects it: the first of its players, in seat order,
+    whose account may keep the club's tables (``None``: nobody at it may; its phone
+    link is the way; a guest has no account)."""
+    accounts = (getattr(p, "user_id", None) for p in seated)
+    return next((user for user in accounts if user in may_score), None)
 
 
 def set_scorer(table: Table, scorer: Any) -> None:

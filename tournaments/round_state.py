@@ -38,7 +38,7 @@ def waiting(round_: Round) -> list[Deal]:
 
 def present_by_default(night: ClubNight) -> list[int]:
     """Everyone of the round before, seated or sitting out; before round 1, the night's
-    attendance (``nights.take_attendance``)."""
+    attendance (``seating.take_attendance``)."""
     last = current(night)
     if last is None:
         return sorted(night.present.values_list("pk", flat=True))

@@ -7,14 +7,14 @@
     select.addEventListener("change", function () { select.form.submit(); });
   });
   // A form sent back with a problem: the cursor in the first field that has one, in sight
-  // (not the first field of the form, which may be a screen above it), unless the page
-  // sums its problems up in a box that takes the focus itself (the deal entry).
-  if (!document.getElementById("error-summary")) {
-    var wrong = document.querySelector("main [aria-invalid=true]");
-    if (wrong) {
-      wrong.focus({ preventScroll: true });
-      wrong.scrollIntoView({ block: "center" });
-    }
+  // (not the first field of the form, which may be a screen above it); where the page
+  // sums its problems up in a box, the box, in sight (a browser that keeps the place
+  // of a page sent again would leave it above the screen), its links to the fields.
+  var summary = document.getElementById("error-summary");
+  var wrong = summary || document.querySelector("main [aria-invalid=true]");
+  if (wrong) {
+    wrong.focus({ preventScroll: true });
+    wrong.scrollIntoView({ block: summary ? "start" : "center" });
   }
   document.querySelectorAll("[data-print]").forEach(function (link) {
     link.addEventListener("click", function (event) { event.preventDefault(); window.print(); });

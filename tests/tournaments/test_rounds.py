@@ -10,10 +10,11 @@ import actions.deals
 from actions import rounds
 from scoring import night as night_standings
 from tests.conftest import play
+from tournaments import access
 from tournaments.errors import Rejection
 from tournaments.games import league_game
 from tournaments.games.base import demo_deals
-from tournaments.models import ClubNight, Match, MatchEvent, Player, Round
+from tournaments.models import Club, ClubNight, Match, MatchEvent, Membership, Player, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -154,3 +155,30 @@ def test_a_final_table_of_the_top_and_a_round_ended_early(
         .exclude(player__in=busy.seated_players())
         .exists()
     )
+
+
+def test_a_rounds_tables_are_kept_by_a_player_at_them_who_may_score(room, django_user_model):
+    """Each table of a round is kept by its first player (seat order) whose account may
+    keep the club's tables; a member's account does not, nor another club's scorer; a
+    table with nobody who may stays without one (its phone link is the way).  The scorer
+    then enters the table's deals: no 403 at their own table."""
+    night, players = room
+    club = night.season.club
+    other = Club.objects.create(name="Other", slug="other")
+    roles = {0: (club, "scorer"), 1: (club, "admin"), 2: (club, "member"), 3: (other, "scorer")}
+    for i, (where, role) in roles.items():
+        user = django_user_model.objects.create_user(f"u{i}")
+        Membership.objects.create(user=user, club=where, role=role)
+        Player.objects.filter(pk=players[i].pk).update(user=user)
+    eight = [p.pk for p in players[:8]]
+    made = rounds.draw_next_round(
+        night, game="napoleon", method="balanced", players=eight, deals=2, seed=1
+    ).round
+    may = {Player.objects.get(pk=players[i].pk).user_id for i in (0, 1)}
+    for table in made.tables.all():
+        seated = [s.player for s in table.matches.get().seats.order_by("position")]
+        expected = next((p.user_id for p in seated if p.user_id in may), None)
+        assert table.scorer_id == expected, (table.name, [p.handle for p in seated])
+    assert {t.scorer_id for t in made.tables.all()} - {None} <= may
+    kept = made.tables.exclude(scorer=None).first()
+    assert kept is not None and access.scores_table(kept.scorer, kept)

@@ -374,3 +374,25 @@ def test_a_tab_says_where_the_reader_is(night, nine, client):
     seated = match.seated_players()[0]
     title, _heading = title_and_heading(f"/nights/{night.pk}/me/?player={seated.pk}")
     assert title == f"{seated.display_name} – My night – 2026-11-28 Hall"
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_round_proposed_without_players_says_so_at_the_names(night, nine, director, language):
+    """A first night with nobody ticked (no attendance taken): "Propose the round" is
+    refused, the summary at the top links to "Who plays", and the names' fieldset says it
+    again, in the reader's language; nothing is stored."""
+    director.cookies["django_language"] = language
+    form = {"game": "napoleon", "method": "balanced", "deals": "2", "action": "propose"}
+    answer = director.post(f"/nights/{night.pk}/rounds/", form)
+    page = squeezed(answer.content.decode())
+    said = (
+        "このラウンドに参加するプレイヤーを選んでください。"
+        if language == "ja"
+        else "Say who plays this round."
+    )
+    assert answer.status_code == 400 and not Round.objects.exists()
+    assert f'<a href="#field-players">{said}</a>' in page
+    names = page[page.index('id="field-players"') :]
+    assert names.index(f'<p class="errorlist" id="players-problem">{said}</p>') < names.index(
+        f'id="id_players_{nine[0]}"'
+    )

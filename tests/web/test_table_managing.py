@@ -42,6 +42,11 @@ def test_a_scorer_who_joined_after_the_draw_is_made_the_tables_scorer(
     admin.post(f"/tables/{table.pk}/scorer/", {"scorer": ""})  # nobody
     table.refresh_from_db()
     assert table.scorer is None
+    # Said as the secretary knows them: the player's name, then the account's.
+    players["aki"].user = late
+    players["aki"].save()
+    said = admin.post(f"/tables/{table.pk}/scorer/", {"scorer": late.pk}, follow=True)
+    assert f"{table.name}: scorer {players['aki'].display_name} (late)." in said.content.decode()
 
 
 def test_only_a_scorer_of_the_club_can_be_a_tables_scorer(table, admin, club, django_user_model):

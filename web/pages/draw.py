@@ -23,6 +23,7 @@ from actions.seating import (
     PlannedTable,
     propose,
     seat_night,
+    seated_scorer,
     take_attendance,
 )
 from scoring import paper, pdf
@@ -37,7 +38,7 @@ from tournaments.textfile import whole_number
 from web.downloads import download
 from web.pages.getters import administered_night
 from web.pages.setup_forms import AttendanceForm
-from web.pages.tables import link_url, qr_svg
+from web.pages.tables import link_url, qr_svg, scorer_label
 from web.previews import link_preview
 
 
@@ -55,16 +56,8 @@ def _scorers(night: ClubNight) -> list[Any]:
     players = Player.objects.filter(club_id=club, user__in=users)
     names = {p.user_id: p.shown_name for p in players}
     for user in users:
-        name = names.get(user.pk) or user.get_full_name()
-        user.label = f"{name} ({user.get_username()})" if name else user.get_username()
+        user.label = scorer_label(names.get(user.pk) or user.get_full_name(), user)
     return users
-
-
-def _seated_scorer(seated: list[Any], scorers: set[int], otherwise: int) -> int:
-    """A drawn table's scorer, as proposed: the first of its players whose account may keep
-    the club's tables (the scorer sits at the table), else ``otherwise`` (the secretary
-    who drew it)."""
-    return next((p.user_id for p in seated if getattr(p, "user_id", None) in scorers), otherwise)
 
 
 def _proposal(
@@ -198,7 +191,8 @@ def night_draw(request: HttpRequest, pk: int) -> HttpResponse:
                 {
                     "game": t.game,
                     "players": [players[p] for p in t.players],
-                    "scorer": _seated_scorer([players[p] for p in t.players], scorers, me.pk),
+                    # A player at it who may score, else the secretary who drew it.
+                    "scorer": seated_scorer([players[p] for p in t.players], scorers) or me.pk,
                 }
                 for t in drawn
             ]

@@ -63,7 +63,7 @@ def _rounds(night: ClubNight) -> list[dict[str, Any]]:
 def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
     night = administered_night(request, pk)
     action = request.POST.get("action", "")
-    problems: list[str] = []
+    problems: list[Any] = []
     if request.method == "POST" and action == "end":
         current = round_state.current(night)
         if current is not None:
@@ -107,7 +107,7 @@ def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _("Round %(n)s is seated.") % {"n": made.number})
             return redirect("night_rounds", pk=night.pk)
         except Rejection as refused:
-            problems = [localize(e) for e in refused.errors]
+            problems = [_at_its_field(e) for e in refused.errors]
     current = round_state.current(night)
     return render(
         request,
@@ -132,6 +132,18 @@ def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
         },
         status=400 if problems else 200,
     )
+
+
+FIELDS = {"players": "field-players"}
+"""The form's fields a refusal may name, by its path: the words link to them."""
+
+
+def _at_its_field(problem: dict[str, str]) -> Any:
+    """A refusal in words; one about a field of the form, with the field's id too (the
+    summary links to it and the field says it again, beside the names)."""
+    said = localize(problem)
+    anchor = FIELDS.get(problem.get("path", ""))
+    return {"message": said, "anchor": anchor} if anchor else said
 
 
 KEPT_ROUND = "round_proposals"

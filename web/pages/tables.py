@@ -267,6 +267,12 @@ def table_link_change(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("night_tables", pk=table.club_night_id)
 
 
+def scorer_label(name: str | None, user: Any) -> str:
+    """A scorer as a secretary knows them: the name the club knows (their player's, or
+    their full name), then their account's (「田中 一郎 (tanaka)」); else the account's."""
+    return f"{name} ({user.get_username()})" if name else user.get_username()
+
+
 @login_required
 @require_POST
 def table_scorer(request: HttpRequest, pk: int) -> HttpResponse:
@@ -283,10 +289,10 @@ def table_scorer(request: HttpRequest, pk: int) -> HttpResponse:
     except Rejection as refused:
         messages.error(request, "; ".join(localize(e) for e in refused.errors))
     else:
+        club = table.club_night.season.club_id
+        named = scorer_label(access.person(scorer, club), scorer) if scorer else "—"
         messages.success(
-            request,
-            _("%(table)s: scorer %(scorer)s.")
-            % {"table": table.name, "scorer": scorer.get_username() if scorer else "—"},
+            request, _("%(table)s: scorer %(scorer)s.") % {"table": table.name, "scorer": named}
         )
     return redirect(
         reverse("night_tables", kwargs={"pk": table.club_night_id}) + f"#table-{table.pk}"

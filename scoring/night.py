@@ -382,8 +382,9 @@ phone)."""
 
 def _own_lines(shown: list[Board]) -> dict[str, list[dict[str, Any]]]:
     """Each player's place on each board that has begun (``Board.begun``): the player's
-    night says "no deal yet" for the others (a player whose deals wait for confirmation
-    keeps their line, beside what waits)."""
+    night says "no deal yet" for the others.  A player who has not played on a begun
+    board (or whose deals all wait for confirmation) keeps their line, ``unplaced``: the
+    page says that nothing of theirs counts yet, beside what waits, not a rank."""
     own: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for board in shown:
         if not board.begun:
@@ -395,6 +396,8 @@ def _own_lines(shown: list[Board]) -> dict[str, list[dict[str, Any]]]:
                     "rank": line.rank,
                     "total": line.total,
                     "of": len(board.lines),
+                    # Not played yet (or only deals that wait): no place, as on the board.
+                    "unplaced": not line.begun,
                 }
             )
     return dict(own)

@@ -80,8 +80,13 @@ def test_a_link_holder_sees_their_table_and_rank_and_it_follows_the_night(tonigh
     assert "Tonight: no deal yet." in unplayed and "Tonight: rank" not in unplayed
     assert f"Round 1 · {match.table.name}" in unplayed
     cache.clear()
-    deal(match, 4)
     deal(other, 5)
+    # The other table has played, ours not yet: still no place (the board shows "—"),
+    # never "rank 5 of 9 · 0" below players who have played.
+    waiting = squeezed(phone.get(f"/nights/{night.pk}/me/", {"player": me.pk}).content.decode())
+    assert "Tonight: no deal yet." in waiting and "Tonight: rank" not in waiting
+    cache.clear()
+    deal(match, 4)
     answer = phone.get(f"/nights/{night.pk}/me/", {"player": me.pk})
     assert answer.status_code == 200
     shown = squeezed(answer.content.decode())

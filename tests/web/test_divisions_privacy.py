@@ -27,6 +27,7 @@ import actions.divisions
 import actions.matches
 import actions.seasons
 from actions import seasons
+from scoring.models import SeasonStanding
 from tests.conftest import client_of, member_of
 from tests.markup import squeezed
 from tests.scoring.test_divisions import standings_of
@@ -400,3 +401,30 @@ def test_a_new_next_season_is_of_the_closing_seasons_visibility(world):
     }
     for api in outsiders(w).values():
         assert api.get(f"/api/seasons/{following.pk}/divisions/").status_code == 404
+
+
+def test_a_tie_with_a_hidden_player_is_not_named_to_outsiders(world):
+    """Gen ties on rank 3 with Hiro (placed in B, seen only by the club): one goes up, the
+    other stays, so each line names the other for the club's administrator; an outsider
+    reads Gen's line without Hiro's id, as the lines leave Hiro out."""
+    w = world
+    gen = next(p for p in w.shown if p.handle == "gen")
+    SeasonStanding.objects.create(
+        season=w.open,
+        game="napoleon",
+        player=w.hiro,
+        total=97,
+        deals=4,
+        deals_won=1,
+        matches=1,
+        matches_won=0,
+        rank=3,
+        qualified=True,
+    )
+    everyone = client_of(w.admin).get(f"/api/seasons/{w.open.pk}/close/").json()["moves"]
+    told = {m["player"]: m["tied_with"] for m in everyone}
+    assert told[gen.pk] == [w.hiro.pk] and told[w.hiro.pk] == [gen.pk]
+    for who, api in outsiders(w).items():
+        moves = api.get(f"/api/seasons/{w.open.pk}/close/").json()["moves"]
+        assert {m["player"]: m["tied_with"] for m in moves}[gen.pk] == [], who
+        assert all(w.hiro.pk not in [m["player"], *m["tied_with"]] for m in moves), who

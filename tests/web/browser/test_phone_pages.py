@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.browser.conftest import pad_cards, pad_taps
+from tests.web.browser.conftest import pad_cards, pad_taps, sign_in
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -232,3 +232,30 @@ def test_scrolled_no_heading_is_left_half_under_the_sticky_columns(browser, live
               .filter(r => r.left < edge - 1 && r.right > edge + 1).length; }""",
     )
     assert cut == 0
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_header_says_who_is_signed_in_on_one_line(browser, live_server, demo, language):
+    """A phone passed round the table says whose account it is: the account's name small
+    under the brand, the header still one line (56 px), a long name cut short."""
+    from django.contrib.auth.models import User
+
+    User.objects.create_user("a-very-long-account-name", password="pw-long-2026-x")
+    for name, password in (
+        ("scorer", "demo-scorer-2026"),
+        ("a-very-long-account-name", "pw-long-2026-x"),
+    ):
+        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+        page = context.new_page()
+        page.context.add_cookies(
+            [{"name": "django_language", "value": language, "url": live_server.url}]
+        )
+        sign_in(page, live_server.url, "/", name, password)
+        who = page.locator("header .who")
+        assert who.is_visible() and who.inner_text() == name
+        header = page.locator("header").bounding_box()
+        assert header["height"] <= 60, (name, header)  # one line, as signed out
+        box, brand = who.bounding_box(), page.locator("header .brand").bounding_box()
+        assert box["y"] >= brand["y"] + brand["height"] - 1  # under the brand, not over it
+        assert box["y"] + box["height"] <= header["y"] + header["height"]
+        context.close()

@@ -195,7 +195,9 @@ def template(game: str, fmt: str, language: str, filled: bool = False) -> bytes:
     example on a second sheet); ``filled``: the example itself, a sheet that imports."""
     with translation.override(language):
         blank = as_table(game, [], language)
+        if fmt == "csv" and not filled:  # headings alone: no deal played for them
+            return to_csv(blank)
         example = as_table(game, example_rows(game, language), language)
         if fmt == "csv":
-            return to_csv(example if filled else blank)
+            return to_csv(example)
         return to_xlsx(example) if filled else to_xlsx(blank, example)

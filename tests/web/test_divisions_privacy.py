@@ -27,7 +27,6 @@ import actions.divisions
 import actions.matches
 import actions.seasons
 from actions import seasons
-from scoring.models import SeasonStanding
 from tests.conftest import client_of, member_of
 from tests.markup import squeezed
 from tests.scoring.test_divisions import standings_of
@@ -409,18 +408,7 @@ def test_a_tie_with_a_hidden_player_is_not_named_to_outsiders(world):
     reads Gen's line without Hiro's id, as the lines leave Hiro out."""
     w = world
     gen = next(p for p in w.shown if p.handle == "gen")
-    SeasonStanding.objects.create(
-        season=w.open,
-        game="napoleon",
-        player=w.hiro,
-        total=97,
-        deals=4,
-        deals_won=1,
-        matches=1,
-        matches_won=0,
-        rank=3,
-        qualified=True,
-    )
+    standings_of(w.open, {w.hiro: (3, True)})  # beside Gen, 3rd of the season
     everyone = client_of(w.admin).get(f"/api/seasons/{w.open.pk}/close/").json()["moves"]
     told = {m["player"]: m["tied_with"] for m in everyone}
     assert told[gen.pk] == [w.hiro.pk] and told[w.hiro.pk] == [gen.pk]

@@ -25,6 +25,7 @@ from web.pages import (
     exports,
     head_to_head,
     league,
+    live,
     my_night,
     night_setup,
     pairs,
@@ -128,7 +129,7 @@ urlpatterns = [
     path("nights/<int:pk>/tables/", draw.night_tables, name="night_tables"),
     path("nights/<int:pk>/rounds/", rounds.night_rounds, name="night_rounds"),
     path("nights/<int:pk>/pairs/", pairs.night_pairs, name="night_pairs"),
-    path("nights/<int:pk>/live/", rounds.night_live, name="night_live"),
+    path("nights/<int:pk>/live/", live.night_live, name="night_live"),
     path("nights/<int:pk>/me/", my_night.my_night, name="my_night"),
     path("nights/<int:pk>/push/", push.night_push, name="night_push"),
     re_path(

@@ -1,4 +1,4 @@
-"""The room display's answer kept in the cache (``scoring.night.live``): computed at most
+"""The room display's answer kept in the cache (``scoring.live``): computed at most
 once per change and per second for every screen and phone polling a night, and
 brought up to date by one request or by a worker, never by all of them."""
 
@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils.translation import get_language
 
-from scoring.night import etag, live
+from scoring.live import etag, live
 from tournaments.models import ClubNight
 
 FRESH_SECONDS = 1.0

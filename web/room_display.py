@@ -26,7 +26,7 @@ def step(count: int, steps: tuple[int, ...]) -> int:
 
 
 def layout(data: dict[str, Any]) -> dict[str, Any]:
-    """The standings of ``data`` (``scoring.night.live``) as columns of tables: each
+    """The standings of ``data`` (``scoring.live.live``) as columns of tables: each
     column a run of one board's rows (its game named where the night has several; under
     the last, "top 30 of 42" where the board has more lines than the display shows), and
     the classes that size the type."""

@@ -16,7 +16,7 @@ from django.test import Client
 
 import engine
 from actions import rounds
-from scoring import night as night_data
+from scoring import live as room_answer
 from tests.conftest import client_of, member_of
 from tests.markup import squeezed
 from tournaments import draw_measures
@@ -276,12 +276,12 @@ def test_the_api_measures_are_the_clubs(seated, club, django_user_model):
 
 
 def test_the_room_display_shows_the_rounds_figures(seated, nine, director):
-    data = night_data.live(seated, admin=True)
+    data = room_answer.live(seated, admin=True)
     third = expected(NIGHT, nine)[2]
     assert {k: data["round"]["fairness"][k] for k in third.as_json()} == third.as_json()
     assert data["round"]["fairness"]["parts"][0] == {"text": "⚠ Most together 3", "bad": True}
-    tag = night_data.etag(seated, admin=True)
-    assert night_data.etag(seated, admin=True) == tag  # nothing seated: the same ETag
+    tag = room_answer.etag(seated, admin=True)
+    assert room_answer.etag(seated, admin=True) == tag  # nothing seated: the same ETag
     html = director.get(f"/nights/{seated.pk}/live/").content.decode()
     assert "⚠ Most together 3" in squeezed(html)
     director.cookies["django_language"] = "ja"
@@ -291,12 +291,12 @@ def test_the_room_display_shows_the_rounds_figures(seated, nine, director):
 def test_a_seated_round_moves_the_room_displays_etag(season, nine, admin):
     night = ClubNight.objects.create(season=season, date=dt.date(2026, 11, 28), venue="Hall")
     seat_night(night, ids(NIGHT[:1], nine), admin)
-    before = night_data.etag(night, admin=True)
-    assert night_data.live(night, admin=True)["round"]["fairness"]["most_met"] == 1
+    before = room_answer.etag(night, admin=True)
+    assert room_answer.live(night, admin=True)["round"]["fairness"]["most_met"] == 1
     tables, out = ids(NIGHT[1:2], nine)[0]
     rounds.seat(night, rounds.Proposal(2, "napoleon", "balanced", 1, Seating(tables, out)), admin)
-    assert night_data.etag(night, admin=True) != before
-    assert night_data.live(night, admin=True)["round"]["fairness"]["most_met"] == 2
+    assert room_answer.etag(night, admin=True) != before
+    assert room_answer.live(night, admin=True)["round"]["fairness"]["most_met"] == 2
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ from django.utils import timezone
 import actions.deals
 from actions import rounds
 from actions import table_links as link_actions
+from scoring import live as room_answer
 from scoring import night as night_data
 from tests.conftest import member_of
 from tests.markup import squeezed, words
@@ -141,7 +142,7 @@ def test_a_player_whose_table_has_not_begun_has_no_place_yet(tonight):
     played = night_data.standings(night)[1]
     assert f"— {waiting.display_name} 0" in board
     assert all(f"{line.rank} {line.display_name}" in board for line in played if line.deals)
-    live = night_data.live(night, False)  # the room display's data, for its script
+    live = room_answer.live(night, False)  # the room display's data, for its script
     rows = {r["player"]: r for b in live["standings"]["boards"] for r in b["rows"]}
     assert rows[waiting.pk]["begun"] is False and rows[first.seated_players()[0].pk]["begun"]
 
@@ -471,7 +472,7 @@ def test_the_nights_page_before_the_first_deal_shows_who_sits_where(
         seated += names
     assert sorted(seated) == sorted(p.display_name for p in people)
     # The room display alike: the tables with their players, no standings' rows yet.
-    room = night_data.live(night, False)
+    room = room_answer.live(night, False)
     assert [b["rows"] for b in room["standings"]["boards"]] == [[]]
     assert sorted(n for t in room["tables"] for n in t["players"]) == sorted(seated)
     screen = squeezed(reader.get(f"/nights/{night.pk}/live/").content.decode())
@@ -482,7 +483,7 @@ def test_the_nights_page_before_the_first_deal_shows_who_sits_where(
     assert 'class="board night-board"' in page and "night-unplayed" not in page
     tables = Match.objects.filter(table__round=round_).count()
     assert page.count("No deal yet.") == tables - 1  # the tables still to play
-    rows = night_data.live(night, False)["standings"]["boards"][0]["rows"]
+    rows = room_answer.live(night, False)["standings"]["boards"][0]["rows"]
     assert len(rows) == len(people)
 
 

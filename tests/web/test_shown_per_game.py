@@ -24,6 +24,7 @@ from actions import rounds
 from actions import table_links as link_actions
 from engine.deal import check_deal, play_match
 from scoring import head_to_head as h2h
+from scoring import live as room_answer
 from scoring import night as night_data
 from scoring.finals import ordinal
 from scoring.rebuild import rebuild_all
@@ -250,7 +251,7 @@ def test_a_two_game_nights_standings_are_one_table_per_game(two_game_night):
     # The API and the room display say the same boards.
     api = night_data.standings_json(night)
     assert [b["game"] for b in api["boards"]] == ["napoleon", "comp13"]
-    live = night_data.live(night, False)["standings"]["boards"]
+    live = room_answer.live(night, False)["standings"]["boards"]
     assert [len(b["rows"]) for b in live] == [8, 8]
     # Table ranks compare tables of every game: one board, with no mixed points column.
     night.standings = ClubNight.Standings.RANKS

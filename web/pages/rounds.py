@@ -1,7 +1,6 @@
 """A night in rounds on the app's own pages (issue 25, 5): the rounds with each table's
 progress, the next round proposed, changed (a player moved to another table or out) and
-confirmed, a round ended early; and the room display (``/nights/N/live/``), which
-polls the API's ``live/`` and redraws without reloading (``static/clubscore/live.js``)."""
+confirmed, a round ended early.  The room display of such a night is ``web.pages.live``."""
 
 from __future__ import annotations
 
@@ -12,15 +11,13 @@ from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 import engine
 from actions import confirmation, rounds
 from scoring import draw_figures, finals
-from scoring import night as night_data
 from tournaments import access, divisions, draw_plan, progress, round_state, seatings, table_links
 from tournaments.errors import Rejection
 from tournaments.games import LEAGUE_GAMES
@@ -30,10 +27,7 @@ from tournaments.models.nights import TABLE_SIZES
 from tournaments.names import reading_order
 from tournaments.round_draw import Seating
 from tournaments.textfile import whole_number
-from web import room_display
 from web.pages.getters import administered_night
-from web.pages.tables import qr_svg
-from web.previews import link_preview
 
 
 def _rounds(night: ClubNight) -> list[dict[str, Any]]:
@@ -380,26 +374,3 @@ def _table_divisions(
         else:
             out.append(_("Divisions %(names)s") % {"names": ", ".join(names)})
     return out
-
-
-@require_http_methods(["GET"])
-def night_live(request: HttpRequest, pk: int) -> HttpResponse:
-    """The room display: big type for a projector or a TV (public nights without signing
-    in; private ones as the usual roles)."""
-    night = get_object_or_404(
-        access.visible(ClubNight.objects.select_related("season__club"), request.user), pk=pk
-    )
-    admin = access.can_administer(request.user, night)
-    data = night_data.live(night, admin)
-    return render(
-        request,
-        "pages/live.html",
-        {
-            "night": night,
-            "data": data,
-            "room": room_display.layout(data),  # fits the screen: columns, type size
-            "admin": admin,
-            "mine_qr": qr_svg(request.build_absolute_uri(reverse("my_night", args=[night.pk]))),
-            "link_preview": link_preview(request, night),
-        },
-    )

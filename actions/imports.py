@@ -35,6 +35,7 @@ from tournaments.models import (
     Seat,
     Table,
 )
+from tournaments.sheets import cells
 from tournaments.sheets.check import check
 from tournaments.sheets.columns import normal
 from tournaments.sheets.preview import Preview
@@ -56,14 +57,21 @@ class Imported:
 
 
 def import_sheet(
-    club: Club, data: bytes, players: Mapping[str, str] | None = None, user: User | None = None
+    club: Club,
+    data: bytes | cells.Rows,
+    players: Mapping[str, str] | None = None,
+    user: User | None = None,
 ) -> Imported:
     """Check the sheet ``data`` and write what it adds to ``club``; a :class:`Rejection`
-    with every mistake (by row and column) when it has any, and nothing written."""
+    with every mistake (by row and column) when it has any, and nothing written.
+
+    The file is read into rows before the transaction (a large one takes seconds): the
+    club's lock is held only for the check of its rows and the writing."""
+    rows = data if isinstance(data, cells.Rows) else cells.read(data)
     with transaction.atomic():
         # One import at a time per club: a second waits, then finds the first's rows.
         Club.objects.select_for_update().get(pk=club.pk)
-        preview = check(club, data, players)
+        preview = check(club, rows, players)
         if not preview.valid:
             raise SheetRejected(preview)
         return _write(club, preview, user)

@@ -64,7 +64,7 @@ def read(club: Club, data: bytes) -> Roster:
     """The players a list would add to ``club``, or a :class:`Rejection` naming every
     mistake by row and column (nothing is written either way)."""
     no_larger_than(data, MAX_BYTES)
-    rows = csv_rows(data)
+    rows = list(csv_rows(data))
     if not rows:
         raise Rejection((error("missing_field", "file", gettext_noop("the file is empty")),))
     return _read_rows(club, _columns(rows[0]), rows[1:], first=2)

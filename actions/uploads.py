@@ -16,7 +16,8 @@ web process holds it:
    stay as a record).  Two confirmations at once import it once; the second finds it
    imported.
 
-A file never imported is deleted after :data:`KEEP_UPLOADS_DAYS`.
+A file never imported is deleted after :data:`KEEP_UPLOADS_DAYS`, or when the club has
+uploaded :data:`KEEP_UPLOADS_WAITING` newer ones (every file may be 20 MB).
 """
 
 from __future__ import annotations
@@ -50,13 +51,18 @@ def keep(club: Club, user: User | None, name: str, data: bytes) -> SheetUpload:
     cells.guard(data)
     forget_old_uploads(club)
     before = club.sheet_uploads.filter(imported_at__isnull=True).order_by("-uploaded_at").first()
-    return SheetUpload.objects.create(
+    kept = SheetUpload.objects.create(
         club=club,
         name=(name or "sheet")[:255],
         data=data,
         uploaded_by=user,
         answers=before.answers if before is not None else {},
     )
+    # The club's last few files wait for their import, no more: each may be 20 MB.
+    waiting = SheetUpload.objects.filter(club=club, imported_at__isnull=True)
+    older = waiting.order_by("-uploaded_at", "-pk").values("pk")[KEEP_UPLOADS_WAITING:]
+    SheetUpload.objects.filter(pk__in=[row["pk"] for row in older]).delete()
+    return kept
 
 
 def answer(kept: SheetUpload, answers: dict[str, str]) -> None:
@@ -71,12 +77,20 @@ def import_kept(
 ) -> imports.Imported | None:
     """Import the kept file with ``answers`` and mark it imported, in one transaction;
     ``None`` when it was imported already (a second confirmation); the sheet's
-    mistakes raised (``imports.SheetRejected``), nothing written."""
+    mistakes raised (``imports.SheetRejected``), nothing written.  The file is read
+    before anything is locked (its bytes do not change until it is imported)."""
+    if kept.imported_at is not None:
+        return None
+    rows = cells.read(bytes(kept.data))
     with transaction.atomic():
-        locked = SheetUpload.objects.select_for_update().get(pk=kept.pk, club=club)
+        locked = (
+            SheetUpload.objects.select_for_update()
+            .only("pk", "imported_at")
+            .get(pk=kept.pk, club=club)
+        )
         if locked.imported_at is not None:
             return None
-        done = imports.import_sheet(club, bytes(locked.data), answers, user=user)
+        done = imports.import_sheet(club, rows, answers, user=user)
         locked.imported_at = timezone.now()
         locked.data = b""  # imported: the deals are the record now, the file is let go
         locked.preview = None
@@ -150,6 +164,8 @@ def _view(preview: Preview) -> dict[str, Any]:
 
 KEEP_UPLOADS_DAYS = 7
 """How long an uploaded score sheet that was never imported is kept (docs/import.md)."""
+KEEP_UPLOADS_WAITING = 3
+"""A club's files kept for their import at most: a newer upload deletes the oldest."""
 
 
 def forget_old_uploads(club: Club) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 
 from django.utils.translation import gettext_noop
 
@@ -61,33 +62,33 @@ def decode(data: bytes) -> str:
     )
 
 
-def csv_rows(data: bytes) -> list[list[str]]:
-    """The rows of a CSV file (tab-separated when its first line has tabs and no commas).
-    Lines may end as Windows (CR LF), Unix (LF) or the old Mac (CR alone) writes them."""
+def csv_rows(data: bytes, columns: int | None = None) -> Iterator[list[str]]:
+    """The rows of a CSV file as they are read (tab-separated when its first line has tabs
+    and no commas), each cut to its first ``columns`` cells when that is given.  Lines may
+    end as Windows (CR LF), Unix (LF) or the old Mac (CR alone) writes them."""
     text = decode(data)
     first = text.splitlines()[0] if text else ""
     delimiter = "\t" if "\t" in first and "," not in first else ","
-    rows: list[list[str]] = []
     # newline="": lines end at CR LF, LF or CR, and a quoted cell keeps its own line ends.
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    n = 0
     try:
-        for row in reader:
+        for n, row in enumerate(reader, start=1):
             if any("\x00" in cell for cell in row):
                 raise _unreadable(
-                    len(rows) + 1,
+                    n,
                     gettext_noop(
                         "row %(row)s holds a NUL character: the file is not a spreadsheet's text"
                     ),
                 )
-            rows.append(row)
+            yield row[:columns]
     except csv.Error:
         raise _unreadable(
-            len(rows) + 1,
+            n + 1,
             gettext_noop(
                 "row %(row)s cannot be read as CSV (a cell too long, or a quote not closed)"
             ),
         ) from None
-    return rows
 
 
 def _unreadable(row: int, message: str) -> Rejection:

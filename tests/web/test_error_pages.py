@@ -104,4 +104,4 @@ def test_a_csrf_failure_a_large_form_and_a_wrong_method_get_the_sites_pages(
 def test_a_csv_with_old_mac_line_ends_is_read():
     from tournaments.textfile import csv_rows
 
-    assert csv_rows(b"name,handle\rAki Ito,aki\r") == [["name", "handle"], ["Aki Ito", "aki"]]
+    assert list(csv_rows(b"name,handle\rAki Ito,aki\r")) == [["name", "handle"], ["Aki Ito", "aki"]]

@@ -52,6 +52,19 @@ def shared(texts) -> bytes:
 
 
 SHEET = "xl/worksheets/sheet1.xml"
+
+
+def far_row(number: bytes) -> bytes:
+    """A worksheet whose second row says it is at ``number`` (the attribute as written):
+    openpyxl would make one empty row for every row skipped."""
+    return (
+        b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+        b'<row r="1"><c r="A1" t="inlineStr"><is><t>Season</t></is></c></row>'
+        b"<row " + number + b'><c t="inlineStr"><is><t>x</t></is></c></row>'
+        b"</sheetData></worksheet>"
+    )
+
+
 HOSTILE = {
     "a zip bomb of one text repeated": (
         workbook(**{"xl/sharedStrings.xml": shared(b"x" for _ in range(2_000_000))}),
@@ -80,6 +93,23 @@ HOSTILE = {
         ),
         "beyond row 1048576",
         "1048576",
+    ),
+    # openpyxl reads a row's number however it is quoted or spaced, and as a float.
+    **{
+        f"a row at {number.decode()}": (
+            workbook(**{SHEET: far_row(number)}),
+            "beyond row 1048576",
+            "1048576",
+        )
+        for number in (b"r='100000000'", b'r = "100000000"', b'r="5e6"', b'r="1e999"')
+    },
+    # The workbook's list of parts may name its texts' part anything.
+    "three hundred thousand texts in a part of another name": (
+        workbook(
+            **{"xl/strs.xml": shared(str(i * 7919 % 1000003).encode() for i in range(300_000))}
+        ),
+        "more than 200000 different texts",
+        "200000",
     ),
 }
 
@@ -193,3 +223,68 @@ def test_a_damaged_workbook_is_refused_as_unreadable_never_a_crash(damage, no_pa
     with pytest.raises(Rejection) as refused:
         cells.guard(data)
     assert refused.value.errors[0]["code"] == "wrong_type", damage
+
+
+def test_a_csv_file_is_read_no_further_than_the_last_row_and_the_last_column():
+    """A CSV file of blank lines, or of one line of commas, is cut where a workbook would
+    be: no row beyond row 1,048,576 (refused), no cell beyond the 500th (not read)."""
+    from tournaments.errors import Rejection
+    from tournaments.sheets import cells
+
+    blank = b"Season,Date\n" + b"\n" * cells.MAX_SHEET_ROW + b"x,y\n"
+    with pytest.raises(Rejection) as refused:
+        cells.read(blank)
+    assert "beyond row 1048576" in refused.value.errors[0]["message"]
+    wide = cells.read(b"Season,Date\nx" + b"," * 200_000 + b"\n")
+    assert len(wide.rows[0][1]) == cells.MAX_COLUMNS
+
+
+def test_a_club_keeps_its_last_three_uploads_waiting_no_more(club, club_admin):
+    page = Client()
+    page.force_login(club_admin)
+    for n in range(5):
+        sent = page.post(
+            f"/clubs/{club.slug}/import/",
+            {"sheet": SimpleUploadedFile(f"s{n}.csv", b"Season,Date\nx,2026-01-01\n")},
+        )
+        assert sent.status_code == 302
+    kept = SheetUpload.objects.filter(club=club).order_by("uploaded_at", "pk")
+    assert [u.name for u in kept] == ["s2.csv", "s3.csv", "s4.csv"]
+    assert uploads.KEEP_UPLOADS_WAITING == 3
+    assert page.get(f"/clubs/{club.slug}/import/{kept[0].pk}/").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_file_is_read_before_the_clubs_lock_is_taken(club, club_admin, monkeypatch):
+    """Reading a large file takes seconds: it is done before the import's transaction,
+    which holds the club's lock (the page's confirmation and the API's import alike)."""
+    from django.db import connection
+
+    from tests.tournaments.sheet_history import add_players
+    from tests.web.test_sheet_import import napoleon_sheet
+    from tournaments.sheets import cells
+
+    add_players(club)
+    read, in_transaction = cells.read, []
+
+    def watched(data):
+        in_transaction.append(connection.in_atomic_block)
+        return read(data)
+
+    monkeypatch.setattr(cells, "read", watched)
+    page = Client()
+    page.force_login(club_admin)
+    sent = page.post(
+        f"/clubs/{club.slug}/import/", {"sheet": SimpleUploadedFile("h.csv", napoleon_sheet())}
+    )
+    in_transaction.clear()  # the preview's read is no import
+    assert page.post(sent["Location"], {"import": "1"}).status_code == 302
+    api = APIClient()
+    api.force_authenticate(club_admin)
+    answer = api.post(
+        f"/api/clubs/{club.slug}/score-sheets/",
+        {"file": SimpleUploadedFile("h.csv", napoleon_sheet())},
+        format="multipart",
+    )
+    assert answer.status_code in (200, 201), answer.content
+    assert in_transaction == [False, False]

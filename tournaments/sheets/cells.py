@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import operator
 import re
 import zipfile
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext_noop
@@ -37,8 +36,14 @@ MAX_RATIO = 100
 MAX_SHARED_STRINGS = 200_000
 """Distinct texts in a workbook (names, games, trumps… a sheet has a few thousand)."""
 MAX_SHEET_ROW = 1_048_576
-"""The last row a spreadsheet has (Excel's)."""
-_ROW_NUMBER = re.compile(rb"<(?:\w+:)?(?:row|c)\b[^>]*?\sr=\"[A-Z]{0,3}(\d+)\"")
+"""The last row a spreadsheet has (Excel's); a CSV file's too."""
+_ROW_NUMBER = re.compile(rb"<(?:[\w.-]+:)?row\b[^>]*?\sr\s*=\s*[\"']\s*\+?(\d[\d.eE+]*)")
+"""A row's number as openpyxl reads it: quoted either way, spaced, even written as a
+float (``r='5e6'``).  openpyxl makes an empty row for each row a ``<row r=…>`` skips;
+a cell's own ``r`` places it in its row, and makes none."""
+_SHARED_TEXT = re.compile(rb"<(?:[\w.-]+:)?si[\s/>]")
+"""One of the workbook's shared texts (``<si>``, prefixed or not)."""
+
 
 Cell = str | dt.date
 
@@ -74,43 +79,22 @@ def guard(data: bytes) -> None:
                         ),
                     )
                 )
-            for part in parts:
-                name = part.filename.lower()
-                if name.endswith("sharedstrings.xml"):
-                    texts = _count(
-                        book, part, lambda chunk: chunk.count(b"<si>") + chunk.count(b"<si ")
+            # Every part is measured, whatever its name: the workbook's own list of parts
+            # says which are its worksheets and its texts, and it may name them anything.
+            measured = [_measure(book, part) for part in parts]
+            if sum(texts for texts, _last in measured) > MAX_SHARED_STRINGS:
+                raise Rejection(
+                    (
+                        error(
+                            "too_large",
+                            "file",
+                            gettext_noop("the workbook holds more than %(n)s different texts"),
+                            n=MAX_SHARED_STRINGS,
+                        ),
                     )
-                    if texts > MAX_SHARED_STRINGS:
-                        raise Rejection(
-                            (
-                                error(
-                                    "too_large",
-                                    "file",
-                                    gettext_noop(
-                                        "the workbook holds more than %(n)s different texts"
-                                    ),
-                                    n=MAX_SHARED_STRINGS,
-                                ),
-                            )
-                        )
-                elif name.startswith("xl/worksheets/") and name.endswith(".xml"):
-                    last = _count(
-                        book,
-                        part,
-                        lambda chunk: max((int(n) for n in _ROW_NUMBER.findall(chunk)), default=0),
-                        max,
-                    )
-                    if last > MAX_SHEET_ROW:
-                        raise Rejection(
-                            (
-                                error(
-                                    "too_large",
-                                    "file",
-                                    gettext_noop("the workbook has a row beyond row %(rows)s"),
-                                    rows=MAX_SHEET_ROW,
-                                ),
-                            )
-                        )
+                )
+            if max((last for _texts, last in measured), default=0) > MAX_SHEET_ROW:
+                raise _beyond_the_last_row()
     except (
         zipfile.BadZipFile,  # not a zip at all, or a part whose checksum fails
         zipfile.LargeZipFile,  # a ZIP64 archive: no score sheet needs one
@@ -131,30 +115,61 @@ def guard(data: bytes) -> None:
         ) from None
 
 
-def _count(
-    book: zipfile.ZipFile,
-    part: zipfile.ZipInfo,
-    measure: Callable[[bytes], int],
-    combine: Callable[[int, int], int] = operator.add,
-) -> int:
-    """``measure`` over a part's unpacked bytes, read a megabyte at a time and cut after a
-    tag's ``>`` (so that no tag is measured in two pieces), never the whole part at once."""
-    total, tail = 0, b""
+def _measure(book: zipfile.ZipFile, part: zipfile.ZipInfo) -> tuple[int, int]:
+    """A part's shared texts and the largest row number its tags give, read a megabyte
+    at a time and cut after a tag's ``>`` (so that no tag is measured in two pieces),
+    never the whole part at once."""
+    texts, last, tail = 0, 0, b""
     with book.open(part) as stream:
-        while chunk := stream.read(1 << 20):
+        while True:
+            chunk = stream.read(1 << 20)
             block = tail + chunk
-            cut = block.rfind(b">") + 1
-            total = combine(total, measure(block[:cut]))
+            cut = block.rfind(b">") + 1 if chunk else len(block)
+            # ``<si`` counted as bytes; by the slower pattern only where a prefix is used.
+            prefixed = b":si" in block
+            texts += (
+                len(_SHARED_TEXT.findall(block, 0, cut))
+                if prefixed
+                else block.count(b"<si", 0, cut)
+            )
+            last = max([last, *map(_row_number, _ROW_NUMBER.findall(block, 0, cut))])
+            if not chunk:
+                return texts, last
             tail = block[cut:][-65536:]
-    return combine(total, measure(tail))
+
+
+def _row_number(found: bytes) -> int:
+    """A row number as openpyxl reads it (``int``, else ``float``); one beyond the last
+    row for a number too large for a float; 0 for no number (openpyxl refuses it)."""
+    try:
+        return int(float(found))
+    except OverflowError:  # "1e999" is infinite
+        return MAX_SHEET_ROW + 1
+    except ValueError:
+        return 0
+
+
+def _beyond_the_last_row() -> Rejection:
+    return Rejection(
+        (
+            error(
+                "too_large",
+                "file",
+                gettext_noop("the file has a row beyond row %(rows)s"),
+                rows=MAX_SHEET_ROW,
+            ),
+        )
+    )
 
 
 def read(data: bytes) -> Rows:
     """The rows of a CSV or XLSX file, or a :class:`Rejection` saying why it cannot be read."""
     guard(data)
-    table = _xlsx(data) if data.startswith(b"PK\x03\x04") else iter(csv_rows(data))
+    table = _xlsx(data) if data.startswith(b"PK\x03\x04") else csv_rows(data, MAX_COLUMNS)
     numbered: list[tuple[int, Sequence[object]]] = []
-    for n, row in enumerate(table, start=1):  # a workbook is read as it streams: stop early
+    for n, row in enumerate(table, start=1):  # read as it streams: stop early
+        if n > MAX_SHEET_ROW:  # blank rows count: openpyxl makes one for each row skipped
+            raise _beyond_the_last_row()
         if not any(_text(c) for c in row):
             continue
         if len(numbered) > MAX_ROWS:

@@ -69,11 +69,14 @@ from tournaments.sheets.settings import MatchSettings
 from tournaments.store import request_hash
 
 
-def check(club: Club, data: bytes, players: Mapping[str, str] | None = None) -> Preview:
-    """The preview of importing the sheet ``data`` into ``club``; ``players`` answers the
-    names the club does not know (name → :data:`NEW` or a player's handle).  Raises a
-    :class:`Rejection` only when the file cannot be read at all."""
-    rows = cells.read(data)
+def check(
+    club: Club, data: bytes | cells.Rows, players: Mapping[str, str] | None = None
+) -> Preview:
+    """The preview of importing the sheet ``data`` (a file, or its rows already read)
+    into ``club``; ``players`` answers the names the club does not know (name →
+    :data:`NEW` or a player's handle).  Raises a :class:`Rejection` only when the file
+    cannot be read at all."""
+    rows = data if isinstance(data, cells.Rows) else cells.read(data)
     return _Checker(club, rows, players or {}).run()
 
 

@@ -95,9 +95,16 @@ NO_SUCH_SCORER = gettext_noop("no such scorer in this club")
 
 def scorer_problem(scorer: Any, club_id: int, path: str = "scorer") -> dict[str, str] | None:
     """Why ``scorer`` may not keep a table's score in the club (``None``: they may, or
-    nobody is named): a table's scorer is a scorer or league administrator of its club."""
-    if scorer is None or access.role(scorer, club_id) in (access.Role.SCORER, access.Role.ADMIN):
+    nobody is named): a table's scorer is a scorer or league administrator of its club.
+    An account outside the club is "no such scorer", as an id nobody has: its name is
+    not said (else any club's administrator could list the site's accounts by id)."""
+    if scorer is None:
         return None
+    held = access.role(scorer, club_id)
+    if held in (access.Role.SCORER, access.Role.ADMIN):
+        return None
+    if held is None:
+        return error("not_a_scorer", path, NO_SUCH_SCORER)
     return error("not_a_scorer", path, NOT_A_SCORER, user=scorer.get_username())
 
 

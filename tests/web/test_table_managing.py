@@ -17,7 +17,7 @@ import actions.matches
 from actions import seating
 from actions import table_links as link_actions
 from tests.conftest import NAPOLEON_SEATS, member_of, napoleon_deal
-from tests.markup import squeezed
+from tests.markup import squeezed, words
 from tournaments.errors import Rejection
 from tournaments.models import Club, Invitation, Membership
 
@@ -55,12 +55,16 @@ def test_only_a_scorer_of_the_club_can_be_a_tables_scorer(table, admin, club, dj
     outsider = member_of(other, django_user_model, "outsider", Membership.Role.ADMIN)
     before = table.scorer
     for who in (reader, outsider):
-        page = admin.post(f"/tables/{table.pk}/scorer/", {"scorer": who.pk}, follow=True)
-        assert f"{who.username} is not a scorer of this club" in page.content.decode()
         with pytest.raises(Rejection):
             seating.set_scorer(table, who)
-    missing = admin.post(f"/tables/{table.pk}/scorer/", {"scorer": "9" * 40}, follow=True)
-    assert "no such scorer in this club" in missing.content.decode()
+    page = admin.post(f"/tables/{table.pk}/scorer/", {"scorer": reader.pk}, follow=True)
+    assert "reader is not a scorer of this club" in page.content.decode()
+    # An account outside the club is as unknown as an id nobody has: its name is not
+    # said, else an administrator of any club could list the site's accounts by id.
+    for unknown in (outsider.pk, "9" * 40):
+        said = admin.post(f"/tables/{table.pk}/scorer/", {"scorer": unknown}, follow=True)
+        assert "no such scorer in this club" in said.content.decode()
+        assert "outsider" not in words(said.content.decode())
     table.refresh_from_db()
     assert table.scorer == before
     # The API says the same, in the same words.
@@ -78,6 +82,12 @@ def test_only_a_scorer_of_the_club_can_be_a_tables_scorer(table, admin, club, dj
         "scorer",
         "reader is not a scorer of this club",
     )
+    hidden = api.patch(
+        f"/api/tables/{table.pk}/",
+        json.dumps({"scorer": outsider.pk}),
+        content_type="application/json",
+    )
+    assert hidden.status_code == 400 and "outsider" not in hidden.content.decode()
 
 
 def test_another_clubs_administrator_cannot_name_a_scorer(table, club, django_user_model):

@@ -22,6 +22,9 @@ def cursor(text: str) -> str:
         ("/api/matches/", "p=-1&r=1"),  # not a time
         ("/api/matches/", "o=9999999999999999999&p=1"),
         ("/api/matches/", "p=2026-13-45T00:00:00Z"),
+        # Times at the calendar's ends: the conversion to UTC runs out of years.
+        ("/api/matches/", "p=0001-01-01+00%3A00%3A00"),
+        ("/api/matches/", "p=9999-12-31T23%3A59%3A59-14%3A00"),
         ("/api/players/", "p=%00"),  # a NUL where a key goes
         ("/api/players/", "p=99999999999999999999999"),  # past bigint
         ("/api/players/", "p=abc"),
@@ -132,6 +135,29 @@ def test_one_name_sent_for_three_rows_at_the_same_moment_is_kept_once(
     answers = at_the_same_moment(*[rename(row) for row in rows])
     assert sorted(a.status_code for a in answers) == [200, 400, 400], answers
     assert type(rows[0]).objects.filter(club=club, **{field: "same"}).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_added_by_three_taps_at_once_is_added_once(club, club_admin):
+    """The club page's "Add" sent three times at once (a double tap on a slow network):
+    one player, and the others answered with the form as if they came second (the name
+    is the club's already), never a server error."""
+    from django.test import Client
+
+    def add():
+        page = Client()
+        page.force_login(club_admin)
+        return page.post(
+            f"/clubs/{club.slug}/setup/",
+            {"player-display_name": "Dup P", "player-handle": "dupp"},
+        )
+
+    answers = at_the_same_moment(*[add] * 3)
+    assert all(not isinstance(a, BaseException) for a in answers), answers
+    assert sorted(a.status_code for a in answers) == [200, 200, 302]
+    assert Player.objects.filter(club=club, display_name="Dup P").count() == 1
+    for second in (a for a in answers if a.status_code == 200):
+        assert "is a player of the club already" in second.content.decode()
 
 
 @pytest.mark.parametrize("field", ["ranking", "qualify_by", "qualify_minimum"])

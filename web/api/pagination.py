@@ -9,6 +9,7 @@ The other lists, a club's or a season's, keep page numbers and their count.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any, cast
 
 from django.core.exceptions import ValidationError
@@ -49,7 +50,12 @@ class Cursor(CursorPagination):
             value = field.to_python(cursor.position)
         except ValidationError:
             value = None
-        if value is None or (isinstance(value, int) and not -BIGGEST < value < BIGGEST):
+        if (
+            value is None
+            or (isinstance(value, int) and not -BIGGEST < value < BIGGEST)
+            # A time within a day of the calendar's ends has no UTC to compare with.
+            or (isinstance(value, dt.datetime) and not dt.MINYEAR < value.year < dt.MAXYEAR)
+        ):
             raise NotFound(self.invalid_cursor_message)
         return cursor
 

@@ -40,8 +40,7 @@ def club_setup(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's players (and a form to add one), members and roles, seasons and nights."""
     club = administered_club(request, slug)
     form = PlayerForm(request.POST or None, club=club, prefix="player")
-    if request.method == "POST" and form.is_valid():
-        player = form.save()
+    if request.method == "POST" and form.is_valid() and (player := form.saved()) is not None:
         messages.success(
             request,
             _("%(name)s added (handle %(handle)s).")
@@ -170,14 +169,9 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club = administered_club(request, slug)
     player = get_object_or_404(Player, club=club, pk=pk)
     form = PlayerForm(request.POST or None, instance=player, club=club)
-    if request.method == "POST" and form.is_valid():
-        try:
-            form.save()
-        except Rejection as refused:  # a new handle the stored records cannot take
-            form.add_error("handle", "; ".join(localize(e) for e in refused.errors))
-        else:
-            messages.success(request, _("%(name)s saved.") % {"name": player.shown_name})
-            return redirect("club_setup", slug=club.slug)
+    if request.method == "POST" and form.is_valid() and form.saved() is not None:
+        messages.success(request, _("%(name)s saved.") % {"name": player.shown_name})
+        return redirect("club_setup", slug=club.slug)
     others = reading_order(club.players.exclude(pk=player.pk))
     return render(
         request,

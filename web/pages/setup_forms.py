@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from actions import members as club_members
 from actions import pins, renames, seasons
+from tournaments.errors import Rejection
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import Club, ClubNight, Membership, Player, Season
@@ -144,6 +145,25 @@ class PlayerForm(forms.ModelForm):
             if self.cleaned_data.get("new_pin"):
                 pins.set_pin(player, self.cleaned_data["new_pin"])
         return player
+
+    def saved(self) -> Player | None:
+        """The player stored, or ``None`` with the refusal on the form: a new handle the
+        stored records cannot take; a handle or account another request stored at the
+        same moment (a double tap): the form checked again, as if it had come second."""
+        try:
+            return self.save()
+        except Rejection as refused:
+            self.add_error("handle", "; ".join(localize(e) for e in refused.errors))
+        except ValidationError as taken:
+            stored = (
+                Player.objects.filter(pk=self.instance.pk).first() if self.instance.pk else None
+            )
+            again = type(self)(self.data, instance=stored, club=self.club, prefix=self.prefix)
+            if again.is_valid():
+                self.add_error(None, taken.messages)
+            for field, problems in again.errors.items():
+                self.add_error(field if field in self.fields else None, problems)
+        return None
 
 
 class MemberForm(forms.Form):

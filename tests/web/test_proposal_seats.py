@@ -99,3 +99,25 @@ def test_each_drawn_table_proposes_a_scorer_who_sits_at_it(club, admin, nine, sc
     secretary = str(admin.session["_auth_user_id"])
     assert len(chosen) == len({c for _l, _v, c in moves.values()})  # one a table
     assert chosen.count(str(scorer.pk)) == 1 and chosen.count(secretary) == len(chosen) - 1
+
+
+def test_the_nights_games_at_no_table_are_named_on_the_proposal(club, admin, nine):
+    """Ten players and four games make three tables, sized nearest each game's best:
+    the games left out are said, not left for the secretary to notice (a walk found
+    Twenty-Two and Bhabhi dropped silently)."""
+    games = ["twentytwo", "1234", "bhabhi", "comrade"]
+    season = Season.objects.create(club=club, name="Winter", games=games)
+    night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 4))
+    sent = {"present": [p.pk for p in nine], "guests": "Guest One", "games": games}
+    page = squeezed(admin.post(f"/nights/{night.pk}/draw/", sent, follow=True).content.decode())
+    drawn = re.findall(r'<select name="game_\d+">.*?<option value="(\w+)" selected>', page)
+    assert len(drawn) == 3
+    left = [g for g in games if g not in drawn]
+    labels = {"twentytwo": "Twenty-Two", "1234": "1234", "bhabhi": "Bhabhi", "comrade": "Comrade"}
+    said = re.search(r'<p class="notice" id="unplayed">(.*?)</p>', page)
+    assert said and f"At no table: {', '.join(labels[g] for g in left)}." in said.group(1)
+    one = Season.objects.create(club=club, name="Napoleon only", games=["napoleon"])
+    other = ClubNight.objects.create(season=one, date=dt.date(2026, 12, 5))
+    sent = {"present": [p.pk for p in nine], "games": ["napoleon"]}
+    page = admin.post(f"/nights/{other.pk}/draw/", sent, follow=True).content.decode()
+    assert 'id="unplayed"' not in page

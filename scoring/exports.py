@@ -64,7 +64,7 @@ def sheet_title(sheet: MatchSheet) -> list[str]:
         f"{night_label(night)} · {table_label(match.table.name)} · {label(match.game)}",
         _("Players") + ": " + ", ".join(p.shown_name for p in sheet.players),
     ]
-    if sheet.finished:
+    if sheet.finished and sheet.winners:  # a cooperative game (Comrade) has none: its title
         lines.append(_("Winner") + ": " + ", ".join(p.shown_name for p in sheet.winners))
     lines.append(_("Tie-break") + ": " + sheet.tie_break)
     if sheet.outcome:

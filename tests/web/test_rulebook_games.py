@@ -10,6 +10,7 @@ from openpyxl import load_workbook
 import actions.deals
 import engine
 from scoring.models import MatchStanding, Rating
+from tests.markup import words
 from tournaments.models import Match, Seat
 
 pytestmark = pytest.mark.django_db
@@ -185,10 +186,15 @@ def test_the_demo_league_has_a_match_of_each_rulebook_game(client, demo):
     assert "tricks" in first  # the first deal is a full play log
     out = [s for s in MatchStanding.objects.filter(match=twentytwo) if s.rank > 1]
     assert len(out) == 3
-    comrade = client.get(
-        f"/matches/{Match.objects.filter(game='comrade').earliest('pk').pk}/"
-    ).content.decode()
+    together = Match.objects.filter(game="comrade").earliest("pk").pk
+    comrade = client.get(f"/matches/{together}/").content.decode()
     assert "1 of 3 games won: Bad" in comrade
+    # Cooperative: a title, no winner (not "Winner: ·" with nobody after it).
+    assert "Winner" not in words(comrade)
+    title = load_workbook(io.BytesIO(client.get(f"/matches/{together}/sheet.xlsx").getvalue()))
+    assert not any(
+        "Winner" in str(c) for row in title.active.iter_rows(values_only=True) for c in row
+    )
     assert "Out: " in client.get(f"/matches/{twentytwo.pk}/").content.decode()
     xlsx = client.get(
         f"/matches/{Match.objects.filter(game='1234').earliest('pk').pk}/sheet.xlsx"

@@ -24,7 +24,9 @@ from tournaments.records import match_record
 @dataclass(frozen=True)
 class SheetRow:
     number: int
-    scores: list[int]
+    scores: list[int | None]
+    """Each seated player's score; ``None`` for a player not dealt in (out of the match:
+    blank on the sheet and in its exports, not a "+0" they never played)."""
     totals: list[int]
     winners: list[str]
     note: str
@@ -85,7 +87,7 @@ def match_sheet(match: Match) -> MatchSheet:
         rows.append(
             SheetRow(
                 number=deal.number,
-                scores=[row.scores.get(h, 0) for h in handles],
+                scores=[row.scores.get(h) for h in handles],
                 totals=[running[h] for h in handles],
                 winners=list(row.winners),
                 note=game.note(row.details, names),

@@ -396,3 +396,18 @@ def test_a_round_proposed_without_players_says_so_at_the_names(night, nine, dire
     assert names.index(f'<p class="errorlist" id="players-problem">{said}</p>') < names.index(
         f'id="id_players_{nine[0]}"'
     )
+
+
+def test_the_deals_per_match_names_the_seasons_games_a_round_gives_a_length(club, director):
+    """A round gives a number of deals to the games with no end of their own: the field
+    names them from the season's games (1234 and Bhabhi count games too), not a fixed
+    "Napoleon, Rettler" that a season of other games contradicts."""
+    games = ["napoleon", "bhabhi", "comrade", "twentytwo"]
+    season = Season.objects.create(club=club, name="Mixed", games=games)
+    night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 4))
+    page = words(director.get(f"/nights/{night.pk}/rounds/").content.decode())
+    assert "Deals per match (Napoleon, Bhabhi; other games play to their own end)" in page
+    alone = Season.objects.create(club=club, name="Comrade only", games=["comrade"])
+    night = ClubNight.objects.create(season=alone, date=dt.date(2026, 12, 5))
+    page = words(director.get(f"/nights/{night.pk}/rounds/").content.decode())
+    assert "Deals per match" in page and "other games play" not in page

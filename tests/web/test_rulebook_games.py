@@ -10,7 +10,8 @@ from openpyxl import load_workbook
 import actions.deals
 import engine
 from scoring.models import MatchStanding, Rating
-from tests.markup import words
+from scoring.sheets import match_sheet
+from tests.markup import squeezed, words
 from tournaments.models import Match, Seat
 
 pytestmark = pytest.mark.django_db
@@ -50,6 +51,19 @@ def test_twenty_two_by_the_entry_form_until_a_player_is_out(
         s.player.handle: (s.total, s.rank) for s in MatchStanding.objects.filter(match=match)
     }
     assert standings["aki"] == (-22, 3)
+    # Out, aki is dealt no more: the sheet leaves their cell blank, not "+0".
+    third = post_form(client, match, {"dealer": "ben", "last_ben": "S5", "last_chika": "D6"})
+    assert third.status_code == 302, third.content.decode()[:2000]
+    sheet = match_sheet(match)
+    assert sheet.rows[2].scores[0] is None and None not in sheet.rows[1].scores
+    page = squeezed(client.get(f"/matches/{match.pk}/").content.decode())
+    assert '<td class="num muted" title="not dealt in">–</td>' in page
+    rows = list(
+        csv.reader(
+            io.StringIO(client.get(f"/matches/{match.pk}/sheet.csv").getvalue().decode("utf-8-sig"))
+        )
+    )
+    assert rows[3][:2] == ["3", ""] and rows[3][2] != ""
 
 
 def test_twenty_two_refuses_a_wrong_hand_size_and_names_the_field(
@@ -165,6 +179,22 @@ def test_bhabhi_and_comrade_forms(client, scorer, make_match, django_capture_on_
     assert response.status_code == 200 and "the deal goes round" in response.content.decode()
     assert comrade.deals.count() == 1
     assert not Rating.objects.filter(game="comrade").exists()  # cooperative: not rated
+
+
+def test_the_scorer_finds_how_to_end_a_match_with_no_end_of_its_own(client, scorer, make_match):
+    """Bhabhi plays until the table stops: from the entry page the scorer reaches the
+    match's page, where they end it (a walk found no way there but the browser's bar)."""
+    match = make_match("bhabhi", ["aki", "ben", "chika"])
+    client.force_login(scorer)
+    assert post_form(client, match, {"bhabhi": "ben"}).status_code == 302
+    entry = client.get(f"/matches/{match.pk}/enter/").content.decode()
+    link = re.search(r'<p class="links" id="match-page">\s*<a href="([^"]+)">([^<]+)</a>', entry)
+    assert link and link.group(1) == f"/matches/{match.pk}/" and "end the match" in link.group(2)
+    page = client.get(link.group(1)).content.decode()
+    assert 'id="end-match"' in page
+    client.post(f"/matches/{match.pk}/end/", {"reason": "the club closes"})
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
 
 
 def test_the_demo_league_has_a_match_of_each_rulebook_game(client, demo):

@@ -116,7 +116,12 @@ def night_rounds(request: HttpRequest, pk: int) -> HttpResponse:
             "players": reading_order(Player.objects.filter(club=night.season.club)),
             "unfinished": len(round_state.unfinished(current)) if current else 0,
             "waiting": _waiting(request, current),
-            "open_ended": [g for g in night.season.games if round_state.open_ended(g)],
+            # The games a round gives a number of deals (the others end by their rules).
+            "open_ended": ", ".join(
+                str(LEAGUE_GAMES[g].label)
+                for g in night.season.games
+                if g in LEAGUE_GAMES and round_state.open_ended(g)
+            ),
             "has_divisions": night.season.divisions.exists(),
             "seated_tables": night.tables.filter(round__isnull=True, matches__isnull=False)
             .distinct()

@@ -171,3 +171,21 @@ def test_a_deal_refused_on_arrival_names_its_field(tonight, match):
     sent = phone.post(f"/matches/{match.pk}/enter/", form, HTTP_ACCEPT="application/json")
     assert sent.status_code == 422
     assert any(e.startswith("Count declared") for e in sent.json()["errors"]), sent.json()
+
+
+def test_a_rounds_tables_scorer_is_changed_on_that_rounds_list(
+    table, admin, club, django_user_model
+):
+    """Every round has its "Table 1": the change goes back to the round's own list and
+    says which round's table it was."""
+    from tournaments.models import Round
+
+    late = member_of(club, django_user_model, "late", Membership.Role.SCORER)
+    second = Round.objects.create(
+        club_night=table.club_night, number=2, game="napoleon", method="balanced"
+    )
+    type(table).objects.filter(pk=table.pk).update(round=second, name="Table 1")
+    answer = admin.post(f"/tables/{table.pk}/scorer/", {"scorer": late.pk})
+    assert answer["Location"] == f"/nights/{table.club_night_id}/tables/?round=2#table-{table.pk}"
+    page = words(admin.get(answer["Location"]).content.decode())
+    assert "Round 2 · Table 1: scorer late." in page

@@ -4,6 +4,7 @@ room display; the night's standings with their exports."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 import subprocess
 import time
 
@@ -89,7 +90,12 @@ def test_a_proposed_round_survives_a_reload_until_seated_or_drawn_again(
     tables = shown.context["proposal"].seating.tables
     assert "Confirm the round" in shown.content.decode() and sum(map(len, tables)) == 9
     assert director.get(url).context["proposal"].seating.tables == tables  # not redrawn
-    assert f'href="{url}?again"' in shown.content.decode()
+    # Not only the small "Rounds" of the path above: said at the foot of the proposal.
+    again = re.search(r'<a href="([^"]+)" id="again">([^<]+)</a>', shown.content.decode())
+    assert again and again.groups() == (
+        f"{url}?again",
+        "Start again from the round's game and players",
+    )
     choices = director.get(f"{url}?again")
     assert "proposal" not in choices.context and "Confirm the round" not in choices.content.decode()
     assert "proposal" not in director.get(url).context  # left: forgotten

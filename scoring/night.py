@@ -7,7 +7,8 @@ them is ``scoring.live``.
 different sizes and games compare, as mahjong and card tournaments do; players tied at a
 table (the game's own tie-breaks decide first) share the points of the places they
 hold.  The night's order: the total, then the raw points, then the name; equal totals
-and points share a rank.
+and points share a rank (on a board of several games' table ranks, equal totals alone:
+:func:`boards`).
 
 Decision — **a sit-out** scores 0 raw points (these games are zero-sum at a table: 0 is
 an average table), and under table ranks the average of the points of the places at a
@@ -26,7 +27,7 @@ night's own.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import engine
@@ -208,8 +209,19 @@ def boards(night: ClubNight) -> tuple[str, list[Board]]:
     if len(played) <= 1:
         return method, [Board(played[0] if played else "", _shown(standings(night)[1]))]
     if method == ClubNight.Standings.RANKS:
-        return method, [Board("", _shown(standings(night)[1]), mixed=True)]
+        return method, [Board("", _shown(_level_on_total(standings(night)[1])), mixed=True)]
     return method, [Board(game, _shown(standings(night, game)[1])) for game in played]
+
+
+def _level_on_total(lines: list[NightLine]) -> list[NightLine]:
+    """A board of several games' table ranks: equal totals share their rank.  The raw
+    points that part them in :func:`standings` (the order a draw seeds by) add up
+    different games' points, which the board neither shows nor means."""
+    out: list[NightLine] = []
+    for i, line in enumerate(lines):
+        rank = out[-1].rank if out and out[-1].total == line.total else i + 1
+        out.append(replace(line, rank=rank))
+    return out
 
 
 def _shown(lines: list[NightLine]) -> list[NightLine]:

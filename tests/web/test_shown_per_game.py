@@ -258,6 +258,12 @@ def test_a_two_game_nights_standings_are_one_table_per_game(two_game_night):
     night.save()
     method, boards = night_data.boards(night)
     assert len(boards) == 1 and boards[0].mixed
+    # Level on places, level on the board: no unseen sum of two games' points parts them.
+    places = [line.total for line in boards[0].lines]
+    assert [line.rank for line in boards[0].lines] == [
+        1 + sum(t > line.total for t in places) for line in boards[0].lines
+    ]
+    assert len(set(places)) < len(places)  # this night has such a tie
     page = squeezed(reader.get(f"/nights/{night.pk}/").content.decode())
     assert page.count('<table class="board night-board">') == 1
     board = page[page.index('id="night-standings"') : page.index("</table>")]

@@ -103,6 +103,8 @@ def create_match(
       the match as ``existing``): a table plays one match at a time, so a second one
       just like it is the request sent again.  A caller that means another one sends
       it again without asking (the API's ``confirm_same``)."""
+    if rules is None:  # the season's variants of the game, if it chose any
+        rules = table.club_night.season.rules.get(game) or {}
     rules_of_game = engine.GAMES.get(game)
     if (
         target is None

@@ -117,6 +117,7 @@ def export_club(
                 "best_of": season.best_of,
                 "qualify_by": season.qualify_by,
                 "qualify_minimum": season.qualify_minimum,
+                "rules": season.rules,
                 **_divisions(season),
             }
         )

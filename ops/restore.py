@@ -172,6 +172,8 @@ def _import_season(
             # A backup made before divisions: the default rule.
             moves_by=text(s, "moves_by", where, MovesBy.COUNT),
             moves=whole(s, "moves", where, 2),
+            # A backup made before seasons chose their games' variants: none.
+            rules=s.get("rules", {}) if isinstance(s, dict) else {},
         ),
         where,
     )

@@ -68,6 +68,10 @@ def test_the_demo_club_round_trips_with_identical_standings(
         league.ranking, league.best_of, league.qualify_by = "best_nights", 2, "matches"
         league.qualify_minimum = 2
         seasons.save_season(league)
+        # Each game's variants chosen by its season.
+        varied = Season.objects.get(club__slug="kanda", games__contains=["1234"])
+        varied.rules = {"1234": {"scoring": "loser_minus"}}
+        seasons.save_season(varied)
         # In two divisions, closed into the next season (issue 40).
         people = Player.objects.filter(club=league.club).order_by("handle")
         places = {p.pk: "AB"[i % 2] for i, p in enumerate(people)}
@@ -89,6 +93,7 @@ def test_the_demo_club_round_trips_with_identical_standings(
     with django_capture_on_commit_callbacks(execute=True):
         call_command("import_club", str(path), "--link-all-accounts")
     assert standings() == before
+    assert Season.objects.get(name=varied.name).rules == {"1234": {"scoring": "loser_minus"}}
     assert (
         sorted(Deal.objects.values_list("match__game", "number", "record"), key=repr)
         == deals_before

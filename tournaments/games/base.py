@@ -114,6 +114,17 @@ class RatedTeams:
     stake: float = 1.0
 
 
+@dataclass(frozen=True)
+class Variant:
+    """A rules variant a season may choose for every new match of the game
+    (``Season.rules``): the record's ``rules`` key, what the season's form calls it,
+    and its choices (the value the record holds, the words), the game's default first."""
+
+    key: str
+    label: Text
+    choices: tuple[tuple[Any, Text], ...]
+
+
 class LeagueGame(ABC):
     """The league app's side of one engine game (see the module docstring)."""
 
@@ -144,6 +155,9 @@ class LeagueGame(ABC):
     rules share: ``dealer``, a full play's ``tricks``…)."""
     federation: ClassVar[tuple[PlannedMatch, ...]] = ()
     """The matches the federation generator plays of this game, in turn."""
+    variants: ClassVar[tuple[Variant, ...]] = ()
+    """The rules variants a season's form offers for the game (a match may hold any its
+    engine takes, through the API or an import)."""
     sheet_rules: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)
     """The rules variants whose entry-form fields a score sheet's template has columns for
     (``tournaments.sheets``): those that add a field."""

@@ -14,6 +14,7 @@ from tournaments.games.base import (
     LeagueGame,
     PlannedMatch,
     Section,
+    Variant,
     card_field,
     codes,
     demo_deals,
@@ -36,6 +37,9 @@ class Comp13League(LeagueGame):
     record_words = {"captured": _("captured"), "hand_faces": _("face cards in hand")}
     blank_rows = 12
     federation = (PlannedMatch(4, target=12), PlannedMatch(3, target=12))
+    variants = (
+        Variant("jokers", _("Jokers in the deck"), ((0, "0"), (1, "1"), (2, "2"), (3, "3"))),
+    )
 
     def add_fields(self, form: EntryForm) -> None:
         for p in form.players:

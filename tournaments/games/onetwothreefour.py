@@ -16,6 +16,7 @@ from tournaments.games.base import (
     LeagueGame,
     PlannedMatch,
     Section,
+    Variant,
     card_field,
     chips,
     codes,
@@ -44,6 +45,17 @@ class OneTwoThreeFourLeague(LeagueGame):
         "hands_left": _("cards left"),
     }
     federation = (PlannedMatch(3, CHIPS, target=3), PlannedMatch(4, target=5))
+    variants = (
+        Variant(
+            "scoring",
+            _("Scoring"),
+            (
+                ("winner_plus", _("the winner scores the others' hands (method 1)")),
+                ("loser_minus", _("each other player loses their hand (method 2)")),
+                ("chips", _("chips: the others pay the winner their hands (method 3)")),
+            ),
+        ),
+    )
 
     def add_fields(self, form: EntryForm) -> None:
         form.fields["dealer"] = dealer_field(form)

@@ -19,6 +19,7 @@ from tournaments.games.base import (
     LeagueGame,
     PlannedMatch,
     Section,
+    Variant,
     card_field,
     dealer_field,
     demo_deals,
@@ -41,6 +42,16 @@ class TwentyTwoLeague(LeagueGame):
     }
     blank_rows = 20
     federation = (PlannedMatch(4), PlannedMatch(6, {"gambling": True}))
+    variants = (
+        Variant(
+            "gambling",
+            _("Penalties"),
+            (
+                (False, _("out at 22: A 11, K Q J 10 10")),
+                (True, _("gambling: out at 30, A 14, K 13, Q 12, J 11")),
+            ),
+        ),
+    )
     sheet_rules = ({}, {"gambling": True})  # buy-backs are gambling's
 
     def add_fields(self, form: EntryForm) -> None:

@@ -117,7 +117,7 @@ class MatchAdmin(ClubScoped):
     list_display = ["pk", "game", "table", "status", "deal_count", "created_at"]
     list_filter = ["game", "status", ("table__club_night__season", SeasonFilter)]
     list_select_related = ["table__club_night__season"]
-    list_deferred = ("state", "rules")
+    list_deferred = ("state", "rules", "table__club_night__season__rules")
     search_fields = ["seats__player__display_name", "seats__player__handle", "table__name"]
     inlines = [SeatInline, DealInline]
 
@@ -200,7 +200,13 @@ class DealAdmin(ClubScoped):
     list_display = ["match", "number", "entered_by", "entered_at", "confirmed_at", "deleted_at"]
     list_filter = ["match__game", ("match__table__club_night__season", SeasonFilter)]
     list_select_related = ["match__table__club_night__season", "entered_by"]
-    list_deferred = ("record", "event", "match__state", "match__rules")
+    list_deferred = (
+        "record",
+        "event",
+        "match__state",
+        "match__rules",
+        "match__table__club_night__season__rules",
+    )
     ordering = ["-pk"]  # the newest first, from the primary key (not sorted by match)
     search_fields = ["match__pk"]
     inlines = [DealScoreInline, DealVersionInline]

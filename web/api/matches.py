@@ -137,7 +137,7 @@ class MatchViewSet(
                 data["table"],
                 data["game"],
                 data["players"],
-                rules=data.get("rules") or {},
+                rules=data.get("rules"),  # none given: the season's
                 target=data.get("target"),
                 key=request.headers.get("Idempotency-Key"),
                 ask_if_same=not data["confirm_same"],

@@ -122,6 +122,7 @@ class SeasonSerializer(SavedByItsAction, serializers.ModelSerializer):
             "best_of",
             "qualify_by",
             "qualify_minimum",
+            "rules",
             "moves_by",
             "moves",
             "closed_at",

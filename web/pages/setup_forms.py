@@ -27,6 +27,7 @@ from tournaments.names import (
     unique_handle,
     unspaced,
 )
+from tournaments.textfile import whole_number
 
 
 def _account(username: str) -> Any:
@@ -183,6 +184,10 @@ def game_choices() -> list[tuple[str, str]]:
     return [(name, game.label) for name, game in LEAGUE_GAMES.items()]
 
 
+def _variant_field(game: str, key: str) -> str:
+    return f"rules_{game}_{key}"
+
+
 KEPT_WHEN_EMPTY = ("ranking", "qualify_by", "qualify_minimum")
 """The season's settings a form may leave out (or send empty): the season keeps its own."""
 
@@ -221,6 +226,24 @@ class SeasonForm(forms.ModelForm):
         self.instance.club = club
         for name in KEPT_WHEN_EMPTY:
             self.fields[name].required = False  # left out: the season's setting stays
+        # Each game's rules variants, by the game's web-side module (LeagueGame.variants):
+        # a season of the game shows only its own; a new season every game's.
+        chosen = self.instance.rules if isinstance(self.instance.rules, dict) else {}
+        for game, league in LEAGUE_GAMES.items():
+            if self.instance.pk and game not in (self.instance.games or []):
+                continue
+            for variant in league.variants:
+                now = (chosen.get(game) or {}).get(variant.key, variant.choices[0][0])
+                values = [value for value, _words in variant.choices]
+                if now not in values:  # set through the API to what the form cannot say
+                    continue
+                self.fields[_variant_field(game, variant.key)] = forms.ChoiceField(
+                    label=f"{league.label}: {variant.label}",
+                    choices=[(str(i), words) for i, (_v, words) in enumerate(variant.choices)],
+                    initial=str(values.index(now)),
+                    required=False,
+                    help_text=_("The season's new matches of the game play so."),
+                )
 
     def clean(self) -> dict[str, Any]:
         """A setting left out or sent empty keeps the season's (a new season's default).
@@ -233,14 +256,35 @@ class SeasonForm(forms.ModelForm):
         ranking = data.get("ranking") or self.instance.ranking
         given = "best_of" in self.changed_data
         data["best_of"] = seasons.best_of_kept(ranking, data.get("best_of"), given)
+        data["rules"] = self._rules(data.get("games") or [])
         return data
+
+    def _rules(self, games: list[str]) -> dict[str, Any]:
+        """The season's rules as the form chose them: a game's default choice is left out,
+        a variant the form does not offer (set through the API) is kept, a game no longer
+        of the season goes."""
+        before = self.instance.rules if isinstance(self.instance.rules, dict) else {}
+        rules = {g: dict(r) for g, r in before.items() if g in games and isinstance(r, dict)}
+        for game in games:
+            for variant in LEAGUE_GAMES[game].variants if game in LEAGUE_GAMES else ():
+                picked = whole_number(self.cleaned_data.get(_variant_field(game, variant.key)))
+                if picked is None or picked >= len(variant.choices):
+                    continue  # left out: as it was
+                own = rules.setdefault(game, {})
+                if picked == 0:
+                    own.pop(variant.key, None)
+                else:
+                    own[variant.key] = variant.choices[picked][0]
+        return {g: r for g, r in rules.items() if r}
 
     def saved(self) -> Season | None:
         """The season stored by ``seasons.save_season`` (its checks), or ``None`` with its
         refusal put on the form's fields (a name taken at the same moment, a setting the
         model refuses)."""
+        season = self.save(commit=False)
+        season.rules = self.cleaned_data["rules"]
         try:
-            return seasons.save_season(self.save(commit=False))
+            return seasons.save_season(season)
         except ValidationError as refused:
             for field, problems in refused.message_dict.items():
                 self.add_error(field if field in self.fields else None, problems)

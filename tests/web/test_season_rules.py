@@ -75,3 +75,24 @@ def test_the_api_sets_a_seasons_rules_and_refuses_what_no_engine_takes(club, clu
     )
     assert answer.status_code == 201, answer.content
     assert Match.objects.get(pk=answer.json()["id"]).rules == {"scoring": "chips"}
+
+
+def test_a_sheet_with_no_rules_imports_into_a_season_by_its_chosen_variant(club):
+    """A paper sheet seldom writes the rules: its matches of a season that chose a variant
+    are checked and stored with it, as the season's nights play; rules written win."""
+    from actions import imports
+    from tests.tournaments.sheet_history import add_players, history, sheet_rows
+    from tournaments.sheets import template
+
+    add_players(club)
+    past = [m for m in history("1234", nights=1) if m.season == "2023 Spring"]
+    rows = sheet_rows("1234", past)
+    written = {row["match"] for row in rows if row.get("rules")}
+    for row in rows:
+        row["rules"] = ""
+    Season.objects.create(
+        club=club, name="2023 Spring", games=["1234"], rules={"1234": {"scoring": "chips"}}
+    )
+    imports.import_sheet(club, template.to_csv(template.as_table("1234", rows, "en")))
+    assert written and Match.objects.exists()
+    assert {str(m.rules) for m in Match.objects.all()} == {str({"scoring": "chips"})}

@@ -241,6 +241,12 @@ class _Checker:
         match.names = names
         match.handles = [self.names.handle(first, seat_key(i), n) for i, n in enumerate(names, 1)]
         match.rules = self.settings.rules(first, values.get("rules", ""))
+        season = self.preview.seasons.get(match.season)
+        if not str(values.get("rules", "")).strip() and season is not None:
+            # None written: the variants the club's season chose for the game, as a match
+            # made at its nights plays them.
+            chosen = season.rules if isinstance(season.rules, dict) else {}
+            match.rules = dict(chosen.get(match.game) or {})
         match.target = self.settings.target(first, values.get("target", ""), game)
         for row, later in match.rows[1:]:
             self.same_as_first(match, row, later, most)

@@ -116,6 +116,7 @@ def test_the_nights_games_at_no_table_are_named_on_the_proposal(club, admin, nin
     labels = {"twentytwo": "Twenty-Two", "1234": "1234", "bhabhi": "Bhabhi", "comrade": "Comrade"}
     said = re.search(r'<p class="notice" id="unplayed">(.*?)</p>', page)
     assert said and f"At no table: {', '.join(labels[g] for g in left)}." in said.group(1)
+    assert "make 3 tables, fewer than the night's games" in said.group(1)
     one = Season.objects.create(club=club, name="Napoleon only", games=["napoleon"])
     other = ClubNight.objects.create(season=one, date=dt.date(2026, 12, 5))
     sent = {"present": [p.pk for p in nine], "games": ["napoleon"]}

@@ -195,6 +195,9 @@ def test_the_scorer_finds_how_to_end_a_match_with_no_end_of_its_own(client, scor
     client.post(f"/matches/{match.pk}/end/", {"reason": "the club closes"})
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
+    # Ended by mistake: the scorer reads who can reopen it (no button of their own).
+    ended = words(client.get(f"/matches/{match.pk}/").content.decode())
+    assert "a league administrator of the club can reopen it" in ended
 
 
 def test_the_demo_league_has_a_match_of_each_rulebook_game(client, demo):

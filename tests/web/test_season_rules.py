@@ -12,6 +12,7 @@ from django.test import Client
 
 import actions.matches
 from tests.conftest import client_of
+from tests.markup import words
 from tournaments.models import ClubNight, Match, Player, Season, Table
 
 pytestmark = pytest.mark.django_db
@@ -40,6 +41,12 @@ def test_the_season_form_chooses_a_variant_that_new_matches_play(club, club_admi
     assert made.rules == {"scoring": "chips"}
     own = actions.matches.create_match(table, "comp13", four, rules={"jokers": 2})
     assert own.rules == {"jokers": 2}  # a match's own rules are its own
+    # Said at the table, where the scorer checks them, and on the match's page.
+    chips = "Rules: Scoring: method 3, chips: the others pay the winner their hands"
+    for url in (f"/matches/{made.pk}/enter/", f"/matches/{made.pk}/"):
+        assert chips in words(page.get(url).content.decode()), url
+    plain = actions.matches.create_match(table, "1234", four[:3], rules={})
+    assert 'id="match-rules"' not in page.get(f"/matches/{plain.pk}/enter/").content.decode()
     # The edit shows the choice made, and only the season's games; back to the default.
     edit = page.get(f"/clubs/{club.slug}/seasons/{season.pk}/").content.decode()
     assert "Twenty-Two: Penalties" not in edit and '<option value="2" selected>' in edit

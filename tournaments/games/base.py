@@ -173,6 +173,17 @@ class LeagueGame(ABC):
         """The engine's game: player counts, who deals, random legal play…"""
         return engine.GAMES[self.name]
 
+    def rules_said(self, rules: Mapping[str, Any]) -> str:
+        """A match's variants as the season's form says them, where they are not the
+        game's default ("method 3, chips: …"; "" for none), for the table to read."""
+        said = []
+        for variant in self.variants:
+            values = [value for value, _words in variant.choices]
+            chosen = rules.get(variant.key, values[0]) if isinstance(rules, Mapping) else values[0]
+            if chosen in values and values.index(chosen) > 0:
+                said.append(f"{variant.label}: {variant.choices[values.index(chosen)][1]}")
+        return "; ".join(said)
+
     def deck(self, form: EntryForm) -> Mapping[str, int]:
         """The deck of the form's deal, as the engine says for its players and the match's
         rules (Comp-13's jokers): its card pads offer only these cards."""

@@ -50,9 +50,9 @@ class OneTwoThreeFourLeague(LeagueGame):
             "scoring",
             _("Scoring"),
             (
-                ("winner_plus", _("the winner scores the others' hands (method 1)")),
-                ("loser_minus", _("each other player loses their hand (method 2)")),
-                ("chips", _("chips: the others pay the winner their hands (method 3)")),
+                ("winner_plus", _("method 1: the winner scores the others' hands")),
+                ("loser_minus", _("method 2: each other player loses their hand")),
+                ("chips", _("method 3, chips: the others pay the winner their hands")),
             ),
         ),
     )

@@ -80,6 +80,7 @@ def _proposal(
         # The night's games at no table: the draw fits sizes to each game's best before
         # it uses every game (tournaments.draw.table_sizes); said, not left to be noticed.
         "unplayed": [LEAGUE_GAMES[g].label for g in games if g not in {t["game"] for t in tables}],
+        "fewer_tables": len(tables) < len(games),  # the reason: too few tables for them all
         "scorers": _scorers(night),
         "numbers": range(1, len(tables) + 1),
     }

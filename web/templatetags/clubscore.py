@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 from engine import cards
 from scoring.exports import EXPORTERS, Exporter
 from tournaments import access
-from tournaments.games import label
+from tournaments.games import label, league_game
 from tournaments.names import found_by, shown
 from tournaments.names import night_label as _night_label
 from tournaments.names import table_label as _table_label
@@ -43,6 +43,12 @@ def person(context: template.Context, account: Any, club: int) -> str:
     reader = context["request"].user
     name = access.person(account, club, fallback=access.can_administer_club(reader, club))
     return name or ""
+
+
+@register.filter
+def rules_said(match: Any) -> str:
+    """The match's rules variants in the reader's words, where not the game's default."""
+    return league_game(match.game).rules_said(match.rules or {})
 
 
 @register.filter

@@ -31,8 +31,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+import engine
 from actions import after
 from actions.unique import taken_meanwhile
 from dbtools import locks
@@ -40,7 +42,9 @@ from scoring.divisions import Line, lines, made
 from scoring.rebuild import standings_up_to_date
 from tournaments import errors
 from tournaments.divisions import CLOSED
-from tournaments.errors import Rejection, error, refusal
+from tournaments.errors import Rejection, error, problems, refusal
+from tournaments.games import label
+from tournaments.messages import localize
 from tournaments.models import Division, Match, Move, Placement, Season
 from tournaments.names import normal
 from tournaments.ranking import BEST
@@ -52,6 +56,24 @@ DERIVED_FROM = ("public", "require_confirmation", "games", *RANKING)
 """A season's settings that its standings and its club's ratings are derived from."""
 
 
+def rules_problem(season: Season) -> str:
+    """Why the season's ``rules`` cannot be the variants of its games, in the reader's
+    words ("" when they can): an object by game, each a game of the season, with rules
+    its engine takes (checked as a match's are).  Every way a season is stored asks it
+    (:func:`save_season`, a club's backup restored)."""
+    if not isinstance(season.rules, dict):
+        return str(_('The rules are an object by game, e.g. {"1234": {"scoring": "chips"}}.'))
+    for game, rules in season.rules.items():
+        if game not in (season.games or []) or game not in engine.GAMES:
+            return str(_("%(game)s is not a game of this season.") % {"game": game})
+        size = engine.GAMES[game].best_players
+        record = {"game": game, "players": [f"p{i}" for i in range(size)], "rules": rules}
+        checked = engine.check_match({**record, "deals": []}).errors
+        if found := [p for p in checked if p.path.startswith("rules")]:
+            return f"{label(game)}: {localize(problems(found)[0])}"
+    return ""
+
+
 def save_season(season: Season) -> Season:
     """Store a new or changed season; what derives from a changed setting is made again
     once the change commits (a new season has no match yet: nothing to make).
@@ -60,6 +82,8 @@ def save_season(season: Season) -> Season:
     admin and the divisions' next season are refused alike, in the reader's language, and
     a refused season stores nothing (Django's ``ValidationError``, by field)."""
     season.full_clean()
+    if unfit := rules_problem(season):
+        raise ValidationError({"rules": ValidationError(unfit, code="rules")})
     with taken_meanwhile(season), transaction.atomic():
         before = (
             Season.objects.select_for_update(no_key=True)

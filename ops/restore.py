@@ -21,6 +21,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 import actions.divisions
+import actions.seasons
 from ops.backup import FORMAT, signed
 from ops.document import (
     ImportError_,
@@ -155,28 +156,28 @@ def _import_season(
     club: Club, s: Any, where: str, players: dict[str, Player], accounts: Accounts
 ) -> Season:
     games = s.get("games") if isinstance(s, dict) else None
-    season = saved(
-        Season(
-            club=club,
-            name=text(s, "name", where),
-            games=games,
-            starts_on=day(s, "starts_on", where, optional=True),
-            ends_on=day(s, "ends_on", where, optional=True),
-            require_confirmation=flag(s, "require_confirmation", where),
-            public=flag(s, "public", where),
-            # A backup made before seasons chose their ranking: total points, as then.
-            ranking=text(s, "ranking", where, "total"),
-            best_of=whole(s, "best_of", where, None),
-            qualify_by=text(s, "qualify_by", where, "nights"),
-            qualify_minimum=whole(s, "qualify_minimum", where, 0),
-            # A backup made before divisions: the default rule.
-            moves_by=text(s, "moves_by", where, MovesBy.COUNT),
-            moves=whole(s, "moves", where, 2),
-            # A backup made before seasons chose their games' variants: none.
-            rules=s.get("rules", {}) if isinstance(s, dict) else {},
-        ),
-        where,
+    season = Season(
+        club=club,
+        name=text(s, "name", where),
+        games=games,
+        starts_on=day(s, "starts_on", where, optional=True),
+        ends_on=day(s, "ends_on", where, optional=True),
+        require_confirmation=flag(s, "require_confirmation", where),
+        public=flag(s, "public", where),
+        # A backup made before seasons chose their ranking: total points, as then.
+        ranking=text(s, "ranking", where, "total"),
+        best_of=whole(s, "best_of", where, None),
+        qualify_by=text(s, "qualify_by", where, "nights"),
+        qualify_minimum=whole(s, "qualify_minimum", where, 0),
+        # A backup made before divisions: the default rule.
+        moves_by=text(s, "moves_by", where, MovesBy.COUNT),
+        moves=whole(s, "moves", where, 2),
+        # A backup made before seasons chose their games' variants: none.
+        rules=s.get("rules", {}) if isinstance(s, dict) else {},
     )
+    if unfit := actions.seasons.rules_problem(season):
+        raise ImportError_(f"{where}.rules: {unfit}")
+    saved(season, where)
     _import_divisions(season, s, where, players)
     for j, n in enumerate(listed(s, "club_nights", where)):
         at = f"{where}.club_nights[{j}]"

@@ -78,7 +78,7 @@ def test_this_test_lists_the_recipes_steps_and_checks_each():
     assert AT_TEST_TIME < set(STEPS)
 
 
-DERIVED = {"has_dealer", "ranks", "label", "rules", "deck", "all_statistics"}
+DERIVED = {"has_dealer", "ranks", "label", "rules", "deck", "all_statistics", "rules_said"}
 """What ``Game`` and ``LeagueGame`` make of the rest: no game writes them."""
 
 

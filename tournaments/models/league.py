@@ -324,8 +324,6 @@ class Season(models.Model):
             )
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
             raise ValidationError({"ends_on": _("A season cannot end before it starts.")})
-        if unfit := self.rules_problem():
-            raise ValidationError({"rules": ValidationError(unfit, code="rules")})
         if wrong := refusals(self.ranking, self.best_of, self.qualify_minimum):
             raise ValidationError({k: ValidationError(v, code="ranking") for k, v in wrong.items()})
         if self.club_id and Season.name_taken(self.club_id, self.name, self.pk):
@@ -338,26 +336,6 @@ class Season(models.Model):
                     "%(games)s has matches in this season: a game with matches stays in its season."
                 ) % {"games": ", ".join(sorted(played))}
                 raise ValidationError({"games": ValidationError(kept, code="game_has_matches")})
-
-    def rules_problem(self) -> str:
-        """Why :attr:`rules` cannot be the variants of the season's games, in the reader's
-        words ("" when they can): an object by game, each a game of the season, with
-        rules its engine takes (checked as a match's are)."""
-        from tournaments.errors import problems
-        from tournaments.games import label
-        from tournaments.messages import localize
-
-        if not isinstance(self.rules, dict):
-            return str(_('The rules are an object by game, e.g. {"1234": {"scoring": "chips"}}.'))
-        for game, rules in self.rules.items():
-            if game not in self.games or game not in engine.GAMES:
-                return str(_("%(game)s is not a game of this season.") % {"game": game})
-            size = engine.GAMES[game].best_players
-            record = {"game": game, "players": [f"p{i}" for i in range(size)], "rules": rules}
-            checked = engine.check_match({**record, "deals": []}).errors
-            if found := [p for p in checked if p.path.startswith("rules")]:
-                return f"{label(game)}: {localize(problems(found)[0])}"
-        return ""
 
     @staticmethod
     def name_taken(club_id: int, name: str, pk: int | None = None) -> bool:

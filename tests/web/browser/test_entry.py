@@ -133,8 +133,18 @@ def test_the_card_pad_stays_on_screen_while_the_fields_scroll(phone, live_server
     match = Match.objects.filter(game="comp13").earliest("pk")
     open_entry(phone, live_server, match)
     phone.click("#id_hand_dai")
-    phone.evaluate("window.scrollBy(0, 400)")
-    top = phone.evaluate("document.querySelector('.cardpad').getBoundingClientRect().top")
+    # Scrolled into the fields' section (its top above the screen, its end below the pad),
+    # whatever stands above it on the page (the match's rules, when it has any).
+    section = phone.evaluate(
+        """(() => {
+          const s = document.querySelector('.entry-section:has(#id_hand_dai)');
+          window.scrollTo(0, s.getBoundingClientRect().top + window.scrollY + 120);
+          const pad = s.querySelector('.cardpad').getBoundingClientRect();
+          return [pad.top, s.getBoundingClientRect().bottom - pad.bottom];
+        })()"""
+    )
+    top, room_below = section
+    assert room_below > 0  # the section goes on under the pad: its fields scroll beneath
     assert 0 <= top < 5
 
 

@@ -25,11 +25,11 @@ from tournaments.names import guessed_reading, night_label, reading_order
 from tournaments.textfile import whole_number
 from web.pages.getters import administered, administered_club
 from web.pages.night_form import ClubNightForm
+from web.pages.season_form import SeasonForm
 from web.pages.setup_forms import (
     ClubForm,
     MemberForm,
     PlayerForm,
-    SeasonForm,
     time_zones,
 )
 

@@ -1,5 +1,5 @@
-"""The league administrator's forms: the club, players, members, seasons, attendance (a
-night's form is `night_form`)."""
+"""The league administrator's forms: the club, players, members, attendance (a season's
+form is `season_form`, a night's `night_form`)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from actions import members as club_members
-from actions import pins, renames, seasons
+from actions import pins, renames
 from tournaments.errors import Rejection
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
-from tournaments.models import Club, ClubNight, Membership, Player, Season
+from tournaments.models import Club, ClubNight, Membership, Player
 from tournaments.names import (
     found_by,
     guessed_reading,
@@ -27,7 +27,6 @@ from tournaments.names import (
     unique_handle,
     unspaced,
 )
-from tournaments.textfile import whole_number
 
 
 def _account(username: str) -> Any:
@@ -178,117 +177,6 @@ class MemberForm(forms.Form):
 
     def clean_username(self) -> Any:
         return _account(self.cleaned_data["username"].strip())
-
-
-def game_choices() -> list[tuple[str, str]]:
-    return [(name, game.label) for name, game in LEAGUE_GAMES.items()]
-
-
-def _variant_field(game: str, key: str) -> str:
-    return f"rules_{game}_{key}"
-
-
-KEPT_WHEN_EMPTY = ("ranking", "qualify_by", "qualify_minimum")
-"""The season's settings a form may leave out (or send empty): the season keeps its own."""
-
-
-class SeasonForm(forms.ModelForm):
-    games = forms.MultipleChoiceField(
-        label=_("Games"), choices=game_choices, widget=forms.CheckboxSelectMultiple
-    )
-
-    class Meta:
-        model = Season
-        fields = ["name", "games", "starts_on", "ends_on", "public", "require_confirmation"]
-        fields += ["ranking", "best_of", "qualify_minimum", "qualify_by"]
-        labels = {
-            "name": _("Name"),
-            "starts_on": _("Starts on"),
-            "ends_on": _("Ends on"),
-            "public": _("Public"),
-            "require_confirmation": _("Deals need a second person's confirmation"),
-            "ranking": _("The leaderboards rank by"),
-            "best_of": _("Best how many (for best club nights or matches)"),
-            "qualify_minimum": _("Qualifying minimum (0: none)"),
-            "qualify_by": _("The minimum counts"),
-        }
-        widgets = {
-            "starts_on": forms.DateInput(attrs={"type": "date"}),
-            "ends_on": forms.DateInput(attrs={"type": "date"}),
-            "ranking": forms.RadioSelect,
-            "qualify_by": forms.RadioSelect,
-            "best_of": forms.NumberInput(attrs={"inputmode": "numeric", "min": 1}),
-            "qualify_minimum": forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}),
-        }
-
-    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.instance.club = club
-        for name in KEPT_WHEN_EMPTY:
-            self.fields[name].required = False  # left out: the season's setting stays
-        # Each game's rules variants, by the game's web-side module (LeagueGame.variants):
-        # a season of the game shows only its own; a new season every game's.
-        chosen = self.instance.rules if isinstance(self.instance.rules, dict) else {}
-        for game, league in LEAGUE_GAMES.items():
-            if self.instance.pk and game not in (self.instance.games or []):
-                continue
-            for variant in league.variants:
-                now = (chosen.get(game) or {}).get(variant.key, variant.choices[0][0])
-                values = [value for value, _words in variant.choices]
-                if now not in values:  # set through the API to what the form cannot say
-                    continue
-                self.fields[_variant_field(game, variant.key)] = forms.ChoiceField(
-                    label=f"{league.label}: {variant.label}",
-                    choices=[(str(i), words) for i, (_v, words) in enumerate(variant.choices)],
-                    initial=str(values.index(now)),
-                    required=False,
-                    help_text=_("The season's new matches of the game play so."),
-                )
-
-    def clean(self) -> dict[str, Any]:
-        """A setting left out or sent empty keeps the season's (a new season's default).
-        A best N left as it was goes with a ranking that counts none; one typed is
-        refused with it (``Season.clean``)."""
-        data = super().clean() or {}
-        for name in KEPT_WHEN_EMPTY:
-            if data.get(name) in (None, ""):
-                data[name] = getattr(self.instance, name)
-        ranking = data.get("ranking") or self.instance.ranking
-        given = "best_of" in self.changed_data
-        data["best_of"] = seasons.best_of_kept(ranking, data.get("best_of"), given)
-        data["rules"] = self._rules(data.get("games") or [])
-        return data
-
-    def _rules(self, games: list[str]) -> dict[str, Any]:
-        """The season's rules as the form chose them: a game's default choice is left out,
-        a variant the form does not offer (set through the API) is kept, a game no longer
-        of the season goes."""
-        before = self.instance.rules if isinstance(self.instance.rules, dict) else {}
-        rules = {g: dict(r) for g, r in before.items() if g in games and isinstance(r, dict)}
-        for game in games:
-            for variant in LEAGUE_GAMES[game].variants if game in LEAGUE_GAMES else ():
-                picked = whole_number(self.cleaned_data.get(_variant_field(game, variant.key)))
-                if picked is None or picked >= len(variant.choices):
-                    continue  # left out: as it was
-                own = rules.setdefault(game, {})
-                if picked == 0:
-                    own.pop(variant.key, None)
-                else:
-                    own[variant.key] = variant.choices[picked][0]
-        return {g: r for g, r in rules.items() if r}
-
-    def saved(self) -> Season | None:
-        """The season stored by ``seasons.save_season`` (its checks), or ``None`` with its
-        refusal put on the form's fields (a name taken at the same moment, a setting the
-        model refuses)."""
-        season = self.save(commit=False)
-        season.rules = self.cleaned_data["rules"]
-        try:
-            return seasons.save_season(season)
-        except ValidationError as refused:
-            for field, problems in refused.message_dict.items():
-                self.add_error(field if field in self.fields else None, problems)
-            return None
 
 
 def time_zones() -> list[str]:

@@ -21,7 +21,8 @@ from django.utils.translation import gettext_lazy as _
 from engine.game import Game, Scored
 from engine.match import MatchState
 from engine.problems import Checker
-from tournaments.games.base import EntryForm, LeagueGame, player_choices
+from tournaments.games.base import EntryForm, LeagueGame
+from tournaments.games.fields import player_choices
 from tournaments.games.statistics import Played, Statistic
 
 # -- step 1: the rules --------------------------------------------------------------------

@@ -13,7 +13,8 @@ import actions.matches
 import engine
 from tests.conftest import HANDLES
 from tournaments.games import league_game
-from tournaments.games.base import RANKS, SUITS, demo_deals
+from tournaments.games.base import demo_deals
+from tournaments.games.fields import RANKS, SUITS
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db

@@ -9,14 +9,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.games.bhabhi import FULL_PLAY_KEYS
-from tournaments.games.base import (
-    DemoMatch,
-    EntryForm,
-    LeagueGame,
-    PlannedMatch,
-    chips,
-    demo_deals,
-)
+from tournaments.games.base import DemoMatch, EntryForm, LeagueGame, PlannedMatch, demo_deals
+from tournaments.games.fields import chips
 from tournaments.games.statistics import Played, Statistic
 
 

@@ -15,11 +15,10 @@ from tournaments.games.base import (
     PlannedMatch,
     Section,
     Variant,
-    card_field,
-    codes,
     demo_deals,
     winner_note,
 )
+from tournaments.games.fields import card_field, codes
 from tournaments.games.statistics import Played, Statistic
 
 CARD_PAD = [s + r for s in "SHDC" for r in ("A", "10", "J", "Q", "K")] + ["JK"]

@@ -14,16 +14,8 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.cards import SUIT_ALIASES
 from engine.games.comrade_play import SUIT_NAME
-from tournaments.games.base import (
-    DemoMatch,
-    EntryForm,
-    LeagueGame,
-    PlannedMatch,
-    codes,
-    dealer_field,
-    demo_deals,
-    text_field,
-)
+from tournaments.games.base import DemoMatch, EntryForm, LeagueGame, PlannedMatch, demo_deals
+from tournaments.games.fields import codes, dealer_field, text_field
 from tournaments.games.statistics import Played, Statistic
 from tournaments.textfile import whole_number
 

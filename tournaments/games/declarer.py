@@ -21,11 +21,8 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.games.declarer import TRUMPS, DeclarerGame
-from tournaments.games.base import (
-    EntryForm,
-    LeagueGame,
-    RatedTeams,
-    Section,
+from tournaments.games.base import EntryForm, LeagueGame, RatedTeams, Section
+from tournaments.games.fields import (
     card_field,
     chips,
     codes,

@@ -17,14 +17,16 @@ from tournaments.games.base import (
     PlannedMatch,
     Section,
     Variant,
+    demo_deals,
+    winner_note,
+)
+from tournaments.games.fields import (
     card_field,
     chips,
     codes,
     dealer_field,
-    demo_deals,
     number_field,
     suit_pad_sections,
-    winner_note,
 )
 from tournaments.games.statistics import Played, Statistic
 

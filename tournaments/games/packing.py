@@ -18,10 +18,9 @@ from tournaments.games.base import (
     PlannedMatch,
     Section,
     Text,
-    codes,
     demo_deals,
-    suit_pad,
 )
+from tournaments.games.fields import codes, suit_pad
 from tournaments.games.statistics import Played, Statistic
 
 

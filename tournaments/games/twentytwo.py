@@ -20,12 +20,9 @@ from tournaments.games.base import (
     PlannedMatch,
     Section,
     Variant,
-    card_field,
-    dealer_field,
     demo_deals,
-    player_choices,
-    suit_pad_sections,
 )
+from tournaments.games.fields import card_field, dealer_field, player_choices, suit_pad_sections
 from tournaments.games.statistics import TRICKS, Played, Statistic, count_tricks
 
 

@@ -11,14 +11,14 @@ from collections import defaultdict
 from typing import Any
 
 from django.db.models import Count, Max, Q, Sum
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language
 
 from scoring import draw_figures
 from scoring.night import Board, board_json, boards, waiting
 from tournaments import progress
 from tournaments.games import label
 from tournaments.models import ClubNight, Deal, Match, Round, counting_deals
-from tournaments.names import table_label
+from tournaments.names import table_label, table_place
 
 
 def etag(night: ClubNight, admin: bool) -> str:
@@ -131,10 +131,9 @@ def _table_of(deal: Deal, current: Round | None) -> str:
     """Where a deal of the latest was played: its table, and its round where that is an
     earlier one than the round now on the screen (every round has its "Table 1")."""
     table = deal.match.table
-    name = table_label(table.name)
-    if table.round is None or current is None or table.round.number == current.number:
-        return name
-    return f"{gettext('Round %(n)s') % {'n': table.round.number}} · {name}"
+    if table.round is not None and current is not None and table.round.number == current.number:
+        return table_label(table.name)
+    return table_place(table)
 
 
 LIVE_ROWS = 30

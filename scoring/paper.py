@@ -21,7 +21,7 @@ from scoring.documents import Document
 from tournaments import round_state
 from tournaments.games import LEAGUE_GAMES
 from tournaments.models import ClubNight, Match
-from tournaments.names import night_label, table_label
+from tournaments.names import night_label, table_label, table_place
 from tournaments.sheets.columns import game_columns, seat_handle
 
 SEAT_COLUMN = re.compile(rf"^(\w+?)_{seat_handle(0)[:-1]}(\d+)$")
@@ -52,9 +52,7 @@ def match_paper(match: Match, link: str = "") -> Document:
     night = match.table.club_night
     names = [p.shown_name for p in match.seated_players()]
     game = LEAGUE_GAMES[match.game]
-    where = table_label(match.table.name)
-    if match.table.round is not None:
-        where = _("Round %(n)s") % {"n": match.table.round.number} + f" · {where}"
+    where = table_place(match.table)
     title = [
         f"{night.season.club.name} – {night.season.name}",
         f"{night_label(night)} · {where} · {game.label}",

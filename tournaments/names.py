@@ -230,6 +230,15 @@ def table_label(name: str) -> str:
     return gettext("Table %(n)s") % {"n": found.group(1)} if found else name
 
 
+def table_place(table: Any) -> str:
+    """Where a table stands on its night: ``Round 2 · Table 1`` for a round's table (every
+    round has its "Table 1"), the table's name alone otherwise (:func:`table_label`)."""
+    name = table_label(table.name)
+    if table.round_id is None:
+        return name
+    return f"{gettext('Round %(n)s') % {'n': table.round.number}} · {name}"
+
+
 def night_label(night: Any) -> str:
     """A club night as every page, export and chart names it to people: its date, then its
     name if it has one (a final without one: "Final"), then its venue, so that two nights

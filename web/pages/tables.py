@@ -31,7 +31,7 @@ from tournaments import access, progress, table_links
 from tournaments.errors import Rejection, error
 from tournaments.messages import localize
 from tournaments.models import LinkScorer, Match, Player, Seat, Table
-from tournaments.names import night_label, table_label
+from tournaments.names import night_label, table_place
 from tournaments.textfile import whole_number
 from web.pages.getters import administered_table
 from web.refusals import LINKS_ADMINS_ONLY, SCORERS_ADMINS_ONLY
@@ -291,11 +291,9 @@ def table_scorer(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         club = table.club_night.season.club_id
         named = scorer_label(access.person(scorer, club), scorer) if scorer else "—"
-        where = table_label(table.name)
-        if table.round is not None:  # every round has its "Table 1"
-            where = f"{_('Round %(n)s') % {'n': table.round.number}} · {where}"
         messages.success(
-            request, _("%(table)s: scorer %(scorer)s.") % {"table": where, "scorer": named}
+            request,
+            _("%(table)s: scorer %(scorer)s.") % {"table": table_place(table), "scorer": named},
         )
     # Back to the list the change was made on: a round's tables, or the night's.
     shown = f"?round={table.round.number}" if table.round is not None else ""

@@ -19,6 +19,7 @@ from tournaments.games import label, league_game
 from tournaments.names import found_by, shown
 from tournaments.names import night_label as _night_label
 from tournaments.names import table_label as _table_label
+from tournaments.names import table_place as _table_place
 from tournaments.ranking import plain
 
 register = template.Library()
@@ -86,10 +87,7 @@ def night_hours(night: Any) -> str:
 def table_place(table: Any) -> str:
     """A table as a list of matches names it: its round (a night in rounds), then its name
     in the reader's language (「第 2 ラウンド · 卓 1」).  Read with ``table__round``."""
-    name = _table_label(table.name)
-    if table.round_id is None:
-        return name
-    return _("Round %(n)s") % {"n": table.round.number} + f" · {name}"
+    return _table_place(table)
 
 
 @register.filter

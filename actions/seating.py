@@ -101,7 +101,7 @@ def scorer_problem(scorer: Any, club_id: int, path: str = "scorer") -> dict[str,
     if scorer is None:
         return None
     held = access.role(scorer, club_id)
-    if held in (access.Role.SCORER, access.Role.ADMIN):
+    if held in access.KEEP_TABLES:
         return None
     if held is None:
         return error("not_a_scorer", path, NO_SUCH_SCORER)
@@ -118,7 +118,7 @@ def scorers_at(club_id: int, players: Sequence[Player]) -> set[int]:
         Membership.objects.filter(
             club_id=club_id,
             user_id__in=users,
-            role__in=(Membership.Role.SCORER, Membership.Role.ADMIN),
+            role__in=access.KEEP_TABLES,
         ).values_list("user_id", flat=True)
     )
 

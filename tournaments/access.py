@@ -73,6 +73,9 @@ def scope(model: type[Model], club: str, season: str | None) -> None:
 
 Role = Membership.Role
 
+KEEP_TABLES = (Role.SCORER, Role.ADMIN)
+"""The roles in a club whose holders may be named a table's scorer (``actions.seating``)."""
+
 
 def signed_in(user: Any) -> User:
     """The signed-in user who makes a change (anyone else is refused: 403)."""

@@ -33,7 +33,7 @@ from tournaments.draw import NoDraw
 from tournaments.errors import Rejection
 from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
-from tournaments.models import ClubNight, Membership, Player, Seat
+from tournaments.models import ClubNight, Player, Seat
 from tournaments.textfile import whole_number
 from web.downloads import download
 from web.pages.getters import administered_night
@@ -47,10 +47,9 @@ def _scorers(night: ClubNight) -> list[Any]:
     ``label`` a secretary knows them by: their player's name in the club (or their full
     name), then their account's name (「田中 一郎 (tanaka)」)."""
     club = night.season.club_id
-    roles = (Membership.Role.SCORER, Membership.Role.ADMIN)
     users: list[Any] = list(
         get_user_model()
-        .objects.filter(memberships__club_id=club, memberships__role__in=roles)
+        .objects.filter(memberships__club_id=club, memberships__role__in=access.KEEP_TABLES)
         .order_by("username")
     )
     players = Player.objects.filter(club_id=club, user__in=users)

@@ -4,6 +4,8 @@ that draw and seat rounds (``actions.rounds``) and by the pages that show them."
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import engine
 from tournaments.models import ClubNight, Deal, Match, Round, Seat, waiting_deals
 
@@ -33,6 +35,23 @@ def waiting(round_: Round) -> list[Deal]:
         .select_related("match__table")
         .prefetch_related("scores__player")
         .order_by("match__table__name", "number")
+    )
+
+
+def still_playing(night: ClubNight, players: Collection[int]) -> list[Seat]:
+    """The seats of ``players`` in the night's open matches outside its rounds (tables
+    drawn before the night went over to rounds, or started by hand): a round seats them
+    anyway, as a club may mean it, and the round's proposal says so before it is
+    confirmed (a round's own open matches refuse the next round: :func:`unfinished`)."""
+    return list(
+        Seat.objects.filter(
+            match__table__club_night=night,
+            match__table__round=None,
+            match__status=Match.Status.OPEN,
+            player_id__in=players,
+        )
+        .select_related("player", "match__table")
+        .order_by("match__table__name", "position")
     )
 
 

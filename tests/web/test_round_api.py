@@ -45,6 +45,7 @@ def test_a_round_is_drawn_and_seated_in_one_call(
     assert made.status_code == 201, made.json()
     answer = made.json()
     assert answer["number"] == 1 and answer["method"] == "balanced"
+    assert answer["still_playing"] == []
     assert sorted(p for t in answer["tables"] for p in t["players"]) == sorted(eight)
     assert all(Match.objects.get(pk=t["match"]).target == 1 for t in answer["tables"])
     again = api.post(f"/api/club-nights/{night.pk}/rounds/", body, format="json")
@@ -261,3 +262,34 @@ def test_the_room_display_names_each_tables_game_when_they_differ(night, eight, 
     seat_night(other, [PlannedTable("napoleon", players[:4], None)])
     page = squeezed(reader.get(f"/nights/{other.pk}/live/").content.decode())
     assert "Table 1 · Napoleon" not in page
+
+
+def test_a_round_drawn_says_who_still_sits_at_an_open_match_outside_the_rounds(
+    night, eight, club_admin
+):
+    """The night's first tables, drawn before it went over to rounds, may still be
+    playing: the round is seated all the same, and its answer names that match and who of
+    the round sits at it (in seat order; a finished match's players are not named)."""
+    from actions import corrections
+    from actions.matches import create_match
+    from tournaments.models import Table
+
+    players = Player.objects.in_bulk(eight)
+    open_match = create_match(
+        Table.objects.create(club_night=night, name="Table 1"),
+        "napoleon",
+        [players[p] for p in (eight[2], eight[0], eight[1])],
+    )
+    done = create_match(
+        Table.objects.create(club_night=night, name="Table 2"),
+        "napoleon",
+        [players[p] for p in eight[3:6]],
+    )
+    corrections.end_match(done, None, "over", empty=True)
+    body = {"game": "napoleon", "players": eight[1:], "method": "balanced", "deals": 1}
+    made = client_of(club_admin).post(f"/api/club-nights/{night.pk}/rounds/", body, format="json")
+    assert made.status_code == 201, made.json()
+    assert made.json()["still_playing"] == [
+        {"match": open_match.pk, "players": [eight[2], eight[1]]}
+    ]
+    assert Match.objects.get(pk=open_match.pk).status == Match.Status.OPEN

@@ -417,3 +417,34 @@ def test_the_deals_per_match_names_the_seasons_games_a_round_gives_a_length(club
     night = ClubNight.objects.create(season=alone, date=dt.date(2026, 12, 5))
     page = words(director.get(f"/nights/{night.pk}/rounds/").content.decode())
     assert "Deals per match" in page and "other games play" not in page
+
+
+def test_a_round_proposal_names_players_still_in_an_open_match_outside_the_rounds(
+    night, nine, director
+):
+    """Tables drawn before the night went over to rounds may still be playing: the round's
+    proposal names who sits at one (not a finished one's players) and links their match;
+    confirming seats them all the same, and once the match is ended the notice is gone."""
+    from actions import corrections
+    from actions.matches import create_match
+
+    first = Table.objects.create(club_night=night, name="Table 1")
+    other = Table.objects.create(club_night=night, name="Table 2")
+    players = {p.pk: p for p in Player.objects.filter(pk__in=nine)}
+    playing = create_match(first, "napoleon", [players[p] for p in nine[:4]])
+    done = create_match(other, "napoleon", [players[p] for p in nine[4:8]])
+    corrections.end_match(done, None, "over", empty=True)
+    url = f"/nights/{night.pk}/rounds/"
+    form = {"game": "napoleon", "method": "balanced", "deals": "2", "players": nine}
+    page = director.post(url, {**form, "action": "propose"}, follow=True).content.decode()
+    notice = words(
+        page[page.index('id="still-playing"') : page.index("</div>", page.index("still-playing"))]
+    )
+    assert "Table 1: P1, P2, P3, P4" in notice and "P5" not in notice
+    assert f'href="/matches/{playing.pk}/"' in page
+    director.cookies["django_language"] = "ja"
+    page = director.post(url, {**form, "action": "propose"}, follow=True).content.decode()
+    assert "ラウンドに入っていない" in page and "卓 1: P1, P2, P3, P4" in words(page)
+    corrections.end_match(playing, None, "over", empty=True)
+    page = director.post(url, {**form, "action": "propose"}, follow=True).content.decode()
+    assert 'id="still-playing"' not in page

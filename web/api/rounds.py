@@ -18,7 +18,7 @@ from actions import rounds
 from scoring import draw_figures, finals, live_cache
 from scoring import night as night_data
 from scoring.tasks import live_refresher
-from tournaments import access, divisions, seatings
+from tournaments import access, divisions, round_state, seatings
 from tournaments.errors import Rejection
 from tournaments.models import ClubNight, Match, Round, Season
 from web.api.base import deny, rejection_response
@@ -145,6 +145,17 @@ def _with_seeds(
     return answer
 
 
+def _still_playing(night: ClubNight, answer: dict[str, Any]) -> list[dict[str, Any]]:
+    """The open matches outside the night's rounds that players of the round just seated
+    still sit at (``round_state.still_playing``): ``[{"match", "players"}]``, players in
+    seat order; the round seats them all the same."""
+    seated = [p for table in answer["tables"] for p in table["players"]]
+    matches: dict[int, list[int]] = {}
+    for seat in round_state.still_playing(night, seated):
+        matches.setdefault(seat.match_id, []).append(seat.player_id)
+    return [{"match": m, "players": players} for m, players in matches.items()]
+
+
 class RoundsMixin:
     """Actions of ``/api/club-nights/{id}/``: ``rounds/``, ``standings/``, ``live/``.
     They read one night (no list filters: ``filter_backends=[]``, the reader's
@@ -174,6 +185,7 @@ class RoundsMixin:
         except Rejection as rejection:
             return rejection_response(rejection)
         body = _with_seeds(round_json(drawn.round), drawn.seeding, drawn.proposal)
+        body["still_playing"] = _still_playing(night, body)
         return Response(body, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: dict}, description=MEASURES)

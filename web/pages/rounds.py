@@ -24,7 +24,7 @@ from tournaments.games import LEAGUE_GAMES
 from tournaments.messages import localize
 from tournaments.models import ClubNight, Match, Player, Round
 from tournaments.models.nights import TABLE_SIZES
-from tournaments.names import reading_order
+from tournaments.names import reading_order, table_place
 from tournaments.round_draw import Seating
 from tournaments.textfile import whole_number
 from web.pages.getters import administered_night
@@ -302,9 +302,25 @@ def _proposal(
             "figures": draw_figures.proposed(
                 night, stored, proposal.seating.tables, proposal.seating.sat_out
             ),
+            "still_playing": _still_playing(night, proposal),
         },
         status=400 if problems else 200,
     )
+
+
+def _still_playing(night: ClubNight, proposal: rounds.Proposal) -> list[dict[str, Any]]:
+    """The open matches outside the night's rounds that players of the proposed round
+    still sit at: each with its table and those players, for the page to say before the
+    round is confirmed."""
+    seated = [p for t in proposal.seating.tables for p in t]
+    matches: dict[int, dict[str, Any]] = {}
+    for seat in round_state.still_playing(night, seated):
+        at = matches.setdefault(
+            seat.match_id,
+            {"pk": seat.match_id, "table": table_place(seat.match.table), "names": []},
+        )
+        at["names"].append(seat.player.shown_name)
+    return list(matches.values())
 
 
 def _final_label(found: finals.Seeding, index: int) -> str:

@@ -6,6 +6,7 @@ without rules of its own); a match made with its own rules keeps them."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.test import Client
@@ -47,10 +48,14 @@ def test_the_season_form_chooses_a_variant_that_new_matches_play(club, club_admi
         assert chips in words(page.get(url).content.decode()), url
     plain = actions.matches.create_match(table, "1234", four[:3], rules={})
     assert 'id="match-rules"' not in page.get(f"/matches/{plain.pk}/enter/").content.decode()
-    # The edit shows the choice made, and only the season's games; back to the default.
+    # The edit shows the choice made; another game's variant shows once the game is
+    # ticked (a script), and one sent for a game not ticked is not kept.
     edit = page.get(f"/clubs/{club.slug}/seasons/{season.pk}/").content.decode()
-    assert "Twenty-Two: Penalties" not in edit and '<option value="2" selected>' in edit
-    page.post(f"/clubs/{club.slug}/seasons/{season.pk}/", {**sent, "rules_1234_scoring": "0"})
+    assert '<option value="2" selected>' in edit
+    shown_for = r'data-shown-value="twentytwo">\s*<div class="field"\s*id="field-rules_twentytwo'
+    assert re.search(shown_for, edit)
+    again = {**sent, "rules_1234_scoring": "0", "rules_twentytwo_gambling": "1"}
+    page.post(f"/clubs/{club.slug}/seasons/{season.pk}/", again)
     season.refresh_from_db()
     assert season.rules == {"comp13": {"jokers": 1}}
 

@@ -63,24 +63,27 @@ class SeasonForm(forms.ModelForm):
         self.instance.club = club
         for name in KEPT_WHEN_EMPTY:
             self.fields[name].required = False  # left out: the season's setting stays
-        # Each game's rules variants, by the game's web-side module (LeagueGame.variants):
-        # a season of the game shows only its own; a new season every game's.
+        # Each game's rules variants, by the game's web-side module (LeagueGame.variants),
+        # shown while the game is ticked (all of them without a script); a game not ticked
+        # keeps none (``_rules``).
         chosen = self.instance.rules if isinstance(self.instance.rules, dict) else {}
         for game, league in LEAGUE_GAMES.items():
-            if self.instance.pk and game not in (self.instance.games or []):
-                continue
             for variant in league.variants:
                 now = (chosen.get(game) or {}).get(variant.key, variant.choices[0][0])
                 values = [value for value, _words in variant.choices]
                 if now not in values:  # set through the API to what the form cannot say
                     continue
-                self.fields[_variant_field(game, variant.key)] = forms.ChoiceField(
+                field = forms.ChoiceField(
                     label=f"{league.label}: {variant.label}",
                     choices=[(str(i), words) for i, (_v, words) in enumerate(variant.choices)],
                     initial=str(values.index(now)),
                     required=False,
                     help_text=_("The season's new matches of the game play so."),
                 )
+                field.shown_for = ("#field-games input", game)  # type: ignore[attr-defined]
+                self.fields[_variant_field(game, variant.key)] = field
+        variants = [name for name in self.fields if name.startswith("rules_")]
+        self.order_fields(["name", "games", *variants])  # a variant beside its game's tick
 
     def clean(self) -> dict[str, Any]:
         """A setting left out or sent empty keeps the season's (a new season's default).

@@ -1,5 +1,6 @@
 """Pages and downloads through Django's test client (the browser tests are in tests/browser)."""
 
+import datetime as dt
 import io
 import shutil
 import subprocess
@@ -255,3 +256,42 @@ def test_the_home_page_offers_to_start_a_club_where_sign_up_is_open(client, sett
     assert 'href="/accounts/sign-up/"' in client.get("/").content.decode()
     settings.ALLOW_SIGN_UP = False
     assert 'href="/accounts/sign-up/"' not in client.get("/").content.decode()
+
+
+def test_a_scorers_home_lists_tonights_tables_first_and_an_old_nights_apart(
+    client, scorer, season, make_match
+):
+    """A table left open on an earlier night (a match nobody ended) is not mixed with
+    tonight's: tonight's come first, the old one under "Still open from earlier nights";
+    a night dated yesterday is still tonight (it may go on past midnight)."""
+    from django.utils import timezone
+
+    from actions import corrections
+    from tournaments.models import ClubNight, Table
+
+    today = timezone.localdate()
+
+    def table_on(date: dt.date, name: str) -> Table:
+        night = ClubNight.objects.create(season=season, date=date, venue=name)
+        return Table.objects.create(club_night=night, name="Table 1", scorer=scorer)
+
+    old = make_match("napoleon", ["aki", "ben", "chika"], at=table_on(dt.date(2026, 10, 3), "Old"))
+    late = make_match(
+        "napoleon", ["aki", "ben", "dai"], at=table_on(today - dt.timedelta(days=1), "Late")
+    )
+    now = make_match("napoleon", ["ben", "chika", "dai"], at=table_on(today, "Now"))
+    client.force_login(scorer)
+    home = client.get("/").content.decode()
+    mine = home[
+        home.index('id="scorer-home"') : home.index("</section>", home.index("scorer-home"))
+    ]
+    earlier = mine.index('id="earlier-tables"')
+    for match in (now, late):
+        assert mine.index(f"/matches/{match.pk}/enter/") < earlier
+    assert mine.index(f"/matches/{old.pk}/enter/") > earlier
+    assert 'id="none-tonight"' not in mine
+    client.cookies["django_language"] = "ja"
+    assert "前の例会で終わっていない卓" in client.get("/").content.decode()
+    for match in (now, late):  # ended: only the old night's table is left
+        corrections.end_match(match, None, "over", empty=True)
+    assert "今夜のあなたの卓はありません。" in client.get("/").content.decode()

@@ -48,11 +48,16 @@ def for_user(user: Any) -> dict[str, Any]:
         .order_by("-table__club_night__date", "-table__club_night_id", "table__name")
     )
     mine = list(Player.objects.filter(user=user))
+    scored = [(m, m.played + 1) for m in open_matches.filter(table__scorer=user)[:10]]
+    yesterday = today - dt.timedelta(days=1)  # a night past midnight is still tonight
     # The clubs the user is a league administrator of (a site operator sees their own
     # clubs here, not every club of a federation).
     clubs = Club.objects.filter(memberships__user=user, memberships__role=Membership.Role.ADMIN)
     context: dict[str, Any] = {
-        "my_tables": [(m, m.played + 1) for m in open_matches.filter(table__scorer=user)[:10]],
+        # Tonight's tables (and those of nights to come) first; one left open on an earlier
+        # night is listed apart, under them, for a table that never finished.
+        "my_tables": [(m, n) for m, n in scored if m.table.club_night.date >= yesterday],
+        "my_earlier_tables": [(m, n) for m, n in scored if m.table.club_night.date < yesterday],
         # The latest ten, from the index of a player's seats, shown by their nights' dates
         # (a season imported after the nights it keeps made its matches out of order).
         "my_matches": sorted(

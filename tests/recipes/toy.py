@@ -135,7 +135,7 @@ JAPANESE = {
     "Won twice running": "連勝",
     "Toy deals won right after a win.": "勝った直後のトイのディールにも勝った回数。",
     "First deals won": "初回の勝利",
-    "Matches whose first toy deal the player won, of all played.": "最初のトイのディールに勝ったマッチの割合。",
+    "Matches whose first toy deal the player won, of all played.": "最初のトイのディールに勝った対戦の割合。",
 }
 """The entries step 7 appends to locale/ja/LC_MESSAGES/django.po for the toy."""
 

@@ -39,7 +39,10 @@ class OneTwoThreeFourLeague(LeagueGame):
     name_ja = "1234"
     aliases = ("ヌン・ソーン・サーム・シィー", "1234 ヌン・ソーン・サーム・シィー")
     """The Thai words of its name (the rulebook's title is 「1234」)."""
-    hint = _("The winner, the order of the drop-outs (1, 2, …), and the cards left in every hand.")
+    hint = _(
+        "The winner, the order of the drop-outs (1, 2, …; empty for the winner and whoever "
+        "played on), and the cards left in every hand."
+    )
     tie_break = _("highest total after the games played")
     record_words = {
         "winner": _("winner"),

@@ -289,11 +289,12 @@ def reason_given(reason: str | None, missing: str = gettext_noop("say why")) -> 
     )
 
 
-def end_match(match: Match, user: User | None, reason: str, *, empty: bool = False) -> Match:
+def end_match(match: Match, user: User | None, reason: str) -> Match:
     """End an open match by hand ("End the match": an open-ended Napoleon or Rettler
     match, a night that stops early): it is finished as it stands, its winner by the
-    game's own ranking, and it counts as finished in the standings (matches won).
-    ``empty``: a match with no deal may end too (a round ended early: nobody wins it)."""
+    game's own ranking, and it counts as finished in the standings (matches won).  A
+    match with no deal ends too, and nobody wins it: a table drawn and never played (the
+    night went over to rounds), a round ended early."""
     text = reason_given(reason)
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
@@ -301,16 +302,6 @@ def end_match(match: Match, user: User | None, reason: str, *, empty: bool = Fal
             raise Rejection(
                 (error("match_finished", "", gettext_noop("this match is finished already")),),
                 conflict=True,
-            )
-        if not empty and not locked.deals.filter(deleted_at__isnull=True).exists():
-            raise Rejection(
-                (
-                    error(
-                        "no_deal",
-                        "",
-                        gettext_noop("a match with no deal cannot end: delete it instead"),
-                    ),
-                )
             )
         Match.objects.filter(pk=match.pk).update(
             status=Match.Status.FINISHED, finished_at=timezone.now(), ended_by_hand=True

@@ -387,7 +387,7 @@ def end_early(round_: Round, user: Any, reason: str) -> list[Match]:
     ended = []
     with transaction.atomic():
         for match in unfinished(round_):
-            ended.append(corrections.end_match(match, user, text, empty=True))
+            ended.append(corrections.end_match(match, user, text))
         Round.objects.filter(pk=round_.pk).update(
             ended_early_at=timezone.now(), ended_early_reason=text[:500]
         )

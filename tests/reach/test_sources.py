@@ -192,7 +192,7 @@ def test_a_match_finished_while_others_play_closes_nothing(room):
         seed=1,
     ).round
     match = Match.objects.filter(table__round=drawn).first()
-    corrections.end_match(match, None, "went home", empty=True)
+    corrections.end_match(match, None, "went home")
     assert sources.events("match.finished", {"match": match.pk}) == []
 
 

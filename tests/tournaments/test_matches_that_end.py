@@ -101,6 +101,26 @@ def test_end_the_match_by_hand_then_reopen_with_reasons(
     ]
 
 
+def test_a_match_never_played_ends_with_no_winner_and_no_line(
+    make_match, scorer, club_admin, season, client, django_capture_on_commit_callbacks
+):
+    """A table drawn and never played (the night went over to rounds, a player left):
+    "End the match" ends it too, and nobody wins it; the sheet names no winner."""
+    match = make_match("napoleon", NAPOLEON_SEATS)
+    with django_capture_on_commit_callbacks(execute=True):
+        ended = api_of(scorer).post(f"/api/matches/{match.pk}/finish/", {"reason": "no time"})
+    assert ended.status_code == 200, ended.json()
+    assert ended.json()["status"] == "finished" and ended.json()["ended_by_hand"] is True
+    assert not MatchStanding.objects.filter(match=match, finished=True).exists()
+    assert not SeasonStanding.objects.filter(season=season).exists()
+    client.force_login(club_admin)
+    sheet = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'class="winner"' not in sheet and "no time" in sheet
+    again = api_of(scorer).post(f"/api/matches/{match.pk}/finish/", {"reason": "twice"})
+    assert again.status_code == 409  # a retry ends nothing more
+    assert MatchEvent.objects.filter(match=match).count() == 1
+
+
 def test_the_match_page_ends_a_match_and_a_backup_keeps_it(
     make_match, scorer, client, tmp_path, django_capture_on_commit_callbacks
 ):

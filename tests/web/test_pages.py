@@ -293,5 +293,5 @@ def test_a_scorers_home_lists_tonights_tables_first_and_an_old_nights_apart(
     client.cookies["django_language"] = "ja"
     assert "前の例会で終わっていない卓" in client.get("/").content.decode()
     for match in (now, late):  # ended: only the old night's table is left
-        corrections.end_match(match, None, "over", empty=True)
+        corrections.end_match(match, None, "over")
     assert "今夜のあなたの卓はありません。" in client.get("/").content.decode()

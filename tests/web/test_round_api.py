@@ -285,7 +285,7 @@ def test_a_round_drawn_says_who_still_sits_at_an_open_match_outside_the_rounds(
         "napoleon",
         [players[p] for p in eight[3:6]],
     )
-    corrections.end_match(done, None, "over", empty=True)
+    corrections.end_match(done, None, "over")
     body = {"game": "napoleon", "players": eight[1:], "method": "balanced", "deals": 1}
     made = client_of(club_admin).post(f"/api/club-nights/{night.pk}/rounds/", body, format="json")
     assert made.status_code == 201, made.json()

@@ -433,18 +433,22 @@ def test_a_round_proposal_names_players_still_in_an_open_match_outside_the_round
     players = {p.pk: p for p in Player.objects.filter(pk__in=nine)}
     playing = create_match(first, "napoleon", [players[p] for p in nine[:4]])
     done = create_match(other, "napoleon", [players[p] for p in nine[4:8]])
-    corrections.end_match(done, None, "over", empty=True)
+    corrections.end_match(done, None, "over")
     url = f"/nights/{night.pk}/rounds/"
     form = {"game": "napoleon", "method": "balanced", "deals": "2", "players": nine}
     page = director.post(url, {**form, "action": "propose"}, follow=True).content.decode()
     notice = words(
         page[page.index('id="still-playing"') : page.index("</div>", page.index("still-playing"))]
     )
-    assert "Table 1: P1, P2, P3, P4" in notice and "P5" not in notice
+    assert "Table 1 · Napoleon: P1, P2, P3, P4" in notice and "P5" not in notice
     assert f'href="/matches/{playing.pk}/"' in page
     director.cookies["django_language"] = "ja"
     page = director.post(url, {**form, "action": "propose"}, follow=True).content.decode()
-    assert "ラウンドに入っていない" in page and "卓 1: P1, P2, P3, P4" in words(page)
-    corrections.end_match(playing, None, "over", empty=True)
+    assert "ラウンドに入っていない" in page and "卓 1 · ナポレオン: P1, P2, P3, P4" in words(page)
+    # The match was drawn and never played: its page ends it all the same.
+    match_page = director.get(f"/matches/{playing.pk}/").content.decode()
+    assert 'id="end-match"' in match_page
+    director.post(f"/matches/{playing.pk}/end/", {"reason": "we play rounds"})
+    assert Match.objects.get(pk=playing.pk).status == Match.Status.FINISHED
     page = director.post(url, {**form, "action": "propose"}, follow=True).content.decode()
     assert 'id="still-playing"' not in page

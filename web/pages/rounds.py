@@ -310,15 +310,14 @@ def _proposal(
 
 def _still_playing(night: ClubNight, proposal: rounds.Proposal) -> list[dict[str, Any]]:
     """The open matches outside the night's rounds that players of the proposed round
-    still sit at: each with its table and those players, for the page to say before the
-    round is confirmed."""
+    still sit at: each with its table and game (the round has its own "Table 1") and
+    those players, for the page to say before the round is confirmed."""
     seated = [p for t in proposal.seating.tables for p in t]
     matches: dict[int, dict[str, Any]] = {}
     for seat in round_state.still_playing(night, seated):
-        at = matches.setdefault(
-            seat.match_id,
-            {"pk": seat.match_id, "table": table_place(seat.match.table), "names": []},
-        )
+        match = seat.match
+        where = f"{table_place(match.table)} · {LEAGUE_GAMES[match.game].label}"
+        at = matches.setdefault(match.pk, {"pk": match.pk, "table": where, "names": []})
         at["names"].append(seat.player.shown_name)
     return list(matches.values())
 

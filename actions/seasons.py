@@ -32,7 +32,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 import engine
 from actions import after
@@ -74,6 +74,34 @@ def rules_problem(season: Season) -> str:
     return ""
 
 
+def games_kept_problem(season: Season) -> str:
+    """Why the season cannot leave out a game it dropped, in the reader's words ("" when
+    it can): a game with matches in the season stays in it, said by the game's name
+    ("Napoleon and Twenty-Two have matches…", never the record's ``twentytwo``)."""
+    if not season.pk:
+        return ""
+    played = season.games_with_matches() - set(season.games)
+    if not played:
+        return ""
+    names = ", ".join(sorted(label(g) for g in played))
+    return ngettext(
+        "%(games)s has matches in this season: a game with matches stays in its season.",
+        "%(games)s have matches in this season: games with matches stay in their season.",
+        len(played),
+    ) % {"games": names}
+
+
+def check_season(season: Season) -> None:
+    """Refuse a season that cannot be stored as it is (Django's ``ValidationError``, by
+    field, in the reader's language): its model's checks, its rules, the games it keeps.
+    :func:`save_season` asks it, and the admin's form before its save."""
+    season.full_clean()
+    if unfit := rules_problem(season):
+        raise ValidationError({"rules": ValidationError(unfit, code="rules")})
+    if kept := games_kept_problem(season):
+        raise ValidationError({"games": ValidationError(kept, code="game_has_matches")})
+
+
 def save_season(season: Season) -> Season:
     """Store a new or changed season; what derives from a changed setting is made again
     once the change commits (a new season has no match yet: nothing to make).
@@ -81,9 +109,7 @@ def save_season(season: Season) -> Season:
     The season is checked first (``Season.clean`` and its fields): a page, the API, the
     admin and the divisions' next season are refused alike, in the reader's language, and
     a refused season stores nothing (Django's ``ValidationError``, by field)."""
-    season.full_clean()
-    if unfit := rules_problem(season):
-        raise ValidationError({"rules": ValidationError(unfit, code="rules")})
+    check_season(season)
     with taken_meanwhile(season), transaction.atomic():
         before = (
             Season.objects.select_for_update(no_key=True)

@@ -66,7 +66,7 @@ def test_a_game_with_matches_stays_in_its_season(season, make_match, club_admin,
     client.force_login(club_admin)
     page = edit(client, season, games=["rettler"])
     assert (
-        page.status_code == 200 and "napoleon has matches in this season" in page.content.decode()
+        page.status_code == 200 and "Napoleon has matches in this season" in page.content.decode()
     )
     api = APIClient()
     api.force_authenticate(club_admin)
@@ -74,6 +74,15 @@ def test_a_game_with_matches_stays_in_its_season(season, make_match, club_admin,
     assert answer.status_code == 400 and answer.json()["errors"][0]["path"] == "games"
     assert "napoleon" in Season.objects.get(pk=season.pk).games
     assert edit(client, season, games=["napoleon", "rettler", "packing"]).status_code == 302
+    # Two games, by their names in the reader's language.
+    season.games = ["napoleon", "comp13"]
+    season.save()
+    make_match("comp13", NAPOLEON_SEATS)
+    page = edit(client, season, games=["rettler"]).content.decode()
+    assert "Comp-13, Napoleon have matches in this season" in page
+    client.cookies["django_language"] = "ja"
+    page = edit(client, season, games=["rettler"]).content.decode()
+    assert "コンプ・イチサン, ナポレオン はこのシーズンに対戦があります" in page
 
 
 def test_the_api_and_the_admin_change_a_setting_through_the_same_action(

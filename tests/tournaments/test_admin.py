@@ -250,3 +250,27 @@ def test_the_deal_and_match_lists_read_no_record_and_no_kept_progress(admin_clie
                 assert column not in sql, (url, column)
     page = admin_client.get(f"/admin/tournaments/deal/{deal.pk}/change/").content.decode()
     assert "&quot;point_cards&quot;" in page  # the record, read on its own page
+
+
+def test_the_admin_refuses_a_season_as_its_action_does_on_the_form(
+    admin_client, make_match, season
+):
+    """The admin's season form asks the season's action (its rules, the games it keeps)
+    before saving: a refusal is on the form (200), never a 500, and nothing changes."""
+    make_match("napoleon", NAPOLEON_SEATS)
+    url = f"/admin/tournaments/season/{season.pk}/change/"
+    form = _FormValues()
+    page = admin_client.get(url).content.decode()
+    form.feed(page.split('id="season_form"', 1)[1].split("</form>", 1)[0])
+    data: dict[str, list[str]] = {}
+    for name, value in form.values:
+        data.setdefault(name, []).append(value)
+    for change, said in (
+        ({"games": ['["rettler"]']}, "Napoleon has matches in this season"),
+        ({"rules": ['{"napoleon": {"jokers": 9}}']}, "Napoleon:"),
+    ):
+        answer = admin_client.post(url, {**data, **change})
+        assert answer.status_code == 200 and said in answer.content.decode(), change
+    season.refresh_from_db()
+    assert "napoleon" in season.games and season.rules == {}
+    assert admin_client.post(url, data).status_code == 302  # unchanged: saved

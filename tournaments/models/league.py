@@ -329,13 +329,6 @@ class Season(models.Model):
         if self.club_id and Season.name_taken(self.club_id, self.name, self.pk):
             taken = _("The club has a season of this name already.")
             raise ValidationError({"name": ValidationError(taken, code="unique")})
-        if self.pk:
-            played = self.games_with_matches() - set(self.games)
-            if played:
-                kept = _(
-                    "%(games)s has matches in this season: a game with matches stays in its season."
-                ) % {"games": ", ".join(sorted(played))}
-                raise ValidationError({"games": ValidationError(kept, code="game_has_matches")})
 
     @staticmethod
     def name_taken(club_id: int, name: str, pk: int | None = None) -> bool:

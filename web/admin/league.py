@@ -96,8 +96,25 @@ class PlayerAdmin(ClubScoped):
         renames.save_player(obj)  # a new handle rewrites the records that name the player
 
 
+class SeasonAdminForm(forms.ModelForm):
+    """A season as the admin edits it, refused by its action's checks before the save
+    (``seasons.check_season``: its rules, the games it keeps), on the form's fields."""
+
+    def validate_unique(self) -> None:
+        """The form's last check, once the instance holds the form's values."""
+        super().validate_unique()
+        if self.errors:
+            return
+        try:
+            seasons.check_season(self.instance)
+        except ValidationError as refused:
+            for field, problems in refused.message_dict.items():
+                self.add_error(field if field in self.fields else None, problems)
+
+
 @admin.register(Season)
 class SeasonAdmin(ClubScoped):
+    form = SeasonAdminForm
     list_display = ["name", "club", "starts_on", "ends_on", "require_confirmation", "public"]
     list_display += ["ranking"]
     list_filter = ["club", "require_confirmation"]

@@ -189,3 +189,19 @@ def test_a_rounds_tables_scorer_is_changed_on_that_rounds_list(
     assert answer["Location"] == f"/nights/{table.club_night_id}/tables/?round=2#table-{table.pk}"
     page = words(admin.get(answer["Location"]).content.decode())
     assert "Round 2 · Table 1: scorer late." in page
+    # The list is the round's only, and says so, with the way to every table.
+    assert "Round 2's tables only. Every table of the night" in page
+    whole = admin.get(f"/nights/{table.club_night_id}/tables/").content.decode()
+    assert 'id="round-only"' not in whole
+
+
+def test_the_tables_page_marks_a_finished_match_and_offers_no_entry(admin, match):
+    from actions import corrections
+
+    url = f"/nights/{match.table.club_night_id}/tables/"
+    assert f"/matches/{match.pk}/enter/" in admin.get(url).content.decode()
+    corrections.end_match(match, None, "the hall closed")
+    page = admin.get(url).content.decode()
+    assert (
+        "Table 1 · Napoleon · finished" in words(page) and f"/matches/{match.pk}/enter/" not in page
+    )

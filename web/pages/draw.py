@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
@@ -291,7 +292,7 @@ def night_tables(request: HttpRequest, pk: int) -> HttpResponse:
         night.tables.select_related("scorer", "round")
         .prefetch_related("matches__seats__player")
         .annotate(**table_links.phone_scorer())
-        .order_by("round__number", "name")
+        .order_by(F("round__number").asc(nulls_first=True), "name")  # the first seating first
     )
     if number := whole_number(request.GET.get("round")):  # one round's table list
         tables = tables.filter(round__number=number)
@@ -312,6 +313,7 @@ def night_tables(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "night": night,
             "rows": rows,
+            "round_only": number,
             "links": links,
             "scorers": scorers,
             "link_preview": link_preview(request, night),

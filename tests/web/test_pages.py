@@ -295,3 +295,10 @@ def test_a_scorers_home_lists_tonights_tables_first_and_an_old_nights_apart(
     for match in (now, late):  # ended: only the old night's table is left
         corrections.end_match(match, None, "over")
     assert "今夜のあなたの卓はありません。" in client.get("/").content.decode()
+    client.cookies["django_language"] = "en"
+    assert 'id="more-tables"' not in client.get("/").content.decode()
+    for _ in range(10):  # eleven left open in October: ten listed, the rest said
+        make_match("napoleon", ["aki", "ben", "chika"], at=old.table)
+    home = client.get("/").content.decode()
+    assert home.count("/enter/") == 10 and 'id="more-tables"' in home
+    assert "Table 1 · Napoleon · enter deal 1" in words(home)

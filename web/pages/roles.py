@@ -29,6 +29,8 @@ from tournaments.models import (
 
 TONIGHT = 100
 """At most this many of tonight's matches on an administrator's home page."""
+MY_TABLES = 10
+"""The open tables a scorer keeps listed on their home page, tonight's first."""
 NEXT_NIGHTS = 3
 """The nights after tonight named on an administrator's home page, and on a player's."""
 
@@ -48,7 +50,7 @@ def for_user(user: Any) -> dict[str, Any]:
         .order_by("-table__club_night__date", "-table__club_night_id", "table__name")
     )
     mine = list(Player.objects.filter(user=user))
-    scored = [(m, m.played + 1) for m in open_matches.filter(table__scorer=user)[:10]]
+    scored = [(m, m.played + 1) for m in open_matches.filter(table__scorer=user)[: MY_TABLES + 1]]
     yesterday = today - dt.timedelta(days=1)  # a night past midnight is still tonight
     # The clubs the user is a league administrator of (a site operator sees their own
     # clubs here, not every club of a federation).
@@ -56,8 +58,13 @@ def for_user(user: Any) -> dict[str, Any]:
     context: dict[str, Any] = {
         # Tonight's tables (and those of nights to come) first; one left open on an earlier
         # night is listed apart, under them, for a table that never finished.
-        "my_tables": [(m, n) for m, n in scored if m.table.club_night.date >= yesterday],
-        "my_earlier_tables": [(m, n) for m, n in scored if m.table.club_night.date < yesterday],
+        "my_tables": [
+            (m, n) for m, n in scored[:MY_TABLES] if m.table.club_night.date >= yesterday
+        ],
+        "my_earlier_tables": [
+            (m, n) for m, n in scored[:MY_TABLES] if m.table.club_night.date < yesterday
+        ],
+        "more_tables": len(scored) > MY_TABLES,  # said, not counted (no query more)
         # The latest ten, from the index of a player's seats, shown by their nights' dates
         # (a season imported after the nights it keeps made its matches out of order).
         "my_matches": sorted(

@@ -36,6 +36,10 @@ def test_the_season_form_chooses_a_variant_that_new_matches_play(club, club_admi
     assert page.post(f"/clubs/{club.slug}/seasons/new/", sent).status_code == 302
     season = Season.objects.get(name="Winter")
     assert season.rules == {"1234": {"scoring": "chips"}, "comp13": {"jokers": 1}}
+    # The season's page says them, for every reader of its leaderboards.
+    shown = words(page.get(f"/seasons/{season.pk}/").content.decode())
+    assert "Rules: 1234: Scoring: method 3, chips" in shown
+    assert "Comp-13: Jokers in the deck: 1 joker: 53 cards" in shown
     night = ClubNight.objects.create(season=season, date=dt.date(2026, 12, 4))
     table = Table.objects.create(club_night=night, name="Table 1")
     made = actions.matches.create_match(table, "1234", four)
@@ -58,6 +62,7 @@ def test_the_season_form_chooses_a_variant_that_new_matches_play(club, club_admi
     page.post(f"/clubs/{club.slug}/seasons/{season.pk}/", again)
     season.refresh_from_db()
     assert season.rules == {"comp13": {"jokers": 1}}
+    assert "1234: Scoring" not in page.get(f"/seasons/{season.pk}/").content.decode()
 
 
 def test_the_api_sets_a_seasons_rules_and_refuses_what_no_engine_takes(club, club_admin, four):

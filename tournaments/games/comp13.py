@@ -37,7 +37,16 @@ class Comp13League(LeagueGame):
     blank_rows = 12
     federation = (PlannedMatch(4, target=12), PlannedMatch(3, target=12))
     variants = (
-        Variant("jokers", _("Jokers in the deck"), ((0, "0"), (1, "1"), (2, "2"), (3, "3"))),
+        Variant(
+            "jokers",
+            _("Jokers in the deck"),
+            (
+                (0, _("none: 52 cards")),
+                (1, _("1 joker: 53 cards (captured +3, in hand −2)")),
+                (2, _("2 jokers: 54 cards (captured +3, in hand −2)")),
+                (3, _("3 jokers: 55 cards (captured +3, in hand −2)")),
+            ),
+        ),
     )
 
     def add_fields(self, form: EntryForm) -> None:

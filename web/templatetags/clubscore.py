@@ -53,6 +53,15 @@ def rules_said(match: Any) -> str:
 
 
 @register.filter
+def season_rules(season: Any) -> list[str]:
+    """The variants the season chose, game by game in the reader's words ("1234: Scoring:
+    method 3, chips: …"), where not the game's default."""
+    rules = season.rules if isinstance(season.rules, dict) else {}
+    said = ((game, league_game(game).rules_said(rules.get(game) or {})) for game in season.games)
+    return [f"{label(game)}: {words}" for game, words in said if words]
+
+
+@register.filter
 def table_label(name: str) -> str:
     """A table's name in the reader's language (``Table 3`` → 「卓 3」)."""
     return _table_label(name)

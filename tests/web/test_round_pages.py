@@ -452,3 +452,18 @@ def test_a_round_proposal_names_players_still_in_an_open_match_outside_the_round
     assert Match.objects.get(pk=playing.pk).status == Match.Status.FINISHED
     page = director.post(url, {**form, "action": "propose"}, follow=True).content.decode()
     assert 'id="still-playing"' not in page
+
+
+def test_a_rounds_match_page_leads_its_administrator_back_to_the_rounds(
+    night, nine, director, client
+):
+    from actions import rounds
+    from tournaments.models import Match
+
+    drawn = rounds.draw_next_round(
+        night, game="napoleon", method="balanced", players=nine, deals=2, seed=1
+    ).round
+    match = Match.objects.filter(table__round=drawn).first()
+    page = director.get(f"/matches/{match.pk}/").content.decode()
+    assert re.search(rf'href="/nights/{night.pk}/rounds/"\s+id="to-rounds"', page)
+    assert 'id="to-rounds"' not in client.get(f"/matches/{match.pk}/").content.decode()

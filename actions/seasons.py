@@ -77,7 +77,7 @@ def rules_problem(season: Season) -> str:
 def games_kept_problem(season: Season) -> str:
     """Why the season cannot leave out a game it dropped, in the reader's words ("" when
     it can): a game with matches in the season stays in it, said by the game's name
-    ("Napoleon and Twenty-Two have matches…", never the record's ``twentytwo``)."""
+    ("Napoleon, Twenty-Two have matches…", never the record's ``twentytwo``)."""
     if not season.pk:
         return ""
     played = season.games_with_matches() - set(season.games)

@@ -5,12 +5,23 @@ values are translated too where the catalogue knows them (a type name, a rule)."
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
+from engine.cards import card_label
 from tournaments.games import label
+
+CARD_PARAMS = frozenset({"code_", "code_2", "codes", "cards"})
+"""The engine's params that hold cards by their codes (``SA``, ``SA SK``): said as the
+card pads show them (♠A ♠K), so that the scorer finds in the message what the form shows."""
+
+
+def _cards_shown(text: str) -> str:
+    """Each code of ``text`` as people read it, the rest as written (a count, a joker)."""
+    return re.sub(r"[^\s,]+", lambda found: card_label(found.group()), text)
 
 
 def localize(problem: Mapping[str, Any], names: Mapping[str, str] | None = None) -> str:
@@ -23,6 +34,9 @@ def localize(problem: Mapping[str, Any], names: Mapping[str, str] | None = None)
     for key, value in (problem.get("params") or {}).items():
         if key == "game" and isinstance(value, str):  # a game's name: said as pages say it
             values[key] = label(value)
+            continue
+        if key in CARD_PARAMS and isinstance(value, str):
+            values[key] = _cards_shown(value)
             continue
         if isinstance(value, str):
             value = (names or {}).get(value, value)

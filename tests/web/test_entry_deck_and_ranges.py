@@ -254,3 +254,18 @@ def test_the_drop_out_numbers_of_1234_stop_before_the_last_player(client, scorer
     assert most == 3
     assert hint(page, "drop_aki") == f"1–{most}"
     assert number_input(page, "drop_aki")["max"] == str(most)
+
+
+def test_a_refusal_names_a_card_as_the_pad_shows_it(client, scorer, make_match):
+    """The form shows ♠A; the refusal says ♠A too (not the record's SA), in Japanese as
+    well; a joker stays JK, as on the pad."""
+    match = make_match("comp13", ["aki", "ben", "chika", "dai"])
+    client.force_login(scorer)
+    response = client.post(f"/matches/{match.pk}/enter/", comp13_form(aki="SA", ben="SA"))
+    page = html.unescape(response.content.decode())
+    assert response.status_code == 200 and "♠A appears more than 1 time(s)" in page
+    assert "SA appears" not in page
+    client.cookies["django_language"] = "ja"
+    response = client.post(f"/matches/{match.pk}/enter/", comp13_form(aki="SA", ben="SA"))
+    assert "♠A" in html.unescape(response.content.decode())
+    assert not Deal.objects.exists()

@@ -14,14 +14,7 @@ Decisions where the rulebook is silent or ambiguous (each has a test):
 * 全付け (the army takes every point card) and the zero-sum settlement:
   :mod:`engine.games.settlement`.
 * A summary record may name more adjutant cards than the declaration allows
-  adjutants (形式的に, footnote 8: 「♠A, ♠J, ♡J, ♣J の様に形式的に 4 種の副官カードを
-  指名しても良く」; 「要は副官の合計人数が規定人数以下であればよい」): the foul of
-  3.3.5 is naming cards that *could* make too many adjutants, which depends on the
-  declarer's hand, and a summary cannot show it.  So a summary is held to the
-  adjutants found (at most the allowed number), and refused for its named cards
-  only where no hand of the declarer's size could hold back enough of them
-  (:meth:`DeclarerGame._adjutant_cards`).  A full-play record is checked exactly,
-  against the declarer's dealt hand (:mod:`engine.games.replay`).
+  adjutants (形式的に, footnote 8): :mod:`engine.games.adjutants`.
 
 What a summary can never say (issue 18; docs/deal-records.md): a count outside
 table 2.3.2 / 3.2; more adjutants than the declaration allows, or than the named
@@ -40,8 +33,8 @@ from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.cards import Card
 from engine.game import DealResult, Game, Scored
+from engine.games import adjutants
 from engine.games.declarations import TRUMPS, Bid
 from engine.games.replay import replay
 from engine.games.score_tables import Payout
@@ -154,21 +147,11 @@ class DeclarerGame(Game):
         allowed = declaration[3] if declaration else None
         if not FULL_PLAY_KEYS.isdisjoint(record):
             return self._score_full_play(record, players, declaration, checker)
-        adjutants = self._adjutants(record, players, declaration, allowed, checker)
-        named = self._adjutant_cards(record, n, allowed, checker)
-        if adjutants is not None and named is not None:
-            copies = sum(self.deck()[c.code] for c in set(named))
-            if len(adjutants) > copies:
-                checker.add(
-                    "too_many_adjutants",
-                    "adjutants",
-                    gettext_noop(
-                        "%(n_adjutants)s adjutants, but the %(n_named)s card(s) named exist %(copies)s time(s) in the deck: an adjutant is a holder of a named card"
-                    ),
-                    n_adjutants=len(adjutants),
-                    n_named=len(named),
-                    copies=copies,
-                )
+        declarer = declaration[0] if declaration else None
+        found = adjutants.found(record, players, declarer, allowed, checker)
+        named = adjutants.named_cards(record, self.deck(), self.hand_size(n), allowed, checker)
+        if found is not None and named is not None:
+            adjutants.held_by_named(found, named, self.deck(), checker)
         points = self._point_cards(record, players, checker)
         discarded = checker.integer(
             record.get("discarded_point_cards", 0),
@@ -191,10 +174,10 @@ class DeclarerGame(Game):
                     point_cards_total=self.point_cards_total,
                 )
                 return None
-        if declaration is None or adjutants is None or points is None or not checker.ok:
+        if declaration is None or found is None or points is None or not checker.ok:
             return None
         declarer, count, _trump, allowed = declaration
-        return self._settle(players, declarer, count, allowed, adjutants, points)
+        return self._settle(players, declarer, count, allowed, found, points)
 
     def _settle(
         self,
@@ -309,87 +292,6 @@ class DeclarerGame(Game):
         if declarer is None or count is None or trump is None or allowed is None:
             return None
         return declarer, count, trump, allowed
-
-    def _adjutants(
-        self,
-        record: Mapping[str, Any],
-        players: list[str],
-        declaration: tuple[str, int, str, int] | None,
-        allowed: int | None,
-        checker: Checker,
-    ) -> list[str] | None:
-        raw = checker.typed(checker.require(record, "adjutants"), list, "adjutants")
-        if raw is None:
-            return None
-        found: list[str] = []
-        for i, value in enumerate(raw):
-            path = join("adjutants", i)
-            name = checker.player(value, players, path)
-            if name is None:
-                continue
-            if declaration is not None and name == declaration[0]:
-                checker.add(
-                    "declarer_as_adjutant",
-                    path,
-                    gettext_noop("'%(name)s' is the declarer"),
-                    name=name,
-                )
-            elif name in found:
-                checker.add(
-                    "duplicate_player", path, gettext_noop("'%(name)s' is listed twice"), name=name
-                )
-            else:
-                found.append(name)
-        if allowed is not None and len(raw) > allowed:
-            checker.add(
-                "too_many_adjutants",
-                "adjutants",
-                gettext_noop(
-                    "the declaration allows %(allowed)s adjutant(s), %(n_raw)s are listed"
-                ),
-                allowed=allowed,
-                n_raw=len(raw),
-            )
-            return None
-        return found if len(found) == len(raw) else None
-
-    def _adjutant_cards(
-        self, record: Mapping[str, Any], players: int, allowed: int | None, checker: Checker
-    ) -> list[Card] | None:
-        """The named adjutant cards of a summary (``None``: not given, or not cards).
-
-        Every copy of a named card that the declarer was not dealt could make an
-        adjutant (3.3.5: 「その可能性のある副官指名」).  A summary does not show the
-        declarer's hand, so it is refused only when even a hand full of named cards
-        leaves more possible adjutants than allowed; otherwise extra named cards are
-        the 形式的 naming of footnote 8, and the adjutants found are checked instead.
-        """
-        if "adjutant_cards" not in record:
-            return None
-        cards = checker.cards(record["adjutant_cards"], "adjutant_cards")
-        if cards is None:
-            return None
-        checker.deck_counts(
-            ((join("adjutant_cards", i), c) for i, c in enumerate(cards)), self.deck()
-        )
-        copies = sum(self.deck().get(code, 0) for code in {c.code for c in cards})
-        hand = self.hand_size(players)
-        if allowed is not None and copies - hand > allowed:
-            checker.add(
-                "too_many_adjutant_cards",
-                "adjutant_cards",
-                gettext_noop(
-                    "the cards named exist %(copies)s times in the deck: a hand of %(hand)s cannot hold back enough of them to leave at most %(allowed)s adjutant(s), a foul (3.3.5)"
-                ),
-                copies=copies,
-                hand=hand,
-                allowed=allowed,
-            )
-        if len(cards) == 0 and record.get("adjutants"):
-            checker.add(
-                "adjutant_without_card", "adjutants", gettext_noop("no adjutant card was named")
-            )
-        return cards
 
     def _point_cards(
         self, record: Mapping[str, Any], players: list[str], checker: Checker

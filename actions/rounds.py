@@ -244,7 +244,7 @@ def seat(night: ClubNight, proposal: Proposal, user: Any = None) -> Round:
     (the page sends it back changed by hand, so it may say anything): the season's game,
     a method, the club's own players each once, a length the game takes, at least one
     table (each table's size is checked as its match is made)."""
-    everyone = [p for t in proposal.seating.tables for p in t] + list(proposal.seating.sat_out)
+    everyone = proposal.seating.seated + list(proposal.seating.sat_out)
     if len(set(everyone)) != len(everyone):
         raise refusal("duplicate_player", "tables", gettext_noop("a player is seated twice"))
     _check(night, proposal.game, proposal.method, everyone, proposal.deals)

@@ -69,6 +69,11 @@ class Seating:
     """Player ids in seat order, table by table (the final table first)."""
     sat_out: list[int] = field(default_factory=list)
 
+    @property
+    def seated(self) -> list[int]:
+        """Every player at a table, table by table in seat order."""
+        return [p for t in self.tables for p in t]
+
 
 @dataclass
 class History:

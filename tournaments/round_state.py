@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 import engine
-from tournaments.models import ClubNight, Deal, Match, Round, Seat, waiting_deals
+from tournaments.models import ClubNight, Deal, Match, Player, Round, Seat, waiting_deals
 
 
 def open_ended(game: str) -> bool:
@@ -38,12 +38,13 @@ def waiting(round_: Round) -> list[Deal]:
     )
 
 
-def still_playing(night: ClubNight, players: Collection[int]) -> list[Seat]:
-    """The seats of ``players`` in the night's open matches outside its rounds (tables
-    drawn before the night went over to rounds, or started by hand): a round seats them
-    anyway, as a club may mean it, and the round's proposal says so before it is
-    confirmed (a round's own open matches refuse the next round: :func:`unfinished`)."""
-    return list(
+def still_playing(night: ClubNight, players: Collection[int]) -> list[tuple[Match, list[Player]]]:
+    """The night's open matches outside its rounds (tables drawn before the night went
+    over to rounds, or started by hand) where some of ``players`` sit, each with those
+    players in seat order (one query): a round seats them anyway, as a club may mean it,
+    and the round's proposal and the API's drawn round say so (a round's own open matches
+    refuse the next round: :func:`unfinished`)."""
+    seats = (
         Seat.objects.filter(
             match__table__club_night=night,
             match__table__round=None,
@@ -51,8 +52,12 @@ def still_playing(night: ClubNight, players: Collection[int]) -> list[Seat]:
             player_id__in=players,
         )
         .select_related("player", "match__table")
-        .order_by("match__table__name", "position")
+        .order_by("match__table__name", "match_id", "position")
     )
+    found: dict[int, tuple[Match, list[Player]]] = {}
+    for seat in seats:
+        found.setdefault(seat.match_id, (seat.match, []))[1].append(seat.player)
+    return list(found.values())
 
 
 def present_by_default(night: ClubNight) -> list[int]:

@@ -145,17 +145,6 @@ def _with_seeds(
     return answer
 
 
-def _still_playing(night: ClubNight, answer: dict[str, Any]) -> list[dict[str, Any]]:
-    """The open matches outside the night's rounds that players of the round just seated
-    still sit at (``round_state.still_playing``): ``[{"match", "players"}]``, players in
-    seat order; the round seats them all the same."""
-    seated = [p for table in answer["tables"] for p in table["players"]]
-    matches: dict[int, list[int]] = {}
-    for seat in round_state.still_playing(night, seated):
-        matches.setdefault(seat.match_id, []).append(seat.player_id)
-    return [{"match": m, "players": players} for m, players in matches.items()]
-
-
 class RoundsMixin:
     """Actions of ``/api/club-nights/{id}/``: ``rounds/``, ``standings/``, ``live/``.
     They read one night (no list filters: ``filter_backends=[]``, the reader's
@@ -185,7 +174,11 @@ class RoundsMixin:
         except Rejection as rejection:
             return rejection_response(rejection)
         body = _with_seeds(round_json(drawn.round), drawn.seeding, drawn.proposal)
-        body["still_playing"] = _still_playing(night, body)
+        # Open matches outside the rounds that players of this round still sit at.
+        body["still_playing"] = [
+            {"match": match.pk, "players": [p.pk for p in players]}
+            for match, players in round_state.still_playing(night, drawn.proposal.seating.seated)
+        ]
         return Response(body, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: dict}, description=MEASURES)

@@ -51,6 +51,7 @@ def for_user(user: Any) -> dict[str, Any]:
     )
     mine = list(Player.objects.filter(user=user))
     scored = [(m, m.played + 1) for m in open_matches.filter(table__scorer=user)[: MY_TABLES + 1]]
+    listed = scored[:MY_TABLES]  # one more read than listed: "more are open" said uncounted
     yesterday = today - dt.timedelta(days=1)  # a night past midnight is still tonight
     # The clubs the user is a league administrator of (a site operator sees their own
     # clubs here, not every club of a federation).
@@ -58,13 +59,9 @@ def for_user(user: Any) -> dict[str, Any]:
     context: dict[str, Any] = {
         # Tonight's tables (and those of nights to come) first; one left open on an earlier
         # night is listed apart, under them, for a table that never finished.
-        "my_tables": [
-            (m, n) for m, n in scored[:MY_TABLES] if m.table.club_night.date >= yesterday
-        ],
-        "my_earlier_tables": [
-            (m, n) for m, n in scored[:MY_TABLES] if m.table.club_night.date < yesterday
-        ],
-        "more_tables": len(scored) > MY_TABLES,  # said, not counted (no query more)
+        "my_tables": [(m, n) for m, n in listed if m.table.club_night.date >= yesterday],
+        "my_earlier_tables": [(m, n) for m, n in listed if m.table.club_night.date < yesterday],
+        "more_tables": len(scored) > MY_TABLES,
         # The latest ten, from the index of a player's seats, shown by their nights' dates
         # (a season imported after the nights it keeps made its matches out of order).
         "my_matches": sorted(

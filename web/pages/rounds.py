@@ -267,9 +267,7 @@ def _proposal(
     form: dict[str, Any],
     problems: list[str] | None = None,
 ) -> HttpResponse:
-    names = Player.objects.in_bulk(
-        [*(p for t in proposal.seating.tables for p in t), *proposal.seating.sat_out]
-    )
+    names = Player.objects.in_bulk([*proposal.seating.seated, *proposal.seating.sat_out])
     found = _seeding(night, proposal, form)
     stored = seatings.of_night(night)  # the rounds so far: the figures and the repeats
     for pk, player in names.items():  # each seat's rank and figure (the final night)
@@ -312,14 +310,14 @@ def _still_playing(night: ClubNight, proposal: rounds.Proposal) -> list[dict[str
     """The open matches outside the night's rounds that players of the proposed round
     still sit at: each with its table and game (the round has its own "Table 1") and
     those players, for the page to say before the round is confirmed."""
-    seated = [p for t in proposal.seating.tables for p in t]
-    matches: dict[int, dict[str, Any]] = {}
-    for seat in round_state.still_playing(night, seated):
-        match = seat.match
-        where = f"{table_place(match.table)} · {LEAGUE_GAMES[match.game].label}"
-        at = matches.setdefault(match.pk, {"pk": match.pk, "table": where, "names": []})
-        at["names"].append(seat.player.shown_name)
-    return list(matches.values())
+    return [
+        {
+            "pk": match.pk,
+            "table": f"{table_place(match.table)} · {LEAGUE_GAMES[match.game].label}",
+            "names": [p.shown_name for p in players],
+        }
+        for match, players in round_state.still_playing(night, proposal.seating.seated)
+    ]
 
 
 def _final_label(found: finals.Seeding, index: int) -> str:
